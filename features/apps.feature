@@ -1,0 +1,194 @@
+@post-apps
+Feature: POST /apps creates an app from a marketplace app
+  Sections 2.3, 4.2, 7.3 and 8. Every request carries every field of the body table of 4.2 (the
+  template "app": marketapp.hash {{marketappHash}}, name null, platform.id null, nextplan.id
+  {{planId}}). The profile's marketplace app is on platform {{platformId}}.
+
+  Background:
+    Given I am account "A" using the api-key header
+
+  @s2.3 @s4.2
+  Scenario: an app created from a marketplace app answers the app object
+    Given the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And the response is JSON
+    And the response matches the shape "app"
+    And the JSON at "marketapp.hash" is "{{marketappHash}}"
+    And the JSON at "platform.id" is {{platformId}}
+    And the JSON at "writeKey" matches the pattern "^[0-9a-fA-F]{32}$"
+    And the JSON at "plan.isLite" is a boolean
+    And the JSON at "plan.isPro" is a boolean
+    And the JSON at "plan.isDynamic" is a boolean
+    And the JSON at "plan.needBilling" is a boolean
+
+  @s4.2 @s7.3
+  Scenario Outline: neither a marketapp hash nor a name (<case>) is answered InvalidName
+    Given the request body is the template "app"
+    And the request body field "marketapp.hash" <hash>
+    And the request body field "name" <name>
+    And the request body field "platform.id" is {{platformId}}
+    When I send "POST" to "/apps"
+    Then the errors include:
+      | fieldName | error       |
+      | name      | InvalidName |
+
+    Examples:
+      | case                 | hash      | name      |
+      | both null            | is null   | is null   |
+      | both absent          | is absent | is absent |
+      | hash null, no name   | is null   | is absent |
+
+  @s4.2 @s8
+  Scenario Outline: a marketapp hash of <case> is answered 400
+    Given the request body is the template "app"
+    And the request body field "marketapp.hash" is "<hash>"
+    When I send "POST" to "/apps"
+    Then the response status is 400
+    And the response matches the shape "errors"
+
+    Examples:
+      | case                                     | hash                                      |
+      | 39 hexadecimal characters                | {{gen:hex:39}}                            |
+      | 41 hexadecimal characters                | {{gen:hex:41}}                            |
+      | 40 characters with a non-hexadecimal one | {{gen:hex:39}}g                           |
+      | 40 characters of letters beyond f        | contract-zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz  |
+
+  @reference @s4.2 @s8 @s7.1
+  Scenario Outline: a marketapp hash of <case> is answered exactly InvalidMarketappHash
+    Given the request body is the template "app"
+    And the request body field "marketapp.hash" is "<hash>"
+    When I send "POST" to "/apps"
+    Then the errors are exactly:
+      | fieldName      | error                |
+      | marketapp.hash | InvalidMarketappHash |
+
+    Examples:
+      | case                                        | hash            |
+      | 39 hexadecimal characters                   | {{gen:hex:39}}  |
+      | 41 hexadecimal characters                   | {{gen:hex:41}}  |
+      | 40 characters with a non-hexadecimal one    | {{gen:hex:39}}g |
+      | 40 hexadecimal characters of no marketplace app | 0000000000000000000000000000000000000000 |
+
+  @reference @s4.2 @s7.3
+  Scenario: neither hash nor name is answered exactly InvalidName on name
+    Given the request body is the template "app"
+    And the request body field "marketapp.hash" is null
+    And the request body field "name" is null
+    And the request body field "platform.id" is 1
+    When I send "POST" to "/apps"
+    Then the errors are exactly:
+      | fieldName | error       |
+      | name      | InvalidName |
+
+  @reference @s4.2 @s7.3
+  Scenario: an empty name without a hash is answered InvalidName
+    Given the request body is the template "app"
+    And the request body field "marketapp.hash" is null
+    And the request body field "name" is ""
+    And the request body field "platform.id" is 1
+    When I send "POST" to "/apps"
+    Then the errors are exactly:
+      | fieldName | error       |
+      | name      | InvalidName |
+
+  @reference @s4.2 @s2.3
+  Scenario: an app created from a name and a platform has no marketapp hash
+    Given I remember "{{gen:name}}" as "name"
+    And the request body is the template "app"
+    And the request body field "marketapp.hash" is null
+    And the request body field "name" is "{{name}}"
+    And the request body field "platform.id" is 2
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And the response matches:
+      """json
+      {
+        "id": "#number",
+        "created": "#iso8601",
+        "name": "{{name}}",
+        "platform": {"id": 2, "name": "iOS"},
+        "writeKey": "#regex [0-9a-f]{32}",
+        "plan": {"isLite": true, "isPro": false, "isDynamic": false, "needBilling": false},
+        "marketapp": {"hash": null}
+      }
+      """
+
+  @reference @s4.2 @s7.1
+  Scenario: a name with an unknown platform is answered InvalidPlatformId
+    Given the request body is the template "app"
+    And the request body field "marketapp.hash" is null
+    And the request body field "name" is "{{gen:name}}"
+    And the request body field "platform.id" is 999999
+    When I send "POST" to "/apps"
+    Then the errors are exactly:
+      | fieldName   | error             |
+      | platform.id | InvalidPlatformId |
+
+  @reference @s4.2 @s2.3
+  Scenario: with a hash, the marketplace app's name and platform win over name and platform.id
+    Given the request body is the template "app"
+    And the request body field "marketapp.hash" is "41cc95107d02f0a55079d23d8dcf2b2852ef397d"
+    And the request body field "name" is "{{gen:name}}"
+    And the request body field "platform.id" is 1
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And the response matches the shape "app"
+    And the response matches:
+      """json
+      {
+        "name": "Puzzle Quest",
+        "platform": {"id": 2, "name": "iOS"},
+        "marketapp": {"hash": "41cc95107d02f0a55079d23d8dcf2b2852ef397d"}
+      }
+      """
+
+  @reference @s4.2 @s7.1
+  Scenario: an unknown plan is answered InvalidPlanId
+    Given the request body is the template "app"
+    And the request body field "nextplan.id" is 999999
+    When I send "POST" to "/apps"
+    Then the errors are exactly:
+      | fieldName   | error         |
+      | nextplan.id | InvalidPlanId |
+
+  @reference @s4.2 @s2.3
+  Scenario Outline: plan <plan> sets the plan flags
+    Given the request body is the template "app"
+    And the request body field "nextplan.id" is <plan>
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And the JSON at "plan" matches:
+      """json
+      {"isLite": <lite>, "isPro": <pro>, "isDynamic": <dynamic>, "needBilling": <billing>}
+      """
+
+    Examples:
+      | plan | lite  | pro   | dynamic | billing |
+      | 1    | true  | false | false   | false   |
+      | 2    | false | true  | false   | true    |
+      | 3    | false | false | true    | true    |
+
+  @reference @s4.2 @s2.3
+  Scenario: without nextplan the app gets the lite plan
+    Given the request body is the template "app"
+    And the request body field "nextplan" is absent
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And the JSON at "plan.isLite" is true
+
+  @reference @s4.2 @s2.3 @get-extensions
+  Scenario: the app is attached to the caller's client and can be read back
+    Given the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And I remember the JSON at "id" as "appId"
+    And I remember the JSON at "writeKey" as "writeKey"
+    When I send "GET" to "/clients/{{A.clientId}}/apps"
+    Then the response status is 200
+    And the JSON at "apps.#(id=={{appId}}).writeKey" is "{{writeKey}}"
+    When I send "GET" to "/apps/{{appId}}"
+    Then the response status is 200
+    And the response matches the shape "app"
+    And the JSON at "writeKey" is "{{writeKey}}"
+    And the JSON at "marketapp.hash" is "{{marketappHash}}"

@@ -1,0 +1,316 @@
+@s5
+Feature: authentication and permission on every endpoint that needs them
+  Section 5 and 7.2: the api-key header, the session-token header and the sessionToken query each
+  authenticate; missing, unknown or malformed credentials are answered 401; another user's or
+  another client's resource is answered 403; an unknown id 404 (or 403: an implementation may
+  check permission first). Bodies are valid, so that only authentication decides.
+
+  Scenario Outline: <method> <path> accepts the <scheme>
+    Given I am account "A" using the <scheme>
+    And the request body is the template "<body>"
+    When I send "<method>" to "<path>"
+    Then the response status is 200
+    And the response is JSON
+
+    @put-users @s4.1 @mutates-A
+    Examples: PUT /users/:userId
+      | method | path                | body | scheme               |
+      | PUT    | /users/{{A.userId}} | user | api-key header       |
+      | PUT    | /users/{{A.userId}} | user | session-token header |
+      | PUT    | /users/{{A.userId}} | user | sessionToken query   |
+
+    @post-apps @s4.2
+    Examples: POST /apps
+      | method | path  | body | scheme               |
+      | POST   | /apps | app  | api-key header       |
+      | POST   | /apps | app  | session-token header |
+      | POST   | /apps | app  | sessionToken query   |
+
+    @post-clients @s4.3
+    Examples: POST /clients
+      | method | path     | body   | scheme               |
+      | POST   | /clients | client | api-key header       |
+      | POST   | /clients | client | session-token header |
+      | POST   | /clients | client | sessionToken query   |
+
+    @put-clients @s4.4 @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | body   | scheme               |
+      | PUT    | /clients/{{A.clientId}} | client | api-key header       |
+      | PUT    | /clients/{{A.clientId}} | client | session-token header |
+      | PUT    | /clients/{{A.clientId}} | client | sessionToken query   |
+
+  @s7.2
+  Scenario Outline: <method> <path> without credentials is answered 401
+    Given I am not authenticated
+    And the request body is the template "<body>"
+    When I send "<method>" to "<path>"
+    Then the response status is 401
+
+    @put-users @mutates-A
+    Examples: PUT /users/:userId
+      | method | path                | body |
+      | PUT    | /users/{{A.userId}} | user |
+
+    @post-apps
+    Examples: POST /apps
+      | method | path  | body |
+      | POST   | /apps | app  |
+
+    @post-clients
+    Examples: POST /clients
+      | method | path     | body   |
+      | POST   | /clients | client |
+
+    @put-clients @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | body   |
+      | PUT    | /clients/{{A.clientId}} | client |
+
+  @s7.2
+  Scenario Outline: <method> <path> with <case> is answered 401
+    Given I am not authenticated
+    And the request <where> "<name>" is "<value>"
+    And the request body is the template "<body>"
+    When I send "<method>" to "<path>"
+    Then the response status is 401
+
+    @put-users @mutates-A
+    Examples: PUT /users/:userId
+      | method | path                | body | case                            | where           | name          | value                        |
+      | PUT    | /users/{{A.userId}} | user | a Bearer token                  | header          | Authorization | Bearer x                     |
+      | PUT    | /users/{{A.userId}} | user | api-key without a key           | header          | Authorization | api-key                      |
+      | PUT    | /users/{{A.userId}} | user | an unknown api key              | header          | Authorization | api-key {{gen:string:32}}    |
+      | PUT    | /users/{{A.userId}} | user | the api key without api-key     | header          | Authorization | {{A.apiKey}}                 |
+      | PUT    | /users/{{A.userId}} | user | an empty Authorization header   | header          | Authorization |                              |
+      | PUT    | /users/{{A.userId}} | user | an empty session-token header   | header          | session-token |                              |
+      | PUT    | /users/{{A.userId}} | user | an unknown session-token header | header          | session-token | {{gen:hex:64}}               |
+      | PUT    | /users/{{A.userId}} | user | an empty sessionToken query     | query parameter | sessionToken  |                              |
+      | PUT    | /users/{{A.userId}} | user | an unknown sessionToken query   | query parameter | sessionToken  | {{gen:hex:64}}               |
+
+    @post-apps
+    Examples: POST /apps
+      | method | path  | body | case                            | where           | name          | value                        |
+      | POST   | /apps | app  | a Bearer token                  | header          | Authorization | Bearer x                     |
+      | POST   | /apps | app  | api-key without a key           | header          | Authorization | api-key                      |
+      | POST   | /apps | app  | an unknown api key              | header          | Authorization | api-key {{gen:string:32}}    |
+      | POST   | /apps | app  | the api key without api-key     | header          | Authorization | {{A.apiKey}}                 |
+      | POST   | /apps | app  | an empty Authorization header   | header          | Authorization |                              |
+      | POST   | /apps | app  | an empty session-token header   | header          | session-token |                              |
+      | POST   | /apps | app  | an unknown session-token header | header          | session-token | {{gen:hex:64}}               |
+      | POST   | /apps | app  | an empty sessionToken query     | query parameter | sessionToken  |                              |
+      | POST   | /apps | app  | an unknown sessionToken query   | query parameter | sessionToken  | {{gen:hex:64}}               |
+
+    @post-clients
+    Examples: POST /clients
+      | method | path     | body   | case                            | where           | name          | value                        |
+      | POST   | /clients | client | a Bearer token                  | header          | Authorization | Bearer x                     |
+      | POST   | /clients | client | api-key without a key           | header          | Authorization | api-key                      |
+      | POST   | /clients | client | an unknown api key              | header          | Authorization | api-key {{gen:string:32}}    |
+      | POST   | /clients | client | the api key without api-key     | header          | Authorization | {{A.apiKey}}                 |
+      | POST   | /clients | client | an empty Authorization header   | header          | Authorization |                              |
+      | POST   | /clients | client | an empty session-token header   | header          | session-token |                              |
+      | POST   | /clients | client | an unknown session-token header | header          | session-token | {{gen:hex:64}}               |
+      | POST   | /clients | client | an empty sessionToken query     | query parameter | sessionToken  |                              |
+      | POST   | /clients | client | an unknown sessionToken query   | query parameter | sessionToken  | {{gen:hex:64}}               |
+
+    @put-clients @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | body   | case                            | where           | name          | value                        |
+      | PUT    | /clients/{{A.clientId}} | client | a Bearer token                  | header          | Authorization | Bearer x                     |
+      | PUT    | /clients/{{A.clientId}} | client | api-key without a key           | header          | Authorization | api-key                      |
+      | PUT    | /clients/{{A.clientId}} | client | an unknown api key              | header          | Authorization | api-key {{gen:string:32}}    |
+      | PUT    | /clients/{{A.clientId}} | client | the api key without api-key     | header          | Authorization | {{A.apiKey}}                 |
+      | PUT    | /clients/{{A.clientId}} | client | an empty Authorization header   | header          | Authorization |                              |
+      | PUT    | /clients/{{A.clientId}} | client | an empty session-token header   | header          | session-token |                              |
+      | PUT    | /clients/{{A.clientId}} | client | an unknown session-token header | header          | session-token | {{gen:hex:64}}               |
+      | PUT    | /clients/{{A.clientId}} | client | an empty sessionToken query     | query parameter | sessionToken  |                              |
+      | PUT    | /clients/{{A.clientId}} | client | an unknown sessionToken query   | query parameter | sessionToken  | {{gen:hex:64}}               |
+
+  @s7.2
+  Scenario Outline: account <actor> using the <scheme> may not modify <what> of account <owner>
+    Given I am account "<actor>" using the <scheme>
+    And the request body is the template "<body>"
+    When I send "PUT" to "<path>"
+    Then the response status is 403
+
+    @put-users @s4.1 @mutates-A @mutates-B
+    Examples: PUT /users/:userId
+      | actor | owner | what     | scheme               | body | path                |
+      | A     | B     | the user | api-key header       | user | /users/{{B.userId}} |
+      | A     | B     | the user | session-token header | user | /users/{{B.userId}} |
+      | A     | B     | the user | sessionToken query   | user | /users/{{B.userId}} |
+      | B     | A     | the user | api-key header       | user | /users/{{A.userId}} |
+
+    @put-clients @s4.4 @mutates-A @mutates-B
+    Examples: PUT /clients/:clientId
+      | actor | owner | what       | scheme               | body   | path                    |
+      | A     | B     | the client | api-key header       | client | /clients/{{B.clientId}} |
+      | A     | B     | the client | session-token header | client | /clients/{{B.clientId}} |
+      | A     | B     | the client | sessionToken query   | client | /clients/{{B.clientId}} |
+      | B     | A     | the client | api-key header       | client | /clients/{{A.clientId}} |
+
+  @s7.2
+  Scenario Outline: PUT <path> of an unknown id is answered 404 or 403
+    Given I am account "A" using the api-key header
+    And the request body is the template "<body>"
+    When I send "PUT" to "<path>"
+    Then the response status is 404 or 403
+
+    @put-users
+    Examples: PUT /users/:userId
+      | path             | body |
+      | /users/999999999 | user |
+
+    @put-clients
+    Examples: PUT /clients/:clientId
+      | path               | body   |
+      | /clients/999999999 | client |
+
+  @reference @s7.2
+  Scenario Outline: PUT <path> of an unknown id is answered 404 with the error array
+    Given I am account "A" using the api-key header
+    And the request body is the template "<body>"
+    When I send "PUT" to "<path>"
+    Then the response status is 404
+    And the response matches:
+      """json
+      [{"fieldName": "", "error": "NotFound", "message": "#string"}]
+      """
+
+    @put-users
+    Examples: PUT /users/:userId
+      | path             | body |
+      | /users/999999999 | user |
+      | /users/abc       | user |
+
+    @put-clients
+    Examples: PUT /clients/:clientId
+      | path               | body   |
+      | /clients/999999999 | client |
+      | /clients/abc       | client |
+
+  @reference @s7.2 @post-apps
+  Scenario: a 401 carries the error array with the code Unauthorized
+    Given I am not authenticated
+    And the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response status is 401
+    And the response matches:
+      """json
+      [{"fieldName": "", "error": "Unauthorized", "message": "#string"}]
+      """
+
+  @reference @s7.2 @put-users @mutates-B
+  Scenario: a 403 carries the error array with the code Forbidden
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    When I send "PUT" to "/users/{{B.userId}}"
+    Then the response status is 403
+    And the response matches:
+      """json
+      [{"fieldName": "", "error": "Forbidden", "message": "#string"}]
+      """
+
+  @reference @post-apps
+  Scenario Outline: the scheme word <case> is accepted
+    Given I am not authenticated
+    And the request header "Authorization" is "<value>"
+    And the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response status is 200
+
+    Examples:
+      | case                    | value                   |
+      | in upper case           | API-KEY {{A.apiKey}}    |
+      | in mixed case           | Api-Key {{A.apiKey}}    |
+      | followed by two spaces  | api-key  {{A.apiKey}}   |
+
+  @reference @post-apps
+  Scenario: two credentials of the same user are accepted
+    When I log in as account "A"
+    Then the response status is 200
+    And I remember the JSON at "token" as "token"
+    Given I am account "A" using the api-key header
+    And the request header "session-token" is "{{token}}"
+    And the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response status is 200
+
+  @reference @post-apps
+  Scenario: credentials of two different users are answered 401
+    When I log in as account "B"
+    Then the response status is 200
+    And I remember the JSON at "token" as "token"
+    Given I am account "A" using the api-key header
+    And the request header "session-token" is "{{token}}"
+    And the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response status is 401
+
+  @reference @post-apps
+  Scenario: a valid api key with an unknown session token is answered 401
+    Given I am account "A" using the api-key header
+    And the request query parameter "sessionToken" is "{{gen:hex:64}}"
+    And the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response status is 401
+
+  @reference @s7.2 @put-users @mutates-A @mutates-B
+  Scenario Outline: the checks run in the order 401, 404, 403, 400 (<case>)
+    Given <auth>
+    And the request body is the template "user"
+    And the request body field "email" is "not-an-email"
+    When I send "PUT" to "<path>"
+    Then the response status is <status>
+
+    Examples:
+      | case                                   | auth                                        | path                | status |
+      | unauthenticated and unknown id         | I am not authenticated                      | /users/999999999    | 401    |
+      | unknown id and invalid body            | I am account "A" using the api-key header   | /users/999999999    | 404    |
+      | another user's id and invalid body     | I am account "A" using the api-key header   | /users/{{B.userId}} | 403    |
+      | own id and invalid body                | I am account "A" using the api-key header   | /users/{{A.userId}} | 400    |
+
+  @reference @s7.2 @get-extensions
+  Scenario Outline: the read endpoint GET <path> of account <owner> answers <status> to account A
+    Given I am account "A" using the session-token header
+    When I send "GET" to "<path>"
+    Then the response status is <status>
+
+    Examples:
+      | owner   | path                         | status |
+      | A       | /users/{{A.userId}}          | 200    |
+      | A       | /users/{{A.userId}}/clients  | 200    |
+      | A       | /clients/{{A.clientId}}      | 200    |
+      | A       | /clients/{{A.clientId}}/apps | 200    |
+      | B       | /users/{{B.userId}}          | 403    |
+      | B       | /users/{{B.userId}}/clients  | 403    |
+      | B       | /clients/{{B.clientId}}      | 403    |
+      | B       | /clients/{{B.clientId}}/apps | 403    |
+      | nobody  | /users/999999999             | 404    |
+      | nobody  | /clients/999999999           | 404    |
+      | nobody  | /apps/999999999              | 404    |
+
+  @reference @s7.2 @get-extensions
+  Scenario Outline: the read endpoint GET <path> without credentials is answered 401
+    Given I am not authenticated
+    When I send "GET" to "<path>"
+    Then the response status is 401
+
+    Examples:
+      | path                         |
+      | /users/{{A.userId}}          |
+      | /users/{{A.userId}}/clients  |
+      | /clients/{{A.clientId}}      |
+      | /clients/{{A.clientId}}/apps |
+      | /apps/999999999              |
+
+  @reference @s7.2 @get-extensions
+  Scenario: another client's app is answered 403
+    Given I am account "B" using the api-key header
+    When I send "GET" to "/clients/{{B.clientId}}/apps"
+    Then the response status is 200
+    And I remember the JSON at "apps.0.id" as "appId"
+    Given I am account "A" using the api-key header
+    When I send "GET" to "/apps/{{appId}}"
+    Then the response status is 403

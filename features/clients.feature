@@ -1,0 +1,286 @@
+Feature: POST /clients creates a client, PUT /clients/:clientId updates one
+  Sections 2.2, 4.3, 4.4 and 7.3. Every request carries every field of the body table of 4.3
+  (the template "client": a fresh contract- name, both optional fields, currency {{currencyId}},
+  terms "I agree"). PUT /clients scenarios update client A and are tagged @mutates-A so that no
+  other scenario runs on account A meanwhile.
+
+  Background:
+    Given I am account "A" using the api-key header
+
+  @s2.2 @s4.3 @post-clients
+  Scenario: POST /clients answers the client object with the values sent
+    Given I remember "{{gen:name}}" as "name"
+    And the request body is the template "client"
+    And the request body field "name" is "{{name}}"
+    When I send "POST" to "/clients"
+    Then the response status is 200
+    And the response is JSON
+    And the response matches the shape "client"
+    And the response matches:
+      """json
+      {
+        "name": "{{name}}",
+        "addressLine1": "1 Contract Street",
+        "addressLine2": "Floor 2",
+        "addressCity": "London",
+        "addressPostcode": "EC1A 1BB",
+        "addressCountry": "United Kingdom",
+        "vat": "GB123456789",
+        "currency": {"id": "{{currencyId}}", "code": "#regex [A-Za-z]{3}"}
+      }
+      """
+
+  @s2.2 @s4.3 @post-clients
+  Scenario: POST /clients without the optional addressLine2 and vat
+    Given I remember "{{gen:name}}" as "name"
+    And the request body is the template "client"
+    And the request body field "name" is "{{name}}"
+    And the request body field "addressLine2" is absent
+    And the request body field "vat" is absent
+    When I send "POST" to "/clients"
+    Then the response status is 200
+    And the response matches the shape "client"
+    And the JSON at "name" is "{{name}}"
+
+  @s2.2 @s4.3 @post-clients
+  Scenario: POST /clients with a valid app creates the client
+    Given I remember "{{gen:name}}" as "name"
+    And the request body is the template "client-with-app"
+    And the request body field "name" is "{{name}}"
+    When I send "POST" to "/clients"
+    Then the response status is 200
+    And the response matches the shape "client"
+    And the JSON at "name" is "{{name}}"
+
+  @s4.3 @s8 @post-clients
+  Scenario Outline: POST /clients with a valid client and an app whose hash is <case> is answered 400
+    Given the request body is the template "client-with-app"
+    And the request body field "app.marketapp.hash" is "<hash>"
+    When I send "POST" to "/clients"
+    Then the response status is 400
+    And the response matches the shape "errors"
+
+    Examples:
+      | case                                   | hash                |
+      | 39 hexadecimal characters              | {{gen:hex:39}}      |
+      | 41 hexadecimal characters              | {{gen:hex:41}}      |
+      | 40 characters with a non-hexadecimal one | {{gen:hex:39}}g   |
+
+  @s2.2 @s4.4 @put-clients @mutates-A
+  Scenario: PUT /clients/:clientId answers the client with the new values
+    Given I remember "{{gen:name}}" as "name"
+    And the request body is the template "client"
+    And the request body field "name" is "{{name}}"
+    And the request body field "addressLine1" is "2 Contract Road"
+    And the request body field "addressLine2" is "Unit 5"
+    And the request body field "addressCity" is "Leeds"
+    And the request body field "addressPostcode" is "LS1 1AA"
+    And the request body field "addressCountry" is "England"
+    And the request body field "vat" is "GB987654321"
+    When I send "PUT" to "/clients/{{A.clientId}}"
+    Then the response status is 200
+    And the response is JSON
+    And the response matches the shape "client"
+    And the response matches:
+      """json
+      {
+        "id": "{{A.clientId}}",
+        "name": "{{name}}",
+        "addressLine1": "2 Contract Road",
+        "addressLine2": "Unit 5",
+        "addressCity": "Leeds",
+        "addressPostcode": "LS1 1AA",
+        "addressCountry": "England",
+        "vat": "GB987654321",
+        "currency": {"id": "{{currencyId}}"}
+      }
+      """
+
+  @s4.4 @put-clients @mutates-A
+  Scenario: PUT /clients/:clientId with an app is answered 400
+    Given the request body is the template "client-with-app"
+    When I send "PUT" to "/clients/{{A.clientId}}"
+    Then the response status is 400
+    And the response matches the shape "errors"
+
+  @s7.3
+  Scenario Outline: <method> <path> with <case> is answered InvalidName
+    Given the request body is the template "client"
+    And the request body field "name" <change>
+    When I send "<method>" to "<path>"
+    Then the errors include:
+      | fieldName | error       |
+      | name      | InvalidName |
+
+    @s4.3 @post-clients
+    Examples: POST /clients
+      | method | path     | case          | change    |
+      | POST   | /clients | an empty name | is ""     |
+      | POST   | /clients | no name       | is absent |
+
+    @s4.4 @put-clients @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | case          | change    |
+      | PUT    | /clients/{{A.clientId}} | an empty name | is ""     |
+      | PUT    | /clients/{{A.clientId}} | no name       | is absent |
+
+  @s4.3 @post-clients
+  Scenario Outline: terms <case> is answered 400
+    Given the request body is the template "client"
+    And the request body field "terms" <change>
+    When I send "POST" to "/clients"
+    Then the errors name the field "terms"
+
+    Examples:
+      | case                       | change            |
+      | in lower case              | is "i agree"      |
+      | in upper case              | is "I AGREE"      |
+      | with a full stop           | is "I agree."     |
+      | with surrounding spaces    | is " I agree "    |
+      | that is empty              | is ""             |
+      | that is absent             | is absent         |
+      | that is true               | is true           |
+      | that is another word       | is "yes"          |
+
+  @reference @s4.3 @s4.4 @s7.1
+  Scenario Outline: <method> <path> with terms <case> is answered InvalidTerms
+    Given the request body is the template "client"
+    And the request body field "terms" <change>
+    When I send "<method>" to "<path>"
+    Then the errors are exactly:
+      | fieldName | error        |
+      | terms     | InvalidTerms |
+
+    @post-clients
+    Examples: POST /clients
+      | method | path     | case           | change         |
+      | POST   | /clients | in lower case  | is "i agree"   |
+      | POST   | /clients | that is absent | is absent      |
+      | POST   | /clients | that is true   | is true        |
+
+    @put-clients @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | case           | change         |
+      | PUT    | /clients/{{A.clientId}} | in lower case  | is "i agree"   |
+      | PUT    | /clients/{{A.clientId}} | that is absent | is absent      |
+
+  @reference @s4.3 @s4.4 @s7.1
+  Scenario Outline: <method> <path> with <field> <case> is answered exactly <code>
+    Given the request body is the template "client"
+    And the request body field "<field>" <change>
+    When I send "<method>" to "<path>"
+    Then the errors are exactly:
+      | fieldName | error  |
+      | <errorField> | <code> |
+
+    @post-clients
+    Examples: POST /clients
+      | method | path     | field           | case            | change            | errorField      | code                   |
+      | POST   | /clients | name            | that is empty   | is ""             | name            | InvalidName            |
+      | POST   | /clients | name            | that is null    | is null           | name            | InvalidName            |
+      | POST   | /clients | addressLine1    | that is absent  | is absent         | addressLine1    | InvalidAddressLine1    |
+      | POST   | /clients | addressCity     | that is absent  | is absent         | addressCity     | InvalidAddressCity     |
+      | POST   | /clients | addressPostcode | that is absent  | is absent         | addressPostcode | InvalidAddressPostcode |
+      | POST   | /clients | addressCountry  | that is absent  | is absent         | addressCountry  | InvalidAddressCountry  |
+      | POST   | /clients | addressLine2    | that is a number | is 5             | addressLine2    | InvalidAddressLine2    |
+      | POST   | /clients | currency.id     | that is unknown | is 999999         | currency.id     | InvalidCurrencyId      |
+      | POST   | /clients | currency        | that is absent  | is absent         | currency.id     | InvalidCurrencyId      |
+      | POST   | /clients | app             | that is not an object | is "app"    | app             | InvalidApp             |
+      | POST   | /clients | app             | without hash or name | is {"marketapp": {"hash": null}, "name": null, "platform": {"id": 1}, "nextplan": {"id": 1}} | app.name | InvalidName |
+      | POST   | /clients | app             | with an unknown plan | is {"marketapp": {"hash": "{{marketappHash}}"}, "name": null, "platform": {"id": null}, "nextplan": {"id": 999999}} | app.nextplan.id | InvalidPlanId |
+
+    @put-clients @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | field        | case            | change    | errorField   | code                |
+      | PUT    | /clients/{{A.clientId}} | name         | that is empty   | is ""     | name         | InvalidName         |
+      | PUT    | /clients/{{A.clientId}} | addressLine1 | that is absent  | is absent | addressLine1 | InvalidAddressLine1 |
+      | PUT    | /clients/{{A.clientId}} | currency.id  | that is unknown | is 999999 | currency.id  | InvalidCurrencyId   |
+      | PUT    | /clients/{{A.clientId}} | app          | that is given   | is {"marketapp": {"hash": "{{marketappHash}}"}, "name": null, "platform": {"id": null}, "nextplan": {"id": 1}} | app | InvalidApp |
+
+  @reference @s4.3 @s2.2 @post-clients
+  Scenario Outline: POST /clients with addressLine2 and vat <case> leaves them out of the answer
+    Given the request body is the template "client"
+    And the request body field "addressLine2" <change>
+    And the request body field "vat" <change>
+    When I send "POST" to "/clients"
+    Then the response status is 200
+    And the JSON at "addressLine2" is absent
+    And the JSON at "vat" is absent
+
+    Examples:
+      | case   | change    |
+      | null   | is null   |
+      | absent | is absent |
+
+  @reference @s4.3 @s2.2 @post-clients
+  Scenario: POST /clients answers an upper-case currency code
+    Given the request body is the template "client"
+    When I send "POST" to "/clients"
+    Then the response status is 200
+    And the JSON at "currency.code" matches the pattern "^[A-Z]{3}$"
+
+  @reference @s4.3 @s7.1 @post-clients @get-extensions
+  Scenario: POST /clients with an invalid app creates neither the client nor the app
+    Given I remember "{{gen:name}}" as "clientName"
+    And the request body is the template "client-with-app"
+    And the request body field "name" is "{{clientName}}"
+    And the request body field "app.marketapp.hash" is "{{gen:hex:39}}"
+    When I send "POST" to "/clients"
+    Then the errors are exactly:
+      | fieldName          | error                |
+      | app.marketapp.hash | InvalidMarketappHash |
+    When I send "GET" to "/users/{{A.userId}}/clients"
+    Then the response status is 200
+    And the JSON at "clients.#(name=="{{clientName}}")" is absent
+
+  @reference @s4.3 @post-clients @get-extensions
+  Scenario: POST /clients with an invalid client and a valid app creates nothing
+    Given I remember "{{gen:name}}" as "clientName"
+    And the request body is the template "client-with-app"
+    And the request body field "name" is "{{clientName}}"
+    And the request body field "terms" is "no"
+    When I send "POST" to "/clients"
+    Then the errors are exactly:
+      | fieldName | error        |
+      | terms     | InvalidTerms |
+    When I send "GET" to "/users/{{A.userId}}/clients"
+    Then the response status is 200
+    And the JSON at "clients.#(name=="{{clientName}}")" is absent
+
+  @reference @s4.3 @s2.3 @post-clients @get-extensions
+  Scenario: POST /clients with a valid app creates the app under the new client
+    Given I remember "{{gen:name}}" as "clientName"
+    And the request body is the template "client-with-app"
+    And the request body field "name" is "{{clientName}}"
+    When I send "POST" to "/clients"
+    Then the response status is 200
+    And I remember the JSON at "id" as "clientId"
+    When I send "GET" to "/clients/{{clientId}}/apps"
+    Then the response status is 200
+    And the JSON at "apps.#" is 1
+    And the JSON at "apps.0" matches the shape "app"
+    And the JSON at "apps.0.marketapp.hash" is "{{marketappHash}}"
+    When I send "GET" to "/users/{{A.userId}}/clients"
+    Then the response status is 200
+    And the JSON at "clients.#(id=={{clientId}})" matches the shape "client"
+
+  @reference @s4.4 @s2.2 @put-clients @get-extensions @mutates-A
+  Scenario: a later read shows the updated client
+    Given I remember "{{gen:name}}" as "name"
+    And the request body is the template "client"
+    And the request body field "name" is "{{name}}"
+    And the request body field "addressCity" is "York"
+    And the request body field "currency.id" is 2
+    When I send "PUT" to "/clients/{{A.clientId}}"
+    Then the response status is 200
+    And the JSON at "currency" matches:
+      """json
+      {"id": 2, "code": "EUR"}
+      """
+    When I send "GET" to "/clients/{{A.clientId}}"
+    Then the response status is 200
+    And the response matches the shape "client"
+    And the response matches:
+      """json
+      {"id": "{{A.clientId}}", "name": "{{name}}", "addressCity": "York", "currency": {"id": 2, "code": "EUR"}}
+      """

@@ -1,0 +1,161 @@
+@s7.1
+Feature: the error body of a 400
+  Section 7.1: a 400 answers a JSON array; each element is an object with the string fields
+  fieldName, error and message. Section 7.2 gives the meaning of 400, 401, 403 and 404.
+
+  Background:
+    Given I am account "A" using the api-key header
+
+  @s7.2
+  Scenario Outline: a validation failure of <method> <path> answers the error array
+    Given the request body is the template "<body>"
+    And the request body field "<field>" is <value>
+    When I send "<method>" to "<path>"
+    Then the response status is 400
+    And the response is JSON
+    And the response matches the shape "errors"
+    And the JSON at "@this" is an array
+    And the JSON at "0.fieldName" is a string
+    And the JSON at "0.error" is a string
+    And the JSON at "0.message" is a string
+
+    @put-users @mutates-A
+    Examples: PUT /users/:userId
+      | method | path                | body   | field          | value          |
+      | PUT    | /users/{{A.userId}} | user   | email          | "not-an-email" |
+
+    @post-apps
+    Examples: POST /apps
+      | method | path                    | body   | field          | value          |
+      | POST   | /apps                   | app    | marketapp.hash | "{{gen:hex:39}}" |
+
+    @post-clients
+    Examples: POST /clients
+      | method | path                    | body   | field          | value          |
+      | POST   | /clients                | client | name           | ""             |
+
+    @put-clients @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | body   | field          | value          |
+      | PUT    | /clients/{{A.clientId}} | client | name           | ""             |
+
+  @put-users @s7.3 @mutates-A
+  Scenario: several invalid fields of PUT /users/:userId are answered together
+    Given the request body is the template "user"
+    And the request body field "email" is "not-an-email"
+    And the request body field "firstName" is ""
+    And the request body field "lastName" is ""
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response matches the shape "errors"
+    And the errors include:
+      | fieldName | error            |
+      | email     | InvalidEmail     |
+      | firstName | InvalidFirstName |
+      | lastName  | InvalidLastName  |
+
+  @put-users @s7.3 @s8 @mutates-A
+  Scenario: an invalid password and an invalid email are answered together
+    Given the request body is the template "user"
+    And the request body field "email" is "not-an-email"
+    And the request body field "password" is "{{gen:password:5}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the errors include:
+      | fieldName | error           |
+      | email     | InvalidEmail    |
+      | password  | InvalidPassword |
+
+  @post-clients @s7.3 @s4.3
+  Scenario: an empty name and wrong terms of POST /clients are answered together
+    Given the request body is the template "client"
+    And the request body field "name" is ""
+    And the request body field "terms" is "no"
+    When I send "POST" to "/clients"
+    Then the errors include:
+      | fieldName | error       |
+      | name      | InvalidName |
+    And the errors name the field "terms"
+
+  @reference @put-users @s7.3 @mutates-A
+  Scenario: several invalid fields of PUT /users/:userId are answered exactly
+    Given the request body is the template "user"
+    And the request body field "email" is "not-an-email"
+    And the request body field "firstName" is ""
+    And the request body field "lastName" is ""
+    And the request body field "password" is "12345"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the errors are exactly:
+      | fieldName | error            |
+      | email     | InvalidEmail     |
+      | firstName | InvalidFirstName |
+      | lastName  | InvalidLastName  |
+      | password  | InvalidPassword  |
+
+  @reference @post-clients @s4.3
+  Scenario: every invalid field of POST /clients is answered at once
+    Given the request body is the template "client"
+    And the request body field "name" is ""
+    And the request body field "addressCity" is absent
+    And the request body field "currency.id" is 999999
+    And the request body field "terms" is "no"
+    When I send "POST" to "/clients"
+    Then the errors are exactly:
+      | fieldName   | error              |
+      | name        | InvalidName        |
+      | addressCity | InvalidAddressCity |
+      | currency.id | InvalidCurrencyId  |
+      | terms       | InvalidTerms       |
+
+  @reference @post-apps
+  Scenario Outline: a body that is <case> is answered InvalidBody
+    Given the raw request body is:
+      """
+      <body>
+      """
+    When I send "POST" to "/apps"
+    Then the errors are exactly:
+      | fieldName | error       |
+      |           | InvalidBody |
+
+    Examples:
+      | case                | body                 |
+      | malformed JSON      | {"marketapp": {      |
+      | a JSON array        | [1, 2]               |
+      | a JSON string       | "app"                |
+      | empty               |                      |
+
+  @reference @post-clients
+  Scenario: a body over 1 MiB is answered 413 with the error array
+    Given the request body is the template "client"
+    And the request body field "name" is a string of 1048576 characters
+    When I send "POST" to "/clients"
+    Then the response status is 413
+    And the response matches:
+      """json
+      [{"fieldName": "", "error": "BodyTooLarge", "message": "#string"}]
+      """
+
+  @reference @s7.2 @put-users
+  Scenario: a method the resource does not have is answered 405 with the error array
+    When I send "DELETE" to "/users/{{A.userId}}"
+    Then the response status is 405
+    And the response matches:
+      """json
+      [{"fieldName": "", "error": "MethodNotAllowed", "message": "#string"}]
+      """
+
+  @reference @s7.2 @get-extensions
+  Scenario: an unknown path is answered 404 with the error array
+    When I send "GET" to "/no-such-resource"
+    Then the response status is 404
+    And the response matches:
+      """json
+      [{"fieldName": "", "error": "NotFound", "message": "#string"}]
+      """
+
+  @reference @s4.2 @post-apps
+  Scenario: a JSON body is parsed whatever its Content-Type
+    Given the request content type is "text/plain"
+    And the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And the response matches the shape "app"

@@ -1,0 +1,307 @@
+@put-users
+Feature: PUT /users/:userId updates a user
+  Sections 2.1, 4.1 and 7.3. Every request carries every field of the body table of 4.1 (the
+  template "user": a fresh contract- email and names, password null, no client), so a server that
+  requires them all is not failed. Every scenario that sends PUT to account A's user carries the
+  tag mutates-A: it runs alone on account A, and the suite restores the account afterwards.
+
+  Background:
+    Given I am account "A" using the api-key header
+
+  @s2.1 @s4.1 @mutates-A
+  Scenario: an update answers the user object with the values sent
+    Given I remember "{{gen:email}}" as "email"
+    And I remember "{{gen:name}}" as "firstName"
+    And I remember "{{gen:name}}" as "lastName"
+    And the request body is the template "user"
+    And the request body field "email" is "{{email}}"
+    And the request body field "firstName" is "{{firstName}}"
+    And the request body field "lastName" is "{{lastName}}"
+    And the request body field "subscribeWelcome" is false
+    And the request body field "subscribeBlog" is true
+    And the request body field "subscribeHowto" is false
+    And the request body field "subscribeOnboarding" is true
+    And the request body field "timezone" is "America/New_York"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the response is JSON
+    And the response matches the shape "user"
+    And the response matches:
+      """json
+      {
+        "id": "{{A.userId}}",
+        "email": "{{email}}",
+        "firstName": "{{firstName}}",
+        "lastName": "{{lastName}}",
+        "subscribeWelcome": false,
+        "subscribeBlog": true,
+        "subscribeHowto": false,
+        "subscribeOnboarding": true,
+        "timezone": "America/New_York"
+      }
+      """
+    And the JSON at "password" is absent
+
+  @s2.1 @s4.1 @mutates-A
+  Scenario: the subscribe flags are stored as sent, the other way round
+    Given the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "subscribeWelcome" is true
+    And the request body field "subscribeBlog" is false
+    And the request body field "subscribeHowto" is true
+    And the request body field "subscribeOnboarding" is false
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the response matches:
+      """json
+      {
+        "email": "{{A.email}}",
+        "subscribeWelcome": true,
+        "subscribeBlog": false,
+        "subscribeHowto": true,
+        "subscribeOnboarding": false
+      }
+      """
+
+  @s4.1 @mutates-A
+  Scenario: after an email change the new email address logs in
+    Given I remember "{{gen:email}}" as "email"
+    And the request body is the template "user"
+    And the request body field "email" is "{{email}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    When I log in with email "{{email}}" and password "{{A.password}}"
+    Then the response status is 200
+    And the JSON at "userId" is {{A.userId}}
+
+  @s4.1 @s8 @mutates-A
+  Scenario: a new password works for the next login and the old one no longer does
+    Given I remember "{{gen:password}}" as "newPassword"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is "{{newPassword}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the response matches the shape "user"
+    When I log in with email "{{A.email}}" and password "{{newPassword}}"
+    Then the response status is 200
+    And the JSON at "userId" is {{A.userId}}
+    When I log in with email "{{A.email}}" and password "{{A.password}}"
+    Then the response status is 401
+
+  @s4.1 @s8 @mutates-A
+  Scenario: password null keeps the existing password
+    Given the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is null
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the response matches the shape "user"
+    When I log in with email "{{A.email}}" and password "{{A.password}}"
+    Then the response status is 200
+    And the JSON at "userId" is {{A.userId}}
+
+  @s4.1 @s2.1 @mutates-A
+  Scenario: a body with a client creates the client too and answers the user
+    Given the request body is the template "user-with-client"
+    And the request body field "email" is "{{A.email}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the response matches the shape "user"
+    And the JSON at "id" is {{A.userId}}
+
+  @s4.1 @s4.3 @s7.1 @mutates-A
+  Scenario: a body with a client that has no name is answered 400
+    Given the request body is the template "user-with-client"
+    And the request body field "client.name" is ""
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 400
+    And the response matches the shape "errors"
+
+  @s7.3 @mutates-A
+  Scenario Outline: <field> <case> is answered <code>
+    Given the request body is the template "user"
+    And the request body field "<field>" is <value>
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the errors include:
+      | fieldName | error  |
+      | <field>   | <code> |
+
+    Examples:
+      | field     | case                        | value                  | code             |
+      | email     | that is not an email        | "not-an-email"         | InvalidEmail     |
+      | email     | without a domain            | "contract-user@"       | InvalidEmail     |
+      | email     | without a local part        | "@example.com"         | InvalidEmail     |
+      | email     | that is empty               | ""                     | InvalidEmail     |
+      | password  | of 5 characters             | "{{gen:password:5}}"   | InvalidPassword  |
+      | password  | that is empty               | ""                     | InvalidPassword  |
+      | firstName | that is empty               | ""                     | InvalidFirstName |
+      | lastName  | that is empty               | ""                     | InvalidLastName  |
+
+  @reference @s7.3 @s7.1 @mutates-A
+  Scenario Outline: <field> <case> is answered exactly <code>
+    Given the request body is the template "user"
+    And the request body field "<field>" <change>
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the errors are exactly:
+      | fieldName | error  |
+      | <field>   | <code> |
+
+    Examples:
+      | field               | case                           | change                     | code                      |
+      | email               | that is not an email           | is "not-an-email"          | InvalidEmail              |
+      | email               | that is absent                 | is absent                  | InvalidEmail              |
+      | email               | that is a number               | is 5                       | InvalidEmail              |
+      | email               | used by another user           | is "{{B.email}}"           | InvalidEmail              |
+      | password            | of 5 characters                | is "{{gen:password:5}}"    | InvalidPassword           |
+      | password            | that is a number               | is 123456                  | InvalidPassword           |
+      | firstName           | that is empty                  | is ""                      | InvalidFirstName          |
+      | firstName           | that is absent                 | is absent                  | InvalidFirstName          |
+      | firstName           | that is null                   | is null                    | InvalidFirstName          |
+      | lastName            | that is empty                  | is ""                      | InvalidLastName           |
+      | lastName            | that is absent                 | is absent                  | InvalidLastName           |
+      | timezone            | that is not of the form Area/City | is "London"             | InvalidTimezone           |
+      | timezone            | that is absent                 | is absent                  | InvalidTimezone           |
+      | subscribeBlog       | that is not a boolean          | is "yes"                   | InvalidSubscribeBlog      |
+      | subscribeWelcome    | that is absent                 | is absent                  | InvalidSubscribeWelcome   |
+
+  @reference @s7.3 @s2.1 @mutates-A
+  Scenario Outline: the phone field <field> <case> is answered <code>
+    Given the request body is the template "user"
+    And the request body field "<field>" <change>
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the errors are exactly:
+      | fieldName | error  |
+      | <field>   | <code> |
+
+    Examples:
+      | field           | case                        | change                          | code                  |
+      | phoneCountry.id | that is unknown             | is 999999                       | InvalidPhoneCountryId |
+      | phoneCountry.id | that is a string            | is "1"                          | InvalidPhoneCountryId |
+      | phoneNumber     | that is empty               | is ""                           | InvalidPhoneNumber    |
+      | phoneNumber     | of 256 characters           | is a string of 256 characters   | InvalidPhoneNumber    |
+      | phoneExtension  | that is not digits          | is "ext12"                      | InvalidPhoneExtension |
+      | phoneExtension  | of 11 digits                | is "12345678901"                | InvalidPhoneExtension |
+
+  @reference @s2.1 @s4.1 @get-extensions @mutates-A
+  Scenario: the phone fields are accepted, echoed, and kept when omitted
+    Given the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "phoneCountry" is {"id": 2}
+    And the request body field "phoneNumber" is "2025550100"
+    And the request body field "phoneExtension" is "1234567890"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the response matches:
+      """json
+      {
+        "phoneCountry": {"id": 2, "name": "United States (+1)", "dialCode": "+1"},
+        "phoneNumber": "2025550100",
+        "phoneExtension": "1234567890"
+      }
+      """
+    Given the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the JSON at "phoneCountry.id" is 2
+    And the JSON at "phoneNumber" is "2025550100"
+    And the JSON at "phoneExtension" is "1234567890"
+    Given the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "phoneExtension" is null
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the JSON at "phoneExtension" is null
+    When I send "GET" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the JSON at "phoneNumber" is "2025550100"
+    And the JSON at "phoneExtension" is null
+
+  @reference @s4.1 @s2.1 @get-extensions @mutates-A
+  Scenario: a later read shows the updated values
+    Given I remember "{{gen:email}}" as "email"
+    And I remember "{{gen:name}}" as "firstName"
+    And I remember "{{gen:name}}" as "lastName"
+    And the request body is the template "user"
+    And the request body field "email" is "{{email}}"
+    And the request body field "firstName" is "{{firstName}}"
+    And the request body field "lastName" is "{{lastName}}"
+    And the request body field "subscribeBlog" is true
+    And the request body field "timezone" is "Asia/Tokyo"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    When I send "GET" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the response matches the shape "user"
+    And the response matches:
+      """json
+      {
+        "id": "{{A.userId}}",
+        "email": "{{email}}",
+        "firstName": "{{firstName}}",
+        "lastName": "{{lastName}}",
+        "subscribeBlog": true,
+        "timezone": "Asia/Tokyo"
+      }
+      """
+
+  @reference @s4.1 @s8 @mutates-A
+  Scenario: an absent password keeps the existing password, like null
+    Given the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is absent
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    When I log in with email "{{A.email}}" and password "{{A.password}}"
+    Then the response status is 200
+
+  @reference @s4.1 @s2.5 @get-extensions @mutates-A
+  Scenario: a body with a client creates a client the user is a member of
+    Given I remember "{{gen:name}}" as "clientName"
+    And the request body is the template "user-with-client"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "client.name" is "{{clientName}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    When I send "GET" to "/users/{{A.userId}}/clients"
+    Then the response status is 200
+    And the JSON at "clients.#(name=="{{clientName}}")" matches the shape "client"
+
+  @reference @s4.1 @s2.5 @get-extensions @mutates-A
+  Scenario: a body without a client creates no client
+    When I send "GET" to "/users/{{A.userId}}/clients"
+    Then the response status is 200
+    And I remember the JSON at "clients.#" as "count"
+    Given the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    When I send "GET" to "/users/{{A.userId}}/clients"
+    Then the JSON at "clients.#" is {{count}}
+
+  @reference @s4.1 @s7.1 @get-extensions @mutates-A
+  Scenario: an invalid client in the body changes neither the user nor the clients
+    Given I remember "{{gen:name}}" as "clientName"
+    And the request body is the template "user-with-client"
+    And the request body field "client.name" is "{{clientName}}"
+    And the request body field "client.terms" is "no"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the errors are exactly:
+      | fieldName    | error        |
+      | client.terms | InvalidTerms |
+    When I send "GET" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the JSON at "email" is "{{A.email}}"
+    When I send "GET" to "/users/{{A.userId}}/clients"
+    Then the response status is 200
+    And the JSON at "clients.#(name=="{{clientName}}")" is absent
+
+  @reference @s4.1 @s7.3 @mutates-A
+  Scenario: an empty client name in the body is answered InvalidName on client.name
+    Given the request body is the template "user-with-client"
+    And the request body field "client.name" is ""
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the errors are exactly:
+      | fieldName   | error       |
+      | client.name | InvalidName |

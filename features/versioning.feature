@@ -1,0 +1,95 @@
+@s9
+Feature: the version segment of the base URL
+  Section 9: the version is a segment of the base path, shown both as v1 and as v1.0; one
+  version is currently available, so another major version answers 404. Each request here is
+  sent with the base URL's version segment replaced.
+
+  Background:
+    Given I am account "A" using the api-key header
+
+  @get-platforms @s2.5
+  Scenario Outline: GET /platforms under the version <version>
+    When I send "GET" to "/platforms" under the version "<version>"
+    Then the response status is 200
+    And the response is JSON
+    And the response matches the shape "platforms"
+
+    Examples:
+      | version |
+      | v1      |
+      | v1.0    |
+
+  @post-apps @s4.2 @s2.3
+  Scenario Outline: POST /apps under the version <version>
+    Given the request body is the template "app"
+    When I send "POST" to "/apps" under the version "<version>"
+    Then the response status is 200
+    And the response matches the shape "app"
+    And the JSON at "marketapp.hash" is "{{marketappHash}}"
+
+    Examples:
+      | version |
+      | v1      |
+      | v1.0    |
+
+  @put-users @s4.1 @s2.1 @mutates-A
+  Scenario Outline: PUT /users/:userId under the version <version>
+    Given I remember "{{gen:name}}" as "firstName"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "firstName" is "{{firstName}}"
+    When I send "PUT" to "/users/{{A.userId}}" under the version "<version>"
+    Then the response status is 200
+    And the response matches the shape "user"
+    And the JSON at "firstName" is "{{firstName}}"
+
+    Examples:
+      | version |
+      | v1      |
+      | v1.0    |
+
+  Scenario Outline: <method> <path> under the version v2 is answered 404
+    Given the request body is the template "<body>"
+    When I send "<method>" to "<path>" under the version "v2"
+    Then the response status is 404
+
+    @post-apps
+    Examples: POST /apps
+      | method | path  | body |
+      | POST   | /apps | app  |
+
+    @put-users @mutates-A
+    Examples: PUT /users/:userId
+      | method | path                | body |
+      | PUT    | /users/{{A.userId}} | user |
+
+  @get-platforms
+  Scenario: GET /platforms under the version v2 is answered 404
+    When I send "GET" to "/platforms" under the version "v2"
+    Then the response status is 404
+
+  @reference @s7.2
+  Scenario Outline: <method> <path> under the version <version> is answered 404 with the error array
+    Given the request body is the template "<body>"
+    When I send "<method>" to "<path>" under the version "<version>"
+    Then the response status is 404
+    And the response matches:
+      """json
+      [{"fieldName": "", "error": "NotFound", "message": "#string"}]
+      """
+
+    @post-apps
+    Examples: POST /apps
+      | method | path  | body | version |
+      | POST   | /apps | app  | v1.1    |
+      | POST   | /apps | app  | v0      |
+      | POST   | /apps | app  | v2.0    |
+
+  @reference @s7.2 @get-platforms
+  Scenario: GET /platforms under the version v1.1 is answered 404 with the error array
+    When I send "GET" to "/platforms" under the version "v1.1"
+    Then the response status is 404
+    And the response matches:
+      """json
+      [{"fieldName": "", "error": "NotFound", "message": "#string"}]
+      """
