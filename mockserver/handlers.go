@@ -1,0 +1,424 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+)
+
+// maxBody is the largest request body read; a larger one answers 413.
+const maxBody = 1 << 20
+
+// Every handler checks in one order: 401 (the authenticate middleware), 404
+// (the path's resource exists), 403 (the caller may touch it), then 400 (the
+// body). Nothing is written to the store before all of them pass.
+
+// readBody reads the request body, answering 413 past maxBody.
+func readBody(c *gin.Context) ([]byte, bool) {
+	if c.Request.Body == nil {
+		return nil, true
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			abortWith(c, http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "The request body is larger than 1 MiB.")
+		} else {
+			invalidBody(c, "The request body could not be read.")
+		}
+		return nil, false
+	}
+	return b, true
+}
+
+func invalidBody(c *gin.Context, message string) {
+	abortWith(c, http.StatusBadRequest, CodeInvalidBody, message)
+}
+
+// decodeBody reads a JSON object body, whatever the Content-Type.
+func decodeBody(c *gin.Context) (Body, bool) {
+	b, ok := readBody(c)
+	if !ok {
+		return nil, false
+	}
+	return decodeJSON(c, b)
+}
+
+func decodeJSON(c *gin.Context, b []byte) (Body, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		invalidBody(c, "The request body is not valid JSON: "+err.Error()+".")
+		return nil, false
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		invalidBody(c, "The request body holds more than one JSON value.")
+		return nil, false
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		invalidBody(c, "The request body must be a JSON object.")
+		return nil, false
+	}
+	return obj, true
+}
+
+func badRequest(c *gin.Context, errs []FieldError) {
+	writeErrors(c, http.StatusBadRequest, errs)
+}
+
+// storeFailed answers an error of a store write. Validation has run before,
+// so only a race (an email taken meanwhile) or a bug reaches here.
+func storeFailed(c *gin.Context, err error) {
+	switch {
+	case errors.Is(err, ErrEmailTaken):
+		badRequest(c, []FieldError{{FieldName: "email", Error: "InvalidEmail", Message: "email is already used by another account."}})
+	case errors.Is(err, ErrNotFound):
+		notFound(c, "The resource does not exist.")
+	default:
+		abortWith(c, http.StatusInternalServerError, CodeInternal, "The server failed to answer this request.")
+	}
+}
+
+var pathIDRE = regexp.MustCompile(`^[1-9][0-9]{0,18}$`)
+
+// pathID reads a numeric path parameter; anything that is not a positive
+// decimal id names no resource, so it answers 404.
+func pathID(c *gin.Context, name, what string) (int64, bool) {
+	p := c.Param(name)
+	if pathIDRE.MatchString(p) {
+		if n, err := strconv.ParseInt(p, 10, 64); err == nil {
+			return n, true
+		}
+	}
+	notFound(c, "There is no "+what+" with id "+strconv.Quote(p)+".")
+	return 0, false
+}
+
+// --- sessions ---
+
+// createSession handles POST /sessions: JSON or form credentials.
+func (s *Server) createSession(c *gin.Context) {
+	raw, ok := readBody(c)
+	if !ok {
+		return
+	}
+	var body Body
+	if mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type")); mt == "application/x-www-form-urlencoded" {
+		form, err := url.ParseQuery(string(raw))
+		if err != nil {
+			invalidBody(c, "The form body could not be parsed.")
+			return
+		}
+		body = Body{}
+		for _, k := range []string{"email", "password"} {
+			if vs, ok := form[k]; ok && len(vs) > 0 {
+				body[k] = vs[0]
+			}
+		}
+	} else if body, ok = decodeJSON(c, raw); !ok {
+		return
+	}
+	email, password, errs := ValidateSession(body)
+	if len(errs) > 0 {
+		badRequest(c, errs)
+		return
+	}
+	u, err := s.store.Authenticate(email, password)
+	if err != nil {
+		unauthorized(c, "The email address or the password is wrong.")
+		return
+	}
+	sess, err := s.store.CreateSession(u.ID)
+	if err != nil {
+		storeFailed(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, toWireSession(sess))
+}
+
+// --- users ---
+
+// createUser handles POST /users: sign-up, no authentication.
+func (s *Server) createUser(c *gin.Context) {
+	body, ok := decodeBody(c)
+	if !ok {
+		return
+	}
+	in, errs := ValidateUserCreate(body, s.store)
+	if len(errs) > 0 {
+		badRequest(c, errs)
+		return
+	}
+	u, err := s.store.CreateUser(in)
+	if err != nil {
+		storeFailed(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, s.toWireUser(u))
+}
+
+// ownUser answers 404 or 403 unless the path's user exists and is the caller.
+func (s *Server) ownUser(c *gin.Context) (User, bool) {
+	id, ok := pathID(c, "userId", "user")
+	if !ok {
+		return User{}, false
+	}
+	u, err := s.store.User(id)
+	if err != nil {
+		notFound(c, "There is no user with id "+strconv.FormatInt(id, 10)+".")
+		return User{}, false
+	}
+	if u.ID != callerID(c) {
+		forbidden(c, "You may only view or modify your own user.")
+		return User{}, false
+	}
+	return u, true
+}
+
+// getUser handles GET /users/:userId.
+func (s *Server) getUser(c *gin.Context) {
+	if u, ok := s.ownUser(c); ok {
+		writeJSON(c, http.StatusOK, s.toWireUser(u))
+	}
+}
+
+// updateUser handles PUT /users/:userId.
+func (s *Server) updateUser(c *gin.Context) {
+	u, ok := s.ownUser(c)
+	if !ok {
+		return
+	}
+	body, ok := decodeBody(c)
+	if !ok {
+		return
+	}
+	in, errs := ValidateUserUpdate(body, s.store, u.ID)
+	if len(errs) > 0 {
+		badRequest(c, errs)
+		return
+	}
+	u, err := s.store.UpdateUser(u.ID, in)
+	if err != nil {
+		storeFailed(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, s.toWireUser(u))
+}
+
+// listUserClients handles GET /users/:userId/clients.
+func (s *Server) listUserClients(c *gin.Context) {
+	u, ok := s.ownUser(c)
+	if !ok {
+		return
+	}
+	clients, err := s.store.ClientsOfUser(u.ID)
+	if err != nil {
+		storeFailed(c, err)
+		return
+	}
+	out := make([]wireClient, 0, len(clients))
+	for _, cl := range clients {
+		out = append(out, s.toWireClient(cl))
+	}
+	writeJSON(c, http.StatusOK, gin.H{"clients": out})
+}
+
+// --- clients ---
+
+// memberClient answers 404 or 403 unless the path's client exists and the
+// caller is a member of it.
+func (s *Server) memberClient(c *gin.Context) (Client, bool) {
+	id, ok := pathID(c, "clientId", "client")
+	if !ok {
+		return Client{}, false
+	}
+	cl, err := s.store.Client(id)
+	if err != nil {
+		notFound(c, "There is no client with id "+strconv.FormatInt(id, 10)+".")
+		return Client{}, false
+	}
+	if !s.store.IsMember(callerID(c), cl.ID) {
+		forbidden(c, "You are not a member of this client.")
+		return Client{}, false
+	}
+	return cl, true
+}
+
+// createClient handles POST /clients: a new client whose member is the
+// caller, with its first app when the body carries one.
+func (s *Server) createClient(c *gin.Context) {
+	body, ok := decodeBody(c)
+	if !ok {
+		return
+	}
+	in, errs := ValidateClientCreate(body, s.store)
+	if len(errs) > 0 {
+		badRequest(c, errs)
+		return
+	}
+	cl, err := s.store.CreateClient(callerID(c), in)
+	if err != nil {
+		storeFailed(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, s.toWireClient(cl))
+}
+
+// getClient handles GET /clients/:clientId.
+func (s *Server) getClient(c *gin.Context) {
+	if cl, ok := s.memberClient(c); ok {
+		writeJSON(c, http.StatusOK, s.toWireClient(cl))
+	}
+}
+
+// updateClient handles PUT /clients/:clientId.
+func (s *Server) updateClient(c *gin.Context) {
+	cl, ok := s.memberClient(c)
+	if !ok {
+		return
+	}
+	body, ok := decodeBody(c)
+	if !ok {
+		return
+	}
+	in, errs := ValidateClientUpdate(body, s.store)
+	if len(errs) > 0 {
+		badRequest(c, errs)
+		return
+	}
+	cl, err := s.store.UpdateClient(cl.ID, in)
+	if err != nil {
+		storeFailed(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, s.toWireClient(cl))
+}
+
+// listClientApps handles GET /clients/:clientId/apps.
+func (s *Server) listClientApps(c *gin.Context) {
+	cl, ok := s.memberClient(c)
+	if !ok {
+		return
+	}
+	apps, err := s.store.AppsOfClient(cl.ID)
+	if err != nil {
+		storeFailed(c, err)
+		return
+	}
+	out := make([]wireApp, 0, len(apps))
+	for _, a := range apps {
+		out = append(out, s.toWireApp(a))
+	}
+	writeJSON(c, http.StatusOK, gin.H{"apps": out})
+}
+
+// --- apps ---
+
+// createApp handles POST /apps: the app joins the caller's primary client.
+func (s *Server) createApp(c *gin.Context) {
+	u, err := s.store.User(callerID(c))
+	if err != nil {
+		storeFailed(c, err)
+		return
+	}
+	if u.PrimaryClientID == 0 {
+		abortWith(c, http.StatusForbidden, CodeNoClient, "You have no client to add an app to; create one with POST /clients first.")
+		return
+	}
+	body, ok := decodeBody(c)
+	if !ok {
+		return
+	}
+	in, errs := ValidateApp(body, s.store)
+	if len(errs) > 0 {
+		badRequest(c, errs)
+		return
+	}
+	a, err := s.store.CreateApp(u.PrimaryClientID, in)
+	if err != nil {
+		storeFailed(c, err)
+		return
+	}
+	writeJSON(c, http.StatusOK, s.toWireApp(a))
+}
+
+// getApp handles GET /apps/:appId.
+func (s *Server) getApp(c *gin.Context) {
+	id, ok := pathID(c, "appId", "app")
+	if !ok {
+		return
+	}
+	a, err := s.store.App(id)
+	if err != nil {
+		notFound(c, "There is no app with id "+strconv.FormatInt(id, 10)+".")
+		return
+	}
+	if !s.store.IsMember(callerID(c), a.ClientID) {
+		forbidden(c, "You are not a member of the client of this app.")
+		return
+	}
+	writeJSON(c, http.StatusOK, s.toWireApp(a))
+}
+
+// --- catalogues (no authentication) ---
+
+// listPlatforms handles GET /platforms.
+func (s *Server) listPlatforms(c *gin.Context) {
+	ps := s.store.Platforms()
+	out := make([]wirePlatform, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, wirePlatform{ID: p.ID, Created: wireDate(p.Created), CreatorUserID: p.CreatorUserID, Name: p.Name})
+	}
+	writeJSON(c, http.StatusOK, gin.H{"platforms": out})
+}
+
+// listCurrencies handles GET /currencies.
+func (s *Server) listCurrencies(c *gin.Context) {
+	cs := s.store.Currencies()
+	out := make([]wireCurrency, 0, len(cs))
+	for _, cur := range cs {
+		out = append(out, wireCurrency(cur))
+	}
+	writeJSON(c, http.StatusOK, gin.H{"currencies": out})
+}
+
+// listPlans handles GET /plans.
+func (s *Server) listPlans(c *gin.Context) {
+	ps := s.store.Plans()
+	out := make([]wirePlan, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, wirePlan(p))
+	}
+	writeJSON(c, http.StatusOK, gin.H{"plans": out})
+}
+
+// listPhoneCountries handles GET /phoneCountries.
+func (s *Server) listPhoneCountries(c *gin.Context) {
+	ps := s.store.PhoneCountries()
+	out := make([]wirePhoneCountry, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, wirePhoneCountry(p))
+	}
+	writeJSON(c, http.StatusOK, gin.H{"phoneCountries": out})
+}
+
+// listMarketapps handles GET /marketapps.
+func (s *Server) listMarketapps(c *gin.Context) {
+	ms := s.store.Marketapps()
+	out := make([]wireMarketapp, 0, len(ms))
+	for _, m := range ms {
+		p, _ := s.store.Platform(m.PlatformID)
+		out = append(out, wireMarketapp{Hash: m.Hash, Name: m.Name, Platform: wireNamedID{ID: p.ID, Name: p.Name}})
+	}
+	writeJSON(c, http.StatusOK, gin.H{"marketapps": out})
+}

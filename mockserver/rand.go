@@ -1,0 +1,63 @@
+package mockserver
+
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// seededEpoch is where the clock of a seeded server starts.
+var seededEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// source is the one place the server gets randomness and time from, so that a
+// seed makes every generated value repeatable. It is safe for concurrent use.
+type source struct {
+	mu   sync.Mutex
+	rng  *rand.ChaCha8 // nil: crypto/rand
+	next time.Time     // seeded clock; zero: wall clock
+}
+
+func newSource(seed *int64) *source {
+	if seed == nil {
+		return &source{}
+	}
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], uint64(*seed))
+	return &source{rng: rand.NewChaCha8(key), next: seededEpoch}
+}
+
+// read fills b with random bytes.
+func (s *source) read(b []byte) {
+	if s.rng == nil {
+		// crypto/rand.Read never returns an error on supported platforms
+		// (it crashes the program instead), see its documentation.
+		_, _ = crand.Read(b)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, _ = s.rng.Read(b)
+}
+
+// hex returns n random bytes as 2n lower-case hex characters.
+func (s *source) hex(n int) string {
+	b := make([]byte, n)
+	s.read(b)
+	return hex.EncodeToString(b)
+}
+
+// now is the current time in UTC, whole seconds. A seeded clock moves one
+// second per call, so that dates differ between resources and repeat per seed.
+func (s *source) now() time.Time {
+	if s.rng == nil {
+		return time.Now().UTC().Truncate(time.Second)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.next
+	s.next = s.next.Add(time.Second)
+	return t
+}

@@ -1,0 +1,422 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// The seed format: one JSON file per resource, each an array of objects, plus
+// profile.json. Unknown fields are rejected so that a typo is an error, not a
+// silently missing value. Passwords and API keys are written in plain text in
+// the fixtures (they are demo credentials) and hashed when loaded.
+type (
+	seedUser struct {
+		ID                  int64     `json:"id"`
+		Created             time.Time `json:"created"`
+		Email               string    `json:"email"`
+		Password            string    `json:"password"`
+		PasswordLastChanged time.Time `json:"passwordLastChanged"`
+		APIKeys             []string  `json:"apiKeys"`
+		FirstName           string    `json:"firstName"`
+		LastName            string    `json:"lastName"`
+		SubscribeWelcome    bool      `json:"subscribeWelcome"`
+		SubscribeBlog       bool      `json:"subscribeBlog"`
+		SubscribeHowto      bool      `json:"subscribeHowto"`
+		SubscribeOnboarding bool      `json:"subscribeOnboarding"`
+		PhoneCountryID      int64     `json:"phoneCountryId"`
+		PhoneNumber         string    `json:"phoneNumber"`
+		PhoneExtension      *string   `json:"phoneExtension"`
+		Timezone            string    `json:"timezone"`
+		ClientIDs           []int64   `json:"clientIds"`
+		// PrimaryClientID defaults to the first of ClientIDs.
+		PrimaryClientID int64 `json:"primaryClientId"`
+	}
+	seedClient struct {
+		ID              int64     `json:"id"`
+		CreatedDate     time.Time `json:"createdDate"`
+		Name            string    `json:"name"`
+		AddressLine1    string    `json:"addressLine1"`
+		AddressLine2    *string   `json:"addressLine2"`
+		AddressCity     string    `json:"addressCity"`
+		AddressPostcode string    `json:"addressPostcode"`
+		AddressCountry  string    `json:"addressCountry"`
+		VAT             *string   `json:"vat"`
+		CurrencyID      int64     `json:"currencyId"`
+	}
+	seedApp struct {
+		ID            int64     `json:"id"`
+		Created       time.Time `json:"created"`
+		ClientID      int64     `json:"clientId"`
+		Name          string    `json:"name"`
+		PlatformID    int64     `json:"platformId"`
+		PlanID        int64     `json:"planId"`
+		MarketappHash *string   `json:"marketappHash"`
+		WriteKey      string    `json:"writeKey"`
+	}
+	seedPlatform struct {
+		ID            int64     `json:"id"`
+		Created       time.Time `json:"created"`
+		CreatorUserID int64     `json:"creatorUserId"`
+		Name          string    `json:"name"`
+	}
+	seedCurrency struct {
+		ID   int64  `json:"id"`
+		Code string `json:"code"`
+	}
+	seedPlan struct {
+		ID          int64  `json:"id"`
+		Name        string `json:"name"`
+		IsLite      bool   `json:"isLite"`
+		IsPro       bool   `json:"isPro"`
+		IsDynamic   bool   `json:"isDynamic"`
+		NeedBilling bool   `json:"needBilling"`
+	}
+	seedPhoneCountry struct {
+		ID       int64  `json:"id"`
+		Name     string `json:"name"`
+		DialCode string `json:"dialCode"`
+	}
+	seedMarketapp struct {
+		Hash       string `json:"hash"`
+		Name       string `json:"name"`
+		PlatformID int64  `json:"platformId"`
+	}
+	seedProfile struct {
+		Email          string `json:"email"`
+		Password       string `json:"password"`
+		APIKey         string `json:"apiKey"`
+		OtherEmail     string `json:"otherEmail"`
+		OtherPassword  string `json:"otherPassword"`
+		OtherAPIKey    string `json:"otherApiKey"`
+		CurrencyID     int64  `json:"currencyId"`
+		PlanID         int64  `json:"planId"`
+		PlatformID     int64  `json:"platformId"`
+		PhoneCountryID int64  `json:"phoneCountryId"`
+		MarketappHash  string `json:"marketappHash"`
+	}
+)
+
+type seedData struct {
+	users          []seedUser
+	clients        []seedClient
+	apps           []seedApp
+	platforms      []seedPlatform
+	currencies     []seedCurrency
+	plans          []seedPlan
+	phoneCountries []seedPhoneCountry
+	marketapps     []seedMarketapp
+	profile        Profile
+}
+
+func (u seedUser) user() User {
+	primary := u.PrimaryClientID
+	if primary == 0 && len(u.ClientIDs) > 0 {
+		primary = u.ClientIDs[0]
+	}
+	return User{
+		ID: u.ID, Created: u.Created.UTC(), Email: u.Email, PasswordLastChanged: u.PasswordLastChanged.UTC(),
+		FirstName: u.FirstName, LastName: u.LastName,
+		SubscribeWelcome: u.SubscribeWelcome, SubscribeBlog: u.SubscribeBlog,
+		SubscribeHowto: u.SubscribeHowto, SubscribeOnboarding: u.SubscribeOnboarding,
+		PhoneCountryID: u.PhoneCountryID, PhoneNumber: u.PhoneNumber, PhoneExtension: clonePtr(u.PhoneExtension),
+		Timezone: u.Timezone, ClientIDs: append([]int64(nil), u.ClientIDs...), PrimaryClientID: primary,
+	}
+}
+
+func (c seedClient) client() Client {
+	return Client{
+		ID: c.ID, CreatedDate: c.CreatedDate.UTC(), Name: c.Name,
+		AddressLine1: c.AddressLine1, AddressLine2: clonePtr(c.AddressLine2),
+		AddressCity: c.AddressCity, AddressPostcode: c.AddressPostcode, AddressCountry: c.AddressCountry,
+		VAT: clonePtr(c.VAT), CurrencyID: c.CurrencyID,
+	}
+}
+
+func (a seedApp) app() App {
+	var hash *string
+	if a.MarketappHash != nil {
+		hash = ptr(strings.ToLower(*a.MarketappHash))
+	}
+	return App{
+		ID: a.ID, Created: a.Created.UTC(), ClientID: a.ClientID, Name: a.Name,
+		PlatformID: a.PlatformID, PlanID: a.PlanID, MarketappHash: hash, WriteKey: a.WriteKey,
+	}
+}
+
+var (
+	writeKeyRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
+	hashRE     = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
+	codeRE     = regexp.MustCompile(`^[A-Z]{3}$`)
+	dialCodeRE = regexp.MustCompile(`^\+[0-9]{1,4}$`)
+)
+
+// loadSeed reads and checks every fixture file. An error names the file, the
+// entry and the problem.
+func loadSeed(fsys fs.FS) (*seedData, error) {
+	d := &seedData{}
+	files := []struct {
+		name string
+		v    any
+	}{
+		{"platforms.json", &d.platforms},
+		{"currencies.json", &d.currencies},
+		{"plans.json", &d.plans},
+		{"phoneCountries.json", &d.phoneCountries},
+		{"marketapps.json", &d.marketapps},
+		{"users.json", &d.users},
+		{"clients.json", &d.clients},
+		{"apps.json", &d.apps},
+	}
+	for _, f := range files {
+		if err := readFixture(fsys, f.name, f.v); err != nil {
+			return nil, err
+		}
+	}
+	var p seedProfile
+	if err := readFixture(fsys, "profile.json", &p); err != nil {
+		return nil, err
+	}
+	d.profile = Profile{
+		Email: p.Email, Password: p.Password, APIKey: p.APIKey,
+		OtherEmail: p.OtherEmail, OtherPassword: p.OtherPassword, OtherAPIKey: p.OtherAPIKey,
+		CurrencyID: p.CurrencyID, PlanID: p.PlanID, PlatformID: p.PlatformID,
+		PhoneCountryID: p.PhoneCountryID, MarketappHash: p.MarketappHash,
+	}
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func readFixture(fsys fs.FS, name string, v any) error {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return fmt.Errorf("fixture %s: %w", name, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("fixture %s: %w", name, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("fixture %s: unexpected data after the JSON value", name)
+	}
+	return nil
+}
+
+// seedError names the file and the entry (1-based, with its id) of a problem.
+func seedError(file string, index int, id any, format string, args ...any) error {
+	return fmt.Errorf("fixture %s: entry %d (%v): %s", file, index+1, id, fmt.Sprintf(format, args...))
+}
+
+func (d *seedData) check() error {
+	platforms := map[int64]bool{}
+	for i, p := range d.platforms {
+		switch {
+		case p.ID <= 0:
+			return seedError("platforms.json", i, p.ID, "id must be a positive number")
+		case platforms[p.ID]:
+			return seedError("platforms.json", i, p.ID, "duplicate id")
+		case p.Name != "Android" && p.Name != "iOS":
+			return seedError("platforms.json", i, p.ID, "name %q is not Android or iOS", p.Name)
+		case p.Created.IsZero():
+			return seedError("platforms.json", i, p.ID, "created is missing")
+		}
+		platforms[p.ID] = true
+	}
+	currencies := map[int64]bool{}
+	for i, c := range d.currencies {
+		switch {
+		case c.ID <= 0:
+			return seedError("currencies.json", i, c.ID, "id must be a positive number")
+		case currencies[c.ID]:
+			return seedError("currencies.json", i, c.ID, "duplicate id")
+		case !codeRE.MatchString(c.Code):
+			return seedError("currencies.json", i, c.ID, "code %q is not three upper-case letters", c.Code)
+		}
+		currencies[c.ID] = true
+	}
+	plans := map[int64]bool{}
+	lite := false
+	for i, p := range d.plans {
+		switch {
+		case p.ID <= 0:
+			return seedError("plans.json", i, p.ID, "id must be a positive number")
+		case plans[p.ID]:
+			return seedError("plans.json", i, p.ID, "duplicate id")
+		case p.Name == "":
+			return seedError("plans.json", i, p.ID, "name is missing")
+		}
+		plans[p.ID] = true
+		lite = lite || p.IsLite
+	}
+	if !lite {
+		return errors.New("fixture plans.json: no plan has isLite true (an app created without nextplan gets the lite plan)")
+	}
+	phoneCountries := map[int64]bool{}
+	for i, p := range d.phoneCountries {
+		switch {
+		case p.ID <= 0:
+			return seedError("phoneCountries.json", i, p.ID, "id must be a positive number")
+		case phoneCountries[p.ID]:
+			return seedError("phoneCountries.json", i, p.ID, "duplicate id")
+		case !dialCodeRE.MatchString(p.DialCode):
+			return seedError("phoneCountries.json", i, p.ID, "dialCode %q is not a plus sign and 1 to 4 digits", p.DialCode)
+		case !strings.Contains(p.Name, "("+p.DialCode+")"):
+			return seedError("phoneCountries.json", i, p.ID, "name %q does not include the dial code in brackets", p.Name)
+		}
+		phoneCountries[p.ID] = true
+	}
+	marketapps := map[string]bool{}
+	for i, m := range d.marketapps {
+		switch {
+		case !hashRE.MatchString(m.Hash):
+			return seedError("marketapps.json", i, m.Hash, "hash is not 40 hexadecimal characters")
+		case marketapps[strings.ToLower(m.Hash)]:
+			return seedError("marketapps.json", i, m.Hash, "duplicate hash")
+		case m.Name == "" || utf8.RuneCountInString(m.Name) > maxLen:
+			return seedError("marketapps.json", i, m.Hash, "name must be 1 to %d characters", maxLen)
+		case !platforms[m.PlatformID]:
+			return seedError("marketapps.json", i, m.Hash, "unknown platformId %d", m.PlatformID)
+		}
+		d.marketapps[i].Hash = strings.ToLower(m.Hash)
+		marketapps[strings.ToLower(m.Hash)] = true
+	}
+	clients := map[int64]bool{}
+	for i, c := range d.clients {
+		switch {
+		case c.ID <= 0:
+			return seedError("clients.json", i, c.ID, "id must be a positive number")
+		case clients[c.ID]:
+			return seedError("clients.json", i, c.ID, "duplicate id")
+		case c.Name == "":
+			return seedError("clients.json", i, c.ID, "name is missing")
+		case c.CreatedDate.IsZero():
+			return seedError("clients.json", i, c.ID, "createdDate is missing")
+		case !currencies[c.CurrencyID]:
+			return seedError("clients.json", i, c.ID, "unknown currencyId %d", c.CurrencyID)
+		}
+		clients[c.ID] = true
+	}
+	users := map[int64]bool{}
+	emails := map[string]bool{}
+	apiKeys := map[string]bool{}
+	for i, u := range d.users {
+		switch {
+		case u.ID <= 0:
+			return seedError("users.json", i, u.ID, "id must be a positive number")
+		case users[u.ID]:
+			return seedError("users.json", i, u.ID, "duplicate id")
+		case !validEmail(u.Email):
+			return seedError("users.json", i, u.ID, "email %q is not a valid address", u.Email)
+		case emails[strings.ToLower(u.Email)]:
+			return seedError("users.json", i, u.ID, "duplicate email %q", u.Email)
+		case utf8.RuneCountInString(u.Password) < minPassword:
+			return seedError("users.json", i, u.ID, "password is shorter than %d characters", minPassword)
+		case u.Created.IsZero() || u.PasswordLastChanged.IsZero():
+			return seedError("users.json", i, u.ID, "created or passwordLastChanged is missing")
+		case !phoneCountries[u.PhoneCountryID]:
+			return seedError("users.json", i, u.ID, "unknown phoneCountryId %d", u.PhoneCountryID)
+		case u.PrimaryClientID != 0 && !slices.Contains(u.ClientIDs, u.PrimaryClientID):
+			return seedError("users.json", i, u.ID, "primaryClientId %d is not one of clientIds", u.PrimaryClientID)
+		}
+		for _, c := range u.ClientIDs {
+			if !clients[c] {
+				return seedError("users.json", i, u.ID, "unknown client id %d in clientIds", c)
+			}
+		}
+		for _, k := range u.APIKeys {
+			if k == "" || strings.ContainsAny(k, " \t\r\n") {
+				return seedError("users.json", i, u.ID, "an API key is empty or contains white space")
+			}
+			if apiKeys[k] {
+				return seedError("users.json", i, u.ID, "API key %q is used twice", k)
+			}
+			apiKeys[k] = true
+		}
+		users[u.ID] = true
+		emails[strings.ToLower(u.Email)] = true
+	}
+	for i, p := range d.platforms {
+		if !users[p.CreatorUserID] {
+			return seedError("platforms.json", i, p.ID, "unknown creatorUserId %d", p.CreatorUserID)
+		}
+	}
+	apps := map[int64]bool{}
+	for i, a := range d.apps {
+		switch {
+		case a.ID <= 0:
+			return seedError("apps.json", i, a.ID, "id must be a positive number")
+		case apps[a.ID]:
+			return seedError("apps.json", i, a.ID, "duplicate id")
+		case a.Name == "":
+			return seedError("apps.json", i, a.ID, "name is missing")
+		case a.Created.IsZero():
+			return seedError("apps.json", i, a.ID, "created is missing")
+		case !clients[a.ClientID]:
+			return seedError("apps.json", i, a.ID, "unknown clientId %d", a.ClientID)
+		case !platforms[a.PlatformID]:
+			return seedError("apps.json", i, a.ID, "unknown platformId %d", a.PlatformID)
+		case !plans[a.PlanID]:
+			return seedError("apps.json", i, a.ID, "unknown planId %d", a.PlanID)
+		case a.MarketappHash != nil && !marketapps[strings.ToLower(*a.MarketappHash)]:
+			return seedError("apps.json", i, a.ID, "unknown marketappHash %q", *a.MarketappHash)
+		case !writeKeyRE.MatchString(a.WriteKey):
+			return seedError("apps.json", i, a.ID, "writeKey is not 32 lower-case hexadecimal characters")
+		}
+		apps[a.ID] = true
+	}
+	return d.checkProfile(platforms, currencies, plans, phoneCountries, marketapps)
+}
+
+// checkProfile makes sure the profile describes the seed: its accounts log in
+// with its passwords and keys, and its catalogue ids exist.
+func (d *seedData) checkProfile(platforms, currencies, plans, phoneCountries map[int64]bool, marketapps map[string]bool) error {
+	p := d.profile
+	account := func(what, email, password, key string) error {
+		for _, u := range d.users {
+			if !strings.EqualFold(u.Email, email) {
+				continue
+			}
+			if u.Password != password {
+				return fmt.Errorf("fixture profile.json: %s password is not the password of %s in users.json", what, email)
+			}
+			if !slices.Contains(u.APIKeys, key) {
+				return fmt.Errorf("fixture profile.json: %s API key is not an API key of %s in users.json", what, email)
+			}
+			return nil
+		}
+		return fmt.Errorf("fixture profile.json: %s email %q is not a user in users.json", what, email)
+	}
+	if err := account("the", p.Email, p.Password, p.APIKey); err != nil {
+		return err
+	}
+	if err := account("the other", p.OtherEmail, p.OtherPassword, p.OtherAPIKey); err != nil {
+		return err
+	}
+	if strings.EqualFold(p.Email, p.OtherEmail) {
+		return errors.New("fixture profile.json: email and otherEmail name the same user")
+	}
+	switch {
+	case !currencies[p.CurrencyID]:
+		return fmt.Errorf("fixture profile.json: unknown currencyId %d", p.CurrencyID)
+	case !plans[p.PlanID]:
+		return fmt.Errorf("fixture profile.json: unknown planId %d", p.PlanID)
+	case !platforms[p.PlatformID]:
+		return fmt.Errorf("fixture profile.json: unknown platformId %d", p.PlatformID)
+	case !phoneCountries[p.PhoneCountryID]:
+		return fmt.Errorf("fixture profile.json: unknown phoneCountryId %d", p.PhoneCountryID)
+	case !marketapps[strings.ToLower(p.MarketappHash)]:
+		return fmt.Errorf("fixture profile.json: unknown marketappHash %q", p.MarketappHash)
+	}
+	return nil
+}

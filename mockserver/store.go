@@ -1,0 +1,779 @@
+package mockserver
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Errors of the store. Handlers map them to statuses; callers test them with
+// errors.Is.
+var (
+	ErrNotFound         = errors.New("not found")
+	ErrBadCredentials   = errors.New("wrong email or password")
+	ErrEmailTaken       = errors.New("email address already in use")
+	ErrUnknownReference = errors.New("unknown catalogue reference")
+	ErrIncompleteInput  = errors.New("incomplete input")
+)
+
+// User is a user account. The password is not part of it: the store keeps
+// only a salted hash, out of reach of every reader.
+type User struct {
+	ID                  int64
+	Created             time.Time
+	Email               string
+	PasswordLastChanged time.Time
+	FirstName           string
+	LastName            string
+	SubscribeWelcome    bool
+	SubscribeBlog       bool
+	SubscribeHowto      bool
+	SubscribeOnboarding bool
+	PhoneCountryID      int64
+	PhoneNumber         string
+	PhoneExtension      *string
+	Timezone            string
+	// ClientIDs are the clients the user is a member of, in the order joined.
+	ClientIDs []int64
+	// PrimaryClientID is the client POST /apps attaches to and a session's
+	// clientId; 0 when the user has no client.
+	PrimaryClientID int64
+}
+
+// Client is a client (app publisher) account.
+type Client struct {
+	ID              int64
+	CreatedDate     time.Time
+	Name            string
+	AddressLine1    string
+	AddressLine2    *string
+	AddressCity     string
+	AddressPostcode string
+	AddressCountry  string
+	VAT             *string
+	CurrencyID      int64
+}
+
+// App is a mobile app of a client.
+type App struct {
+	ID            int64
+	Created       time.Time
+	ClientID      int64
+	Name          string
+	PlatformID    int64
+	PlanID        int64
+	MarketappHash *string // nil: created from a name and a platform
+	WriteKey      string
+}
+
+// Session is the answer of POST /sessions. Token is filled only in the value
+// CreateSession returns: the store keeps a hash of it.
+type Session struct {
+	ID            int64
+	Created       time.Time
+	CreatorUserID int64
+	UserID        int64
+	ClientID      int64 // 0: the user had no client
+	Token         string
+}
+
+// Platform, Currency, Plan, PhoneCountry and Marketapp are the catalogues;
+// they come from the seed and never change.
+type (
+	Platform struct {
+		ID            int64
+		Created       time.Time
+		CreatorUserID int64
+		Name          string
+	}
+	Currency struct {
+		ID   int64
+		Code string
+	}
+	Plan struct {
+		ID                                    int64
+		Name                                  string
+		IsLite, IsPro, IsDynamic, NeedBilling bool
+	}
+	PhoneCountry struct {
+		ID       int64
+		Name     string
+		DialCode string
+	}
+	Marketapp struct {
+		Hash       string
+		Name       string
+		PlatformID int64
+	}
+)
+
+// UserInput is a validated body of PUT /users/:userId or POST /users.
+type UserInput struct {
+	Email, FirstName, LastName, Timezone                                 string
+	SubscribeWelcome, SubscribeBlog, SubscribeHowto, SubscribeOnboarding bool
+	// Password nil keeps the current password (required by CreateUser).
+	Password *string
+	// PhoneCountryID 0 and PhoneNumber nil keep the stored value (both are
+	// required by CreateUser).
+	PhoneCountryID int64
+	PhoneNumber    *string
+	// SetPhoneExtension false keeps the stored extension; true replaces it
+	// with PhoneExtension, nil clearing it.
+	SetPhoneExtension bool
+	PhoneExtension    *string
+	// Client, when set, is created with the user as a member.
+	Client *ClientInput
+}
+
+// ClientInput is a validated body of POST /clients or PUT /clients/:clientId.
+type ClientInput struct {
+	Name, AddressLine1                           string
+	AddressLine2                                 *string
+	AddressCity, AddressPostcode, AddressCountry string
+	VAT                                          *string
+	CurrencyID                                   int64
+	// App, when set, is created in the new client (not accepted by UpdateClient).
+	App *AppInput
+}
+
+// AppInput is a validated, resolved body of POST /apps: with a marketplace
+// app, Name and PlatformID are already the marketplace app's.
+type AppInput struct {
+	Name          string
+	PlatformID    int64
+	PlanID        int64
+	MarketappHash *string
+}
+
+type userRecord struct {
+	User
+	salt, hash []byte
+}
+
+// Store is the in-memory data of the mock: users, clients, apps, sessions,
+// API keys and the catalogues. It knows nothing of HTTP. Every method is safe
+// for concurrent use; values handed in and out are copies, and listings are
+// sorted by id.
+type Store struct {
+	src *source
+
+	mu             sync.RWMutex
+	users          map[int64]*userRecord
+	emails         map[string]int64 // lower-cased email -> user id
+	apiKeys        map[[32]byte]int64
+	sessions       map[[32]byte]Session
+	clients        map[int64]Client
+	apps           map[int64]App
+	platforms      map[int64]Platform
+	currencies     map[int64]Currency
+	plans          map[int64]Plan
+	phoneCountries map[int64]PhoneCountry
+	marketapps     []Marketapp // fixture order
+	litePlanID     int64
+	nextUser       int64
+	nextClient     int64
+	nextApp        int64
+	nextSession    int64
+}
+
+func newStore(seed *seedData, src *source) *Store {
+	s := &Store{src: src}
+	s.reset(seed)
+	return s
+}
+
+// reset replaces every datum with the seed's. The seed has been checked by
+// loadSeed, so every reference in it resolves.
+func (s *Store) reset(seed *seedData) {
+	users := make(map[int64]*userRecord, len(seed.users))
+	emails := make(map[string]int64, len(seed.users))
+	apiKeys := make(map[[32]byte]int64)
+	for _, u := range seed.users {
+		r := &userRecord{User: u.user()}
+		r.salt, r.hash = s.hashPassword(u.Password)
+		users[u.ID] = r
+		emails[strings.ToLower(u.Email)] = u.ID
+		for _, k := range u.APIKeys {
+			apiKeys[sha256.Sum256([]byte(k))] = u.ID
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.users, s.emails, s.apiKeys = users, emails, apiKeys
+	s.sessions = make(map[[32]byte]Session)
+	s.clients = make(map[int64]Client)
+	for _, c := range seed.clients {
+		s.clients[c.ID] = c.client()
+	}
+	s.apps = make(map[int64]App)
+	for _, a := range seed.apps {
+		s.apps[a.ID] = a.app()
+	}
+	s.platforms = make(map[int64]Platform)
+	for _, p := range seed.platforms {
+		s.platforms[p.ID] = Platform(p)
+	}
+	s.currencies = make(map[int64]Currency)
+	for _, c := range seed.currencies {
+		s.currencies[c.ID] = Currency(c)
+	}
+	s.plans = make(map[int64]Plan)
+	s.litePlanID = 0
+	for _, p := range seed.plans {
+		s.plans[p.ID] = Plan(p)
+		if p.IsLite && (s.litePlanID == 0 || p.ID < s.litePlanID) {
+			s.litePlanID = p.ID
+		}
+	}
+	s.phoneCountries = make(map[int64]PhoneCountry)
+	for _, p := range seed.phoneCountries {
+		s.phoneCountries[p.ID] = PhoneCountry(p)
+	}
+	s.marketapps = s.marketapps[:0:0]
+	for _, m := range seed.marketapps {
+		s.marketapps = append(s.marketapps, Marketapp{Hash: m.Hash, Name: m.Name, PlatformID: m.PlatformID})
+	}
+	s.nextUser = maxKey(s.users) + 1
+	s.nextClient = maxKey(s.clients) + 1
+	s.nextApp = maxKey(s.apps) + 1
+	s.nextSession = 1
+}
+
+func maxKey[V any](m map[int64]V) int64 {
+	var n int64
+	for k := range m {
+		n = max(n, k)
+	}
+	return n
+}
+
+// hashPassword returns a fresh salt and the salted SHA-256 of password. A
+// fast hash is enough for a mock whose data lives only in memory; the point
+// is that no plaintext password is ever kept.
+func (s *Store) hashPassword(password string) (salt, hash []byte) {
+	salt = make([]byte, 16)
+	s.src.read(salt)
+	return salt, saltedHash(salt, password)
+}
+
+func saltedHash(salt []byte, password string) []byte {
+	h := sha256.New()
+	h.Write(salt)
+	h.Write([]byte(password))
+	return h.Sum(nil)
+}
+
+// dummySalt makes a failed lookup by email cost one hash, like a found one.
+var dummySalt = make([]byte, 16)
+
+// Authenticate returns the user whose email (case-insensitive) and password
+// match, or ErrBadCredentials.
+func (s *Store) Authenticate(email, password string) (User, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, ok := s.users[s.emails[strings.ToLower(email)]]
+	if !ok {
+		saltedHash(dummySalt, password)
+		return User{}, ErrBadCredentials
+	}
+	if subtle.ConstantTimeCompare(saltedHash(r.salt, password), r.hash) != 1 {
+		return User{}, ErrBadCredentials
+	}
+	return r.copy(), nil
+}
+
+// CreateSession opens a session for a user. The returned Session is the only
+// place its token appears.
+func (s *Store) CreateSession(userID int64) (Session, error) {
+	token := s.src.hex(32)
+	created := s.src.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.users[userID]
+	if !ok {
+		return Session{}, fmt.Errorf("user %d: %w", userID, ErrNotFound)
+	}
+	sess := Session{
+		ID:            s.nextSession,
+		Created:       created,
+		CreatorUserID: userID,
+		UserID:        userID,
+		ClientID:      r.PrimaryClientID,
+	}
+	s.nextSession++
+	s.sessions[sha256.Sum256([]byte(token))] = sess
+	sess.Token = token
+	return sess, nil
+}
+
+// UserIDForAPIKey returns the user an API key belongs to.
+func (s *Store) UserIDForAPIKey(key string) (int64, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	id, ok := s.apiKeys[sha256.Sum256([]byte(key))]
+	return id, ok
+}
+
+// UserIDForToken returns the user of a session token. Tokens do not expire.
+func (s *Store) UserIDForToken(token string) (int64, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	sess, ok := s.sessions[sha256.Sum256([]byte(token))]
+	return sess.UserID, ok
+}
+
+func (r *userRecord) copy() User {
+	u := r.User
+	u.ClientIDs = slices.Clone(u.ClientIDs)
+	if u.PhoneExtension != nil {
+		u.PhoneExtension = ptr(*u.PhoneExtension)
+	}
+	return u
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	return ptr(*p)
+}
+
+func (c Client) copy() Client {
+	c.AddressLine2, c.VAT = clonePtr(c.AddressLine2), clonePtr(c.VAT)
+	return c
+}
+
+func (a App) copy() App {
+	a.MarketappHash = clonePtr(a.MarketappHash)
+	return a
+}
+
+// User returns a user by id.
+func (s *Store) User(id int64) (User, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, ok := s.users[id]
+	if !ok {
+		return User{}, fmt.Errorf("user %d: %w", id, ErrNotFound)
+	}
+	return r.copy(), nil
+}
+
+// Client returns a client by id.
+func (s *Store) Client(id int64) (Client, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c, ok := s.clients[id]
+	if !ok {
+		return Client{}, fmt.Errorf("client %d: %w", id, ErrNotFound)
+	}
+	return c.copy(), nil
+}
+
+// App returns an app by id.
+func (s *Store) App(id int64) (App, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	a, ok := s.apps[id]
+	if !ok {
+		return App{}, fmt.Errorf("app %d: %w", id, ErrNotFound)
+	}
+	return a.copy(), nil
+}
+
+// IsMember reports whether a user is a member of a client.
+func (s *Store) IsMember(userID, clientID int64) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, ok := s.users[userID]
+	return ok && slices.Contains(r.ClientIDs, clientID)
+}
+
+// ClientsOfUser lists the clients a user is a member of.
+func (s *Store) ClientsOfUser(userID int64) ([]Client, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, ok := s.users[userID]
+	if !ok {
+		return nil, fmt.Errorf("user %d: %w", userID, ErrNotFound)
+	}
+	out := make([]Client, 0, len(r.ClientIDs))
+	for _, id := range r.ClientIDs {
+		out = append(out, s.clients[id].copy())
+	}
+	slices.SortFunc(out, func(a, b Client) int { return cmpInt(a.ID, b.ID) })
+	return out, nil
+}
+
+// AppsOfClient lists the apps of a client.
+func (s *Store) AppsOfClient(clientID int64) ([]App, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if _, ok := s.clients[clientID]; !ok {
+		return nil, fmt.Errorf("client %d: %w", clientID, ErrNotFound)
+	}
+	out := []App{}
+	for _, a := range s.apps {
+		if a.ClientID == clientID {
+			out = append(out, a.copy())
+		}
+	}
+	slices.SortFunc(out, func(a, b App) int { return cmpInt(a.ID, b.ID) })
+	return out, nil
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func sortedValues[V any](m map[int64]V) []V {
+	keys := make([]int64, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]V, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, m[k])
+	}
+	return out
+}
+
+// Platforms lists the platforms.
+func (s *Store) Platforms() []Platform {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return sortedValues(s.platforms)
+}
+
+// Currencies lists the billing currencies.
+func (s *Store) Currencies() []Currency {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return sortedValues(s.currencies)
+}
+
+// Plans lists the subscription plans.
+func (s *Store) Plans() []Plan {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return sortedValues(s.plans)
+}
+
+// PhoneCountries lists the phone countries.
+func (s *Store) PhoneCountries() []PhoneCountry {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return sortedValues(s.phoneCountries)
+}
+
+// Marketapps lists the marketplace apps in the order of the fixture file
+// (they have no numeric id to sort by).
+func (s *Store) Marketapps() []Marketapp {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.marketapps)
+}
+
+// Platform returns a platform by id.
+func (s *Store) Platform(id int64) (Platform, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, ok := s.platforms[id]
+	return p, ok
+}
+
+// Currency returns a currency by id.
+func (s *Store) Currency(id int64) (Currency, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	c, ok := s.currencies[id]
+	return c, ok
+}
+
+// Plan returns a subscription plan by id.
+func (s *Store) Plan(id int64) (Plan, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, ok := s.plans[id]
+	return p, ok
+}
+
+// PhoneCountry returns a phone country by id.
+func (s *Store) PhoneCountry(id int64) (PhoneCountry, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	p, ok := s.phoneCountries[id]
+	return p, ok
+}
+
+// Marketapp returns a marketplace app by hash (case-insensitive).
+func (s *Store) Marketapp(hash string) (Marketapp, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, m := range s.marketapps {
+		if strings.EqualFold(m.Hash, hash) {
+			return m, true
+		}
+	}
+	return Marketapp{}, false
+}
+
+// DefaultPlanID is the plan of an app created without nextplan: the lite plan.
+func (s *Store) DefaultPlanID() int64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.litePlanID
+}
+
+// EmailTaken reports whether a user other than exceptUserID has the email
+// (case-insensitive). exceptUserID 0 checks every user.
+func (s *Store) EmailTaken(email string, exceptUserID int64) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.emailTakenLocked(email, exceptUserID)
+}
+
+func (s *Store) emailTakenLocked(email string, exceptUserID int64) bool {
+	id, ok := s.emails[strings.ToLower(email)]
+	return ok && id != exceptUserID
+}
+
+// checkUserLocked re-checks, under the write lock, what validation checked
+// before it: the catalogues never change, but another request may have taken
+// the email in between.
+func (s *Store) checkUserLocked(in UserInput, userID int64) error {
+	if s.emailTakenLocked(in.Email, userID) {
+		return ErrEmailTaken
+	}
+	if in.PhoneCountryID != 0 {
+		if _, ok := s.phoneCountries[in.PhoneCountryID]; !ok {
+			return fmt.Errorf("phone country %d: %w", in.PhoneCountryID, ErrUnknownReference)
+		}
+	}
+	if in.Client != nil {
+		return s.checkClientLocked(*in.Client)
+	}
+	return nil
+}
+
+func (s *Store) checkClientLocked(in ClientInput) error {
+	if _, ok := s.currencies[in.CurrencyID]; !ok {
+		return fmt.Errorf("currency %d: %w", in.CurrencyID, ErrUnknownReference)
+	}
+	if in.App != nil {
+		return s.checkAppLocked(*in.App)
+	}
+	return nil
+}
+
+func (s *Store) checkAppLocked(in AppInput) error {
+	if _, ok := s.platforms[in.PlatformID]; !ok {
+		return fmt.Errorf("platform %d: %w", in.PlatformID, ErrUnknownReference)
+	}
+	if _, ok := s.plans[in.PlanID]; !ok {
+		return fmt.Errorf("plan %d: %w", in.PlanID, ErrUnknownReference)
+	}
+	if in.MarketappHash != nil {
+		found := false
+		for _, m := range s.marketapps {
+			if m.Hash == *in.MarketappHash {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("marketapp %s: %w", *in.MarketappHash, ErrUnknownReference)
+		}
+	}
+	return nil
+}
+
+// generated holds the values a write needs from the source, drawn before the
+// lock is taken so that the lock is never held across the generator's.
+type generated struct {
+	now        time.Time
+	salt, hash []byte
+	writeKey   string
+	hasPW      bool
+}
+
+func (s *Store) generate(password *string, withApp bool) generated {
+	g := generated{now: s.src.now()}
+	if password != nil {
+		g.salt, g.hash = s.hashPassword(*password)
+		g.hasPW = true
+	}
+	if withApp {
+		g.writeKey = s.src.hex(16)
+	}
+	return g
+}
+
+func userApp(in *ClientInput) bool { return in != nil && in.App != nil }
+
+// UpdateUser applies a PUT /users/:userId body. With in.Client it also
+// creates that client (and its app) with the user as a member; the user's
+// primary client changes only if it had none. All of it happens or none.
+func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
+	g := s.generate(in.Password, userApp(in.Client))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.users[id]
+	if !ok {
+		return User{}, fmt.Errorf("user %d: %w", id, ErrNotFound)
+	}
+	if err := s.checkUserLocked(in, id); err != nil {
+		return User{}, err
+	}
+	delete(s.emails, strings.ToLower(r.Email))
+	s.emails[strings.ToLower(in.Email)] = id
+	r.applyInput(in)
+	if g.hasPW {
+		r.salt, r.hash = g.salt, g.hash
+		r.PasswordLastChanged = g.now
+	}
+	if in.Client != nil {
+		s.addClientLocked(r, *in.Client, g)
+	}
+	return r.copy(), nil
+}
+
+func (r *userRecord) applyInput(in UserInput) {
+	r.Email = in.Email
+	r.FirstName, r.LastName, r.Timezone = in.FirstName, in.LastName, in.Timezone
+	r.SubscribeWelcome, r.SubscribeBlog = in.SubscribeWelcome, in.SubscribeBlog
+	r.SubscribeHowto, r.SubscribeOnboarding = in.SubscribeHowto, in.SubscribeOnboarding
+	if in.PhoneCountryID != 0 {
+		r.PhoneCountryID = in.PhoneCountryID
+	}
+	if in.PhoneNumber != nil {
+		r.PhoneNumber = *in.PhoneNumber
+	}
+	if in.SetPhoneExtension {
+		r.PhoneExtension = clonePtr(in.PhoneExtension)
+	}
+}
+
+// CreateUser applies a POST /users body: the user, and with in.Client its
+// client and that client's app, all or nothing. Password, PhoneCountryID and
+// PhoneNumber are required.
+func (s *Store) CreateUser(in UserInput) (User, error) {
+	if in.Password == nil || in.PhoneCountryID == 0 || in.PhoneNumber == nil {
+		return User{}, fmt.Errorf("password, phone country and phone number are required: %w", ErrIncompleteInput)
+	}
+	g := s.generate(in.Password, userApp(in.Client))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkUserLocked(in, 0); err != nil {
+		return User{}, err
+	}
+	r := &userRecord{
+		User: User{ID: s.nextUser, Created: g.now, PasswordLastChanged: g.now},
+		salt: g.salt, hash: g.hash,
+	}
+	s.nextUser++
+	r.applyInput(in)
+	s.users[r.ID] = r
+	s.emails[strings.ToLower(r.Email)] = r.ID
+	if in.Client != nil {
+		s.addClientLocked(r, *in.Client, g)
+	}
+	return r.copy(), nil
+}
+
+// addClientLocked creates a client (and its app) whose member is r. The input
+// has been checked.
+func (s *Store) addClientLocked(r *userRecord, in ClientInput, g generated) Client {
+	c := Client{ID: s.nextClient, CreatedDate: g.now}
+	s.nextClient++
+	c.apply(in)
+	s.clients[c.ID] = c
+	r.ClientIDs = append(r.ClientIDs, c.ID)
+	if r.PrimaryClientID == 0 {
+		r.PrimaryClientID = c.ID
+	}
+	if in.App != nil {
+		s.addAppLocked(c.ID, *in.App, g)
+	}
+	return c.copy()
+}
+
+func (c *Client) apply(in ClientInput) {
+	c.Name, c.AddressLine1, c.AddressLine2 = in.Name, in.AddressLine1, clonePtr(in.AddressLine2)
+	c.AddressCity, c.AddressPostcode, c.AddressCountry = in.AddressCity, in.AddressPostcode, in.AddressCountry
+	c.VAT, c.CurrencyID = clonePtr(in.VAT), in.CurrencyID
+}
+
+func (s *Store) addAppLocked(clientID int64, in AppInput, g generated) App {
+	a := App{
+		ID: s.nextApp, Created: g.now, ClientID: clientID,
+		Name: in.Name, PlatformID: in.PlatformID, PlanID: in.PlanID,
+		MarketappHash: clonePtr(in.MarketappHash), WriteKey: g.writeKey,
+	}
+	s.nextApp++
+	s.apps[a.ID] = a
+	return a.copy()
+}
+
+// CreateClient applies a POST /clients body: a new client whose member is
+// the user, with its first app when in.App is set; both or neither.
+func (s *Store) CreateClient(userID int64, in ClientInput) (Client, error) {
+	g := s.generate(nil, in.App != nil)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.users[userID]
+	if !ok {
+		return Client{}, fmt.Errorf("user %d: %w", userID, ErrNotFound)
+	}
+	if err := s.checkClientLocked(in); err != nil {
+		return Client{}, err
+	}
+	return s.addClientLocked(r, in, g), nil
+}
+
+// UpdateClient applies a PUT /clients/:clientId body, which may not carry an app.
+func (s *Store) UpdateClient(id int64, in ClientInput) (Client, error) {
+	if in.App != nil {
+		return Client{}, fmt.Errorf("an app cannot be created by updating a client: %w", ErrIncompleteInput)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.clients[id]
+	if !ok {
+		return Client{}, fmt.Errorf("client %d: %w", id, ErrNotFound)
+	}
+	if err := s.checkClientLocked(in); err != nil {
+		return Client{}, err
+	}
+	c.apply(in)
+	s.clients[id] = c
+	return c.copy(), nil
+}
+
+// CreateApp applies a POST /apps body: a new app of the client.
+func (s *Store) CreateApp(clientID int64, in AppInput) (App, error) {
+	g := s.generate(nil, true)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.clients[clientID]; !ok {
+		return App{}, fmt.Errorf("client %d: %w", clientID, ErrNotFound)
+	}
+	if err := s.checkAppLocked(in); err != nil {
+		return App{}, err
+	}
+	return s.addAppLocked(clientID, in, g), nil
+}
