@@ -1,0 +1,186 @@
+// Command pricing-mock serves the reference mock of the Pricing Service API
+// on a local address, seeded from the embedded fixtures or a folder.
+//
+//	pricing-mock [--addr HOST:PORT] [--fixtures DIR] [--seed N] [--print-env]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver"
+)
+
+const defaultAddr = "127.0.0.1:8080"
+
+// shutdownGrace bounds how long in-flight requests may run after a signal.
+const shutdownGrace = 5 * time.Second
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// config is the parsed command line.
+type config struct {
+	addr     string
+	fixtures string // "" means the embedded seed
+	seed     *int64
+	printEnv bool
+}
+
+// errUsage marks an error in the command line, as opposed to -h.
+var errUsage = errors.New("usage")
+
+func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
+	fs := flag.NewFlagSet("pricing-mock", flag.ContinueOnError)
+	// The parse error is reported as one line by run; flag's own report would
+	// print the whole usage on stderr after it.
+	fs.SetOutput(io.Discard)
+	addr := getenv("PRICING_MOCK_ADDR")
+	if addr == "" {
+		addr = defaultAddr
+	}
+	fs.StringVar(&cfg.addr, "addr", addr, "`HOST:PORT` to listen on (env PRICING_MOCK_ADDR)")
+	fs.StringVar(&cfg.fixtures, "fixtures", "", "seed `DIR` replacing the embedded fixtures")
+	fs.Func("seed", "make generated ids, write keys, tokens and dates repeat for the same `N`", func(s string) error {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return errors.New("not an integer")
+		}
+		cfg.seed = &n
+		return nil
+	})
+	fs.BoolVar(&cfg.printEnv, "print-env", false, "print the seed's PRICING_* target profile as export lines and exit")
+	return fs
+}
+
+// parseFlags reads the command line; the flag wins over the environment.
+// It returns flag.ErrHelp for -h.
+func parseFlags(args []string, getenv func(string) string) (config, error) {
+	var cfg config
+	fs := newFlagSet(&cfg, getenv)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return config{}, err
+		}
+		return config{}, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return config{}, fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if cfg.addr == "" {
+		return config{}, fmt.Errorf("%w: --addr is empty", errUsage)
+	}
+	return cfg, nil
+}
+
+func usage(w io.Writer, getenv func(string) string) {
+	fs := newFlagSet(&config{}, getenv)
+	fs.SetOutput(w)
+	fmt.Fprintln(w, "Usage: pricing-mock [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Serves the reference mock of the Pricing Service API under /v1 and /v1.0.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Flags:")
+	fs.PrintDefaults()
+}
+
+// run is the whole program; it returns the exit status: 0 after -h,
+// --print-env or a clean shutdown, 2 for a bad command line or seed folder,
+// 1 when the server cannot listen or fails.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, getenv)
+	if errors.Is(err, flag.ErrHelp) {
+		usage(stdout, getenv)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "pricing-mock: %s (see pricing-mock -h)\n", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+		return 2
+	}
+
+	opts := mockserver.Options{
+		Seed:   cfg.seed,
+		Logger: slog.New(slog.NewTextHandler(stderr, nil)),
+	}
+	seedName, source := "embedded", "embedded seed"
+	if cfg.fixtures != "" {
+		if fi, err := os.Stat(cfg.fixtures); err != nil || !fi.IsDir() {
+			fmt.Fprintf(stderr, "pricing-mock: --fixtures %s: not a readable directory\n", cfg.fixtures)
+			return 2
+		}
+		opts.Fixtures = os.DirFS(cfg.fixtures)
+		seedName, source = cfg.fixtures, "--fixtures "+cfg.fixtures
+	}
+	srv, err := mockserver.New(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "pricing-mock: %s: %s\n", source, oneLine(err.Error()))
+		return 2
+	}
+
+	if cfg.printEnv {
+		for _, kv := range srv.Profile().Env("http://" + cfg.addr + "/v1") {
+			name, value, _ := strings.Cut(kv, "=")
+			fmt.Fprintf(stdout, "export %s=%s\n", name, shellQuote(value))
+		}
+		return 0
+	}
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "pricing-mock: %v\n", err)
+		return 1
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
+	}
+	// The real address, so that --addr 127.0.0.1:0 tells which port it got.
+	fmt.Fprintf(stdout, "pricing-mock listening on http://%s (seed: %s)\n", ln.Addr(), seedName)
+
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "pricing-mock: %v\n", err)
+		return 1
+	case <-ctx.Done():
+	}
+
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		fmt.Fprintf(stderr, "pricing-mock: shutdown: %v\n", err)
+		return 1
+	}
+	<-served // Serve has returned http.ErrServerClosed
+	return 0
+}
+
+// oneLine keeps a multi-line error (errors.Join) on the one line the
+// command promises.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
+}
+
+// shellQuote quotes s for a POSIX shell: inside single quotes, each quote
+// closes the string, adds an escaped quote and reopens it.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

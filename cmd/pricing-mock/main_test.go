@@ -1,0 +1,350 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func ptr(n int64) *int64 { return &n }
+
+func TestParseFlags(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		want    config
+		wantErr string // substring; "" means success
+	}{
+		{name: "defaults", want: config{addr: "127.0.0.1:8080"}},
+		{name: "addr from the environment", env: map[string]string{"PRICING_MOCK_ADDR": "127.0.0.1:9000"},
+			want: config{addr: "127.0.0.1:9000"}},
+		{name: "empty environment value keeps the default", env: map[string]string{"PRICING_MOCK_ADDR": ""},
+			want: config{addr: "127.0.0.1:8080"}},
+		{name: "the flag wins over the environment", args: []string{"--addr", "127.0.0.1:9001"},
+			env: map[string]string{"PRICING_MOCK_ADDR": "127.0.0.1:9000"}, want: config{addr: "127.0.0.1:9001"}},
+		{name: "single-dash addr with =", args: []string{"-addr=127.0.0.1:0"}, want: config{addr: "127.0.0.1:0"}},
+		{name: "fixtures", args: []string{"--fixtures", "some/dir"}, want: config{addr: "127.0.0.1:8080", fixtures: "some/dir"}},
+		{name: "seed", args: []string{"--seed", "42"}, want: config{addr: "127.0.0.1:8080", seed: ptr(42)}},
+		{name: "negative seed", args: []string{"--seed=-7"}, want: config{addr: "127.0.0.1:8080", seed: ptr(-7)}},
+		{name: "seed 0 is a seed", args: []string{"--seed", "0"}, want: config{addr: "127.0.0.1:8080", seed: ptr(0)}},
+		{name: "print-env", args: []string{"--print-env"}, want: config{addr: "127.0.0.1:8080", printEnv: true}},
+		{name: "everything", args: []string{"--addr", "127.0.0.1:1", "--fixtures", "d", "--seed", "1", "--print-env"},
+			want: config{addr: "127.0.0.1:1", fixtures: "d", seed: ptr(1), printEnv: true}},
+		{name: "seed not a number", args: []string{"--seed", "x"}, wantErr: `invalid value "x" for flag -seed`},
+		{name: "seed beyond int64", args: []string{"--seed", "9223372036854775808"}, wantErr: "-seed"},
+		{name: "unknown flag", args: []string{"--port", "80"}, wantErr: "flag provided but not defined: -port"},
+		{name: "flag without its value", args: []string{"--addr"}, wantErr: "flag needs an argument: -addr"},
+		{name: "positional argument", args: []string{"serve"}, wantErr: `unexpected argument "serve"`},
+		{name: "empty addr", args: []string{"--addr", ""}, wantErr: "--addr is empty"},
+		{name: "help", args: []string{"-h"}, wantErr: flag.ErrHelp.Error()},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := parseFlags(tc.args, env(tc.env))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("error %v", err)
+			}
+			if got.addr != tc.want.addr || got.fixtures != tc.want.fixtures || got.printEnv != tc.want.printEnv ||
+				(got.seed == nil) != (tc.want.seed == nil) || (got.seed != nil && *got.seed != *tc.want.seed) {
+				t.Errorf("config %+v (seed %v), want %+v (seed %v)", got, deref(got.seed), tc.want, deref(tc.want.seed))
+			}
+		})
+	}
+}
+
+func deref(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// syncBuffer is a bytes.Buffer safe to write from the server's goroutines
+// while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+var listening = regexp.MustCompile(`^pricing-mock listening on (http://127\.0\.0\.1:[0-9]+) \(seed: (.+)\)\n$`)
+
+// The server starts on a free port, serves the API, logs each request to
+// stderr and exits 0 when its context ends.
+func TestRunServesAndShutsDown(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		args     []string
+		seedName string
+	}{
+		{"embedded seed", []string{"--addr", "127.0.0.1:0"}, "embedded"},
+		{"seed folder and a seed", []string{"--addr", "127.0.0.1:0", "--fixtures", "../../fixtures/seed", "--seed", "3"}, "../../fixtures/seed"},
+		{"address from the environment", nil, "embedded"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			outR, outW := io.Pipe()
+			stderr := &syncBuffer{}
+			exit := make(chan int, 1)
+			go func() {
+				exit <- run(ctx, tc.args, env(map[string]string{"PRICING_MOCK_ADDR": "127.0.0.1:0"}), outW, stderr)
+				outW.Close()
+			}()
+
+			line, err := bufio.NewReader(outR).ReadString('\n')
+			if err != nil {
+				t.Fatalf("reading the listening line: %v (stderr %q)", err, stderr.String())
+			}
+			go io.Copy(io.Discard, outR) // run must never block on stdout
+			m := listening.FindStringSubmatch(line)
+			if m == nil {
+				t.Fatalf("first stdout line %q does not match %s", line, listening)
+			}
+			if m[2] != tc.seedName {
+				t.Errorf("seed %q in %q, want %q", m[2], line, tc.seedName)
+			}
+
+			res, err := http.Get(m[1] + "/v1/platforms?sessionToken=not-logged")
+			if err != nil {
+				t.Fatalf("GET /v1/platforms: %v", err)
+			}
+			var body struct {
+				Platforms []struct {
+					ID   int64  `json:"id"`
+					Name string `json:"name"`
+				} `json:"platforms"`
+			}
+			err = json.NewDecoder(res.Body).Decode(&body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK || err != nil || len(body.Platforms) != 2 || body.Platforms[0].Name != "Android" {
+				t.Fatalf("GET /v1/platforms: status %d, decode error %v, body %+v", res.StatusCode, err, body)
+			}
+
+			cancel()
+			select {
+			case code := <-exit:
+				if code != 0 {
+					t.Fatalf("exit %d after the context ended, want 0; stderr %q", code, stderr.String())
+				}
+			case <-time.After(2 * shutdownGrace):
+				// A safety net against a hang, not a timing assertion.
+				t.Fatal("run did not return after the context ended")
+			}
+			logs := stderr.String()
+			if !strings.Contains(logs, "/v1/platforms") || !strings.Contains(logs, "200") {
+				t.Errorf("stderr has no request line for GET /v1/platforms: %q", logs)
+			}
+			if strings.Contains(logs, "not-logged") {
+				t.Errorf("stderr logs the query's session token: %q", logs)
+			}
+		})
+	}
+}
+
+// A bad command line or seed folder: exit 2 and exactly one line on stderr.
+func TestRunRefuses(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string // substring of the one stderr line
+	}{
+		{"unknown flag", []string{"--nope"}, nil, "flag provided but not defined: -nope"},
+		{"bad seed", []string{"--seed", "ten"}, nil, "-seed"},
+		{"positional argument", []string{"now"}, nil, `unexpected argument "now"`},
+		{"broken seed file", []string{"--fixtures", "testdata/broken"}, nil, "users.json"},
+		{"missing seed folder", []string{"--fixtures", "testdata/no-such-dir"}, nil, "testdata/no-such-dir"},
+		{"seed folder is a file", []string{"--fixtures", "main.go"}, nil, "main.go"},
+		{"empty seed folder", []string{"--fixtures", "testdata"}, nil, "testdata"},
+		{"broken seed with print-env", []string{"--fixtures", "testdata/broken", "--print-env"}, nil, "users.json"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tc.args, env(tc.env), &stdout, &stderr)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout %q, want nothing", stdout.String())
+			}
+			got := stderr.String()
+			if !strings.HasPrefix(got, "pricing-mock: ") || !strings.HasSuffix(got, "\n") || strings.Count(got, "\n") != 1 {
+				t.Errorf("stderr %q, want one line starting with \"pricing-mock: \"", got)
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("stderr %q does not mention %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRunBadFlagPointsToHelp(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--nope"}, env(nil), &stdout, &stderr); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	if !strings.Contains(stderr.String(), "-h") {
+		t.Errorf("stderr %q gives no hint to -h", stderr.String())
+	}
+}
+
+func TestRunHelp(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"-h", "--help"} {
+		t.Run(arg, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), []string{arg}, env(nil), &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d, want 0", code)
+			}
+			if stderr.Len() != 0 {
+				t.Errorf("stderr %q, want nothing", stderr.String())
+			}
+			for _, want := range []string{"Usage: pricing-mock", "-addr", "PRICING_MOCK_ADDR", "127.0.0.1:8080", "-fixtures", "-seed", "-print-env"} {
+				if !strings.Contains(stdout.String(), want) {
+					t.Errorf("usage does not mention %q:\n%s", want, stdout.String())
+				}
+			}
+		})
+	}
+}
+
+func TestRunPrintEnv(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		baseURL string
+	}{
+		{"default address", []string{"--print-env"}, nil, "http://127.0.0.1:8080/v1"},
+		{"address flag", []string{"--print-env", "--addr", "127.0.0.1:9999"}, nil, "http://127.0.0.1:9999/v1"},
+		{"address from the environment", []string{"--print-env"}, map[string]string{"PRICING_MOCK_ADDR": "127.0.0.1:7000"}, "http://127.0.0.1:7000/v1"},
+		{"seed folder", []string{"--print-env", "--fixtures", "../../fixtures/seed"}, nil, "http://127.0.0.1:8080/v1"},
+	}
+	want := []string{
+		"export PRICING_BASE_URL='%s'",
+		"export PRICING_EMAIL='qa@example.com'",
+		"export PRICING_PASSWORD='qa-password'",
+		"export PRICING_API_KEY='qa-api-key'",
+		"export PRICING_OTHER_EMAIL='other@example.com'",
+		"export PRICING_OTHER_PASSWORD='other-password'",
+		"export PRICING_OTHER_API_KEY='other-api-key'",
+		"export PRICING_CURRENCY_ID='1'",
+		"export PRICING_PLAN_ID='1'",
+		"export PRICING_PLATFORM_ID='1'",
+		"export PRICING_PHONE_COUNTRY_ID='1'",
+		"export PRICING_MARKETAPP_HASH='fecaf482f29181490ae5ecfb2790186ce7f82078'",
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), tc.args, env(tc.env), &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d, want 0; stderr %q", code, stderr.String())
+			}
+			if stderr.Len() != 0 {
+				t.Errorf("stderr %q, want nothing", stderr.String())
+			}
+			lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+			if len(lines) != len(want) {
+				t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), stdout.String())
+			}
+			for i, w := range want {
+				if i == 0 {
+					w = strings.Replace(w, "%s", tc.baseURL, 1)
+				}
+				if lines[i] != w {
+					t.Errorf("line %d = %q, want %q", i+1, lines[i], w)
+				}
+			}
+		})
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ in, want string }{
+		{"", "''"},
+		{"plain", "'plain'"},
+		{"it's", `'it'\''s'`},
+		{"$HOME `x` \"y\"", "'$HOME `x` \"y\"'"},
+	}
+	for _, tc := range cases {
+		if got := shellQuote(tc.in); got != tc.want {
+			t.Errorf("shellQuote(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// A port already taken is no usage error: exit 1 with one line.
+func TestRunAddressInUse(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	exit := make(chan int, 1)
+	go func() {
+		exit <- run(ctx, []string{"--addr", "127.0.0.1:0"}, env(nil), outW, io.Discard)
+		outW.Close()
+	}()
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, outR)
+	m := listening.FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("listening line %q", line)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--addr", strings.TrimPrefix(m[1], "http://")}, env(nil), &stdout, &stderr)
+	if code != 1 || strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), "pricing-mock: ") {
+		t.Errorf("exit %d, stderr %q; want 1 and one line", code, stderr.String())
+	}
+	cancel()
+	if code := <-exit; code != 0 {
+		t.Errorf("first server exited %d", code)
+	}
+}
