@@ -1,0 +1,24 @@
+# The README's two commands are `go run ./cmd/pricing-mock` and `go test ./...`;
+# these targets are conveniences around them.
+GO ?= go
+ADDR ?= 127.0.0.1:8080
+
+.PHONY: mock test race lint check contract
+
+mock: ## run the mock server on $(ADDR)
+	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
+
+test: ## every test, the contract suite against an in-process mock included
+	$(GO) test ./...
+
+race: ## what CI runs
+	$(GO) test -race ./...
+
+lint: ## gofmt and go vet
+	@out="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+contract: ## the suite against a running server: make contract BASE_URL=http://127.0.0.1:8080/v1
+	$(GO) run ./cmd/pricing-contract --base-url $(or $(BASE_URL),http://$(ADDR)/v1)
+
+check: lint race
