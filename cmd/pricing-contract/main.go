@@ -1,0 +1,28 @@
+// Command pricing-contract runs the Pricing API contract suite against any
+// base URL:
+//
+//	pricing-contract --base-url https://staging.example.com/v1
+//
+// The feature files are embedded, so `go install` is all a pipeline needs.
+// Run it with --help for the flags; package steps documents the vocabulary.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/pricing-contract/pricing-contract/steps"
+)
+
+func main() {
+	// The first interrupt lets the scenarios under way finish (and restore
+	// what they changed) and fails the rest; once it is seen, the default
+	// handling is back, so a second interrupt ends the process at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
+	code := steps.Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

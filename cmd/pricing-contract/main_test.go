@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/steps"
+)
+
+// startMock serves a fresh mock with its default seed on 127.0.0.1 and
+// returns its base URL. The suite's defaults are that seed, so nothing
+// else is needed to target it.
+func startMock(t *testing.T) string {
+	t.Helper()
+	m, err := mockserver.New(mockserver.Options{})
+	if err != nil {
+		t.Fatalf("mockserver.New: %v", err)
+	}
+	srv := httptest.NewServer(m)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1"
+}
+
+// startBroken serves 500 to every request.
+func startBroken(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(`[{"fieldName":"","error":"Internal","message":"broken on purpose"}]`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1"
+}
+
+// allPassed is godog's summary when nothing failed, was skipped or undefined.
+var allPassed = regexp.MustCompile(`(?m)^\d+ scenarios \(\d+ passed\)\n\d+ steps \(\d+ passed\)$`)
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func (r result) String() string {
+	out := r.stdout
+	if len(out) > 16<<10 {
+		out = "…" + out[len(out)-16<<10:]
+	}
+	return fmt.Sprintf("exit %d\n--- stderr:\n%s\n--- stdout:\n%s", r.code, r.stderr, out)
+}
+
+func run(env map[string]string, args ...string) result {
+	var stdout, stderr bytes.Buffer
+	code := steps.Run(context.Background(), args, func(k string) string { return env[k] }, &stdout, &stderr)
+	return result{code, stdout.String(), stderr.String()}
+}
+
+// specEndpoints are the endpoints of the spec the default run (without
+// @reference) must exercise, each with the statuses it must have seen.
+var specEndpoints = map[string][]string{
+	"PUT /users/:userId":     {"200", "400", "401", "403"},
+	"POST /apps":             {"200", "400", "401"},
+	"POST /clients":          {"200", "400", "401"},
+	"PUT /clients/:clientId": {"200", "400", "401", "403"},
+	"POST /sessions":         {"200", "401"},
+	"GET /platforms":         {"200"},
+}
+
+func TestRunAgainstMock(t *testing.T) {
+	tmp := t.TempDir()
+	profile := filepath.Join(tmp, "mock.profile")
+	if err := os.WriteFile(profile, []byte("# the in-process mock\nbase_url = ${MOCK_URL}\ntags = @s2.4\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name   string
+		env    func(base string) map[string]string
+		args   func(base, dir string) []string
+		code   int
+		verify func(t *testing.T, r result, dir string)
+	}{
+		{
+			name: "base URL only, every spec scenario",
+			args: func(base, _ string) []string { return []string{"--base-url", base} },
+			verify: func(t *testing.T, r result, _ string) {
+				if !allPassed.MatchString(r.stdout) {
+					t.Errorf("stdout has no summary of passed scenarios only")
+				}
+				for _, want := range []string{"PUT /users/:userId", "POST /sessions"} {
+					if !strings.Contains(r.stdout, want) {
+						t.Errorf("stdout lacks the coverage of %s", want)
+					}
+				}
+			},
+		},
+		{
+			name: "concurrency 8, random order, @reference included",
+			args: func(base, _ string) []string {
+				return []string{"--base-url", base, "--reference", "--godog.concurrency", "8", "--godog.random", "--godog.format", "progress"}
+			},
+			// godog passes the seed to its summary through the process
+			// environment, which the parallel cases share: not asserted here.
+			verify: func(t *testing.T, r result, _ string) {
+				if !allPassed.MatchString(r.stdout) {
+					t.Errorf("stdout has no summary of passed scenarios only")
+				}
+			},
+		},
+		{
+			name: "JUnit report and coverage file",
+			args: func(base, dir string) []string {
+				return []string{"--base-url", base, "--godog.concurrency", "8", "--godog.random",
+					"--godog.format", "junit:" + filepath.Join(dir, "report.xml"), "--coverage", filepath.Join(dir, "c.json")}
+			},
+			verify: func(t *testing.T, _ result, dir string) {
+				verifyJUnit(t, filepath.Join(dir, "report.xml"))
+				verifyCoverage(t, filepath.Join(dir, "c.json"))
+			},
+		},
+		{
+			name: "base URL from the environment",
+			env:  func(base string) map[string]string { return map[string]string{"PRICING_BASE_URL": base} },
+			args: func(string, string) []string { return []string{"--godog.tags", "@s2.5"} },
+		},
+		{
+			name: "profile file with ${VAR} and default tags",
+			env:  func(base string) map[string]string { return map[string]string{"MOCK_URL": base} },
+			args: func(string, string) []string { return []string{"--profile", profile} },
+			verify: func(t *testing.T, r result, _ string) {
+				if !strings.Contains(r.stderr, `"~@reference && @s2.4"`) {
+					t.Errorf("the profile's tags were not used: %q", r.stderr)
+				}
+			},
+		},
+		{
+			name: "a structured format on stdout stays parseable",
+			args: func(base, _ string) []string {
+				return []string{"--base-url", base, "--godog.tags", "@s2.5", "--godog.format", "cucumber"}
+			},
+			verify: func(t *testing.T, r result, _ string) {
+				var report []map[string]any
+				if err := json.Unmarshal([]byte(r.stdout), &report); err != nil || len(report) == 0 {
+					t.Errorf("stdout is not a cucumber JSON report (%v)", err)
+				}
+				if !strings.Contains(r.stderr, "GET /platforms") {
+					t.Errorf("the coverage summary is not on stderr")
+				}
+			},
+		},
+		{
+			name: "an unknown flag",
+			args: func(base, _ string) []string { return []string{"--base-url", base, "--godog.tag", "@s5"} },
+			code: 2,
+			verify: func(t *testing.T, r result, _ string) {
+				if !strings.Contains(r.stderr, "godog.tag") || strings.Count(r.stderr, "\n") != 1 {
+					t.Errorf("want one line naming the flag, got %q", r.stderr)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			base, dir := startMock(t), t.TempDir()
+			var env map[string]string
+			if tt.env != nil {
+				env = tt.env(base)
+			}
+			r := run(env, tt.args(base, dir)...)
+			if r.code != tt.code {
+				t.Fatalf("want exit %d, got %s", tt.code, r)
+			}
+			if tt.verify != nil {
+				tt.verify(t, r, dir)
+			}
+		})
+	}
+}
+
+func TestRunAgainstBrokenServerFails(t *testing.T) {
+	r := run(nil, "--base-url", startBroken(t), "--godog.concurrency", "8", "--godog.format", "progress")
+	if r.code != 1 {
+		t.Fatalf("want exit 1, got %s", r)
+	}
+	if !strings.Contains(r.stdout, "failed") {
+		t.Errorf("stdout does not report failed scenarios")
+	}
+}
+
+func verifyJUnit(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		XMLName  xml.Name `xml:"testsuites"`
+		Tests    int      `xml:"tests,attr"`
+		Failures int      `xml:"failures,attr"`
+		Errors   int      `xml:"errors,attr"`
+		Suites   []struct {
+			Cases []struct {
+				Name   string `xml:"name,attr"`
+				Status string `xml:"status,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b, &rep); err != nil {
+		t.Fatalf("report.xml is not JUnit XML: %v\n%.2000s", err, b)
+	}
+	cases := 0
+	for _, s := range rep.Suites {
+		for _, c := range s.Cases {
+			cases++
+			if c.Status != "passed" {
+				t.Errorf("testcase %q: status %q", c.Name, c.Status)
+			}
+		}
+	}
+	if cases == 0 || rep.Tests != cases || rep.Failures != 0 || rep.Errors != 0 {
+		t.Errorf("JUnit: %d testcases, tests=%d failures=%d errors=%d", cases, rep.Tests, rep.Failures, rep.Errors)
+	}
+}
+
+func verifyCoverage(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cov steps.Coverage
+	if err := json.Unmarshal(b, &cov); err != nil {
+		t.Fatalf("coverage is not the JSON of steps.Coverage: %v\n%s", err, b)
+	}
+	got := map[string]map[string]int{}
+	for _, e := range cov.Endpoints {
+		got[e.Endpoint] = e.Statuses
+	}
+	for ep, statuses := range specEndpoints {
+		for _, s := range statuses {
+			if got[ep][s] == 0 {
+				t.Errorf("no scenario exercised %s with %s (coverage %v)", ep, s, got[ep])
+			}
+		}
+	}
+}

@@ -1,0 +1,449 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"mime"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cucumber/godog"
+	"github.com/tidwall/gjson"
+)
+
+// assertSteps check the last response. Every failure carries the request
+// as curl and the response (see fail).
+type assertSteps struct{ s *Suite }
+
+// Register adds the phrases:
+//
+//	Then the response status is <code>
+//	Then the response status is <code> or <code>
+//	Then the response is JSON
+//	Then the response matches the shape "<name>"
+//	Then the response matches:                      (doc string)
+//	Then the JSON at "<path>" matches the shape "<name>"
+//	Then the JSON at "<path>" matches:              (doc string)
+//	Then the JSON at "<path>" is <json>
+//	Then the JSON at "<path>" is a string|number|boolean|object|array|null
+//	Then the JSON at "<path>" matches the pattern "<regexp>"
+//	Then the JSON at "<path>" is absent
+//	Then the JSON at "<path>" is present
+//	Then the errors are exactly:                    (table fieldName | error)
+//	Then the errors include:                        (table fieldName | error)
+//	Then the errors name the field "<fieldName>"
+func (a assertSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.steps()) }
+
+func (a assertSteps) steps() []stepDef {
+	return []stepDef{
+		{`^the response status is (\d{3})(?: or (\d{3}))?$`, a.theResponseStatusIs},
+		{`^the response is JSON$`, a.theResponseIsJSON},
+		{`^the response matches the shape ` + quoted + `$`, a.theResponseMatchesTheShape},
+		{`^the response matches:$`, a.theResponseMatches},
+		{`^the JSON at "(.*?)" matches the shape ` + quoted + `$`, a.theJSONAtMatchesTheShape},
+		{`^the JSON at "(.*?)" matches:$`, a.theJSONAtMatches},
+		{`^the JSON at "(.*?)" matches the pattern "(.*)"$`, a.theJSONAtMatchesThePattern},
+		// As for body fields: a JSON value never starts with "a" or "p", so
+		// "is absent", "is present" and "is a string" are not values.
+		{`^the JSON at "(.*?)" is ([-"{\[0-9tfn].*)$`, a.theJSONAtIs},
+		{`^the JSON at "(.*?)" is an? (string|number|boolean|object|array|null)$`, a.theJSONAtIsA},
+		{`^the JSON at "(.*?)" is absent$`, a.theJSONAtIsAbsent},
+		{`^the JSON at "(.*?)" is present$`, a.theJSONAtIsPresent},
+		{`^the errors are exactly:$`, a.theErrorsAreExactly},
+		{`^the errors include:$`, a.theErrorsInclude},
+		{`^the errors name the field ` + quoted + `$`, a.theErrorsNameTheField},
+	}
+}
+
+// response returns the scenario state with a last response, or the error
+// that there is none.
+func response(ctx context.Context) (*scenarioState, error) {
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st.last == nil {
+		return nil, fmt.Errorf("no request has been sent in this scenario")
+	}
+	if st.last.err != nil {
+		return nil, st.fail("the last request got no response")
+	}
+	return st, nil
+}
+
+func (assertSteps) theResponseStatusIs(ctx context.Context, code, alt string) error {
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	want := []string{code}
+	if alt != "" {
+		want = append(want, alt)
+	}
+	got := strconv.Itoa(st.last.status)
+	for _, w := range want {
+		if got == w {
+			return nil
+		}
+	}
+	return st.fail("expected status %s, got %d", strings.Join(want, " or "), st.last.status)
+}
+
+func (assertSteps) theResponseIsJSON(ctx context.Context) error {
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	ct := st.last.respHeader.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	if mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+		return st.fail("expected Content-Type application/json, got %q", ct)
+	}
+	if !gjson.ValidBytes(st.last.respBody) {
+		return st.fail("the response body is not valid JSON")
+	}
+	return nil
+}
+
+// jsonAt returns the value at a gjson path of the last response body; ""
+// and "@this" are the whole body. The path is the step's argument, already
+// unescaped; a path that checkPath finds malformed is an error, so that an
+// "is absent" step cannot pass on a path that could never match.
+func (st *scenarioState) jsonAt(ctx context.Context, path string) (gjson.Result, error) {
+	if st.last == nil {
+		return gjson.Result{}, fmt.Errorf("no request has been sent in this scenario")
+	}
+	if st.last.err != nil {
+		return gjson.Result{}, st.fail("the last request got no response")
+	}
+	path, err := st.substText(ctx, path)
+	if err != nil {
+		return gjson.Result{}, err
+	}
+	if !gjson.ValidBytes(st.last.respBody) {
+		return gjson.Result{}, st.fail("the response body is not valid JSON, so it has no JSON at %q", path)
+	}
+	if path == "" || path == "@this" {
+		return gjson.ParseBytes(st.last.respBody), nil
+	}
+	if err := checkPath(path); err != nil {
+		return gjson.Result{}, err
+	}
+	return gjson.GetBytes(st.last.respBody, path), nil
+}
+
+func (a assertSteps) theResponseMatchesTheShape(ctx context.Context, name string) error {
+	return a.theJSONAtMatchesTheShape(ctx, "", name)
+}
+
+func (a assertSteps) theResponseMatches(ctx context.Context, doc *godog.DocString) error {
+	return a.theJSONAtMatches(ctx, "", doc)
+}
+
+func (a assertSteps) theJSONAtMatchesTheShape(ctx context.Context, path, name string) error {
+	path, name = unescapeArg(path), unescapeArg(name)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	shape, err := st.suite.fixture("shapes", name)
+	if err != nil {
+		return err
+	}
+	return a.matchAt(ctx, path, "the shape "+name, string(shape))
+}
+
+func (a assertSteps) theJSONAtMatches(ctx context.Context, path string, doc *godog.DocString) error {
+	return a.matchAt(ctx, unescapeArg(path), "the shape", doc.Content)
+}
+
+func (assertSteps) matchAt(ctx context.Context, path, what, shape string) error {
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := st.jsonAt(ctx, path)
+	if err != nil {
+		return err
+	}
+	shape, err = st.substJSON(ctx, shape)
+	if err != nil {
+		return err
+	}
+	mm, err := matchShape(shape, v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if len(mm) == 0 {
+		return nil
+	}
+	lines := make([]string, len(mm))
+	for i, m := range mm {
+		lines[i] = "  " + m.String()
+	}
+	where := "the response"
+	if path != "" && path != "@this" {
+		where = fmt.Sprintf("the JSON at %q", path)
+	}
+	return st.fail("%s does not match %s (%d mismatches):\n%s", where, what, len(mm), strings.Join(lines, "\n"))
+}
+
+// theJSONAtIs takes the expected value as JSON, with JSON's own escapes: only
+// the quoted path is a step argument to unescape.
+func (assertSteps) theJSONAtIs(ctx context.Context, path, raw string) error {
+	path = unescapeArg(path)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	text, err := st.substJSON(ctx, raw)
+	if err != nil {
+		return err
+	}
+	if !gjson.Valid(text) {
+		return fmt.Errorf("expected value %s is not JSON", text)
+	}
+	v, err := st.jsonAt(ctx, path)
+	if err != nil {
+		return err
+	}
+	if !jsonEqual(gjson.Parse(text), v) {
+		return st.fail("the JSON at %q: expected %s, got %s", path, text, describe(v))
+	}
+	return nil
+}
+
+func (assertSteps) theJSONAtIsA(ctx context.Context, path, typ string) error {
+	path = unescapeArg(path)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := st.jsonAt(ctx, path)
+	if err != nil {
+		return err
+	}
+	if !markerTests[typ](v) {
+		return st.fail("the JSON at %q: expected a %s, got %s", path, typ, describe(v))
+	}
+	return nil
+}
+
+func (assertSteps) theJSONAtMatchesThePattern(ctx context.Context, path, pattern string) error {
+	path, pattern = unescapeArg(path), unescapeArg(pattern)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	if pattern, err = st.substText(ctx, pattern); err != nil {
+		return err
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return fmt.Errorf("pattern %q: %w", pattern, err)
+	}
+	v, err := st.jsonAt(ctx, path)
+	if err != nil {
+		return err
+	}
+	if v.Type != gjson.String || !re.MatchString(v.Str) {
+		return st.fail("the JSON at %q: expected a string matching %q, got %s", path, pattern, describe(v))
+	}
+	return nil
+}
+
+func (assertSteps) theJSONAtIsAbsent(ctx context.Context, path string) error {
+	path = unescapeArg(path)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := st.jsonAt(ctx, path)
+	if err != nil {
+		return err
+	}
+	if v.Exists() {
+		return st.fail("the JSON at %q: expected absent, got %s", path, describe(v))
+	}
+	return nil
+}
+
+func (assertSteps) theJSONAtIsPresent(ctx context.Context, path string) error {
+	path = unescapeArg(path)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := st.jsonAt(ctx, path)
+	if err != nil {
+		return err
+	}
+	if !v.Exists() {
+		return st.fail("the JSON at %q: expected present, got absent", path)
+	}
+	return nil
+}
+
+// The error array of spec 7.1.
+
+// errorArrayShape is spec 7.1 itself, kept in code rather than in a
+// fixture so that the errors steps cannot drift with an edited file.
+const errorArrayShape = `{"#each": {"fieldName": "#string", "error": "#string", "message": "#string"}, "#minItems": 1}`
+
+type fieldError struct{ field, code string }
+
+func (e fieldError) String() string { return e.field + " " + e.code }
+
+// errorArray checks the status and the 7.1 shape and returns the elements.
+func (st *scenarioState) errorArray() ([]fieldError, error) {
+	if st.last.status != http.StatusBadRequest {
+		return nil, st.fail("expected status 400 with the error array of spec 7.1, got %d", st.last.status)
+	}
+	if !gjson.ValidBytes(st.last.respBody) {
+		return nil, st.fail("the 400 body is not JSON")
+	}
+	body := gjson.ParseBytes(st.last.respBody)
+	mm, err := matchShape(errorArrayShape, body)
+	if err != nil {
+		return nil, err
+	}
+	if len(mm) > 0 {
+		lines := make([]string, len(mm))
+		for i, m := range mm {
+			lines[i] = "  " + m.String()
+		}
+		return nil, st.fail("the 400 body is not the error array of spec 7.1 (an array of objects with string fieldName, error and message):\n%s", strings.Join(lines, "\n"))
+	}
+	var got []fieldError
+	for _, e := range body.Array() {
+		got = append(got, fieldError{e.Get("fieldName").Str, e.Get("error").Str})
+	}
+	return got, nil
+}
+
+// errorTable reads a | fieldName | error | table, columns in any order.
+func (st *scenarioState) errorTable(ctx context.Context, t *godog.Table) ([]fieldError, error) {
+	if t == nil || len(t.Rows) < 1 {
+		return nil, fmt.Errorf("expected a table with the header | fieldName | error |")
+	}
+	fieldCol, codeCol := -1, -1
+	for i, c := range t.Rows[0].Cells {
+		switch strings.TrimSpace(c.Value) {
+		case "fieldName":
+			fieldCol = i
+		case "error":
+			codeCol = i
+		}
+	}
+	if fieldCol < 0 || codeCol < 0 {
+		return nil, fmt.Errorf("the table header must name the columns fieldName and error")
+	}
+	var want []fieldError
+	for _, row := range t.Rows[1:] {
+		f, err := st.substText(ctx, row.Cells[fieldCol].Value)
+		if err != nil {
+			return nil, err
+		}
+		c, err := st.substText(ctx, row.Cells[codeCol].Value)
+		if err != nil {
+			return nil, err
+		}
+		want = append(want, fieldError{f, c})
+	}
+	return want, nil
+}
+
+// diffErrors returns what want has that got lacks and the reverse, as
+// multisets.
+func diffErrors(want, got []fieldError) (missing, extra []fieldError) {
+	left := map[fieldError]int{}
+	for _, g := range got {
+		left[g]++
+	}
+	for _, w := range want {
+		if left[w] > 0 {
+			left[w]--
+		} else {
+			missing = append(missing, w)
+		}
+	}
+	for _, g := range got {
+		if left[g] > 0 {
+			left[g]--
+			extra = append(extra, g)
+		}
+	}
+	return missing, extra
+}
+
+func listErrors(es []fieldError) string {
+	s := make([]string, len(es))
+	for i, e := range es {
+		s[i] = "  | " + e.field + " | " + e.code + " |"
+	}
+	sort.Strings(s)
+	return strings.Join(s, "\n")
+}
+
+func (a assertSteps) theErrorsAreExactly(ctx context.Context, t *godog.Table) error {
+	return a.compareErrors(ctx, t, true)
+}
+
+func (a assertSteps) theErrorsInclude(ctx context.Context, t *godog.Table) error {
+	return a.compareErrors(ctx, t, false)
+}
+
+func (assertSteps) compareErrors(ctx context.Context, t *godog.Table, exact bool) error {
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	want, err := st.errorTable(ctx, t)
+	if err != nil {
+		return err
+	}
+	got, err := st.errorArray()
+	if err != nil {
+		return err
+	}
+	missing, extra := diffErrors(want, got)
+	if !exact {
+		extra = nil
+	}
+	if len(missing) == 0 && len(extra) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("the errors differ from the table")
+	if len(missing) > 0 {
+		b.WriteString("\nmissing:\n" + listErrors(missing))
+	}
+	if len(extra) > 0 {
+		b.WriteString("\nunexpected:\n" + listErrors(extra))
+	}
+	return st.fail("%s", b.String())
+}
+
+func (assertSteps) theErrorsNameTheField(ctx context.Context, field string) error {
+	field = unescapeArg(field)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	if field, err = st.substText(ctx, field); err != nil {
+		return err
+	}
+	got, err := st.errorArray()
+	if err != nil {
+		return err
+	}
+	for _, g := range got {
+		if g.field == field {
+			return nil
+		}
+	}
+	return st.fail("no error names the field %q; the errors are:\n%s", field, listErrors(got))
+}

@@ -1,0 +1,320 @@
+package steps
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// profileField ties one value of the target profile to its environment
+// variable and its key in a profile file, so that the two sources cannot
+// drift apart.
+type profileField struct {
+	key   string // in a profile file
+	env   string // in the environment
+	def   string // the mock's seed
+	field func(*Profile) *string
+	check func(string) error
+}
+
+var profileFields = []profileField{
+	{"base_url", "PRICING_BASE_URL", "http://127.0.0.1:8080/v1", func(p *Profile) *string { return &p.BaseURL }, checkBaseURL},
+	{"email", "PRICING_EMAIL", "qa@example.com", func(p *Profile) *string { return &p.Email }, nil},
+	{"password", "PRICING_PASSWORD", "qa-password", func(p *Profile) *string { return &p.Password }, nil},
+	{"api_key", "PRICING_API_KEY", "qa-api-key", func(p *Profile) *string { return &p.APIKey }, nil},
+	{"other_email", "PRICING_OTHER_EMAIL", "other@example.com", func(p *Profile) *string { return &p.OtherEmail }, nil},
+	{"other_password", "PRICING_OTHER_PASSWORD", "other-password", func(p *Profile) *string { return &p.OtherPassword }, nil},
+	{"other_api_key", "PRICING_OTHER_API_KEY", "other-api-key", func(p *Profile) *string { return &p.OtherAPIKey }, nil},
+	{"currency_id", "PRICING_CURRENCY_ID", "1", func(p *Profile) *string { return &p.CurrencyID }, checkID},
+	{"plan_id", "PRICING_PLAN_ID", "1", func(p *Profile) *string { return &p.PlanID }, checkID},
+	{"platform_id", "PRICING_PLATFORM_ID", "1", func(p *Profile) *string { return &p.PlatformID }, checkID},
+	{"phone_country_id", "PRICING_PHONE_COUNTRY_ID", "1", func(p *Profile) *string { return &p.PhoneCountryID }, checkID},
+	{"marketapp_hash", "PRICING_MARKETAPP_HASH", "fecaf482f29181490ae5ecfb2790186ce7f82078", func(p *Profile) *string { return &p.MarketappHash }, checkHash},
+	{"first_name", "PRICING_FIRST_NAME", "Quinn", func(p *Profile) *string { return &p.FirstName }, nil},
+	{"last_name", "PRICING_LAST_NAME", "Assurance", func(p *Profile) *string { return &p.LastName }, nil},
+	{"timezone", "PRICING_TIMEZONE", "Europe/London", func(p *Profile) *string { return &p.Timezone }, nil},
+	{"other_first_name", "PRICING_OTHER_FIRST_NAME", "Olive", func(p *Profile) *string { return &p.OtherFirstName }, nil},
+	{"other_last_name", "PRICING_OTHER_LAST_NAME", "Other", func(p *Profile) *string { return &p.OtherLastName }, nil},
+	{"other_timezone", "PRICING_OTHER_TIMEZONE", "America/New_York", func(p *Profile) *string { return &p.OtherTimezone }, nil},
+	{"login_encoding", "PRICING_LOGIN_ENCODING", "json", func(p *Profile) *string { return &p.LoginEncoding }, checkLoginEncoding},
+}
+
+// tagsKey is the profile-file key of the default godog tag expression. It is
+// not part of Profile: tags choose scenarios, they do not describe the target.
+const tagsKey = "tags"
+
+func defaultProfile() Profile {
+	var p Profile
+	for _, f := range profileFields {
+		*f.field(&p) = f.def
+	}
+	return p
+}
+
+// ProfileFromEnv returns the target profile from the PRICING_* variables of
+// getenv; an unset or empty variable keeps its default, the mock's seed, so
+// against a default pricing-mock only PRICING_BASE_URL matters. The result is
+// not checked: call Validate.
+func ProfileFromEnv(getenv func(string) string) Profile {
+	p := defaultProfile()
+	applyEnv(&p, getenv)
+	return p
+}
+
+func applyEnv(p *Profile, getenv func(string) string) {
+	for _, f := range profileFields {
+		if v := getenv(f.env); v != "" {
+			*f.field(p) = v
+		}
+	}
+	p.BaseURL = strings.TrimRight(p.BaseURL, "/")
+}
+
+// LoadProfile returns the target profile and the default tag expression of the
+// profile file at path, with the precedence environment > file > defaults
+// (flags, which rank above the environment, are the caller's business). An
+// empty path means no file. The file holds one `key = value` per line; a line
+// starting with # is a comment (a # later in a line is part of the value, as
+// passwords may contain one); a value may be wrapped in double quotes to keep
+// surrounding spaces; ${VAR} is replaced from getenv and an unset VAR is an
+// error naming it, unless written ${VAR:-default}; $$ is a literal $.
+// Every error names the file and line.
+func LoadProfile(path string, getenv func(string) string) (Profile, string, error) {
+	p := defaultProfile()
+	var tags string
+	if path != "" {
+		var err error
+		if tags, err = readProfileFile(path, &p, getenv); err != nil {
+			return Profile{}, "", err
+		}
+	}
+	applyEnv(&p, getenv)
+	if err := p.Validate(); err != nil {
+		return Profile{}, "", err
+	}
+	return p, tags, nil
+}
+
+func readProfileFile(path string, p *Profile, getenv func(string) string) (tags string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("profile: %w", err)
+	}
+	defer f.Close()
+
+	seen := map[string]int{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fail := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s", path, n, fmt.Sprintf(format, args...))
+		}
+		key, raw, ok := strings.Cut(line, "=")
+		if !ok {
+			return "", fail("expected `key = value`, got %q", line)
+		}
+		key = strings.TrimSpace(key)
+		if first, dup := seen[key]; dup {
+			return "", fail("%s is already set on line %d", key, first)
+		}
+		seen[key] = n
+		value, err := expand(unquote(strings.TrimSpace(raw)), getenv)
+		if err != nil {
+			return "", fail("%s: %v", key, err)
+		}
+		if key == tagsKey {
+			if err := checkTags(value); err != nil {
+				return "", fail("tags: %v", err)
+			}
+			tags = value
+			continue
+		}
+		field, ok := lookupField(key)
+		if !ok {
+			return "", fail("unknown key %q (known: %s)", key, knownKeys())
+		}
+		if value == "" {
+			return "", fail("%s is empty", key)
+		}
+		if field.check != nil {
+			if err := field.check(value); err != nil {
+				return "", fail("%s: %v", key, err)
+			}
+		}
+		*field.field(p) = value
+	}
+	if err := sc.Err(); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return tags, nil
+}
+
+func lookupField(key string) (profileField, bool) {
+	for _, f := range profileFields {
+		if f.key == key {
+			return f, true
+		}
+	}
+	return profileField{}, false
+}
+
+func knownKeys() string {
+	keys := make([]string, 0, len(profileFields)+1)
+	for _, f := range profileFields {
+		keys = append(keys, f.key)
+	}
+	return strings.Join(append(keys, tagsKey), ", ")
+}
+
+func unquote(v string) string {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		return v[1 : len(v)-1]
+	}
+	return v
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// expand replaces ${VAR} and ${VAR:-default}. As in a shell, an empty
+// variable counts as unset, since getenv cannot tell them apart.
+func expand(s string, getenv func(string) string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "$$"):
+			b.WriteByte('$')
+			i += 2
+		case strings.HasPrefix(s[i:], "${"):
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return "", fmt.Errorf("unterminated ${ in %q", s)
+			}
+			name, def, hasDef := strings.Cut(s[i+2:i+end], ":-")
+			if !envName.MatchString(name) {
+				return "", fmt.Errorf("bad variable name %q in %q", name, s)
+			}
+			v := getenv(name)
+			if v == "" {
+				if !hasDef {
+					return "", fmt.Errorf("environment variable %s is not set (write ${%s:-default} for a default)", name, name)
+				}
+				v = def
+			}
+			b.WriteString(v)
+			i += end + 1
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String(), nil
+}
+
+// Validate reports the first value of the profile that cannot work, naming
+// both its environment variable and its profile-file key.
+func (p Profile) Validate() error {
+	for _, f := range profileFields {
+		v := *f.field(&p)
+		var err error
+		switch {
+		case v == "":
+			err = errors.New("is empty")
+		case f.check != nil:
+			err = f.check(v)
+		}
+		if err != nil {
+			return fmt.Errorf("%s (%s): %v", f.env, f.key, err)
+		}
+	}
+	return nil
+}
+
+func checkBaseURL(v string) error {
+	u, err := url.Parse(v)
+	if err != nil {
+		return fmt.Errorf("%q is not a URL: %v", v, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%q is not an absolute http(s) URL", v)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%q has a query or fragment", v)
+	}
+	// The versioning steps replace the last path segment with another version.
+	if strings.Trim(u.Path, "/") == "" {
+		return fmt.Errorf("%q has no version segment (e.g. %s/v1)", v, strings.TrimRight(v, "/"))
+	}
+	return nil
+}
+
+func checkID(v string) error {
+	if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+		return fmt.Errorf("%q is not an integer id", v)
+	}
+	return nil
+}
+
+var hash40 = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
+
+func checkHash(v string) error {
+	if !hash40.MatchString(v) {
+		return fmt.Errorf("%q is not 40 hex characters", v)
+	}
+	return nil
+}
+
+func checkLoginEncoding(v string) error {
+	if v != "json" && v != "form" {
+		return fmt.Errorf("%q is neither json nor form", v)
+	}
+	return nil
+}
+
+// checkTags rejects what godog v0.15's tag filter would silently mismatch or
+// panic on: its syntax is clauses joined by &&, each a comma-separated list of
+// alternatives, each @tag or ~@tag; there are no parentheses and no
+// Cucumber-style `not`/`and`/`or`.
+func checkTags(expr string) error {
+	if strings.TrimSpace(expr) == "" {
+		return nil
+	}
+	for _, clause := range strings.Split(expr, "&&") {
+		for _, tag := range strings.Split(clause, ",") {
+			tag = strings.TrimSpace(tag)
+			name := strings.TrimPrefix(strings.TrimPrefix(tag, "~"), "@")
+			if name == "" || strings.ContainsAny(name, " \t()@~") {
+				return fmt.Errorf("bad tag expression %q: write @tag, ~@tag, a,b for or, a && b for and", expr)
+			}
+		}
+	}
+	return nil
+}
+
+// tagFilter is the godog tag expression of a run: the user's expression
+// and, unless reference scenarios are wanted, ~@reference. godog's filter is
+// an AND of clauses, so joining with && keeps both meanings.
+func tagFilter(user string, reference bool) (string, error) {
+	if err := checkTags(user); err != nil {
+		return "", err
+	}
+	user = strings.TrimSpace(user)
+	switch {
+	case reference:
+		return user, nil
+	case user == "":
+		return "~@reference", nil
+	default:
+		return "~@reference && " + user, nil
+	}
+}

@@ -1,0 +1,309 @@
+package steps
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mapEnv is a getenv over a fixed map, so no test touches the process
+// environment.
+func mapEnv(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+// seedProfile is the mock's seed, written out by hand rather than derived
+// from profileFields, so that a wrong default in the table is caught.
+func seedProfile() Profile {
+	return Profile{
+		BaseURL:        "http://127.0.0.1:8080/v1",
+		Email:          "qa@example.com",
+		Password:       "qa-password",
+		APIKey:         "qa-api-key",
+		OtherEmail:     "other@example.com",
+		OtherPassword:  "other-password",
+		OtherAPIKey:    "other-api-key",
+		CurrencyID:     "1",
+		PlanID:         "1",
+		PlatformID:     "1",
+		PhoneCountryID: "1",
+		MarketappHash:  "fecaf482f29181490ae5ecfb2790186ce7f82078",
+		LoginEncoding:  "json",
+		FirstName:      "Quinn",
+		LastName:       "Assurance",
+		Timezone:       "Europe/London",
+		OtherFirstName: "Olive",
+		OtherLastName:  "Other",
+		OtherTimezone:  "America/New_York",
+	}
+}
+
+func with(p Profile, edit func(*Profile)) Profile {
+	edit(&p)
+	return p
+}
+
+func TestProfileFromEnv(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want Profile
+	}{
+		{"no environment is the mock's seed", nil, seedProfile()},
+		{"empty variables keep the defaults", map[string]string{"PRICING_EMAIL": "", "PRICING_BASE_URL": ""}, seedProfile()},
+		{
+			"every variable is read",
+			map[string]string{
+				"PRICING_BASE_URL":         "https://staging.example.com/v1.0",
+				"PRICING_EMAIL":            "a@example.org",
+				"PRICING_PASSWORD":         "pa",
+				"PRICING_API_KEY":          "ka",
+				"PRICING_OTHER_EMAIL":      "b@example.org",
+				"PRICING_OTHER_PASSWORD":   "pb",
+				"PRICING_OTHER_API_KEY":    "kb",
+				"PRICING_CURRENCY_ID":      "11",
+				"PRICING_PLAN_ID":          "12",
+				"PRICING_PLATFORM_ID":      "13",
+				"PRICING_PHONE_COUNTRY_ID": "14",
+				"PRICING_MARKETAPP_HASH":   "0123456789abcdef0123456789abcdef01234567",
+				"PRICING_LOGIN_ENCODING":   "form",
+				"PRICING_FIRST_NAME":       "Fa",
+				"PRICING_LAST_NAME":        "La",
+				"PRICING_TIMEZONE":         "Asia/Tokyo",
+				"PRICING_OTHER_FIRST_NAME": "Fb",
+				"PRICING_OTHER_LAST_NAME":  "Lb",
+				"PRICING_OTHER_TIMEZONE":   "Africa/Lagos",
+			},
+			Profile{
+				BaseURL: "https://staging.example.com/v1.0", Email: "a@example.org", Password: "pa", APIKey: "ka",
+				OtherEmail: "b@example.org", OtherPassword: "pb", OtherAPIKey: "kb",
+				CurrencyID: "11", PlanID: "12", PlatformID: "13", PhoneCountryID: "14",
+				MarketappHash: "0123456789abcdef0123456789abcdef01234567", LoginEncoding: "form",
+				FirstName: "Fa", LastName: "La", Timezone: "Asia/Tokyo",
+				OtherFirstName: "Fb", OtherLastName: "Lb", OtherTimezone: "Africa/Lagos",
+			},
+		},
+		{
+			"a trailing slash of the base URL is dropped",
+			map[string]string{"PRICING_BASE_URL": "http://127.0.0.1:9999/v1/"},
+			with(seedProfile(), func(p *Profile) { p.BaseURL = "http://127.0.0.1:9999/v1" }),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ProfileFromEnv(mapEnv(tt.env)); got != tt.want {
+				t.Errorf("ProfileFromEnv:\n got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadProfile(t *testing.T) {
+	stagingSecrets := map[string]string{
+		"PRICING_STAGING_PASSWORD":       "s3cret-a",
+		"PRICING_STAGING_API_KEY":        "key-a",
+		"PRICING_STAGING_OTHER_PASSWORD": "s3cret-b",
+		"PRICING_STAGING_OTHER_API_KEY":  "key-b",
+	}
+	withEnv := func(m map[string]string, k, v string) map[string]string {
+		out := map[string]string{k: v}
+		for mk, mv := range m {
+			if mk != k {
+				out[mk] = mv
+			}
+		}
+		return out
+	}
+	staging := with(seedProfile(), func(p *Profile) {
+		p.BaseURL = "https://staging.example.com/v1"
+		p.Email, p.Password, p.APIKey = "contract-qa-a@example.com", "s3cret-a", "key-a"
+		p.OtherEmail, p.OtherPassword, p.OtherAPIKey = "contract-qa-b@example.com", "s3cret-b", "key-b"
+	})
+	local := with(seedProfile(), func(p *Profile) {
+		p.BaseURL = "http://127.0.0.1:3000/v1"
+		p.LoginEncoding = "form"
+	})
+
+	tests := []struct {
+		name     string
+		file     string // testdata/profiles/<file>, or inline content when it has a newline
+		env      map[string]string
+		want     Profile
+		wantTags string
+		wantErr  []string // substrings of the error; nil: no error
+	}{
+		{name: "no file is the environment over the defaults", env: map[string]string{"PRICING_PLAN_ID": "2"},
+			want: with(seedProfile(), func(p *Profile) { p.PlanID = "2" })},
+		{name: "mock profile is the seed", file: "mock.profile", want: seedProfile()},
+		{name: "staging with its secrets", file: "staging.profile", env: stagingSecrets, want: staging},
+		{name: "staging without a secret names the variable and the line", file: "staging.profile",
+			env:     withEnv(stagingSecrets, "PRICING_STAGING_API_KEY", ""),
+			wantErr: []string{"staging.profile:6:", "api_key", "PRICING_STAGING_API_KEY is not set"}},
+		{name: "environment beats the file", file: "staging.profile",
+			env:  withEnv(stagingSecrets, "PRICING_BASE_URL", "http://127.0.0.1:8080/v1.0"),
+			want: with(staging, func(p *Profile) { p.BaseURL = "http://127.0.0.1:8080/v1.0" })},
+		{name: "local uses its ${VAR:-default} defaults", file: "local.profile", want: local},
+		{name: "local with its variables set", file: "local.profile",
+			env:      map[string]string{"PRICING_LOCAL_PORT": "4000", "PRICING_LOCAL_TAGS": "@s5 && ~@s9"},
+			want:     with(local, func(p *Profile) { p.BaseURL = "http://127.0.0.1:4000/v1" }),
+			wantTags: "@s5 && ~@s9"},
+		{name: "missing file", file: "nope.profile", wantErr: []string{"nope.profile"}},
+		{name: "comments, blank lines, CRLF, quotes, # and $$ in values",
+			file: "# c\r\n\r\n  # indented comment\r\npassword = \" pa#ss$$word \"\r\ntags=@s8\r\n",
+			want: with(seedProfile(), func(p *Profile) { p.Password = " pa#ss$word " }), wantTags: "@s8"},
+		{name: "unknown key", file: "email = a@example.org\nbse_url = http://x/v1\n",
+			wantErr: []string{"inline.profile:2:", `unknown key "bse_url"`, "base_url"}},
+		{name: "a line without =", file: "\nbase_url http://x/v1\n", wantErr: []string{"inline.profile:2:", "key = value"}},
+		{name: "duplicate key", file: "plan_id = 1\nplan_id = 2\n", wantErr: []string{"inline.profile:2:", "line 1"}},
+		{name: "empty value", file: "email =\n", wantErr: []string{"inline.profile:1:", "email is empty"}},
+		{name: "id not a number", file: "currency_id = GBP\n", wantErr: []string{"inline.profile:1:", "currency_id", `"GBP"`}},
+		{name: "hash not 40 hex", file: "marketapp_hash = abc\n", wantErr: []string{"inline.profile:1:", "marketapp_hash"}},
+		{name: "unknown login encoding", file: "login_encoding = xml\n", wantErr: []string{"inline.profile:1:", "login_encoding"}},
+		{name: "base URL without a version", file: "base_url = http://127.0.0.1:8080\n", wantErr: []string{"inline.profile:1:", "version segment"}},
+		{name: "unterminated variable", file: "api_key = ${KEY\n", wantErr: []string{"inline.profile:1:", "unterminated"}},
+		{name: "Cucumber tag syntax is refused", file: "tags = not @reference\n", wantErr: []string{"inline.profile:1:", "tag expression"}},
+		{name: "a bad environment value names the variable", env: map[string]string{"PRICING_CURRENCY_ID": "one"},
+			wantErr: []string{"PRICING_CURRENCY_ID", "currency_id", `"one"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := ""
+			switch {
+			case strings.Contains(tt.file, "\n"):
+				path = filepath.Join(t.TempDir(), "inline.profile")
+				if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			case tt.file != "":
+				path = filepath.Join("testdata", "profiles", tt.file)
+			}
+			got, tags, err := LoadProfile(path, mapEnv(tt.env))
+			if tt.wantErr != nil {
+				if err == nil {
+					t.Fatalf("LoadProfile: no error, want one containing %q (got %+v)", tt.wantErr, got)
+				}
+				for _, s := range tt.wantErr {
+					if !strings.Contains(err.Error(), s) {
+						t.Errorf("error %q does not contain %q", err, s)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("LoadProfile: %v", err)
+			}
+			if got != tt.want {
+				t.Errorf("profile:\n got %+v\nwant %+v", got, tt.want)
+			}
+			if tags != tt.wantTags {
+				t.Errorf("tags = %q, want %q", tags, tt.wantTags)
+			}
+		})
+	}
+}
+
+func TestExpand(t *testing.T) {
+	env := mapEnv(map[string]string{"HOST": "staging", "EMPTY": ""})
+	tests := []struct {
+		in, want, wantErr string
+	}{
+		{in: "plain", want: "plain"},
+		{in: "https://${HOST}.example.com", want: "https://staging.example.com"},
+		{in: "${HOST}-${HOST}", want: "staging-staging"},
+		{in: "${MISSING:-fallback}", want: "fallback"},
+		{in: "${EMPTY:-fallback}", want: "fallback"},
+		{in: "${HOST:-fallback}", want: "staging"},
+		{in: "${MISSING:-}", want: ""},
+		{in: "cost $5 and $$HOST", want: "cost $5 and $HOST"},
+		{in: "${MISSING}", wantErr: "MISSING is not set"},
+		{in: "${EMPTY}", wantErr: "EMPTY is not set"},
+		{in: "${1BAD}", wantErr: "bad variable name"},
+		{in: "${}", wantErr: "bad variable name"},
+		{in: "x${HOST", wantErr: "unterminated"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := expand(tt.in, env)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("expand(%q) = %q, %v; want error containing %q", tt.in, got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("expand(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestProfileValidate(t *testing.T) {
+	tests := []struct {
+		name    string
+		edit    func(*Profile)
+		wantErr string
+	}{
+		{"seed is valid", func(*Profile) {}, ""},
+		{"https with a deeper path", func(p *Profile) { p.BaseURL = "https://api.example.com/pricing/v1" }, ""},
+		{"form login", func(p *Profile) { p.LoginEncoding = "form" }, ""},
+		{"no scheme", func(p *Profile) { p.BaseURL = "127.0.0.1:8080/v1" }, "PRICING_BASE_URL"},
+		{"ftp", func(p *Profile) { p.BaseURL = "ftp://example.com/v1" }, "absolute http(s)"},
+		{"no version segment", func(p *Profile) { p.BaseURL = "http://example.com/" }, "version segment"},
+		{"query", func(p *Profile) { p.BaseURL = "http://example.com/v1?x=1" }, "query"},
+		{"empty password", func(p *Profile) { p.Password = "" }, "PRICING_PASSWORD (password): is empty"},
+		{"negative ids are integers", func(p *Profile) { p.PlanID = "-1" }, ""},
+		{"fractional id", func(p *Profile) { p.PlatformID = "1.5" }, "PRICING_PLATFORM_ID"},
+		{"hash of 41", func(p *Profile) { p.MarketappHash += "a" }, "PRICING_MARKETAPP_HASH"},
+		{"empty login encoding", func(p *Profile) { p.LoginEncoding = "" }, "PRICING_LOGIN_ENCODING"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := with(seedProfile(), tt.edit).Validate()
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Errorf("Validate: %v, want nil", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("Validate: %v, want an error containing %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestTagFilter(t *testing.T) {
+	tests := []struct {
+		user      string
+		reference bool
+		want      string
+		wantErr   bool
+	}{
+		{user: "", want: "~@reference"},
+		{user: "  ", want: "~@reference"},
+		{user: "", reference: true, want: ""},
+		{user: "@s5", want: "~@reference && @s5"},
+		{user: "@s5,@s8", want: "~@reference && @s5,@s8"},
+		{user: "@s5 && ~@mutates-A", want: "~@reference && @s5 && ~@mutates-A"},
+		{user: "@s7.1", reference: true, want: "@s7.1"},
+		{user: "s5", want: "~@reference && s5"}, // godog accepts a tag without @
+		{user: "@s5 &&", wantErr: true},         // would panic inside godog
+		{user: "@s5,,@s8", wantErr: true},
+		{user: "~", wantErr: true},
+		{user: "not @reference", wantErr: true},
+		{user: "@s5 and @s8", wantErr: true},
+		{user: "(@s5)", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.user, func(t *testing.T) {
+			got, err := tagFilter(tt.user, tt.reference)
+			if tt.wantErr {
+				if err == nil {
+					t.Fatalf("tagFilter(%q) = %q, want an error", tt.user, got)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("tagFilter(%q, %v) = %q, %v; want %q", tt.user, tt.reference, got, err, tt.want)
+			}
+		})
+	}
+}

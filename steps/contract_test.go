@@ -1,0 +1,339 @@
+package steps_test
+
+// This is the only file of steps/ that knows the mock: the step library
+// itself must stay free of it, since it runs against any implementation.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cucumber/godog"
+
+	"github.com/pricing-contract/pricing-contract/features"
+	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/steps"
+)
+
+// godogFlags receives godog's flags given after -args, e.g.
+//
+//	go test ./steps -run TestContract -args --godog.tags=@s8 --godog.format=pretty
+//
+// They must be on flag.CommandLine before the testing package parses it.
+var godogFlags = godog.Options{Format: "progress", Concurrency: 4}
+
+func init() {
+	usage := flag.CommandLine.Usage // keep `go test -h` as the testing package prints it
+	godog.BindFlags("godog.", flag.CommandLine, &godogFlags)
+	flag.CommandLine.Usage = usage
+}
+
+// TestContract runs every feature, each scenario as a subtest, against an
+// in-process mock, @reference scenarios included. With PRICING_BASE_URL set it
+// targets that server instead (profile from the PRICING_* environment) and
+// leaves out @reference unless PRICING_REFERENCE=1. --godog.paths name files
+// of the embedded features (`--godog.paths=users.feature:12`), which go test
+// rebuilds from features/ on every run.
+func TestContract(t *testing.T) {
+	opts := godogFlags
+	opts.Paths = append([]string(nil), godogFlags.Paths...)
+
+	var profile steps.Profile
+	if os.Getenv("PRICING_BASE_URL") != "" {
+		profile = steps.ProfileFromEnv(os.Getenv)
+		if err := profile.Validate(); err != nil {
+			t.Fatalf("target profile from the environment: %v", err)
+		}
+		if os.Getenv("PRICING_REFERENCE") != "1" {
+			opts.Tags = andTags("~@reference", opts.Tags)
+		}
+		t.Logf("target %s (from PRICING_BASE_URL), tags %q", profile.BaseURL, opts.Tags)
+	} else {
+		profile = startMock(t, nil)
+	}
+
+	if opts.Randomize == 0 {
+		opts.Randomize = rand.Int64N(99998) + 1
+	}
+	t.Logf("random order seed %d (rerun it with -args --godog.random=%d)", opts.Randomize, opts.Randomize)
+
+	opts.TestingT = t
+	r := runFeatures(t, profile, opts)
+	if godogFlags.Format != "progress" {
+		t.Logf("godog output:\n%s", r.output) // asked for with --godog.format
+	}
+	t.Logf("%s\n%s", r.summary(), r.coverage)
+	if r.ran == 0 {
+		t.Fatalf("no scenario ran (tags %q, paths %q; godog status %d)", opts.Tags, opts.Paths, r.status)
+	}
+	if r.status != 0 {
+		t.Errorf("godog status %d; %d of %d scenarios failed: %s", r.status, len(r.failed), r.ran, strings.Join(r.failed, "; "))
+	}
+}
+
+// suiteRun is the outcome of one godog run.
+type suiteRun struct {
+	status   int
+	ran      int
+	failed   []string // "name [tags]" of each failed scenario
+	output   string   // the formatter's output
+	coverage string   // the coverage summary
+}
+
+// runFeatures runs the embedded features (opts.Paths within them) in strict
+// mode. With opts.TestingT set each scenario is a subtest of t; otherwise a
+// failing scenario does not fail t and the caller judges the outcome.
+func runFeatures(t *testing.T, profile steps.Profile, opts godog.Options) suiteRun {
+	t.Helper()
+	var (
+		out    bytes.Buffer
+		ran    atomic.Int64
+		mu     sync.Mutex
+		failed []string
+	)
+	opts.Strict = true
+	opts.NoColors = true
+	opts.Output = &out
+	opts.FS = features.FS
+	if len(opts.Paths) == 0 {
+		opts.Paths = []string{"."}
+	}
+
+	suite := steps.NewSuite(profile, steps.Options{Output: io.Discard})
+	status := godog.TestSuite{
+		Name:                 "contract",
+		TestSuiteInitializer: suite.InitializeTestSuite,
+		ScenarioInitializer: func(sc *godog.ScenarioContext) {
+			sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
+				ran.Add(1)
+				return ctx, nil
+			})
+			suite.InitializeScenario(sc)
+			// Registered last, so it sees the errors of the library's hooks too.
+			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
+				if err != nil && !errors.Is(err, godog.ErrSkip) {
+					mu.Lock()
+					failed = append(failed, fmt.Sprintf("%s %s", s.Name, pickleTags(s)))
+					mu.Unlock()
+				}
+				return ctx, nil
+			})
+		},
+		Options: &opts,
+	}.Run()
+
+	var cov strings.Builder
+	if err := suite.Coverage().WriteText(&cov); err != nil {
+		t.Errorf("coverage summary: %v", err)
+	}
+	return suiteRun{status: status, ran: int(ran.Load()), failed: failed, output: out.String(), coverage: cov.String()}
+}
+
+var summaryLine = regexp.MustCompile(`^(\d+ (scenarios|steps)\b|Randomized with seed)`)
+
+// summary is godog's closing lines; the failures themselves are reported
+// by the subtests or by failed.
+func (r suiteRun) summary() string {
+	var b strings.Builder
+	for _, line := range strings.Split(r.output, "\n") {
+		if summaryLine.MatchString(line) {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
+func pickleTags(s *godog.Scenario) string {
+	names := make([]string, len(s.Tags))
+	for i, tg := range s.Tags {
+		names[i] = tg.Name
+	}
+	return "[" + strings.Join(names, " ") + "]"
+}
+
+// andTags joins godog tag expressions; godog's filter is an AND of clauses.
+func andTags(a, b string) string {
+	switch {
+	case strings.TrimSpace(b) == "":
+		return a
+	case strings.TrimSpace(a) == "":
+		return b
+	}
+	return a + " && " + b
+}
+
+// startMock serves a fresh mock with the default seed on 127.0.0.1, its
+// handler wrapped by wrap when given, and returns the seed's target profile
+// through the same PRICING_* variables a user would set.
+func startMock(t *testing.T, wrap func(http.Handler) http.Handler) steps.Profile {
+	t.Helper()
+	m, err := mockserver.New(mockserver.Options{})
+	if err != nil {
+		t.Fatalf("mockserver.New: %v", err)
+	}
+	var h http.Handler = m
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+
+	env := map[string]string{}
+	for _, kv := range m.Profile().Env(srv.URL + "/v1") {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	p := steps.ProfileFromEnv(func(k string) string { return env[k] })
+	if err := p.Validate(); err != nil {
+		t.Fatalf("the mock's profile: %v", err)
+	}
+	return p
+}
+
+// TestBrokenMockIsCaught breaks the mock in ways the spec forbids and checks
+// that the spec scenarios of the broken section fail, while the same
+// scenarios pass against the intact mock (so the failure is the breakage's).
+func TestBrokenMockIsCaught(t *testing.T) {
+	tests := []struct {
+		name      string
+		tags      string
+		breakMock func(http.Handler) http.Handler
+	}{
+		{"403 answered as 404", "@s5", rewriteResponses(func(status int, body []byte) (int, []byte) {
+			if status == http.StatusForbidden {
+				return http.StatusNotFound, body
+			}
+			return status, body
+		})},
+		{"255 limit not enforced", "@s8", truncateRequestStrings(255)},
+		{"error body not an array", "@s7.1", rewriteResponses(func(status int, body []byte) (int, []byte) {
+			if status == http.StatusBadRequest {
+				return status, []byte(`{"errors":` + string(body) + `}`)
+			}
+			return status, body
+		})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			opts := godog.Options{
+				Format:      "progress",
+				Tags:        andTags("~@reference", tt.tags),
+				Concurrency: 4,
+				Randomize:   -1,
+			}
+
+			intact := runFeatures(t, startMock(t, nil), opts)
+			if intact.ran == 0 {
+				t.Fatalf("no spec scenario tagged %s", tt.tags)
+			}
+			if intact.status != 0 {
+				t.Fatalf("against the intact mock, status %d; failed: %s\n%s", intact.status, strings.Join(intact.failed, "; "), intact.output)
+			}
+
+			broken := runFeatures(t, startMock(t, tt.breakMock), opts)
+			if broken.status == 0 || len(broken.failed) == 0 {
+				t.Fatalf("the suite passed against a mock where %s (%d scenarios ran)\n%s", tt.name, broken.ran, broken.summary())
+			}
+			t.Logf("%d of %d %s scenarios caught it:\n  %s", len(broken.failed), broken.ran, tt.tags, strings.Join(broken.failed, "\n  "))
+		})
+	}
+}
+
+// rewriteResponses lets edit change the status and body of every answer.
+func rewriteResponses(edit func(status int, body []byte) (int, []byte)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			next.ServeHTTP(rec, r)
+			status, body := edit(rec.Code, rec.Body.Bytes())
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.WriteHeader(status)
+			w.Write(body)
+		})
+	}
+}
+
+// truncateRequestStrings cuts every string of a JSON request body, at any
+// depth, to n runes before the mock sees it: the mock then accepts what a
+// server enforcing the limit must refuse.
+func truncateRequestStrings(n int) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, err := io.ReadAll(r.Body)
+			r.Body.Close()
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			dec := json.NewDecoder(bytes.NewReader(body))
+			dec.UseNumber()
+			var v any
+			if dec.Decode(&v) == nil {
+				var buf bytes.Buffer
+				enc := json.NewEncoder(&buf)
+				enc.SetEscapeHTML(false)
+				if enc.Encode(truncateStrings(v, n)) == nil {
+					body = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+				}
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+			r.Header.Set("Content-Length", strconv.Itoa(len(body)))
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+func truncateStrings(v any, n int) any {
+	switch x := v.(type) {
+	case string:
+		if r := []rune(x); len(r) > n {
+			return string(r[:n])
+		}
+		return x
+	case map[string]any:
+		for k, e := range x {
+			x[k] = truncateStrings(e, n)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = truncateStrings(e, n)
+		}
+		return x
+	default:
+		return v
+	}
+}
+
+func TestTruncateStrings(t *testing.T) {
+	long := strings.Repeat("é", 300)
+	in := map[string]any{"a": long, "n": json.Number("12345678901234567890"), "o": map[string]any{"b": []any{long, "x", nil, true}}}
+	got, err := json.Marshal(truncateStrings(in, 255))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := strings.Repeat("é", 255)
+	want := `{"a":"` + cut + `","n":12345678901234567890,"o":{"b":["` + cut + `","x",null,true]}}`
+	if string(got) != want {
+		t.Errorf("truncateStrings:\n got %s\nwant %s", got, want)
+	}
+}

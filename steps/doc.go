@@ -1,0 +1,182 @@
+// Package steps is the step vocabulary of the pricing contract suite: godog
+// step definitions that drive any implementation of the Pricing Service API
+// over HTTP (resty), check its answers with gjson and make unique data with
+// gofakeit.
+//
+// A Suite holds the target profile and options; its InitializeScenario
+// registers every phrase below and the hooks, and all per-scenario state
+// lives in the scenario's context, so scenarios run in any order and with
+// any concurrency. A phrase works after any keyword (Given, When, Then, And).
+//
+// # A sample feature
+//
+//	@s4.1 @put-users
+//	Feature: PUT /users/:userId
+//
+//	  Scenario: an invalid email is named in the error array
+//	    Given I am account "A" using the session-token header
+//	    And the request body is the template "user"
+//	    And the request body field "email" is "not-an-email"
+//	    When I send "PUT" to "/users/{{A.userId}}"
+//	    Then the errors are exactly:
+//	      | fieldName | error        |
+//	      | email     | InvalidEmail |
+//
+// # Variables
+//
+// {{name}} is replaced in every step argument, doc string, table cell, body
+// template and shape. In JSON, "{{x}}" (the whole string) becomes the value as
+// JSON, so a remembered number stays a number; inside a longer string it is
+// text. An unknown name fails the step.
+//
+//	{{A.email}} {{A.password}} {{A.apiKey}} {{B.email}} {{B.password}} {{B.apiKey}}
+//	{{A.userId}} {{A.clientId}} {{B.userId}} {{B.clientId}}   learned by POST /sessions, once per run
+//	{{currencyId}} {{planId}} {{platformId}} {{phoneCountryId}} {{marketappHash}}
+//	{{gen:email}}      contract-<random>@example.com
+//	{{gen:name}}       contract-<two words>-<digits>
+//	{{gen:string:N}}   exactly N characters, contract- and letters and digits
+//	{{gen:email:N}}    a valid email of exactly N characters (labels <= 63, local part <= 64)
+//	{{gen:hex:N}}      N lower-case hex characters
+//	{{gen:password}}   12 characters; {{gen:password:N}}: N characters
+//
+// # Quoted arguments
+//
+// In every quoted argument of a phrase, \" stands for " and \\ for \;
+// any other backslash is kept as written (a pattern "^\d+$" needs no
+// doubling). The escapes are undone before {{name}} substitution:
+//
+//	Then the JSON at "clients.#(name==\"{{clientName}}\")" is absent
+//
+// Paths may also hold unescaped quotes, as in "clients.#(name=="x")". A
+// JSON value after "is" (Given the request body field "<path>" is <json>,
+// Then the JSON at "<path>" is <json>) is not a quoted argument: it keeps
+// the escapes of JSON.
+//
+// # State, auth and request building
+//
+//	Given I remember "<value>" as "<name>"
+//	Given I am account "A" using the api-key header
+//	Given I am account "A" using the session-token header
+//	Given I am account "A" using the sessionToken query
+//	Given I am not authenticated
+//	Given the request header "<name>" is "<value>"
+//	Given the request query parameter "<name>" is "<value>"
+//	Given the request body is:
+//	  """json
+//	  { ... }
+//	  """
+//	Given the request body is the template "<name>"
+//	Given the request body field "<path>" is <json>
+//	Given the request body field "<path>" is a string of <N> characters
+//	Given the request body field "<path>" is an email of <N> characters
+//	Given the request body field "<path>" is absent
+//	Given the raw request body is:
+//	  """
+//	  sent verbatim
+//	  """
+//	Given the request content type is "<type>"
+//
+// Account is A or B. The session schemes log in with POST /sessions once per
+// account and scenario. The scheme applies to every later request of the
+// scenario. A header or query parameter set by a step replaces the one of
+// the scheme. Body paths are dotted (currency.id); missing objects are
+// created. Headers, query and body are used up by the next send.
+//
+// # Sending
+//
+//	When I send "<METHOD>" to "<path>"
+//	When I send "<METHOD>" to "<path>" under the version "<v>"
+//	When I log in as account "A"
+//	When I log in with email "<email>" and password "<password>"
+//
+// The path is relative to the base URL; the version form replaces the base
+// URL's last segment. For coverage, a request under a version that names
+// the base URL's own version (v1 and v1.0: equal once trailing .0
+// components are dropped) counts for the endpoint; under another version
+// (v2, v1.1) it counts under its literal path, such as GET /v2/platforms. A transport error on GET, PUT, HEAD, OPTIONS or DELETE
+// is retried (Options.Retries); POST is not.
+//
+// # Assertions on the last response
+//
+//	Then the response status is <code>
+//	Then the response status is <code> or <code>
+//	Then the response is JSON
+//	Then the response matches the shape "<name>"
+//	Then the response matches:
+//	  """json
+//	  <shape>
+//	  """
+//	Then the JSON at "<path>" matches the shape "<name>"
+//	Then the JSON at "<path>" matches:
+//	  """json
+//	  <shape>
+//	  """
+//	Then the JSON at "<path>" is <json>
+//	Then the JSON at "<path>" is a string|number|boolean|object|array|null
+//	Then the JSON at "<path>" matches the pattern "<regexp>"
+//	Then the JSON at "<path>" is absent
+//	Then the JSON at "<path>" is present
+//	Then the errors are exactly:
+//	  | fieldName | error        |
+//	  | email     | InvalidEmail |
+//	Then the errors include:
+//	  | fieldName | error        |
+//	Then the errors name the field "<fieldName>"
+//	Then I remember the JSON at "<path>" as "<name>"
+//
+// A path is a gjson path; "" and "@this" are the whole body. gjson has no
+// syntax errors (a malformed path simply matches nothing), so the steps check
+// a path's structure first and fail on a query or multipath that is not
+// closed, an unterminated string, a query value that is not one JSON string
+// or bare word (#(name==\"x\") with the backslashes left in), a lone
+// trailing backslash or an unknown @modifier. Without that check "is absent"
+// would pass on such a path whatever the target answered. "is <json>" is
+// deep equality, numbers compared numerically. "matches the pattern" is an
+// unanchored Go regexp on a string value (write ^...$ to anchor). The errors
+// steps require status 400 and the array of spec 7.1; "are exactly" compares
+// the (fieldName, error) pairs as a multiset, "include" as a subset.
+//
+// # Shapes
+//
+// A shape is JSON, matched in the manner of Karate's fuzzy matchers:
+//
+//	literal                 equal (numbers numerically)
+//	"#string" "#number" "#boolean" "#null" "#object" "#array"
+//	"#present"              any value, even null, but present
+//	"#notpresent"           the key is absent
+//	"#ignore"               anything, or absent
+//	"#iso8601"              an ISO 8601 date or date-time, extended or basic
+//	"#regex <re>"           a string fully matching <re>
+//	"##<marker>"            the marker, or null, or absent
+//	"#a|#b"                 alternatives (not with #regex)
+//	{...}                   an object; extra keys allowed unless "#closed": true
+//	{"#each": <shape>, "#minItems": N}   an array whose every element matches
+//	[...]                   an array of the same length, element by element
+//
+// Shapes and body templates are read from fixtures/shapes and
+// fixtures/bodies (embedded), or first from Options.FixturesDir.
+//
+// # Hooks and locks
+//
+// A scenario tagged @mutates-A or @mutates-B holds that account exclusively;
+// any other scenario that mentions account "A" or {{A. holds it shared. Locks
+// are taken in the order A, B. Before a @mutates-X scenario the account is
+// read (GET /users/{{X.userId}}) and so is its client (GET
+// /clients/{{X.clientId}}), with the account's api key; after it, pass or
+// fail, both are written back: PUT /users/:id with every field of the body
+// table, the phone fields the target showed and the profile's password, and
+// PUT /clients/:id with every field of the POST /clients body table
+// (addressLine2 and vat left out when the client has none, terms "I agree").
+// On a target that does not answer GET /users/:id, the user is restored from
+// the profile: email, password, first and last name and timezone (Profile
+// FirstName, LastName, Timezone and their Other* twins, by default the
+// mock's seed) and the four subscribe flags false, with a notice. On a
+// target that does not answer GET /clients/:id, the client is not restored,
+// with a notice. A failed restore fails the scenario.
+//
+// # Failure output
+//
+// A failing step prints the request as a curl command, with api keys,
+// session tokens and passwords as ***, then the response status,
+// Content-Type and body (at most 4 KiB).
+package steps

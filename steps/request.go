@@ -1,0 +1,694 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cucumber/godog"
+	"github.com/pricing-contract/pricing-contract/fixtures"
+	"github.com/tidwall/gjson"
+)
+
+// requestSteps builds the next request and sends it.
+type requestSteps struct{ s *Suite }
+
+// Register adds the phrases:
+//
+//	Given the request header "<name>" is "<value>"
+//	Given the request query parameter "<name>" is "<value>"
+//	Given the request body is:            (doc string)
+//	Given the request body is the template "<name>"
+//	Given the request body field "<path>" is a string of <N> characters
+//	Given the request body field "<path>" is an email of <N> characters
+//	Given the request body field "<path>" is absent
+//	Given the request body field "<path>" is <json>
+//	Given the raw request body is:        (doc string)
+//	Given the request content type is "<type>"
+//	When I send "<METHOD>" to "<path>"
+//	When I send "<METHOD>" to "<path>" under the version "<v>"
+func (r requestSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, r.steps()) }
+
+func (r requestSteps) steps() []stepDef {
+	return []stepDef{
+		{`^the request header ` + quoted + ` is "(.*)"$`, r.theRequestHeaderIs},
+		{`^the request query parameter ` + quoted + ` is "(.*)"$`, r.theRequestQueryParameterIs},
+		{`^the request body is:$`, r.theRequestBodyIs},
+		{`^the request body is the template ` + quoted + `$`, r.theRequestBodyIsTheTemplate},
+		{`^the request body field ` + quoted + ` is an? string of (\d+) characters?$`, r.theRequestBodyFieldIsAStringOf},
+		{`^the request body field ` + quoted + ` is an? email of (\d+) characters?$`, r.theRequestBodyFieldIsAnEmailOf},
+		{`^the request body field ` + quoted + ` is absent$`, r.theRequestBodyFieldIsAbsent},
+		// A JSON value starts with one of these characters; the phrases
+		// above start with "a", so the two families never both match.
+		{`^the request body field ` + quoted + ` is ([-"{\[0-9tfn].*)$`, r.theRequestBodyFieldIs},
+		{`^the raw request body is:$`, r.theRawRequestBodyIs},
+		{`^the request content type is ` + quoted + `$`, r.theRequestContentTypeIs},
+		{`^I send "([A-Za-z]+)" to ` + quoted + `$`, r.iSendTo},
+		{`^I send "([A-Za-z]+)" to ` + quoted + ` under the version ` + quoted + `$`, r.iSendToUnderTheVersion},
+	}
+}
+
+// pendingRequest is what the Given steps have set for the next send.
+type pendingRequest struct {
+	headers     [][2]string
+	query       [][2]string
+	body        pendingBody
+	contentType *string
+}
+
+type bodyKind int
+
+const (
+	bodyNone bodyKind = iota
+	bodyJSON
+	bodyRaw
+)
+
+type pendingBody struct {
+	kind bodyKind
+	doc  any    // bodyJSON: the decoded document, numbers as json.Number
+	text []byte // bodyJSON: the text as written while doc is unmodified; bodyRaw: the bytes
+}
+
+func (requestSteps) theRequestHeaderIs(ctx context.Context, name, val string) error {
+	name, val = unescapeArg(name), unescapeArg(val)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	if val, err = st.substText(ctx, val); err != nil {
+		return err
+	}
+	st.pending.headers = append(st.pending.headers, [2]string{name, val})
+	return nil
+}
+
+func (requestSteps) theRequestQueryParameterIs(ctx context.Context, name, val string) error {
+	name, val = unescapeArg(name), unescapeArg(val)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	if val, err = st.substText(ctx, val); err != nil {
+		return err
+	}
+	st.pending.query = append(st.pending.query, [2]string{name, val})
+	return nil
+}
+
+func (requestSteps) theRequestBodyIs(ctx context.Context, doc *godog.DocString) error {
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	return st.setJSONBody(ctx, "the doc string", doc.Content)
+}
+
+func (requestSteps) theRequestBodyIsTheTemplate(ctx context.Context, name string) error {
+	name = unescapeArg(name)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	data, err := st.suite.fixture("bodies", name)
+	if err != nil {
+		return err
+	}
+	return st.setJSONBody(ctx, "template "+name, string(data))
+}
+
+func (st *scenarioState) setJSONBody(ctx context.Context, what, text string) error {
+	text, err := st.substJSON(ctx, text)
+	if err != nil {
+		return err
+	}
+	doc, err := decodeJSON([]byte(text))
+	if err != nil {
+		return fmt.Errorf("%s is not JSON after substitution (use the raw request body step for invalid JSON): %v\n%s", what, err, text)
+	}
+	st.pending.body = pendingBody{kind: bodyJSON, doc: doc, text: []byte(text)}
+	return nil
+}
+
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, errors.New("text after the JSON value")
+	}
+	return v, nil
+}
+
+func (r requestSteps) theRequestBodyFieldIsAStringOf(ctx context.Context, field string, n int) error {
+	return r.setGenerated(ctx, unescapeArg(field), "gen:string:"+strconv.Itoa(n))
+}
+
+func (r requestSteps) theRequestBodyFieldIsAnEmailOf(ctx context.Context, field string, n int) error {
+	return r.setGenerated(ctx, unescapeArg(field), "gen:email:"+strconv.Itoa(n))
+}
+
+func (requestSteps) setGenerated(ctx context.Context, field, gen string) error {
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := st.lookup(ctx, gen)
+	if err != nil {
+		return err
+	}
+	return st.setBodyField(ctx, field, v.text, true)
+}
+
+func (requestSteps) theRequestBodyFieldIsAbsent(ctx context.Context, field string) error {
+	field = unescapeArg(field)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	return st.setBodyField(ctx, field, nil, false)
+}
+
+// theRequestBodyFieldIs takes the value as JSON, with JSON's own escapes:
+// only the quoted field path is a step argument to unescape.
+func (requestSteps) theRequestBodyFieldIs(ctx context.Context, field, raw string) error {
+	field = unescapeArg(field)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	text, err := st.substJSON(ctx, raw)
+	if err != nil {
+		return err
+	}
+	v, err := decodeJSON([]byte(text))
+	if err != nil {
+		return fmt.Errorf("the value of %q is not JSON: %v: %s", field, err, text)
+	}
+	return st.setBodyField(ctx, field, v, true)
+}
+
+// setBodyField sets (or, with set false, deletes) a dotted path of the JSON
+// body, creating the body and intermediate objects as needed. A numeric
+// segment indexes an array that is already there.
+func (st *scenarioState) setBodyField(ctx context.Context, field string, v any, set bool) error {
+	field, err := st.substText(ctx, field)
+	if err != nil {
+		return err
+	}
+	b := &st.pending.body
+	switch b.kind {
+	case bodyRaw:
+		return fmt.Errorf("cannot set the field %q of a raw request body", field)
+	case bodyNone:
+		b.kind, b.doc = bodyJSON, map[string]any{}
+	}
+	if field == "" {
+		return errors.New("empty body field path")
+	}
+	root, err := setPath(b.doc, strings.Split(field, "."), v, set)
+	if err != nil {
+		return fmt.Errorf("request body field %q: %w", field, err)
+	}
+	b.doc, b.text = root, nil
+	return nil
+}
+
+func setPath(node any, segs []string, v any, set bool) (any, error) {
+	seg := segs[0]
+	switch n := node.(type) {
+	case map[string]any:
+		if len(segs) == 1 {
+			if set {
+				n[seg] = v
+			} else {
+				delete(n, seg)
+			}
+			return n, nil
+		}
+		child, ok := n[seg]
+		if !ok || child == nil {
+			if !set {
+				return n, nil // deleting below an absent object: nothing to do
+			}
+			child = map[string]any{}
+		}
+		c, err := setPath(child, segs[1:], v, set)
+		if err != nil {
+			return nil, fmt.Errorf("%s.%w", seg, err)
+		}
+		n[seg] = c
+		return n, nil
+	case []any:
+		i, err := strconv.Atoi(seg)
+		if err != nil || i < 0 || i >= len(n) {
+			return nil, fmt.Errorf("%s: not an index of the array of %d elements", seg, len(n))
+		}
+		if len(segs) == 1 {
+			if set {
+				n[i] = v
+				return n, nil
+			}
+			return append(n[:i], n[i+1:]...), nil
+		}
+		c, err := setPath(n[i], segs[1:], v, set)
+		if err != nil {
+			return nil, fmt.Errorf("%s.%w", seg, err)
+		}
+		n[i] = c
+		return n, nil
+	default:
+		return nil, fmt.Errorf("%s: the value there is not an object", seg)
+	}
+}
+
+func (requestSteps) theRawRequestBodyIs(ctx context.Context, doc *godog.DocString) error {
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	text, err := st.substText(ctx, doc.Content)
+	if err != nil {
+		return err
+	}
+	st.pending.body = pendingBody{kind: bodyRaw, text: []byte(text)}
+	return nil
+}
+
+func (requestSteps) theRequestContentTypeIs(ctx context.Context, ct string) error {
+	ct = unescapeArg(ct)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	st.pending.contentType = &ct
+	return nil
+}
+
+func (r requestSteps) iSendTo(ctx context.Context, method, p string) error {
+	return r.send(ctx, method, unescapeArg(p), "")
+}
+
+func (r requestSteps) iSendToUnderTheVersion(ctx context.Context, method, p, version string) error {
+	p, version = unescapeArg(p), unescapeArg(version)
+	if version == "" || strings.Contains(version, "/") {
+		return fmt.Errorf("version %q must be one path segment, such as v1.0", version)
+	}
+	return r.send(ctx, method, p, version)
+}
+
+func (requestSteps) send(ctx context.Context, method, p, version string) error {
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	// The pending request is used up by this send, whatever happens.
+	pending := st.pending
+	st.pending = pendingRequest{}
+
+	if p, err = st.substText(ctx, p); err != nil {
+		return err
+	}
+	out := outgoing{method: strings.ToUpper(method), header: http.Header{}, version: version}
+	if out.url, err = st.suite.endpointURL(p, version); err != nil {
+		return err
+	}
+	if err := st.authenticate(ctx, &out); err != nil {
+		return err
+	}
+	if err := pending.apply(&out); err != nil {
+		return err
+	}
+	ex := st.do(ctx, out)
+	st.record(ex)
+	if ex.err != nil {
+		return st.fail("%s %s: %v", out.method, p, ex.err)
+	}
+	return nil
+}
+
+// apply adds what the Given steps set. A header or query parameter named
+// by a step replaces the one of the auth scheme, so that a scenario can
+// send a malformed credential while keeping everything else.
+func (p pendingRequest) apply(out *outgoing) error {
+	for _, h := range p.headers {
+		out.header.Del(h[0])
+	}
+	for _, h := range p.headers {
+		out.header.Add(h[0], h[1])
+	}
+	if len(p.query) > 0 {
+		named := map[string]bool{}
+		for _, q := range p.query {
+			named[q[0]] = true
+		}
+		kept := out.query[:0]
+		for _, q := range out.query {
+			if !named[q[0]] {
+				kept = append(kept, q)
+			}
+		}
+		out.query = append(kept, p.query...)
+	}
+	switch p.body.kind {
+	case bodyJSON:
+		if p.body.text != nil {
+			out.body = p.body.text
+		} else {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(p.body.doc); err != nil {
+				return fmt.Errorf("encoding the request body: %w", err)
+			}
+			out.body = bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+		}
+	case bodyRaw:
+		out.body = p.body.text
+	}
+	switch {
+	case p.contentType != nil:
+		out.header.Set("Content-Type", *p.contentType)
+	case out.body != nil && out.header.Get("Content-Type") == "":
+		out.header.Set("Content-Type", "application/json")
+	}
+	return nil
+}
+
+// endpointURL joins the base URL and a path relative to it. With a version,
+// the base URL's last path segment, its version, is replaced.
+func (s *Suite) endpointURL(p, version string) (string, error) {
+	base := strings.TrimRight(s.profile.BaseURL, "/")
+	if version != "" {
+		u, err := url.Parse(base)
+		if err != nil {
+			return "", fmt.Errorf("base URL %q: %w", base, err)
+		}
+		dir, _ := path.Split(strings.TrimRight(u.Path, "/"))
+		u.Path = dir + version
+		u.RawPath = ""
+		base = u.String()
+	}
+	if p == "" {
+		return base, nil
+	}
+	return base + "/" + strings.TrimLeft(p, "/"), nil
+}
+
+// outgoing is a request ready to go.
+type outgoing struct {
+	method  string
+	url     string
+	query   [][2]string
+	header  http.Header
+	body    []byte
+	version string // set by the under-the-version step
+}
+
+func (o outgoing) fullURL() string {
+	if len(o.query) == 0 {
+		return o.url
+	}
+	var b strings.Builder
+	b.WriteString(o.url)
+	sep := "?"
+	if strings.Contains(o.url, "?") {
+		sep = "&"
+	}
+	for _, q := range o.query {
+		b.WriteString(sep + url.QueryEscape(q[0]) + "=" + url.QueryEscape(q[1]))
+		sep = "&"
+	}
+	return b.String()
+}
+
+// exchange is one request and what came back.
+type exchange struct {
+	out        outgoing
+	url        string
+	attempts   int
+	err        error // a transport error: no response
+	status     int
+	statusText string
+	respHeader http.Header
+	respBody   []byte
+}
+
+var idempotent = map[string]bool{
+	http.MethodGet: true, http.MethodPut: true, http.MethodHead: true,
+	http.MethodOptions: true, http.MethodDelete: true,
+}
+
+// do sends a request. A transport error on an idempotent method is retried
+// with a growing pause; anything that is an HTTP answer, whatever its
+// status, is final. POST is never retried: it may have taken effect.
+func (st *scenarioState) do(ctx context.Context, out outgoing) *exchange {
+	ex := &exchange{out: out, url: out.fullURL()}
+	tries := 1
+	if idempotent[out.method] {
+		tries += st.suite.retries
+	}
+	for ex.attempts < tries {
+		if ex.attempts > 0 {
+			select {
+			case <-ctx.Done():
+				ex.err = fmt.Errorf("after %d attempts: %w", ex.attempts, ctx.Err())
+				return ex
+			case <-time.After(time.Duration(ex.attempts) * st.suite.backoff):
+			}
+		}
+		ex.attempts++
+		req := st.client.R().SetContext(ctx)
+		req.Header = out.header.Clone()
+		if out.body != nil {
+			req.SetBody(out.body)
+		}
+		resp, err := req.Execute(out.method, ex.url)
+		if err != nil {
+			ex.err = err
+			continue
+		}
+		ex.err = nil
+		ex.status = resp.StatusCode()
+		ex.statusText = resp.Status()
+		ex.respHeader = resp.Header()
+		ex.respBody = resp.Body()
+		return ex
+	}
+	if ex.attempts > 1 {
+		ex.err = fmt.Errorf("after %d attempts: %w", ex.attempts, ex.err)
+	}
+	return ex
+}
+
+// record makes the exchange the scenario's last response and counts it
+// for coverage.
+func (st *scenarioState) record(ex *exchange) {
+	st.last = ex
+	if ex.err != nil {
+		return
+	}
+	key := coverageKey{endpoint: st.suite.endpointTemplate(ex.out), status: ex.status}
+	if !st.covered[key] {
+		st.covered[key] = true
+		st.suite.cov.add(key)
+	}
+}
+
+// Failure output.
+
+const dumpLimit = 4 << 10
+
+func (st *scenarioState) addSecret(s string) {
+	if s != "" {
+		st.secrets = append(st.secrets, s)
+	}
+}
+
+// fail is the error of a failing step: the message, then the last request
+// as curl and the response.
+func (st *scenarioState) fail(format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if st.last == nil {
+		return errors.New(msg + "\n(no request was sent in this scenario)")
+	}
+	return errors.New(msg + "\n\n" + st.dump(st.last))
+}
+
+// dump shows an exchange as a curl command and the response, with api
+// keys, session tokens and passwords replaced by ***.
+func (st *scenarioState) dump(ex *exchange) string {
+	var b strings.Builder
+	b.WriteString("curl -sS -X " + ex.out.method + " " + shellQuote(st.maskURL(ex.url)))
+	names := make([]string, 0, len(ex.out.header))
+	for k := range ex.out.header {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		for _, v := range ex.out.header[k] {
+			b.WriteString(" \\\n  -H " + shellQuote(k+": "+st.maskHeader(k, v)))
+		}
+	}
+	if ex.out.body != nil {
+		b.WriteString(" \\\n  --data-raw " + shellQuote(truncate(st.maskBody(ex.out.header.Get("Content-Type"), ex.out.body))))
+	}
+	b.WriteByte('\n')
+	if ex.err != nil {
+		b.WriteString("no response: " + st.maskText(ex.err.Error()) + "\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "response status: %s\n", ex.statusText)
+	if ct := ex.respHeader.Get("Content-Type"); ct != "" {
+		b.WriteString("Content-Type: " + ct + "\n")
+	}
+	b.WriteString(truncate(st.maskBody(ex.respHeader.Get("Content-Type"), ex.respBody)))
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func truncate(s string) string {
+	if len(s) <= dumpLimit {
+		return s
+	}
+	return s[:dumpLimit] + fmt.Sprintf("… (%d bytes in all)", len(s))
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// maskText replaces the secrets this scenario knows: the profile's
+// passwords and api keys and every session token it obtained.
+func (st *scenarioState) maskText(s string) string {
+	for _, secret := range st.secrets {
+		if len(secret) >= 4 {
+			s = strings.ReplaceAll(s, secret, "***")
+		}
+	}
+	return s
+}
+
+func (st *scenarioState) maskURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return st.maskText(raw)
+	}
+	q := u.Query()
+	if _, ok := q["sessionToken"]; ok {
+		for i, v := range q["sessionToken"] {
+			if v != "" {
+				q["sessionToken"][i] = "***"
+			}
+		}
+		u.RawQuery = strings.ReplaceAll(q.Encode(), "%2A%2A%2A", "***")
+	}
+	return st.maskText(u.String())
+}
+
+var schemeWords = map[string]bool{"api-key": true, "bearer": true, "basic": true}
+
+func (st *scenarioState) maskHeader(name, v string) string {
+	switch {
+	case v == "":
+		return v
+	case strings.EqualFold(name, "Authorization"):
+		scheme, rest, ok := strings.Cut(v, " ")
+		if !ok {
+			if schemeWords[strings.ToLower(v)] {
+				return v
+			}
+			return "***"
+		}
+		if strings.TrimSpace(rest) == "" {
+			return v
+		}
+		return scheme + " ***"
+	case strings.EqualFold(name, "session-token"):
+		return "***"
+	}
+	return st.maskText(v)
+}
+
+var (
+	secretKey     = regexp.MustCompile(`(?i)^(password|token|session-?token|api[-_]?key)$`)
+	formPasswords = regexp.MustCompile(`(?i)((?:^|&)(?:password|token|sessionToken)=)[^&]*`)
+)
+
+// maskBody hides the string values of password, token and api-key fields
+// of a JSON body (at any depth) and password fields of a form body, then
+// every known secret.
+func (st *scenarioState) maskBody(contentType string, body []byte) string {
+	s := string(body)
+	if mt, _, _ := mime.ParseMediaType(contentType); mt == "application/x-www-form-urlencoded" {
+		return st.maskText(formPasswords.ReplaceAllString(s, "${1}***"))
+	}
+	if gjson.Valid(s) {
+		var literals []string
+		collectSecretLiterals(gjson.Parse(s), &literals)
+		for _, l := range literals {
+			s = strings.ReplaceAll(s, l, `"***"`)
+		}
+	}
+	return st.maskText(s)
+}
+
+func collectSecretLiterals(v gjson.Result, out *[]string) {
+	v.ForEach(func(k, e gjson.Result) bool {
+		if k.Type == gjson.String && secretKey.MatchString(k.Str) && e.Type == gjson.String && e.Str != "" {
+			*out = append(*out, e.Raw)
+		}
+		if e.IsObject() || e.IsArray() {
+			collectSecretLiterals(e, out)
+		}
+		return true
+	})
+}
+
+// fixture reads <dir>/<name>.json: from Options.FixturesDir when it has
+// the file, else from the embedded fixtures.
+func (s *Suite) fixture(dir, name string) ([]byte, error) {
+	file := name + ".json"
+	if !fs.ValidPath(file) || strings.Contains(name, "/") {
+		return nil, fmt.Errorf("%q is not a fixture name", name)
+	}
+	if s.opts.FixturesDir != "" {
+		data, err := os.ReadFile(filepath.Join(s.opts.FixturesDir, dir, file))
+		if err == nil {
+			return data, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	fsys := fixtures.Shapes()
+	if dir == "bodies" {
+		fsys = fixtures.Bodies()
+	}
+	data, err := fs.ReadFile(fsys, file)
+	if err != nil {
+		kind := "shape"
+		if dir == "bodies" {
+			kind = "body template"
+		}
+		return nil, fmt.Errorf("no %s %q (fixtures/%s/%s): %w", kind, name, dir, file, err)
+	}
+	return data, nil
+}

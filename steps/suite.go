@@ -1,0 +1,250 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/brianvoe/gofakeit/v6"
+	"github.com/cucumber/godog"
+	"github.com/go-resty/resty/v2"
+)
+
+// Profile describes the target: where it is and which accounts and ids the
+// suite may use there. Numbers are kept as text, as they come from the
+// environment; they are substituted into JSON as numbers.
+type Profile struct {
+	BaseURL                                        string // includes the version segment, e.g. http://127.0.0.1:8080/v1
+	Email, Password, APIKey                        string // account A
+	OtherEmail, OtherPassword, OtherAPIKey         string // account B
+	CurrencyID, PlanID, PlatformID, PhoneCountryID string // numbers as text
+	MarketappHash                                  string
+	LoginEncoding                                  string // "json" (default) or "form": body of POST /sessions
+
+	// The names and timezones of the accounts, used only to restore an
+	// account after a @mutates-X scenario on a target that does not answer
+	// GET /users/:id: PUT /users needs every field, and these are the ones
+	// the other profile values do not give. Empty means the mock's seed
+	// (Quinn Assurance, Europe/London; Olive Other, America/New_York).
+	FirstName, LastName, Timezone                string // account A
+	OtherFirstName, OtherLastName, OtherTimezone string // account B
+}
+
+// seedNames are the defaults of the name and timezone fields: the mock's seed.
+var seedNames = []struct {
+	field func(*Profile) *string
+	def   string
+}{
+	{func(p *Profile) *string { return &p.FirstName }, "Quinn"},
+	{func(p *Profile) *string { return &p.LastName }, "Assurance"},
+	{func(p *Profile) *string { return &p.Timezone }, "Europe/London"},
+	{func(p *Profile) *string { return &p.OtherFirstName }, "Olive"},
+	{func(p *Profile) *string { return &p.OtherLastName }, "Other"},
+	{func(p *Profile) *string { return &p.OtherTimezone }, "America/New_York"},
+}
+
+// Options tune how the suite talks to the target.
+type Options struct {
+	HTTPClient *http.Client // nil: a default client with a 30 s timeout
+	// Retries is how often a request with an idempotent method (GET, PUT,
+	// HEAD, OPTIONS, DELETE) is repeated after a transport error. 0 means the
+	// default, 2; a negative value disables retries.
+	Retries int
+	// FixturesDir, when set, is searched first for shapes/<name>.json and
+	// bodies/<name>.json; the embedded fixtures are the fallback.
+	FixturesDir string
+	// Output receives notices that are not failures (an account restored
+	// from the profile rather than from a snapshot, a client that could not
+	// be snapshotted). nil: os.Stderr.
+	Output io.Writer
+}
+
+// Suite is the step library bound to one target. It holds configuration and
+// the little state that must outlive a scenario: the learned account ids, the
+// account locks and the coverage counters, each behind its own mutex.
+// Everything else lives in the scenario's context.
+type Suite struct {
+	profile Profile
+	opts    Options
+	http    *http.Client
+	retries int
+	backoff time.Duration
+
+	idsMu sync.Mutex
+	ids   map[string]accountIDs // account name -> ids learned by POST /sessions
+
+	locks map[string]*sync.RWMutex // account name -> lock
+
+	noticeMu sync.Mutex
+	noticed  map[string]bool
+
+	cov coverageCounter
+}
+
+// NewSuite returns the step library for the target p.
+func NewSuite(p Profile, o Options) *Suite {
+	hc := o.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: 30 * time.Second}
+	}
+	// resty fills in a nil Transport on the client it is given; doing it
+	// here once keeps the per-scenario copies from racing on it.
+	if hc.Transport == nil {
+		c := *hc
+		c.Transport = http.DefaultTransport
+		hc = &c
+	}
+	retries := o.Retries
+	switch {
+	case retries == 0:
+		retries = 2
+	case retries < 0:
+		retries = 0
+	}
+	if p.LoginEncoding == "" {
+		p.LoginEncoding = "json"
+	}
+	for _, n := range seedNames {
+		if f := n.field(&p); *f == "" {
+			*f = n.def
+		}
+	}
+	if o.Output == nil {
+		o.Output = os.Stderr
+	}
+	return &Suite{
+		profile: p,
+		opts:    o,
+		http:    hc,
+		retries: retries,
+		backoff: 200 * time.Millisecond,
+		ids:     map[string]accountIDs{},
+		locks:   map[string]*sync.RWMutex{"A": {}, "B": {}},
+		noticed: map[string]bool{},
+		cov:     newCoverageCounter(),
+	}
+}
+
+// InitializeTestSuite is the godog suite initializer.
+func (s *Suite) InitializeTestSuite(ctx *godog.TestSuiteContext) {}
+
+// InitializeScenario is the godog scenario initializer: it installs the
+// hooks that create the scenario state, take the account locks and restore
+// mutated accounts, and registers every step family.
+func (s *Suite) InitializeScenario(sc *godog.ScenarioContext) {
+	sc.Before(s.beforeScenario)
+	sc.After(s.afterScenario)
+	for _, r := range s.registrars() {
+		r.Register(sc)
+	}
+}
+
+// registrar is one family of steps.
+type registrar interface {
+	Register(sc *godog.ScenarioContext)
+	steps() []stepDef
+}
+
+func (s *Suite) registrars() []registrar {
+	return []registrar{
+		varSteps{s},
+		authSteps{s},
+		requestSteps{s},
+		assertSteps{s},
+	}
+}
+
+// stepDef is one phrase: its expression and its handler.
+type stepDef struct {
+	expr string
+	fn   any
+}
+
+// registerDefs registers without a keyword, so that a phrase works after
+// Given, When, Then, And and But alike.
+func registerDefs(sc *godog.ScenarioContext, defs []stepDef) {
+	for _, d := range defs {
+		sc.Step(d.expr, d.fn)
+	}
+}
+
+// scenarioState is everything one scenario owns. It is created by the Before
+// hook and reached through the context, never through the Suite, so that
+// scenarios can run concurrently.
+type scenarioState struct {
+	suite  *Suite
+	pickle *godog.Scenario
+	client *resty.Client
+	faker  *gofakeit.Faker
+
+	vars map[string]value
+
+	account string // "A", "B" or "" for not authenticated
+	scheme  authScheme
+	tokens  map[string]string // account -> session token of this scenario
+	secrets []string          // values masked in failure output
+
+	pending pendingRequest
+	last    *exchange
+
+	covered map[coverageKey]bool
+
+	unlock   []func()
+	mutates  []string           // accounts restored by the After hook
+	restores map[string]restore // account -> how to restore it
+	done     bool
+}
+
+type stateKey struct{}
+
+func stateToContext(ctx context.Context, st *scenarioState) context.Context {
+	return context.WithValue(ctx, stateKey{}, st)
+}
+
+// stateFromContext returns the scenario state. A step always runs after the
+// Before hook, so a missing state is a programming error and is reported as
+// a failure, not a panic.
+func stateFromContext(ctx context.Context) (*scenarioState, error) {
+	st, ok := ctx.Value(stateKey{}).(*scenarioState)
+	if !ok {
+		return nil, fmt.Errorf("steps: no scenario state in the context (was InitializeScenario used?)")
+	}
+	return st, nil
+}
+
+func (s *Suite) newState(pickle *godog.Scenario) *scenarioState {
+	hc := *s.http // resty adjusts its client; give it a copy of ours
+	client := resty.NewWithClient(&hc).
+		SetRetryCount(0).
+		SetDisableWarn(true).
+		// A redirect is an answer of the target, to be asserted, not followed.
+		SetRedirectPolicy(resty.RedirectPolicyFunc(func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		}))
+	st := &scenarioState{
+		suite:    s,
+		pickle:   pickle,
+		client:   client,
+		faker:    gofakeit.New(0),
+		vars:     map[string]value{},
+		tokens:   map[string]string{},
+		covered:  map[coverageKey]bool{},
+		restores: map[string]restore{},
+	}
+	st.secrets = append(st.secrets, s.profile.Password, s.profile.APIKey, s.profile.OtherPassword, s.profile.OtherAPIKey)
+	return st
+}
+
+func (s *Suite) notice(key, format string, args ...any) {
+	s.noticeMu.Lock()
+	defer s.noticeMu.Unlock()
+	if s.noticed[key] {
+		return
+	}
+	s.noticed[key] = true
+	fmt.Fprintf(s.opts.Output, "pricing-contract: "+format+"\n", args...)
+}

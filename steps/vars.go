@@ -1,0 +1,358 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/cucumber/godog"
+	"github.com/tidwall/gjson"
+)
+
+// varSteps remembers values and expands {{name}} placeholders.
+type varSteps struct{ s *Suite }
+
+// Register adds the phrases:
+//
+//	Given I remember "<value>" as "<name>"
+//	Then I remember the JSON at "<path>" as "<name>"
+func (v varSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, v.steps()) }
+
+func (v varSteps) steps() []stepDef {
+	return []stepDef{
+		{`^I remember "(.*)" as ` + quoted + `$`, v.iRemember},
+		{`^I remember the JSON at "(.*?)" as ` + quoted + `$`, v.iRememberTheJSONAt},
+	}
+}
+
+var varName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
+
+func checkVarName(name string) error {
+	if !varName.MatchString(name) {
+		return fmt.Errorf("%q is not a variable name (letters, digits, _ . -; starting with a letter or _)", name)
+	}
+	return nil
+}
+
+func (varSteps) iRemember(ctx context.Context, raw, name string) error {
+	raw, name = unescapeArg(raw), unescapeArg(name)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	if err := checkVarName(name); err != nil {
+		return err
+	}
+	// A value that is one placeholder keeps its kind, so that remembering
+	// {{A.userId}} under another name still substitutes a number.
+	if m := placeholder.FindStringSubmatchIndex(raw); m != nil && m[0] == 0 && m[1] == len(raw) {
+		val, err := st.lookup(ctx, raw[m[2]:m[3]])
+		if err != nil {
+			return err
+		}
+		st.vars[name] = val
+		return nil
+	}
+	text, err := st.substText(ctx, raw)
+	if err != nil {
+		return err
+	}
+	st.vars[name] = value{text: text}
+	return nil
+}
+
+func (varSteps) iRememberTheJSONAt(ctx context.Context, path, name string) error {
+	path, name = unescapeArg(path), unescapeArg(name)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	if err := checkVarName(name); err != nil {
+		return err
+	}
+	res, err := st.jsonAt(ctx, path)
+	if err != nil {
+		return err
+	}
+	if !res.Exists() {
+		return st.fail("cannot remember %q: the JSON at %q is absent", name, path)
+	}
+	st.vars[name] = value{text: res.Raw, json: true}
+	return nil
+}
+
+// value is a variable's value: raw JSON when it was remembered from JSON or
+// is a number of the profile, so that a number stays a number; else text.
+type value struct {
+	text string
+	json bool
+}
+
+// jsonText is the value as a JSON document.
+func (v value) jsonText() string {
+	if v.json {
+		return v.text
+	}
+	return jsonString(v.text)
+}
+
+// plain is the value as text: a JSON string without its quotes, any other
+// JSON as written.
+func (v value) plain() string {
+	if v.json {
+		if r := gjson.Parse(v.text); r.Type == gjson.String {
+			return r.Str
+		}
+	}
+	return v.text
+}
+
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func numberOrText(s string) value {
+	if _, err := strconv.ParseFloat(s, 64); err == nil && gjson.Valid(s) {
+		return value{text: s, json: true}
+	}
+	return value{text: s}
+}
+
+var placeholder = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_.:\-]+)\s*\}\}`)
+
+// lookup resolves one variable name: a generator, a remembered value, or a
+// value of the target profile.
+func (st *scenarioState) lookup(ctx context.Context, name string) (value, error) {
+	if spec, ok := strings.CutPrefix(name, "gen:"); ok {
+		s, err := st.generate(spec)
+		if err != nil {
+			return value{}, fmt.Errorf("{{%s}}: %w", name, err)
+		}
+		return value{text: s}, nil
+	}
+	if v, ok := st.vars[name]; ok {
+		return v, nil
+	}
+	p := st.suite.profile
+	if acct, field, ok := strings.Cut(name, "."); ok && (acct == "A" || acct == "B") {
+		a := st.suite.account(acct)
+		switch field {
+		case "email":
+			return value{text: a.email}, nil
+		case "password":
+			return value{text: a.password}, nil
+		case "apiKey":
+			return value{text: a.apiKey}, nil
+		case "userId", "clientId":
+			ids, err := st.accountIDs(ctx, acct)
+			if err != nil {
+				return value{}, fmt.Errorf("{{%s}}: %w", name, err)
+			}
+			if field == "userId" {
+				return value{text: ids.userID, json: true}, nil
+			}
+			return value{text: ids.clientID, json: true}, nil
+		}
+	}
+	switch name {
+	case "currencyId":
+		return numberOrText(p.CurrencyID), nil
+	case "planId":
+		return numberOrText(p.PlanID), nil
+	case "platformId":
+		return numberOrText(p.PlatformID), nil
+	case "phoneCountryId":
+		return numberOrText(p.PhoneCountryID), nil
+	case "marketappHash":
+		return value{text: p.MarketappHash}, nil
+	}
+	return value{}, fmt.Errorf("unknown variable {{%s}}: not remembered in this scenario and not a profile value or generator", name)
+}
+
+// substText replaces every placeholder of s by its value as text. It is used
+// for step arguments, table cells and paths.
+func (st *scenarioState) substText(ctx context.Context, s string) (string, error) {
+	var firstErr error
+	out := placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		name := placeholder.FindStringSubmatch(m)[1]
+		v, err := st.lookup(ctx, name)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			return m
+		}
+		return v.plain()
+	})
+	return out, firstErr
+}
+
+// substJSON replaces the placeholders of a JSON text. A placeholder that is
+// a whole JSON string ("{{x}}") or stands outside any string becomes the
+// value as JSON (a number stays a number); inside a longer string it becomes
+// the value as text, escaped for JSON.
+func (st *scenarioState) substJSON(ctx context.Context, s string) (string, error) {
+	var b []byte
+	inString := false
+	stringStart := -1 // index in b of the opening quote of the current string
+	for i := 0; i < len(s); {
+		if s[i] == '{' && strings.HasPrefix(s[i:], "{{") {
+			if loc := placeholder.FindStringSubmatchIndex(s[i:]); loc != nil && loc[0] == 0 {
+				name := s[i+loc[2] : i+loc[3]]
+				end := i + loc[1]
+				v, err := st.lookup(ctx, name)
+				if err != nil {
+					return "", err
+				}
+				switch {
+				case inString && stringStart == len(b)-1 && end < len(s) && s[end] == '"':
+					b = append(b[:stringStart], v.jsonText()...)
+					inString = false
+					end++ // the closing quote is replaced too
+				case inString:
+					q := jsonString(v.plain())
+					b = append(b, q[1:len(q)-1]...)
+				default:
+					b = append(b, v.jsonText()...)
+				}
+				i = end
+				continue
+			}
+		}
+		c := s[i]
+		switch {
+		case inString && c == '\\' && i+1 < len(s):
+			b = append(b, c, s[i+1])
+			i += 2
+			continue
+		case inString && c == '"':
+			inString = false
+		case !inString && c == '"':
+			inString = true
+			stringStart = len(b)
+		}
+		b = append(b, c)
+		i++
+	}
+	return string(b), nil
+}
+
+// Generators. Every value is fresh; the random parts come from the
+// scenario's own faker, seeded from crypto/rand, so parallel scenarios and
+// parallel runs against one server do not collide.
+
+const (
+	genPrefix   = "contract-"
+	lowerAlnum  = "abcdefghijklmnopqrstuvwxyz0123456789"
+	mixedAlnum  = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	lowerHex    = "0123456789abcdef"
+	emailDomain = "example.com"
+	maxGenLen   = 1 << 20
+	// minEmailLen is "contract-" plus one random character, "@", example.com.
+	minEmailLen = len(genPrefix) + 1 + 1 + len(emailDomain)
+)
+
+func (st *scenarioState) generate(spec string) (string, error) {
+	kind, arg, hasArg := strings.Cut(spec, ":")
+	n := -1
+	if hasArg {
+		var err error
+		n, err = strconv.Atoi(arg)
+		if err != nil || n < 0 || n > maxGenLen {
+			return "", fmt.Errorf("length %q is not a number between 0 and %d", arg, maxGenLen)
+		}
+	}
+	switch {
+	case kind == "email" && !hasArg:
+		return genPrefix + st.randomFrom(lowerAlnum, 12) + "@" + emailDomain, nil
+	case kind == "email":
+		return st.genEmail(n)
+	case kind == "name" && !hasArg:
+		return genPrefix + st.word(st.faker.Adjective()) + "-" + st.word(st.faker.Noun()) + "-" + st.randomFrom("0123456789", 8), nil
+	case kind == "string" && hasArg:
+		return st.genString(n), nil
+	case kind == "hex" && hasArg:
+		return st.randomFrom(lowerHex, n), nil
+	case kind == "password" && !hasArg:
+		return st.randomFrom(mixedAlnum, 12), nil
+	case kind == "password":
+		return st.randomFrom(mixedAlnum, n), nil
+	}
+	return "", fmt.Errorf("unknown generator gen:%s (known: gen:email, gen:email:N, gen:name, gen:string:N, gen:hex:N, gen:password, gen:password:N)", spec)
+}
+
+func (st *scenarioState) randomFrom(alphabet string, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[st.faker.Rand.Intn(len(alphabet))]
+	}
+	return string(b)
+}
+
+// word keeps the lower-case letters of a faker word, so that a name stays
+// within letters, digits and dashes whatever the word list holds.
+func (st *scenarioState) word(w string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(w) {
+		if r < unicode.MaxASCII && unicode.IsLetter(r) {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return st.randomFrom("abcdefghijklmnopqrstuvwxyz", 5)
+	}
+	return b.String()
+}
+
+// genString is exactly n characters; from 9 on it starts with "contract-".
+// Shorter strings cannot carry the prefix and are random letters and digits.
+func (st *scenarioState) genString(n int) string {
+	if n < len(genPrefix) {
+		return st.randomFrom(lowerAlnum, n)
+	}
+	return genPrefix + st.randomFrom(lowerAlnum, n-len(genPrefix))
+}
+
+// genEmail builds an address of exactly n characters that RFC 5321 accepts
+// label by label: the local part fills up to 64 characters, and whatever is
+// left goes into extra domain labels of at most 63 characters in front of
+// example.com. The total is not capped at 254, because the limit tests need
+// a 256-character address that fails only on its length.
+func (st *scenarioState) genEmail(n int) (string, error) {
+	if n < minEmailLen {
+		return "", fmt.Errorf("an email needs at least %d characters, got %d", minEmailLen, n)
+	}
+	fixed := 1 + len(emailDomain) // "@" and the domain
+	local := min(64, n-fixed)
+	rest := n - fixed - local // characters for extra labels, each with its dot
+	if rest == 1 {
+		// One character cannot be a label and its dot: move one from the local part.
+		local--
+		rest = 2
+	}
+	var b strings.Builder
+	b.WriteString(genPrefix)
+	b.WriteString(st.randomFrom(lowerAlnum, local-len(genPrefix)))
+	b.WriteByte('@')
+	for rest > 0 {
+		chunk := min(64, rest)
+		if rest-chunk == 1 {
+			chunk--
+		}
+		b.WriteString(st.randomFrom("abcdefghijklmnopqrstuvwxyz", 1))
+		b.WriteString(st.randomFrom(lowerAlnum, chunk-2))
+		b.WriteByte('.')
+		rest -= chunk
+	}
+	b.WriteString(emailDomain)
+	return b.String(), nil
+}

@@ -1,0 +1,231 @@
+package steps
+
+import (
+	"context"
+	"net/mail"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// testProfile is the mock's seed, the suite's defaults.
+func testProfile(baseURL string) Profile {
+	return Profile{
+		BaseURL: baseURL,
+		Email:   "qa@example.com", Password: "qa-password", APIKey: "qa-api-key",
+		OtherEmail: "other@example.com", OtherPassword: "other-password", OtherAPIKey: "other-api-key",
+		CurrencyID: "1", PlanID: "2", PlatformID: "1", PhoneCountryID: "3",
+		MarketappHash: "fecaf482f29181490ae5ecfb2790186ce7f82078",
+	}
+}
+
+// offlineState is a scenario state whose account ids are already known, so
+// that substitution needs no server.
+func offlineState(t *testing.T) *scenarioState {
+	t.Helper()
+	s := NewSuite(testProfile("http://127.0.0.1:1/v1"), Options{})
+	s.ids["A"] = accountIDs{userID: "1", clientID: "10"}
+	s.ids["B"] = accountIDs{userID: "2", clientID: "null"}
+	st := s.newState(nil)
+	st.vars["num"] = value{text: "42", json: true}
+	st.vars["str"] = value{text: `"he said \"hi\""`, json: true}
+	st.vars["obj"] = value{text: `{"a": [1, 2]}`, json: true}
+	st.vars["text"] = value{text: `x"y`}
+	return st
+}
+
+func TestSubstJSON(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"id": "{{A.userId}}"}`, `{"id": 1}`},
+		{`{"id": {{A.userId}}}`, `{"id": 1}`},
+		{`{"id": "{{ B.clientId }}"}`, `{"id": null}`},
+		{`{"currency": {"id": "{{currencyId}}"}, "plan": {{planId}}}`, `{"currency": {"id": 1}, "plan": 2}`},
+		{`{"hash": "{{marketappHash}}"}`, `{"hash": "fecaf482f29181490ae5ecfb2790186ce7f82078"}`},
+		{`{"email": "{{A.email}}"}`, `{"email": "qa@example.com"}`},
+		{`{"n": "{{num}}", "s": "{{str}}", "o": "{{obj}}"}`, `{"n": 42, "s": "he said \"hi\"", "o": {"a": [1, 2]}}`},
+		{`{"label": "user {{num}} of {{A.email}}"}`, `{"label": "user 42 of qa@example.com"}`},
+		{`{"q": "say {{str}}"}`, `{"q": "say he said \"hi\""}`},
+		{`{"t": "{{text}}", "u": "<{{text}}>"}`, `{"t": "x\"y", "u": "<x\"y>"}`},
+		{`{"esc": "a\"{{num}}\"b"}`, `{"esc": "a\"42\"b"}`},
+		{`{"not": "{ {num} }", "braces": "}}{{"}`, `{"not": "{ {num} }", "braces": "}}{{"}`},
+		{`["{{num}}", "{{num}}x"]`, `[42, "42x"]`},
+	}
+	for _, tt := range tests {
+		st := offlineState(t)
+		got, err := st.substJSON(context.Background(), tt.in)
+		if err != nil {
+			t.Errorf("substJSON(%s): %v", tt.in, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("substJSON(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+		if !gjson.Valid(got) {
+			t.Errorf("substJSON(%s) = %s is not JSON", tt.in, got)
+		}
+	}
+}
+
+func TestSubstText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/users/{{A.userId}}", "/users/1"},
+		{"/clients/{{B.clientId}}", "/clients/null"},
+		{"{{str}} and {{num}}", `he said "hi" and 42`},
+		{"{{A.apiKey}}|{{B.password}}", "qa-api-key|other-password"},
+		{"no placeholders", "no placeholders"},
+	}
+	for _, tt := range tests {
+		got, err := offlineState(t).substText(context.Background(), tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("substText(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func TestUnknownVariableIsNamed(t *testing.T) {
+	st := offlineState(t)
+	for _, in := range []string{"{{nope}}", "{{A.nope}}", "{{gen:colour}}", "{{gen:string:x}}"} {
+		if _, err := st.substText(context.Background(), "x "+in); err == nil || !strings.Contains(err.Error(), strings.Trim(in, "{}")) {
+			t.Errorf("substText(%q): error %v, want one naming the variable", in, err)
+		}
+		if _, err := st.substJSON(context.Background(), `{"a": "`+in+`"}`); err == nil {
+			t.Errorf("substJSON(%q): no error", in)
+		}
+	}
+}
+
+func TestRememberKeepsTheKind(t *testing.T) {
+	st := offlineState(t)
+	ctx := stateToContext(context.Background(), st)
+	v := varSteps{st.suite}
+	if err := v.iRemember(ctx, "{{A.userId}}", "uid"); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.iRemember(ctx, "user {{A.userId}}", "label"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.substJSON(ctx, `{"id": "{{uid}}", "label": "{{label}}"}`)
+	if want := `{"id": 1, "label": "user 1"}`; err != nil || got != want {
+		t.Errorf("got %s, %v; want %s", got, err, want)
+	}
+	if err := v.iRemember(ctx, "x", "bad name"); err == nil {
+		t.Error("a name with a space was accepted")
+	}
+}
+
+var (
+	genStringRE = regexp.MustCompile(`^contract-[a-z0-9]*$`)
+	labelRE     = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
+	localRE     = regexp.MustCompile(`^contract-[a-z0-9]+$`)
+)
+
+// checkEmail applies the rules of RFC 5321 that the generator promises.
+func checkEmail(t *testing.T, e string) {
+	t.Helper()
+	local, domain, ok := strings.Cut(e, "@")
+	if !ok || strings.Contains(domain, "@") {
+		t.Fatalf("%q: not one @", e)
+	}
+	if len(local) > 64 || !localRE.MatchString(local) {
+		t.Errorf("%q: local part of %d characters %q", e, len(local), local)
+	}
+	labels := strings.Split(domain, ".")
+	if len(labels) < 2 || !strings.HasSuffix(domain, ".example.com") && domain != "example.com" {
+		t.Errorf("%q: domain %q", e, domain)
+	}
+	for _, l := range labels {
+		if len(l) < 1 || len(l) > 63 || !labelRE.MatchString(l) {
+			t.Errorf("%q: label %q of %d characters", e, l, len(l))
+		}
+	}
+	if _, err := mail.ParseAddress(e); err != nil {
+		t.Errorf("%q: net/mail: %v", e, err)
+	}
+}
+
+func TestGeneratorLengths(t *testing.T) {
+	st := offlineState(t)
+	seen := map[string]bool{}
+	unique := func(kind, s string) {
+		if seen[s] {
+			t.Errorf("%s generated %q twice", kind, s)
+		}
+		seen[s] = true
+	}
+	for n := 30; n <= 256; n++ {
+		e, err := st.generate("email:" + strconv.Itoa(n))
+		if err != nil {
+			t.Fatalf("email:%d: %v", n, err)
+		}
+		if len(e) != n {
+			t.Errorf("email:%d has %d characters: %q", n, len(e), e)
+		}
+		checkEmail(t, e)
+		unique("email:N", e)
+
+		s, err := st.generate("string:" + strconv.Itoa(n))
+		if err != nil || len(s) != n || !genStringRE.MatchString(s) {
+			t.Errorf("string:%d = %q, %v", n, s, err)
+		}
+		unique("string:N", s)
+	}
+	for _, n := range []int{0, 1, 5, 9, 10, 255, 256, 1000} {
+		s, _ := st.generate("string:" + strconv.Itoa(n))
+		if len(s) != n {
+			t.Errorf("string:%d has %d characters", n, len(s))
+		}
+		h, _ := st.generate("hex:" + strconv.Itoa(n))
+		if len(h) != n || strings.Trim(h, "0123456789abcdef") != "" {
+			t.Errorf("hex:%d = %q", n, h)
+		}
+		p, _ := st.generate("password:" + strconv.Itoa(n))
+		if len(p) != n {
+			t.Errorf("password:%d has %d characters", n, len(p))
+		}
+	}
+	if _, err := st.generate("email:21"); err == nil {
+		t.Error("email:21 cannot carry the prefix and a domain but was generated")
+	}
+	if e, err := st.generate("email:22"); err != nil || len(e) != 22 {
+		t.Errorf("email:22 = %q, %v", e, err)
+	}
+}
+
+func TestGeneratorsAreUniqueAndRecognizable(t *testing.T) {
+	st := offlineState(t)
+	other := offlineState(t) // another scenario: its own random source
+	checks := []struct {
+		gen string
+		re  *regexp.Regexp
+	}{
+		{"email", regexp.MustCompile(`^contract-[a-z0-9]{12}@example\.com$`)},
+		{"name", regexp.MustCompile(`^contract-[a-z]+-[a-z]+-[0-9]{8}$`)},
+		{"password", regexp.MustCompile(`^[A-Za-z0-9]{12}$`)},
+		{"hex:40", regexp.MustCompile(`^[0-9a-f]{40}$`)},
+	}
+	for _, c := range checks {
+		seen := map[string]bool{}
+		for i := 0; i < 500; i++ {
+			for _, s := range []*scenarioState{st, other} {
+				v, err := s.generate(c.gen)
+				if err != nil || !c.re.MatchString(v) {
+					t.Fatalf("gen:%s = %q, %v", c.gen, v, err)
+				}
+				if seen[v] {
+					t.Fatalf("gen:%s repeated %q", c.gen, v)
+				}
+				seen[v] = true
+			}
+		}
+	}
+	e, _ := st.generate("email")
+	checkEmail(t, e)
+	// Each occurrence of a generator in one text is a fresh value.
+	got, err := st.substText(context.Background(), "{{gen:email}} {{gen:email}}")
+	if a, b, _ := strings.Cut(got, " "); err != nil || a == b {
+		t.Errorf("two occurrences gave %q, %v", got, err)
+	}
+}
