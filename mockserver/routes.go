@@ -29,7 +29,7 @@ func (s *Server) routes() *gin.Engine {
 		abortWith(c, http.StatusMethodNotAllowed, CodeMethodNotAllowed, "This endpoint does not accept the "+c.Request.Method+" method.")
 	})
 
-	for _, v := range versions {
+	for _, v := range s.faults.versions(versions) {
 		api := e.Group(v)
 
 		sessions := api.Group("/sessions")

@@ -31,11 +31,17 @@ type Options struct {
 	// Logger receives one line per request (method, path without query,
 	// status, duration); nil means silent.
 	Logger *slog.Logger
+	// Faults are the names of deliberate defects to serve with (Faults()
+	// lists them); nil: none, the mock follows the spec.
+	Faults []string
 }
 
 // Server is the mock as an http.Handler. It is safe for concurrent use.
 type Server struct {
 	engine  *gin.Engine
+	handler http.Handler // engine, or engine behind the faults' rewrites
+	faults  *faultSet    // nil: none
+	rules   Rules
 	store   *Store
 	seed    *seedData
 	profile Profile
@@ -47,6 +53,10 @@ var _ http.Handler = (*Server)(nil)
 // New loads and validates the fixtures and builds the route map. An error
 // names the fixture file and the problem.
 func New(opts Options) (*Server, error) {
+	faults, err := newFaultSet(opts.Faults)
+	if err != nil {
+		return nil, err
+	}
 	fsys := opts.Fixtures
 	if fsys == nil {
 		fsys = fixtures.Seed()
@@ -57,14 +67,16 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	store := newStore(seed, src)
-	s := &Server{store: store, seed: seed, profile: seed.profile, logger: opts.Logger}
+	store.faults = faults
+	s := &Server{store: store, seed: seed, profile: seed.profile, logger: opts.Logger, faults: faults, rules: faults.validation()}
 	s.engine = s.routes()
+	s.handler = faults.wrap(s.engine)
 	return s, nil
 }
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.engine.ServeHTTP(w, r)
+	s.handler.ServeHTTP(w, r)
 }
 
 // Reset puts the store back to the seed it was loaded from: every user,

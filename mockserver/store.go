@@ -160,7 +160,8 @@ type userRecord struct {
 // for concurrent use; values handed in and out are copies, and listings are
 // sorted by id.
 type Store struct {
-	src *source
+	src    *source
+	faults *faultSet // nil: none
 
 	mu             sync.RWMutex
 	users          map[int64]*userRecord
@@ -281,7 +282,7 @@ func (s *Store) Authenticate(email, password string) (User, error) {
 		saltedHash(dummySalt, password)
 		return User{}, ErrBadCredentials
 	}
-	if subtle.ConstantTimeCompare(saltedHash(r.salt, password), r.hash) != 1 {
+	if subtle.ConstantTimeCompare(saltedHash(r.salt, password), r.hash) != 1 && !s.faults.on(checkWrongPassword) {
 		return User{}, ErrBadCredentials
 	}
 	return r.copy(), nil

@@ -22,6 +22,66 @@ var (
 	phoneExtRE = regexp.MustCompile(`^[0-9]{1,10}$`)
 )
 
+// Rules are the limits and checks of sections 4 and 8 that validation
+// applies. SpecRules are the spec's; each fault of faults.go that concerns
+// validation changes one of them, so that a fault is data, not a branch.
+type Rules struct {
+	// MaxLen overrides the limit of a ..255 field, by its name in the body.
+	MaxLen map[string]int
+	// MinPassword is the shortest password accepted (section 8).
+	MinPassword int
+	// NullPasswordKeeps: "password": null keeps the stored password (4.1).
+	NullPasswordKeeps bool
+	// CheckTerms: terms must be "I agree" (4.3).
+	CheckTerms bool
+	// RejectAppOnUpdate: PUT /clients refuses an app (4.4).
+	RejectAppOnUpdate bool
+	// AppWithClient: an invalid app of POST /clients fails the client too (4.3).
+	AppWithClient bool
+	// RequireAppName: without a marketapp hash, name is required (7.3).
+	RequireAppName bool
+	// MarketappPlatform: with a hash, the app takes the marketplace app's
+	// platform, whatever platform.id says (4.2).
+	MarketappPlatform bool
+	// RejectMalformedHash: a hash that is not 40 hexadecimal characters is an
+	// error, not ignored (section 8).
+	RejectMalformedHash bool
+	// WholeHash: the whole hash is matched, not only its first 40 characters.
+	WholeHash bool
+}
+
+// SpecRules are the rules of the spec.
+func SpecRules() Rules {
+	return Rules{
+		MinPassword:         minPassword,
+		NullPasswordKeeps:   true,
+		CheckTerms:          true,
+		RejectAppOnUpdate:   true,
+		AppWithClient:       true,
+		RequireAppName:      true,
+		MarketappPlatform:   true,
+		RejectMalformedHash: true,
+		WholeHash:           true,
+	}
+}
+
+func (r Rules) maxLen(field string) int {
+	if n, ok := r.MaxLen[field]; ok {
+		return n
+	}
+	return maxLen
+}
+
+// hash reads marketapp.hash: the hash to look up, and whether it is well
+// formed.
+func (r Rules) hash(raw any) (string, bool) {
+	h, ok := raw.(string)
+	if !r.WholeHash && len(h) > 40 {
+		h = h[:40]
+	}
+	return h, ok && hashRE.MatchString(h)
+}
+
 // Catalog is what validation needs to know beyond the body: the catalogues
 // and whether an email is taken. *Store satisfies it; tests may pass a fake.
 type Catalog interface {
@@ -47,6 +107,7 @@ type Body = map[string]any
 // object being checked ("" for the body, "client." or "app." inside it).
 type checker struct {
 	cat    Catalog
+	rules  Rules
 	prefix string
 	errs   []FieldError
 }
@@ -56,7 +117,7 @@ func (v *checker) fail(field, code, message string) {
 }
 
 func (v *checker) nested(prefix string) *checker {
-	return &checker{cat: v.cat, prefix: v.prefix + prefix}
+	return &checker{cat: v.cat, rules: v.rules, prefix: v.prefix + prefix}
 }
 
 // str reads a string field: present reports the key exists with a non-null
@@ -68,6 +129,11 @@ func str(b Body, key string) (s string, present, ok bool) {
 	}
 	s, ok = raw.(string)
 	return s, true, ok
+}
+
+func hasKey(b Body, key string) bool {
+	_, ok := b[key]
+	return ok
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
@@ -84,8 +150,8 @@ func (v *checker) requiredText(b Body, key, code, what string) string {
 		v.fail(key, code, fmt.Sprintf("%s must be a string.", what))
 	case blank(s):
 		v.fail(key, code, fmt.Sprintf("%s must not be empty.", what))
-	case runes(s) > maxLen:
-		v.fail(key, code, fmt.Sprintf("%s must be at most %d characters long.", what, maxLen))
+	case runes(s) > v.rules.maxLen(key):
+		v.fail(key, code, fmt.Sprintf("%s must be at most %d characters long.", what, v.rules.maxLen(key)))
 	default:
 		return s
 	}
@@ -100,8 +166,8 @@ func (v *checker) optionalText(b Body, key, code, what string) *string {
 		return nil
 	case !ok:
 		v.fail(key, code, fmt.Sprintf("%s must be a string or null.", what))
-	case runes(s) > maxLen:
-		v.fail(key, code, fmt.Sprintf("%s must be at most %d characters long.", what, maxLen))
+	case runes(s) > v.rules.maxLen(key):
+		v.fail(key, code, fmt.Sprintf("%s must be at most %d characters long.", what, v.rules.maxLen(key)))
 	default:
 		return &s
 	}
@@ -158,9 +224,15 @@ func validEmail(s string) bool {
 	return err == nil && a.Address == s && a.Name == ""
 }
 
-// ValidateUserUpdate checks a body of PUT /users/:userId for user userID.
+// ValidateUserUpdate checks a body of PUT /users/:userId for user userID
+// under the rules of the spec.
 func ValidateUserUpdate(b Body, cat Catalog, userID int64) (UserInput, []FieldError) {
-	v := &checker{cat: cat}
+	return SpecRules().ValidateUserUpdate(b, cat, userID)
+}
+
+// ValidateUserUpdate checks a body of PUT /users/:userId for user userID.
+func (r Rules) ValidateUserUpdate(b Body, cat Catalog, userID int64) (UserInput, []FieldError) {
+	v := &checker{cat: cat, rules: r}
 	in := v.user(b, userID, false)
 	return in, v.errs
 }
@@ -168,7 +240,12 @@ func ValidateUserUpdate(b Body, cat Catalog, userID int64) (UserInput, []FieldEr
 // ValidateUserCreate checks a body of POST /users: the body of PUT /users
 // with password, phoneCountry.id and phoneNumber required.
 func ValidateUserCreate(b Body, cat Catalog) (UserInput, []FieldError) {
-	v := &checker{cat: cat}
+	return SpecRules().ValidateUserCreate(b, cat)
+}
+
+// ValidateUserCreate checks a body of POST /users.
+func (r Rules) ValidateUserCreate(b Body, cat Catalog) (UserInput, []FieldError) {
+	v := &checker{cat: cat, rules: r}
 	in := v.user(b, 0, true)
 	return in, v.errs
 }
@@ -215,13 +292,15 @@ func (v *checker) user(b Body, userID int64, create bool) UserInput {
 	pw, present, ok := str(b, "password")
 	switch {
 	case !present && create:
-		v.fail("password", "InvalidPassword", fmt.Sprintf("password is required: a string of at least %d characters.", minPassword))
+		v.fail("password", "InvalidPassword", fmt.Sprintf("password is required: a string of at least %d characters.", v.rules.MinPassword))
+	case !present && !v.rules.NullPasswordKeeps && b["password"] == nil && hasKey(b, "password"):
+		in.Password = ptr("")
 	case !present:
 		// null or absent keeps the current password
 	case !ok:
-		v.fail("password", "InvalidPassword", fmt.Sprintf("password must be a string of at least %d characters, or null.", minPassword))
-	case runes(pw) < minPassword:
-		v.fail("password", "InvalidPassword", fmt.Sprintf("password must be at least %d characters long.", minPassword))
+		v.fail("password", "InvalidPassword", fmt.Sprintf("password must be a string of at least %d characters, or null.", v.rules.MinPassword))
+	case runes(pw) < v.rules.MinPassword:
+		v.fail("password", "InvalidPassword", fmt.Sprintf("password must be at least %d characters long.", v.rules.MinPassword))
 	default:
 		in.Password = &pw
 	}
@@ -273,7 +352,12 @@ func (v *checker) user(b Body, userID int64, create bool) UserInput {
 
 // ValidateClientCreate checks a body of POST /clients, including its optional app.
 func ValidateClientCreate(b Body, cat Catalog) (ClientInput, []FieldError) {
-	v := &checker{cat: cat}
+	return SpecRules().ValidateClientCreate(b, cat)
+}
+
+// ValidateClientCreate checks a body of POST /clients.
+func (r Rules) ValidateClientCreate(b Body, cat Catalog) (ClientInput, []FieldError) {
+	v := &checker{cat: cat, rules: r}
 	in := v.client(b, true)
 	return in, v.errs
 }
@@ -281,7 +365,12 @@ func ValidateClientCreate(b Body, cat Catalog) (ClientInput, []FieldError) {
 // ValidateClientUpdate checks a body of PUT /clients/:clientId, which may not
 // carry an app.
 func ValidateClientUpdate(b Body, cat Catalog) (ClientInput, []FieldError) {
-	v := &checker{cat: cat}
+	return SpecRules().ValidateClientUpdate(b, cat)
+}
+
+// ValidateClientUpdate checks a body of PUT /clients/:clientId.
+func (r Rules) ValidateClientUpdate(b Body, cat Catalog) (ClientInput, []FieldError) {
+	v := &checker{cat: cat, rules: r}
 	in := v.client(b, false)
 	return in, v.errs
 }
@@ -303,12 +392,13 @@ func (v *checker) client(b Body, create bool) ClientInput {
 		in.CurrencyID = n
 	}
 
-	if terms, _, _ := str(b, "terms"); terms != "I agree" {
+	if terms, _, _ := str(b, "terms"); terms != "I agree" && v.rules.CheckTerms {
 		v.fail("terms", "InvalidTerms", `terms must be exactly "I agree" to accept the terms and conditions.`)
 	}
 
 	raw, exists := b["app"]
 	switch {
+	case !create && exists && !v.rules.RejectAppOnUpdate:
 	case !create && exists:
 		v.fail("app", "InvalidApp", "app cannot be given when updating a client; create an app with POST /apps.")
 	case !exists || raw == nil:
@@ -320,6 +410,9 @@ func (v *checker) client(b Body, create bool) ClientInput {
 		}
 		av := v.nested("app.")
 		a := av.app(obj)
+		if len(av.errs) > 0 && !v.rules.AppWithClient {
+			break
+		}
 		v.errs = append(v.errs, av.errs...)
 		in.App = &a
 	}
@@ -329,7 +422,12 @@ func (v *checker) client(b Body, create bool) ClientInput {
 // ValidateApp checks a body of POST /apps and resolves it: with a marketplace
 // app, the app takes its name and platform.
 func ValidateApp(b Body, cat Catalog) (AppInput, []FieldError) {
-	v := &checker{cat: cat}
+	return SpecRules().ValidateApp(b, cat)
+}
+
+// ValidateApp checks a body of POST /apps and resolves it.
+func (r Rules) ValidateApp(b Body, cat Catalog) (AppInput, []FieldError) {
+	v := &checker{cat: cat, rules: r}
 	in := v.app(b)
 	return in, v.errs
 }
@@ -348,7 +446,9 @@ func (v *checker) app(b Body) AppInput {
 			v.fail("marketapp.hash", "InvalidMarketappHash", msg)
 		} else if rawHash, exists := obj["hash"]; !exists || rawHash == nil {
 			hashGiven = false
-		} else if h, ok := rawHash.(string); !ok || !hashRE.MatchString(h) {
+		} else if h, ok := v.rules.hash(rawHash); !ok && !v.rules.RejectMalformedHash {
+			hashGiven = false
+		} else if !ok {
 			v.fail("marketapp.hash", "InvalidMarketappHash", msg)
 		} else if m, known := v.cat.Marketapp(strings.ToLower(h)); !known {
 			v.fail("marketapp.hash", "InvalidMarketappHash", "marketapp.hash matches no marketplace app (see GET /marketapps).")
@@ -360,14 +460,14 @@ func (v *checker) app(b Body) AppInput {
 
 	name, present, ok := str(b, "name")
 	switch {
-	case !present && !hashGiven:
+	case !present && !hashGiven && v.rules.RequireAppName:
 		v.fail("name", "InvalidName", "name is required when no marketapp.hash is given.")
 	case !present:
 	case !ok:
 		v.fail("name", "InvalidName", "name must be a string or null.")
 	case runes(name) > maxLen:
 		v.fail("name", "InvalidName", fmt.Sprintf("name must be at most %d characters long.", maxLen))
-	case blank(name) && !hashGiven:
+	case blank(name) && !hashGiven && v.rules.RequireAppName:
 		v.fail("name", "InvalidName", "name must not be empty when no marketapp.hash is given.")
 	case !hashGiven:
 		in.Name = name
@@ -381,7 +481,7 @@ func (v *checker) app(b Body) AppInput {
 	case absent:
 	case !valid || !known:
 		v.fail("platform.id", "InvalidPlatformId", "platform.id must be the id of a platform (see GET /platforms).")
-	case !hashGiven:
+	case !hashGiven || !v.rules.MarketappPlatform:
 		in.PlatformID = pid
 	}
 
