@@ -54,6 +54,18 @@ Feature: POST /apps creates an app from a marketplace app
       | 40 characters with a non-hexadecimal one | {{gen:hex:39}}g                           |
       | 40 characters of letters beyond f        | contract-zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz  |
 
+  @s4.2 @s2.3 @get-platforms
+  Scenario: with a marketapp hash, platform.id of another platform leaves the app on the marketplace app's platform
+    When I send "GET" to "/platforms"
+    Then the response status is 200
+    And I remember the JSON at "platforms.#(id!={{platformId}}).id" as "otherPlatformId"
+    Given the request body is the template "app"
+    And the request body field "platform.id" is {{otherPlatformId}}
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And the JSON at "marketapp.hash" is "{{marketappHash}}"
+    And the JSON at "platform.id" is {{platformId}}
+
   @reference @s4.2 @s8 @s7.1
   Scenario Outline: a marketapp hash of <case> is answered exactly InvalidMarketappHash
     Given the request body is the template "app"

@@ -154,6 +154,21 @@ Feature: the limits of section 8 at their edges
       | 41 hexadecimal characters                | {{gen:hex:41}}  |
       | 40 characters with a non-hexadecimal one | {{gen:hex:39}}x |
 
+  @post-apps @s4.2
+  Scenario Outline: POST /apps rejects a marketapp hash of <case> even with a name and a platform
+    Given the request body is the template "app"
+    And the request body field "marketapp.hash" is "<hash>"
+    And the request body field "name" is "{{gen:name}}"
+    And the request body field "platform.id" is {{platformId}}
+    When I send "POST" to "/apps"
+    Then the response status is 400
+    And the response matches the shape "errors"
+
+    Examples:
+      | case                                        | hash               |
+      | 39 hexadecimal characters                   | {{gen:hex:39}}     |
+      | 41 characters, the profile's hash and a 0   | {{marketappHash}}0 |
+
   @reference @s7.1
   Scenario Outline: <method> <path> answers <code> for 256 characters in <field>
     Given the request body is the template "<body>"
