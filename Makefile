@@ -3,7 +3,7 @@
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: mock test race lint check contract
+.PHONY: mock test race lint check contract mutation
 
 mock: ## run the mock server on $(ADDR)
 	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
@@ -20,5 +20,8 @@ lint: ## gofmt and go vet
 
 contract: ## the suite against a running server: make contract BASE_URL=http://127.0.0.1:8080/v1
 	$(GO) run ./cmd/pricing-contract --base-url $(or $(BASE_URL),http://$(ADDR)/v1)
+
+mutation: ## the suite against the mock with each fault: every fault must be killed
+	$(GO) run ./cmd/pricing-mutation
 
 check: lint race

@@ -1,0 +1,293 @@
+// Command pricing-mutation measures how much the contract suite catches. It
+// runs the spec scenarios (every scenario not tagged @reference) in process
+// against the mock once without faults, where they must all pass, and once
+// with each of the mock's faults (mockserver.Faults), where they must fail:
+// a fault the suite fails on is killed, one it passes is a gap in the suite.
+//
+//	pricing-mutation [--fault NAME]... [--workers N] [-v]
+//
+// It prints one line per fault and the score, and exits 1 when a fault
+// survived or the run without faults failed, 2 on a bad flag.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"os"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/pricing-contract/pricing-contract/features"
+	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/steps"
+)
+
+// specTags selects the scenarios that assert only what the spec states: the
+// @reference ones check the mock's own decisions, so a fault that breaks only
+// those is not a defect of an implementation.
+const specTags = "~@reference"
+
+// scenarioConcurrency is how many scenarios of one run go at once; the
+// suite's account locks keep the scenarios that change an account apart.
+const scenarioConcurrency = 4
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("pricing-mutation", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		names   []string
+		workers = fs.Int("workers", runtime.GOMAXPROCS(0), "run `N` faults at once")
+		verbose = fs.Bool("v", false, "list every scenario that caught each fault, and the failures of the run without faults")
+	)
+	fs.Func("fault", "run only the fault `NAME` (repeatable; pricing-mock --list-faults lists them)", func(s string) error {
+		names = append(names, s)
+		return nil
+	})
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "pricing-mutation: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *workers < 1 {
+		fmt.Fprintln(stderr, "pricing-mutation: --workers must be at least 1")
+		return 2
+	}
+	faults, err := selectFaults(names)
+	if err != nil {
+		fmt.Fprintf(stderr, "pricing-mutation: %v\n", err)
+		return 2
+	}
+
+	start := time.Now()
+	fmt.Fprintf(stderr, "pricing-mutation: the spec scenarios (%s) against the mock without faults, then with each of %d faults, %d at a time\n",
+		specTags, len(faults), *workers)
+	clean, results := mutate(ctx, faults, *workers)
+	code := report(stdout, clean, results, *verbose)
+	fmt.Fprintf(stderr, "pricing-mutation: done in %s\n", time.Since(start).Round(100*time.Millisecond))
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "pricing-mutation: interrupted; the faults not run are counted as survived\n")
+		code = 1
+	}
+	return code
+}
+
+// selectFaults returns the named faults, or all of them for no names.
+func selectFaults(names []string) ([]mockserver.Fault, error) {
+	all := mockserver.Faults()
+	if len(names) == 0 {
+		return all, nil
+	}
+	var out []mockserver.Fault
+	for _, n := range names {
+		i := slices.IndexFunc(all, func(f mockserver.Fault) bool { return f.Name == n })
+		if i < 0 {
+			known := make([]string, len(all))
+			for j, f := range all {
+				known[j] = f.Name
+			}
+			return nil, fmt.Errorf("unknown fault %q (known: %s)", n, strings.Join(known, ", "))
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+// outcome is one run of the spec scenarios.
+type outcome struct {
+	fault  mockserver.Fault // zero for the run without faults
+	ran    int
+	failed []string // `file: scenario` of each failed scenario, sorted
+	status int      // godog's exit status
+	err    error    // the run could not start
+}
+
+// failedRun reports whether the suite failed: for a fault, that it was killed.
+func (o outcome) failedRun() bool { return o.err == nil && (o.status != 0 || len(o.failed) > 0) }
+
+// mutate runs the scenarios without faults and then once per fault, workers
+// faults at a time. Once ctx is done no further fault is started; those not
+// run come back with ctx's error.
+func mutate(ctx context.Context, faults []mockserver.Fault, workers int) (outcome, []outcome) {
+	clean := runSuite(mockserver.Fault{})
+	results := make([]outcome, len(faults))
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range min(workers, len(faults)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(faults) {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					results[i] = outcome{fault: faults[i], err: err}
+					continue
+				}
+				results[i] = runSuite(faults[i])
+			}
+		})
+	}
+	wg.Wait()
+	return clean, results
+}
+
+// runSuite runs the spec scenarios against a fresh mock on 127.0.0.1 that
+// serves with fault f (none for the zero Fault).
+func runSuite(f mockserver.Fault) outcome {
+	o := outcome{fault: f}
+	var opts mockserver.Options
+	if f.Name != "" {
+		opts.Faults = []string{f.Name}
+	}
+	m, err := mockserver.New(opts)
+	if err != nil {
+		o.err = err
+		return o
+	}
+	srv := httptest.NewServer(m)
+	defer srv.Close()
+
+	env := map[string]string{}
+	for _, kv := range m.Profile().Env(srv.URL + "/v1") {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	profile := steps.ProfileFromEnv(func(k string) string { return env[k] })
+	if err := profile.Validate(); err != nil {
+		o.err = fmt.Errorf("the mock's profile: %w", err)
+		return o
+	}
+
+	var (
+		mu  sync.Mutex
+		ran atomic.Int64
+	)
+	suite := steps.NewSuite(profile, steps.Options{Output: io.Discard})
+	o.status = godog.TestSuite{
+		Name:                 "pricing-mutation",
+		TestSuiteInitializer: suite.InitializeTestSuite,
+		ScenarioInitializer: func(sc *godog.ScenarioContext) {
+			suite.InitializeScenario(sc)
+			// Registered after the library's hooks, so it sees their errors too.
+			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
+				ran.Add(1)
+				if err != nil && !errors.Is(err, godog.ErrSkip) {
+					mu.Lock()
+					o.failed = append(o.failed, s.Uri+": "+s.Name)
+					mu.Unlock()
+				}
+				return ctx, nil
+			})
+		},
+		Options: &godog.Options{
+			Format:      "progress",
+			Output:      io.Discard,
+			NoColors:    true,
+			Strict:      true,
+			Concurrency: scenarioConcurrency,
+			Tags:        specTags,
+			FS:          features.FS,
+			Paths:       []string{"."},
+		},
+	}.Run()
+	o.ran = int(ran.Load())
+	slices.Sort(o.failed)
+	return o
+}
+
+// report prints the table and the score and returns the exit status: 0 when
+// the run without faults passed and every fault was killed.
+func report(w io.Writer, clean outcome, results []outcome, verbose bool) int {
+	code := 0
+	switch {
+	case clean.err != nil:
+		fmt.Fprintf(w, "without faults: could not run: %v\n", clean.err)
+		code = 1
+	case clean.failedRun():
+		fmt.Fprintf(w, "without faults: FAILED, %d of %d spec scenarios (godog status %d); the scores below mean nothing until it passes\n",
+			len(clean.failed), clean.ran, clean.status)
+		for _, s := range clean.failed {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+		code = 1
+	default:
+		fmt.Fprintf(w, "without faults: passed, %d spec scenarios\n", clean.ran)
+	}
+	fmt.Fprintln(w)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "FAULT\tAREA\tRESULT\tCAUGHT BY")
+	killed := 0
+	for _, r := range results {
+		result, caught := "survived", "-"
+		switch {
+		case r.err != nil:
+			result, caught = "not run", r.err.Error()
+		case r.failedRun():
+			result, caught = "killed", caughtBy(r.failed, r.status)
+			killed++
+		}
+		fmt.Fprintf(tw, "%s\t§%s\t%s\t%s\n", r.fault.Name, r.fault.Area, result, caught)
+	}
+	tw.Flush()
+	if killed < len(results) {
+		code = 1
+	}
+
+	if verbose {
+		for _, r := range results {
+			if len(r.failed) > 0 {
+				fmt.Fprintf(w, "\n%s (%s) was caught by:\n", r.fault.Name, r.fault.Description)
+				for _, s := range r.failed {
+					fmt.Fprintf(w, "  %s\n", s)
+				}
+			}
+		}
+	}
+
+	pct := 0.0
+	if len(results) > 0 {
+		pct = 100 * float64(killed) / float64(len(results))
+	}
+	fmt.Fprintf(w, "\nscore: %d/%d faults killed (%.1f%%)\n", killed, len(results), pct)
+	return code
+}
+
+// caughtBy names the first three scenarios that failed and counts the rest.
+func caughtBy(failed []string, status int) string {
+	if len(failed) == 0 {
+		return fmt.Sprintf("the run (godog status %d)", status)
+	}
+	s := strings.Join(failed[:min(3, len(failed))], "; ")
+	if len(failed) > 3 {
+		s += fmt.Sprintf("; +%d more", len(failed)-3)
+	}
+	return fmt.Sprintf("%d: %s", len(failed), s)
+}
