@@ -2,6 +2,7 @@
 // on a local address, seeded from the embedded fixtures or a folder.
 //
 //	pricing-mock [--addr HOST:PORT] [--fixtures DIR] [--seed N] [--print-env]
+//	             [--fault NAME ...] [--list-faults]
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/mockserver"
@@ -41,6 +43,8 @@ type config struct {
 	fixtures string // "" means the embedded seed
 	seed     *int64
 	printEnv bool
+	faults   []string // named defects to inject (mutation testing)
+	list     bool     // --list-faults
 }
 
 // errUsage marks an error in the command line, as opposed to -h.
@@ -66,6 +70,11 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 		return nil
 	})
 	fs.BoolVar(&cfg.printEnv, "print-env", false, "print the seed's PRICING_* target profile as export lines and exit")
+	fs.Func("fault", "inject the defect `NAME` (repeatable; see --list-faults) to see what a failing contract gate looks like", func(s string) error {
+		cfg.faults = append(cfg.faults, s)
+		return nil
+	})
+	fs.BoolVar(&cfg.list, "list-faults", false, "list the defects --fault can inject and exit")
 	return fs
 }
 
@@ -114,7 +123,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 2
 	}
 
+	if cfg.list {
+		listFaults(stdout)
+		return 0
+	}
+	if name, ok := unknownFault(cfg.faults); ok {
+		fmt.Fprintf(stderr, "pricing-mock: --fault %s: no such fault (see pricing-mock --list-faults)\n", name)
+		return 2
+	}
+
 	opts := mockserver.Options{
+		Faults: cfg.faults,
 		Seed:   cfg.seed,
 		Logger: slog.New(slog.NewTextHandler(stderr, nil)),
 	}
@@ -153,6 +172,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	// The real address, so that --addr 127.0.0.1:0 tells which port it got.
 	fmt.Fprintf(stdout, "pricing-mock listening on http://%s (seed: %s)\n", ln.Addr(), seedName)
+	if len(cfg.faults) > 0 {
+		fmt.Fprintf(stdout, "pricing-mock: DEFECTS INJECTED, this server breaks the spec on purpose: %s\n", strings.Join(cfg.faults, ", "))
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -183,4 +205,28 @@ func oneLine(s string) string {
 // closes the string, adds an escaped quote and reopens it.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// listFaults prints one fault a line: name, spec section, description.
+func listFaults(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FAULT\tSECTION\tDEFECT")
+	for _, f := range mockserver.Faults() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, f.Area, f.Description)
+	}
+	tw.Flush()
+}
+
+// unknownFault returns the first name that is not a fault of the mock.
+func unknownFault(names []string) (string, bool) {
+	known := map[string]bool{}
+	for _, f := range mockserver.Faults() {
+		known[f.Name] = true
+	}
+	for _, n := range names {
+		if !known[n] {
+			return n, true
+		}
+	}
+	return "", false
 }

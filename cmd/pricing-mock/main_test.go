@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/pricing-contract/pricing-contract/mockserver"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -195,6 +197,7 @@ func TestRunRefuses(t *testing.T) {
 		{"seed folder is a file", []string{"--fixtures", "main.go"}, nil, "main.go"},
 		{"empty seed folder", []string{"--fixtures", "testdata"}, nil, "testdata"},
 		{"broken seed with print-env", []string{"--fixtures", "testdata/broken", "--print-env"}, nil, "users.json"},
+		{"unknown fault", []string{"--fault", "no-such-fault"}, nil, "--fault no-such-fault: no such fault"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -346,5 +349,68 @@ func TestRunAddressInUse(t *testing.T) {
 	cancel()
 	if code := <-exit; code != 0 {
 		t.Errorf("first server exited %d", code)
+	}
+}
+
+// --list-faults lists every fault of the mock, one a line, and exits 0.
+func TestRunListFaults(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--list-faults"}, env(nil), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d, want 0; stderr %q", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	faults := mockserver.Faults()
+	if len(lines) != len(faults)+1 {
+		t.Fatalf("%d lines, want a header and %d faults:\n%s", len(lines), len(faults), stdout.String())
+	}
+	for i, f := range faults {
+		if fields := strings.Fields(lines[i+1]); len(fields) < 3 || fields[0] != f.Name || fields[1] != f.Area {
+			t.Errorf("line %d = %q, want fault %s in section %s", i+2, lines[i+1], f.Name, f.Area)
+		}
+	}
+}
+
+// A fault given with --fault is served: with forbidden-as-404, account A
+// changing account B's user gets 404 instead of the spec's 403.
+func TestRunServesAFault(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--addr", "127.0.0.1:0"}, http.StatusForbidden},
+		{[]string{"--addr", "127.0.0.1:0", "--fault", "forbidden-as-404"}, http.StatusNotFound},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			outR, outW := io.Pipe()
+			exit := make(chan int, 1)
+			go func() {
+				exit <- run(ctx, tc.args, env(nil), outW, io.Discard)
+				outW.Close()
+			}()
+			defer func() { cancel(); <-exit }()
+			line, err := bufio.NewReader(outR).ReadString('\n')
+			if err != nil {
+				t.Fatalf("reading the listening line: %v", err)
+			}
+			go io.Copy(io.Discard, outR)
+			m := listening.FindStringSubmatch(line)
+			if m == nil {
+				t.Fatalf("first stdout line %q does not match %s", line, listening)
+			}
+			req, _ := http.NewRequest(http.MethodPut, m[1]+"/v1/users/2", strings.NewReader(`{}`))
+			req.Header.Set("Authorization", "api-key qa-api-key")
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatalf("PUT /v1/users/2: %v", err)
+			}
+			res.Body.Close()
+			if res.StatusCode != tc.want {
+				t.Errorf("PUT /v1/users/2 as account A: status %d, want %d", res.StatusCode, tc.want)
+			}
+		})
 	}
 }
