@@ -336,7 +336,7 @@ POST /apps                            0 !  0 !  0 !  0 !  0 !    -
 POST /clients                         0 !  0 !  0 !  0 !  0 !    -
 PUT /clients/:clientId                0 !  0 !  0 !  0 !  0 !    -
 GET /platforms                        0 !    -    -    -    -    -
-POST /sessions                        0 !  0 !  0 !    -    -    -
+POST /sessions                        0 !    -  0 !    -    -    -
 POST /users                           0 !    -    -    -    -    -
 GET /users/:userId (not in the spec)    1    -    -    -    -    -
 PUT /users/:userId                      2  0 !  0 !  0 !  0 !    1
