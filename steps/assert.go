@@ -216,13 +216,20 @@ func (assertSteps) theJSONAtIs(ctx context.Context, path, raw string) error {
 	return nil
 }
 
-func (assertSteps) theJSONAtIsA(ctx context.Context, path, typ string) error {
-	path = unescapeArg(path)
+// valueAt is the JSON of the last response at a path written as a quoted
+// step argument; it returns the path unescaped, for messages.
+func valueAt(ctx context.Context, quoted string) (*scenarioState, string, gjson.Result, error) {
+	path := unescapeArg(quoted)
 	st, err := response(ctx)
 	if err != nil {
-		return err
+		return nil, path, gjson.Result{}, err
 	}
 	v, err := st.jsonAt(ctx, path)
+	return st, path, v, err
+}
+
+func (assertSteps) theJSONAtIsA(ctx context.Context, path, typ string) error {
+	st, path, v, err := valueAt(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -256,12 +263,7 @@ func (assertSteps) theJSONAtMatchesThePattern(ctx context.Context, path, pattern
 }
 
 func (assertSteps) theJSONAtIsAbsent(ctx context.Context, path string) error {
-	path = unescapeArg(path)
-	st, err := response(ctx)
-	if err != nil {
-		return err
-	}
-	v, err := st.jsonAt(ctx, path)
+	st, path, v, err := valueAt(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -272,12 +274,7 @@ func (assertSteps) theJSONAtIsAbsent(ctx context.Context, path string) error {
 }
 
 func (assertSteps) theJSONAtIsPresent(ctx context.Context, path string) error {
-	path = unescapeArg(path)
-	st, err := response(ctx)
-	if err != nil {
-		return err
-	}
-	v, err := st.jsonAt(ctx, path)
+	st, path, v, err := valueAt(ctx, path)
 	if err != nil {
 		return err
 	}
