@@ -34,7 +34,7 @@ func (s *Server) caller(c *gin.Context) (int64, string) {
 		if !ok {
 			return 0, "The Authorization header must be \"api-key <API_KEY>\"."
 		}
-		id, ok := s.store.UserIDForAPIKey(key)
+		id, ok := s.storeFor(c).UserIDForAPIKey(key)
 		if !ok {
 			return 0, "The API key is not valid."
 		}
@@ -48,7 +48,7 @@ func (s *Server) caller(c *gin.Context) (int64, string) {
 		if t == "" {
 			return 0, "The session token is empty."
 		}
-		id, ok := s.store.UserIDForToken(t)
+		id, ok := s.storeFor(c).UserIDForToken(t)
 		if !ok {
 			return 0, "The session token is not valid."
 		}

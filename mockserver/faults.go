@@ -317,9 +317,9 @@ func (f *faultSet) sessionTokens(h http.Header) []string {
 
 // updateStoredUser is Store.UpdateUser, unless the update is answered but not
 // stored.
-func (s *Server) updateStoredUser(u User, in UserInput) (User, error) {
+func (s *Server) updateStoredUser(st *Store, u User, in UserInput) (User, error) {
 	if !s.faults.on(checkUpdateNotStored) {
-		return s.store.UpdateUser(u.ID, in)
+		return st.UpdateUser(u.ID, in)
 	}
 	r := userRecord{User: u}
 	r.applyInput(in)

@@ -74,7 +74,7 @@ func TestWithoutFaultsNothingIsRewritten(t *testing.T) {
 	if s.handler != http.Handler(s.engine) {
 		t.Error("a server without faults answers through a rewriting wrapper")
 	}
-	if s.faults != nil || s.store.faults != nil {
+	if s.faults != nil || s.Store().faults != nil {
 		t.Error("a server without faults has a fault set")
 	}
 }

@@ -176,6 +176,10 @@ func FuzzPathAndQuery(f *testing.F) {
 		if err != nil {
 			t.Skip()
 		}
+		// The home page is HTML for a person, not an answer of the API.
+		if u.Path == "/" && (m == "GET" || m == "HEAD") {
+			t.Skip()
+		}
 		req := &http.Request{
 			Method:     m,
 			URL:        u,

@@ -133,12 +133,12 @@ func (s *Server) createSession(c *gin.Context) {
 		badRequest(c, errs)
 		return
 	}
-	u, err := s.store.Authenticate(email, password)
+	u, err := s.storeFor(c).Authenticate(email, password)
 	if err != nil {
 		unauthorized(c, "The email address or the password is wrong.")
 		return
 	}
-	sess, err := s.store.CreateSession(u.ID)
+	sess, err := s.storeFor(c).CreateSession(u.ID)
 	if err != nil {
 		storeFailed(c, err)
 		return
@@ -154,17 +154,17 @@ func (s *Server) createUser(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateUserCreate(body, s.store)
+	in, errs := s.rules.ValidateUserCreate(body, s.storeFor(c))
 	if len(errs) > 0 {
 		badRequest(c, errs)
 		return
 	}
-	u, err := s.store.CreateUser(in)
+	u, err := s.storeFor(c).CreateUser(in)
 	if err != nil {
 		storeFailed(c, err)
 		return
 	}
-	writeJSON(c, http.StatusOK, s.toWireUser(u))
+	writeJSON(c, http.StatusOK, toWireUser(s.storeFor(c), u))
 }
 
 // ownUser answers 404 or 403 unless the path's user exists and is the caller.
@@ -173,7 +173,7 @@ func (s *Server) ownUser(c *gin.Context) (User, bool) {
 	if !ok {
 		return User{}, false
 	}
-	u, err := s.store.User(id)
+	u, err := s.storeFor(c).User(id)
 	if err != nil {
 		notFound(c, "There is no user with id "+strconv.FormatInt(id, 10)+".")
 		return User{}, false
@@ -188,7 +188,7 @@ func (s *Server) ownUser(c *gin.Context) (User, bool) {
 // getUser handles GET /users/:userId.
 func (s *Server) getUser(c *gin.Context) {
 	if u, ok := s.ownUser(c); ok {
-		writeJSON(c, http.StatusOK, s.toWireUser(u))
+		writeJSON(c, http.StatusOK, toWireUser(s.storeFor(c), u))
 	}
 }
 
@@ -202,17 +202,17 @@ func (s *Server) updateUser(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateUserUpdate(body, s.store, u.ID)
+	in, errs := s.rules.ValidateUserUpdate(body, s.storeFor(c), u.ID)
 	if len(errs) > 0 {
 		badRequest(c, errs)
 		return
 	}
-	u, err := s.updateStoredUser(u, in)
+	u, err := s.updateStoredUser(s.storeFor(c), u, in)
 	if err != nil {
 		storeFailed(c, err)
 		return
 	}
-	writeJSON(c, http.StatusOK, s.toWireUser(u))
+	writeJSON(c, http.StatusOK, toWireUser(s.storeFor(c), u))
 }
 
 // listUserClients handles GET /users/:userId/clients.
@@ -221,14 +221,14 @@ func (s *Server) listUserClients(c *gin.Context) {
 	if !ok {
 		return
 	}
-	clients, err := s.store.ClientsOfUser(u.ID)
+	clients, err := s.storeFor(c).ClientsOfUser(u.ID)
 	if err != nil {
 		storeFailed(c, err)
 		return
 	}
 	out := make([]wireClient, 0, len(clients))
 	for _, cl := range clients {
-		out = append(out, s.toWireClient(cl))
+		out = append(out, toWireClient(s.storeFor(c), cl))
 	}
 	writeJSON(c, http.StatusOK, gin.H{"clients": out})
 }
@@ -242,12 +242,12 @@ func (s *Server) memberClient(c *gin.Context) (Client, bool) {
 	if !ok {
 		return Client{}, false
 	}
-	cl, err := s.store.Client(id)
+	cl, err := s.storeFor(c).Client(id)
 	if err != nil {
 		notFound(c, "There is no client with id "+strconv.FormatInt(id, 10)+".")
 		return Client{}, false
 	}
-	if !s.store.IsMember(callerID(c), cl.ID) && !s.faults.on(checkClientPermission) {
+	if !s.storeFor(c).IsMember(callerID(c), cl.ID) && !s.faults.on(checkClientPermission) {
 		forbidden(c, "You are not a member of this client.")
 		return Client{}, false
 	}
@@ -261,23 +261,23 @@ func (s *Server) createClient(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateClientCreate(body, s.store)
+	in, errs := s.rules.ValidateClientCreate(body, s.storeFor(c))
 	if len(errs) > 0 {
 		badRequest(c, errs)
 		return
 	}
-	cl, err := s.store.CreateClient(callerID(c), in)
+	cl, err := s.storeFor(c).CreateClient(callerID(c), in)
 	if err != nil {
 		storeFailed(c, err)
 		return
 	}
-	writeJSON(c, http.StatusOK, s.toWireClient(cl))
+	writeJSON(c, http.StatusOK, toWireClient(s.storeFor(c), cl))
 }
 
 // getClient handles GET /clients/:clientId.
 func (s *Server) getClient(c *gin.Context) {
 	if cl, ok := s.memberClient(c); ok {
-		writeJSON(c, http.StatusOK, s.toWireClient(cl))
+		writeJSON(c, http.StatusOK, toWireClient(s.storeFor(c), cl))
 	}
 }
 
@@ -291,17 +291,17 @@ func (s *Server) updateClient(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateClientUpdate(body, s.store)
+	in, errs := s.rules.ValidateClientUpdate(body, s.storeFor(c))
 	if len(errs) > 0 {
 		badRequest(c, errs)
 		return
 	}
-	cl, err := s.store.UpdateClient(cl.ID, in)
+	cl, err := s.storeFor(c).UpdateClient(cl.ID, in)
 	if err != nil {
 		storeFailed(c, err)
 		return
 	}
-	writeJSON(c, http.StatusOK, s.toWireClient(cl))
+	writeJSON(c, http.StatusOK, toWireClient(s.storeFor(c), cl))
 }
 
 // listClientApps handles GET /clients/:clientId/apps.
@@ -310,14 +310,14 @@ func (s *Server) listClientApps(c *gin.Context) {
 	if !ok {
 		return
 	}
-	apps, err := s.store.AppsOfClient(cl.ID)
+	apps, err := s.storeFor(c).AppsOfClient(cl.ID)
 	if err != nil {
 		storeFailed(c, err)
 		return
 	}
 	out := make([]wireApp, 0, len(apps))
 	for _, a := range apps {
-		out = append(out, s.toWireApp(a))
+		out = append(out, toWireApp(s.storeFor(c), a))
 	}
 	writeJSON(c, http.StatusOK, gin.H{"apps": out})
 }
@@ -326,7 +326,7 @@ func (s *Server) listClientApps(c *gin.Context) {
 
 // createApp handles POST /apps: the app joins the caller's primary client.
 func (s *Server) createApp(c *gin.Context) {
-	u, err := s.store.User(callerID(c))
+	u, err := s.storeFor(c).User(callerID(c))
 	if err != nil {
 		storeFailed(c, err)
 		return
@@ -339,17 +339,17 @@ func (s *Server) createApp(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateApp(body, s.store)
+	in, errs := s.rules.ValidateApp(body, s.storeFor(c))
 	if len(errs) > 0 {
 		badRequest(c, errs)
 		return
 	}
-	a, err := s.store.CreateApp(u.PrimaryClientID, in)
+	a, err := s.storeFor(c).CreateApp(u.PrimaryClientID, in)
 	if err != nil {
 		storeFailed(c, err)
 		return
 	}
-	writeJSON(c, http.StatusOK, s.toWireApp(a))
+	writeJSON(c, http.StatusOK, toWireApp(s.storeFor(c), a))
 }
 
 // getApp handles GET /apps/:appId.
@@ -358,23 +358,23 @@ func (s *Server) getApp(c *gin.Context) {
 	if !ok {
 		return
 	}
-	a, err := s.store.App(id)
+	a, err := s.storeFor(c).App(id)
 	if err != nil {
 		notFound(c, "There is no app with id "+strconv.FormatInt(id, 10)+".")
 		return
 	}
-	if !s.store.IsMember(callerID(c), a.ClientID) {
+	if !s.storeFor(c).IsMember(callerID(c), a.ClientID) {
 		forbidden(c, "You are not a member of the client of this app.")
 		return
 	}
-	writeJSON(c, http.StatusOK, s.toWireApp(a))
+	writeJSON(c, http.StatusOK, toWireApp(s.storeFor(c), a))
 }
 
 // --- catalogues (no authentication) ---
 
 // listPlatforms handles GET /platforms.
 func (s *Server) listPlatforms(c *gin.Context) {
-	ps := s.store.Platforms()
+	ps := s.storeFor(c).Platforms()
 	out := make([]wirePlatform, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, wirePlatform{ID: p.ID, Created: wireDate(p.Created), CreatorUserID: p.CreatorUserID, Name: p.Name})
@@ -384,7 +384,7 @@ func (s *Server) listPlatforms(c *gin.Context) {
 
 // listCurrencies handles GET /currencies.
 func (s *Server) listCurrencies(c *gin.Context) {
-	cs := s.store.Currencies()
+	cs := s.storeFor(c).Currencies()
 	out := make([]wireCurrency, 0, len(cs))
 	for _, cur := range cs {
 		out = append(out, wireCurrency(cur))
@@ -394,7 +394,7 @@ func (s *Server) listCurrencies(c *gin.Context) {
 
 // listPlans handles GET /plans.
 func (s *Server) listPlans(c *gin.Context) {
-	ps := s.store.Plans()
+	ps := s.storeFor(c).Plans()
 	out := make([]wirePlan, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, wirePlan(p))
@@ -404,7 +404,7 @@ func (s *Server) listPlans(c *gin.Context) {
 
 // listPhoneCountries handles GET /phoneCountries.
 func (s *Server) listPhoneCountries(c *gin.Context) {
-	ps := s.store.PhoneCountries()
+	ps := s.storeFor(c).PhoneCountries()
 	out := make([]wirePhoneCountry, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, wirePhoneCountry(p))
@@ -414,10 +414,10 @@ func (s *Server) listPhoneCountries(c *gin.Context) {
 
 // listMarketapps handles GET /marketapps.
 func (s *Server) listMarketapps(c *gin.Context) {
-	ms := s.store.Marketapps()
+	ms := s.storeFor(c).Marketapps()
 	out := make([]wireMarketapp, 0, len(ms))
 	for _, m := range ms {
-		p, _ := s.store.Platform(m.PlatformID)
+		p, _ := s.storeFor(c).Platform(m.PlatformID)
 		out = append(out, wireMarketapp{Hash: m.Hash, Name: m.Name, Platform: wireNamedID{ID: p.ID, Name: p.Name}})
 	}
 	writeJSON(c, http.StatusOK, gin.H{"marketapps": out})

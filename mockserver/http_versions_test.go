@@ -36,7 +36,7 @@ func TestUnknownRoutes(t *testing.T) {
 		{"upper-case version", "GET", "/V1/platforms"},
 		{"no version", "GET", "/platforms"},
 		{"no version, a user", "PUT", "/users/1"},
-		{"root", "GET", "/"},
+		{"root with a POST", "POST", "/index.html"},
 		{"version alone", "GET", "/v1"},
 		{"version with a slash", "GET", "/v1/"},
 		{"unknown resource", "GET", "/v1/widgets"},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -13,7 +14,17 @@ import (
 // overview says v1, the endpoint pages say v1.0; both are the one version).
 var versions = []string{"/v1", "/v1.0"}
 
-// routes is the one route map of the API.
+// routes is the one route map: the API, the admin API and the documentation.
+//
+// The middleware runs in this order, each for a reason:
+//   - CORS first, so that a browser's preflight is answered before anything
+//     asks it for credentials, and every answer (errors too) carries the
+//     CORS headers a page needs to read it;
+//   - the request log and the panic guard;
+//   - then, for API requests only (not /__admin, not the documentation): the
+//     namespace, the state file, the journal (which so records injected
+//     answers and delays), and the controls (latency, X-Mock-*, fault rules);
+//     admin calls take the namespace too.
 func (s *Server) routes() *gin.Engine {
 	// SetMode only stores an atomic; release mode silences Gin's debug
 	// printing of every route.
@@ -23,10 +34,16 @@ func (s *Server) routes() *gin.Engine {
 	// A redirect would answer a non-JSON body; an unknown path is a JSON 404.
 	e.RedirectTrailingSlash = false
 	e.RedirectFixedPath = false
-	e.Use(s.logRequests, recoverJSON)
-	e.NoRoute(func(c *gin.Context) { notFound(c, "There is no such endpoint.") })
+	e.Use(corsMiddleware(s.opts.CORSOrigins), s.logRequests, recoverJSON, s.apiOnly(s.resolveNamespace, true), s.apiOnly(s.persistChanges, true))
+	if !s.opts.NoAdmin {
+		e.Use(s.apiOnly(s.journalRequests, false))
+	}
+	e.Use(s.apiOnly(s.control, false))
+	e.NoRoute(s.noRoute)
+	// Gin sets the Allow header (the methods of the path) before this runs.
 	e.NoMethod(func(c *gin.Context) {
-		abortWith(c, http.StatusMethodNotAllowed, CodeMethodNotAllowed, "This endpoint does not accept the "+c.Request.Method+" method.")
+		abortWith(c, http.StatusMethodNotAllowed, CodeMethodNotAllowed,
+			"This endpoint does not accept the "+c.Request.Method+" method; it accepts "+c.Writer.Header().Get("Allow")+".")
 	})
 
 	for _, v := range s.faults.versions(versions) {
@@ -58,7 +75,47 @@ func (s *Server) routes() *gin.Engine {
 		api.GET("/phoneCountries", s.listPhoneCountries)
 		api.GET("/marketapps", s.listMarketapps)
 	}
+	if !s.opts.NoAdmin {
+		s.registerAdmin(e)
+	}
+
+	before := map[string]bool{}
+	for _, r := range e.Routes() {
+		before[r.Path] = true
+	}
+	s.registerDocs(e)
+	s.docPaths = map[string]bool{}
+	for _, r := range e.Routes() {
+		if !before[r.Path] {
+			s.docPaths[r.Path] = true
+		}
+	}
 	return e
+}
+
+// apiOnly runs h for requests to the API (admin calls too when withAdmin),
+// never for the documentation: the home page and the OpenAPI document are
+// not journaled, delayed or failed, whatever the rules say.
+func (s *Server) apiOnly(h gin.HandlerFunc, withAdmin bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		p := c.Request.URL.Path
+		admin := !s.opts.NoAdmin && (p == AdminPrefix || strings.HasPrefix(p, AdminPrefix+"/"))
+		if s.docPaths[p] || (admin && !withAdmin) {
+			c.Next()
+			return
+		}
+		h(c)
+	}
+}
+
+// noRoute answers an unknown path with a JSON 404 that names the closest
+// known route, when one is close.
+func (s *Server) noRoute(c *gin.Context) {
+	msg := "There is no such endpoint."
+	if r := closestRoute(c.Request.Method, c.Request.URL.Path); r != "" {
+		msg += " Did you mean " + r + "?"
+	}
+	notFound(c, msg)
 }
 
 // logRequests writes one line per request. The path is logged without its

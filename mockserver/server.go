@@ -9,10 +9,14 @@
 package mockserver
 
 import (
+	"context"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -20,7 +24,8 @@ import (
 )
 
 // Options configures a Server. The zero value serves the embedded default
-// seed with crypto/rand values, wall-clock dates and no request log.
+// seed with crypto/rand values, wall-clock dates, no request log, and the
+// admin API on.
 type Options struct {
 	// Fixtures is the seed folder; nil means fixtures.Seed() (embedded default).
 	Fixtures fs.FS
@@ -29,49 +34,114 @@ type Options struct {
 	// the same values. nil: crypto/rand and the wall clock.
 	Seed *int64
 	// Logger receives one line per request (method, path without query,
-	// status, duration); nil means silent.
+	// status, duration), and the problems of --watch and --state; nil means
+	// silent.
 	Logger *slog.Logger
 	// Faults are the names of deliberate defects to serve with (Faults()
 	// lists them); nil: none, the mock follows the spec.
 	Faults []string
+
+	// NoAdmin turns off the admin API (/__admin/...), the request journal,
+	// and the X-Mock-Delay and X-Mock-Status headers: a server that serves
+	// only the API.
+	NoAdmin bool
+	// Latency delays every API request, plus a random part up to Jitter; the
+	// sum may not pass MaxDelay.
+	Latency, Jitter time.Duration
+	// CORSOrigins are the origins browsers may call the mock from; empty:
+	// any origin.
+	CORSOrigins []string
+	// Watch polls Fixtures every WatchInterval (default 500 ms) and reloads
+	// the seed when a file changes and still loads; namespaces whose store
+	// still holds the old seed, untouched, get the new one.
+	Watch         bool
+	WatchInterval time.Duration
+	// StateFile, when set, holds the default namespace's data across
+	// restarts: New loads it when it exists (a corrupt file is an error, and
+	// is never overwritten), every change is written to it, and Close writes
+	// it a last time.
+	StateFile string
 }
 
-// Server is the mock as an http.Handler. It is safe for concurrent use.
+// Server is the mock as an http.Handler. It is safe for concurrent use;
+// Close stops what Watch and StateFile started.
 type Server struct {
+	opts    Options
 	engine  *gin.Engine
 	handler http.Handler // engine, or engine behind the faults' rewrites
 	faults  *faultSet    // nil: none
 	rules   Rules
-	store   *Store
+	src     *source
+	logger  *slog.Logger
+	spaces  *namespaces
+	// docPaths are the paths of the documentation (home page, OpenAPI
+	// document): no journal, latency or fault rule applies to them.
+	docPaths map[string]bool
+	// sleep waits out a delay; tests replace it to see the delays asked for.
+	sleep func(ctx context.Context, d time.Duration) error
+
+	seedMu  sync.RWMutex
 	seed    *seedData
 	profile Profile
-	logger  *slog.Logger
+
+	persist   *persister // nil without StateFile
+	stop      chan struct{}
+	done      sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
 }
 
 var _ http.Handler = (*Server)(nil)
 
-// New loads and validates the fixtures and builds the route map. An error
-// names the fixture file and the problem.
+// New loads and validates the fixtures (and the state file) and builds the
+// route map. An error names the file and the problem.
 func New(opts Options) (*Server, error) {
 	faults, err := newFaultSet(opts.Faults)
 	if err != nil {
 		return nil, err
 	}
-	fsys := opts.Fixtures
-	if fsys == nil {
-		fsys = fixtures.Seed()
+	if opts.Latency < 0 || opts.Jitter < 0 || opts.Latency+opts.Jitter > MaxDelay {
+		return nil, fmt.Errorf("mockserver: latency %s and jitter %s must be positive and together at most %s", opts.Latency, opts.Jitter, MaxDelay)
 	}
-	src := newSource(opts.Seed)
-	seed, err := loadSeed(fsys)
+	if opts.Fixtures == nil {
+		opts.Fixtures = fixtures.Seed()
+	}
+	if opts.WatchInterval <= 0 {
+		opts.WatchInterval = 500 * time.Millisecond
+	}
+	seed, err := loadSeed(opts.Fixtures)
 	if err != nil {
 		return nil, err
 	}
-	store := newStore(seed, src)
-	store.faults = faults
-	s := &Server{store: store, seed: seed, profile: seed.profile, logger: opts.Logger, faults: faults, rules: faults.validation()}
+	s := &Server{
+		opts: opts, faults: faults, rules: faults.validation(), src: newSource(opts.Seed),
+		logger: opts.Logger, seed: seed, profile: seed.profile, sleep: sleep, stop: make(chan struct{}),
+	}
+	s.spaces = &namespaces{named: map[string]*namespace{}, make: s.newNamespace}
+	s.spaces.def = s.newNamespace("")
+	if opts.StateFile != "" {
+		if s.persist, err = openState(opts.StateFile, s.spaces.def.store, s.logger); err != nil {
+			return nil, err
+		}
+	}
 	s.engine = s.routes()
 	s.handler = faults.wrap(s.engine)
+	if opts.Watch {
+		s.startWatch()
+	}
 	return s, nil
+}
+
+func (s *Server) newNamespace(name string) *namespace {
+	store := newStore(s.currentSeed(), s.src)
+	store.faults = s.faults
+	return &namespace{name: name, store: store, journal: &journal{}, rules: &faultRules{}}
+}
+
+func (s *Server) currentSeed() *seedData {
+	s.seedMu.RLock()
+	defer s.seedMu.RUnlock()
+	return s.seed
 }
 
 // ServeHTTP answers one request.
@@ -79,16 +149,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.handler.ServeHTTP(w, r)
 }
 
-// Reset puts the store back to the seed it was loaded from: every user,
+// Close stops watching the fixtures and writes the state file a last time.
+// The server still answers afterwards, without persisting.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.stop)
+		s.done.Wait()
+		if s.persist != nil {
+			s.closeErr = s.persist.write()
+		}
+	})
+	return s.closeErr
+}
+
+// Reset puts the default namespace's store back to the seed: every user,
 // client, app and session created since New is forgotten. Generated values
 // continue from where the generator was, they do not repeat.
 func (s *Server) Reset() {
-	s.store.reset(s.seed)
+	s.spaces.def.store.reset(s.currentSeed())
 }
 
-// Store gives direct access to the data, for tests and tools that need to
-// arrange state without going through HTTP.
-func (s *Server) Store() *Store { return s.store }
+// Store gives direct access to the default namespace's data, for tests and
+// tools that need to arrange state without going through HTTP.
+func (s *Server) Store() *Store { return s.spaces.def.store }
 
 // Profile is the target profile of the seed: the credentials and catalogue ids
 // the contract suite needs to run against this server.
@@ -99,7 +182,11 @@ type Profile struct {
 }
 
 // Profile returns the seed's target profile (profile.json of the fixtures).
-func (s *Server) Profile() Profile { return s.profile }
+func (s *Server) Profile() Profile {
+	s.seedMu.RLock()
+	defer s.seedMu.RUnlock()
+	return s.profile
+}
 
 // Env renders the profile as PRICING_* variables ("NAME=value", unquoted),
 // PRICING_BASE_URL first, then the order of the suite's documented table.

@@ -180,6 +180,9 @@ type Store struct {
 	nextClient     int64
 	nextApp        int64
 	nextSession    int64
+	// gen counts writes; pristine is true from a reset to the first write.
+	gen      uint64
+	pristine bool
 }
 
 func newStore(seed *seedData, src *source) *Store {
@@ -191,58 +194,137 @@ func newStore(seed *seedData, src *source) *Store {
 // reset replaces every datum with the seed's. The seed has been checked by
 // loadSeed, so every reference in it resolves.
 func (s *Store) reset(seed *seedData) {
-	users := make(map[int64]*userRecord, len(seed.users))
-	emails := make(map[string]int64, len(seed.users))
-	apiKeys := make(map[[32]byte]int64)
+	d := s.seeded(seed)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.install(d)
+}
+
+// resetIfPristine is reset, but only when nothing has changed the store since
+// its last reset: a developer's data is never replaced by a fixture reload.
+func (s *Store) resetIfPristine(seed *seedData) bool {
+	d := s.seeded(seed)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.pristine {
+		return false
+	}
+	s.install(d)
+	return true
+}
+
+// data is every datum of a Store; a reset or an import builds one outside the
+// lock (hashing passwords takes a while) and installs it under the lock.
+type data struct {
+	users          map[int64]*userRecord
+	emails         map[string]int64
+	apiKeys        map[[32]byte]int64
+	sessions       map[[32]byte]Session
+	clients        map[int64]Client
+	apps           map[int64]App
+	platforms      map[int64]Platform
+	currencies     map[int64]Currency
+	plans          map[int64]Plan
+	phoneCountries map[int64]PhoneCountry
+	marketapps     []Marketapp
+	litePlanID     int64
+	nextUser       int64
+	nextClient     int64
+	nextApp        int64
+	nextSession    int64
+	pristine       bool
+}
+
+func (s *Store) seeded(seed *seedData) data {
+	d := catalogues(seed)
+	d.users = make(map[int64]*userRecord, len(seed.users))
+	d.emails = make(map[string]int64, len(seed.users))
+	d.apiKeys = make(map[[32]byte]int64)
 	for _, u := range seed.users {
 		r := &userRecord{User: u.user()}
 		r.salt, r.hash = s.hashPassword(u.Password)
-		users[u.ID] = r
-		emails[strings.ToLower(u.Email)] = u.ID
+		d.users[u.ID] = r
+		d.emails[strings.ToLower(u.Email)] = u.ID
 		for _, k := range u.APIKeys {
-			apiKeys[sha256.Sum256([]byte(k))] = u.ID
+			d.apiKeys[sha256.Sum256([]byte(k))] = u.ID
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.users, s.emails, s.apiKeys = users, emails, apiKeys
-	s.sessions = make(map[[32]byte]Session)
-	s.clients = make(map[int64]Client)
+	d.sessions = make(map[[32]byte]Session)
+	d.clients = make(map[int64]Client)
 	for _, c := range seed.clients {
-		s.clients[c.ID] = c.client()
+		d.clients[c.ID] = c.client()
 	}
-	s.apps = make(map[int64]App)
+	d.apps = make(map[int64]App)
 	for _, a := range seed.apps {
-		s.apps[a.ID] = a.app()
+		d.apps[a.ID] = a.app()
 	}
-	s.platforms = make(map[int64]Platform)
+	d.nextUser = maxKey(d.users) + 1
+	d.nextClient = maxKey(d.clients) + 1
+	d.nextApp = maxKey(d.apps) + 1
+	d.nextSession = 1
+	d.pristine = true
+	return d
+}
+
+// catalogues is the part of a store that only the seed sets.
+func catalogues(seed *seedData) data {
+	var d data
+	d.platforms = make(map[int64]Platform)
 	for _, p := range seed.platforms {
-		s.platforms[p.ID] = Platform(p)
+		d.platforms[p.ID] = Platform(p)
 	}
-	s.currencies = make(map[int64]Currency)
+	d.currencies = make(map[int64]Currency)
 	for _, c := range seed.currencies {
-		s.currencies[c.ID] = Currency(c)
+		d.currencies[c.ID] = Currency(c)
 	}
-	s.plans = make(map[int64]Plan)
-	s.litePlanID = 0
+	d.plans = make(map[int64]Plan)
 	for _, p := range seed.plans {
-		s.plans[p.ID] = Plan(p)
-		if p.IsLite && (s.litePlanID == 0 || p.ID < s.litePlanID) {
-			s.litePlanID = p.ID
+		d.plans[p.ID] = Plan(p)
+		if p.IsLite && (d.litePlanID == 0 || p.ID < d.litePlanID) {
+			d.litePlanID = p.ID
 		}
 	}
-	s.phoneCountries = make(map[int64]PhoneCountry)
+	d.phoneCountries = make(map[int64]PhoneCountry)
 	for _, p := range seed.phoneCountries {
-		s.phoneCountries[p.ID] = PhoneCountry(p)
+		d.phoneCountries[p.ID] = PhoneCountry(p)
 	}
-	s.marketapps = s.marketapps[:0:0]
 	for _, m := range seed.marketapps {
-		s.marketapps = append(s.marketapps, Marketapp{Hash: m.Hash, Name: m.Name, PlatformID: m.PlatformID})
+		d.marketapps = append(d.marketapps, Marketapp{Hash: m.Hash, Name: m.Name, PlatformID: m.PlatformID})
 	}
-	s.nextUser = maxKey(s.users) + 1
-	s.nextClient = maxKey(s.clients) + 1
-	s.nextApp = maxKey(s.apps) + 1
-	s.nextSession = 1
+	return d
+}
+
+// install replaces the store's data; the caller holds the write lock.
+func (s *Store) install(d data) {
+	s.users, s.emails, s.apiKeys, s.sessions = d.users, d.emails, d.apiKeys, d.sessions
+	s.clients, s.apps = d.clients, d.apps
+	s.platforms, s.currencies, s.plans, s.phoneCountries = d.platforms, d.currencies, d.plans, d.phoneCountries
+	s.marketapps, s.litePlanID = d.marketapps, d.litePlanID
+	s.nextUser, s.nextClient, s.nextApp, s.nextSession = d.nextUser, d.nextClient, d.nextApp, d.nextSession
+	s.pristine = d.pristine
+	s.gen++
+}
+
+// changedLocked records a write; the caller holds the write lock.
+func (s *Store) changedLocked() {
+	s.pristine = false
+	s.gen++
+}
+
+// Generation counts the writes to the store (resets and imports included):
+// a different number means different data.
+func (s *Store) Generation() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.gen
+}
+
+// Pristine reports whether the store holds its seed, untouched since the
+// last reset.
+func (s *Store) Pristine() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.pristine
 }
 
 func maxKey[V any](m map[int64]V) int64 {
@@ -308,6 +390,7 @@ func (s *Store) CreateSession(userID int64) (Session, error) {
 	}
 	s.nextSession++
 	s.sessions[sha256.Sum256([]byte(token))] = sess
+	s.changedLocked()
 	sess.Token = token
 	return sess, nil
 }
@@ -640,6 +723,7 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 	if err := s.checkUserLocked(in, id); err != nil {
 		return User{}, err
 	}
+	s.changedLocked()
 	delete(s.emails, strings.ToLower(r.Email))
 	s.emails[strings.ToLower(in.Email)] = id
 	r.applyInput(in)
@@ -682,6 +766,7 @@ func (s *Store) CreateUser(in UserInput) (User, error) {
 	if err := s.checkUserLocked(in, 0); err != nil {
 		return User{}, err
 	}
+	s.changedLocked()
 	r := &userRecord{
 		User: User{ID: s.nextUser, Created: g.now, PasswordLastChanged: g.now},
 		salt: g.salt, hash: g.hash,
@@ -743,6 +828,7 @@ func (s *Store) CreateClient(userID int64, in ClientInput) (Client, error) {
 	if err := s.checkClientLocked(in); err != nil {
 		return Client{}, err
 	}
+	s.changedLocked()
 	return s.addClientLocked(r, in, g), nil
 }
 
@@ -760,6 +846,7 @@ func (s *Store) UpdateClient(id int64, in ClientInput) (Client, error) {
 	if err := s.checkClientLocked(in); err != nil {
 		return Client{}, err
 	}
+	s.changedLocked()
 	c.apply(in)
 	s.clients[id] = c
 	return c.copy(), nil
@@ -776,5 +863,6 @@ func (s *Store) CreateApp(clientID int64, in AppInput) (App, error) {
 	if err := s.checkAppLocked(in); err != nil {
 		return App{}, err
 	}
+	s.changedLocked()
 	return s.addAppLocked(clientID, in, g), nil
 }

@@ -107,8 +107,8 @@ func wireDate(t time.Time) string {
 	return t.UTC().Truncate(time.Second).Format(time.RFC3339)
 }
 
-func (s *Server) toWireUser(u User) wireUser {
-	pc, _ := s.store.PhoneCountry(u.PhoneCountryID)
+func toWireUser(st *Store, u User) wireUser {
+	pc, _ := st.PhoneCountry(u.PhoneCountryID)
 	return wireUser{
 		ID: u.ID, Created: wireDate(u.Created), Email: u.Email,
 		PasswordLastChanged: wireDate(u.PasswordLastChanged),
@@ -122,8 +122,8 @@ func (s *Server) toWireUser(u User) wireUser {
 	}
 }
 
-func (s *Server) toWireClient(c Client) wireClient {
-	cur, _ := s.store.Currency(c.CurrencyID)
+func toWireClient(st *Store, c Client) wireClient {
+	cur, _ := st.Currency(c.CurrencyID)
 	return wireClient{
 		ID: c.ID, CreatedDate: wireDate(c.CreatedDate), Name: c.Name,
 		AddressLine1: c.AddressLine1, AddressLine2: c.AddressLine2,
@@ -132,9 +132,9 @@ func (s *Server) toWireClient(c Client) wireClient {
 	}
 }
 
-func (s *Server) toWireApp(a App) wireApp {
-	p, _ := s.store.Platform(a.PlatformID)
-	plan, _ := s.store.Plan(a.PlanID)
+func toWireApp(st *Store, a App) wireApp {
+	p, _ := st.Platform(a.PlatformID)
+	plan, _ := st.Plan(a.PlanID)
 	return wireApp{
 		ID: a.ID, Created: wireDate(a.Created), Name: a.Name,
 		Platform:  wireNamedID{ID: p.ID, Name: p.Name},

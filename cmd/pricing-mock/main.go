@@ -1,7 +1,9 @@
 // Command pricing-mock serves the reference mock of the Pricing Service API
 // on a local address, seeded from the embedded fixtures or a folder.
 //
-//	pricing-mock [--addr HOST:PORT] [--fixtures DIR] [--seed N] [--print-env]
+//	pricing-mock [--addr HOST:PORT] [--fixtures DIR [--watch]] [--seed N]
+//	             [--state FILE] [--latency D] [--latency-jitter D]
+//	             [--cors-origins A,B] [--no-admin] [--print-env]
 //	             [--fault NAME ...] [--list-faults]
 package main
 
@@ -45,6 +47,13 @@ type config struct {
 	printEnv bool
 	faults   []string // named defects to inject (mutation testing)
 	list     bool     // --list-faults
+
+	noAdmin     bool
+	latency     time.Duration
+	jitter      time.Duration
+	corsOrigins []string // empty: any origin
+	watch       bool
+	state       string // "" : the data lives in memory only
 }
 
 // errUsage marks an error in the command line, as opposed to -h.
@@ -75,6 +84,19 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 		return nil
 	})
 	fs.BoolVar(&cfg.list, "list-faults", false, "list the defects --fault can inject and exit")
+	fs.BoolVar(&cfg.noAdmin, "no-admin", false, "serve only the API: no /__admin, no request journal, X-Mock-Delay and X-Mock-Status ignored")
+	fs.DurationVar(&cfg.latency, "latency", 0, "delay every API request by `D` (150ms, 1s)")
+	fs.DurationVar(&cfg.jitter, "latency-jitter", 0, "add a random delay from 0 to `D` to every API request")
+	fs.Func("cors-origins", "browser origins allowed to call the mock, `A,B` (default: any origin)", func(s string) error {
+		for _, o := range strings.Split(s, ",") {
+			if o = strings.TrimSpace(o); o != "" {
+				cfg.corsOrigins = append(cfg.corsOrigins, o)
+			}
+		}
+		return nil
+	})
+	fs.BoolVar(&cfg.watch, "watch", false, "reload the --fixtures folder when a file in it changes")
+	fs.StringVar(&cfg.state, "state", "", "keep the data in `FILE` across restarts (loaded at start, written after each change)")
 	return fs
 }
 
@@ -95,6 +117,12 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	if cfg.addr == "" {
 		return config{}, fmt.Errorf("%w: --addr is empty", errUsage)
 	}
+	if cfg.latency < 0 || cfg.jitter < 0 || cfg.latency+cfg.jitter > mockserver.MaxDelay {
+		return config{}, fmt.Errorf("%w: --latency and --latency-jitter must be positive and together at most %s", errUsage, mockserver.MaxDelay)
+	}
+	if cfg.watch && cfg.fixtures == "" {
+		return config{}, fmt.Errorf("%w: --watch needs --fixtures DIR (the embedded seed never changes)", errUsage)
+	}
 	return cfg, nil
 }
 
@@ -112,7 +140,7 @@ func usage(w io.Writer, getenv func(string) string) {
 // run is the whole program; it returns the exit status: 0 after -h,
 // --print-env or a clean shutdown, 2 for a bad command line or seed folder,
 // 1 when the server cannot listen or fails.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (code int) {
 	cfg, err := parseFlags(args, getenv)
 	if errors.Is(err, flag.ErrHelp) {
 		usage(stdout, getenv)
@@ -133,9 +161,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	opts := mockserver.Options{
-		Faults: cfg.faults,
-		Seed:   cfg.seed,
-		Logger: slog.New(slog.NewTextHandler(stderr, nil)),
+		Faults:      cfg.faults,
+		Seed:        cfg.seed,
+		Logger:      slog.New(slog.NewTextHandler(stderr, nil)),
+		NoAdmin:     cfg.noAdmin,
+		Latency:     cfg.latency,
+		Jitter:      cfg.jitter,
+		CORSOrigins: cfg.corsOrigins,
+		Watch:       cfg.watch,
+		StateFile:   cfg.state,
 	}
 	seedName, source := "embedded", "embedded seed"
 	if cfg.fixtures != "" {
@@ -147,10 +181,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		seedName, source = cfg.fixtures, "--fixtures "+cfg.fixtures
 	}
 	srv, err := mockserver.New(opts)
+	var stateErr *mockserver.StateFileError
+	if errors.As(err, &stateErr) {
+		fmt.Fprintf(stderr, "pricing-mock: --state %s: %s\n", stateErr.Path, oneLine(stateErr.Err.Error()))
+		return 2
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "pricing-mock: %s: %s\n", source, oneLine(err.Error()))
 		return 2
 	}
+	// The last write of the state file happens here, after the server
+	// stopped taking requests.
+	defer func() {
+		if err := srv.Close(); err != nil {
+			fmt.Fprintf(stderr, "pricing-mock: %s\n", oneLine(err.Error()))
+			if code == 0 {
+				code = 1
+			}
+		}
+	}()
 
 	if cfg.printEnv {
 		for _, kv := range srv.Profile().Env("http://" + cfg.addr + "/v1") {
@@ -172,6 +221,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	// The real address, so that --addr 127.0.0.1:0 tells which port it got.
 	fmt.Fprintf(stdout, "pricing-mock listening on http://%s (seed: %s)\n", ln.Addr(), seedName)
+	if cfg.state != "" {
+		fmt.Fprintf(stdout, "pricing-mock: data kept in %s\n", cfg.state)
+	}
 	if len(cfg.faults) > 0 {
 		fmt.Fprintf(stdout, "pricing-mock: DEFECTS INJECTED, this server breaks the spec on purpose: %s\n", strings.Join(cfg.faults, ", "))
 	}

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"io"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -412,5 +413,162 @@ func TestRunServesAFault(t *testing.T) {
 				t.Errorf("PUT /v1/users/2 as account A: status %d, want %d", res.StatusCode, tc.want)
 			}
 		})
+	}
+}
+
+// The flags of issue 5 reach the config; bad values are usage errors.
+func TestParseFlagsFrontend(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		args    []string
+		check   func(config) bool
+		wantErr string
+	}{
+		{name: "no-admin", args: []string{"--no-admin"}, check: func(c config) bool { return c.noAdmin }},
+		{name: "latency and jitter", args: []string{"--latency", "150ms", "--latency-jitter", "50ms"},
+			check: func(c config) bool { return c.latency == 150*time.Millisecond && c.jitter == 50*time.Millisecond }},
+		{name: "cors origins", args: []string{"--cors-origins", "http://localhost:3000, http://127.0.0.1:5173,"},
+			check: func(c config) bool {
+				return len(c.corsOrigins) == 2 && c.corsOrigins[0] == "http://localhost:3000" && c.corsOrigins[1] == "http://127.0.0.1:5173"
+			}},
+		{name: "state", args: []string{"--state", "dev.json"}, check: func(c config) bool { return c.state == "dev.json" }},
+		{name: "watch", args: []string{"--fixtures", "d", "--watch"}, check: func(c config) bool { return c.watch && c.fixtures == "d" }},
+		{name: "watch without fixtures", args: []string{"--watch"}, wantErr: "--watch needs --fixtures"},
+		{name: "latency not a duration", args: []string{"--latency", "slow"}, wantErr: "-latency"},
+		{name: "too much latency", args: []string{"--latency", "50s", "--latency-jitter", "11s"}, wantErr: "at most 1m0s"},
+		{name: "negative latency", args: []string{"--latency", "-1s"}, wantErr: "must be positive"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := parseFlags(tc.args, env(nil))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || !tc.check(got) {
+				t.Errorf("config %+v, error %v", got, err)
+			}
+		})
+	}
+}
+
+// startRun runs the program until the test ends and returns its base URL and
+// a stop function that ends it and returns the exit status.
+func startRun(t *testing.T, args ...string) (string, func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	outR, outW := io.Pipe()
+	exit := make(chan int, 1)
+	stderr := &syncBuffer{}
+	go func() {
+		exit <- run(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), env(nil), outW, stderr)
+		outW.Close()
+	}()
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		cancel()
+		t.Fatalf("reading the listening line: %v (stderr %q)", err, stderr.String())
+	}
+	go io.Copy(io.Discard, outR)
+	m := listening.FindStringSubmatch(line)
+	if m == nil {
+		cancel()
+		t.Fatalf("first stdout line %q does not match %s", line, listening)
+	}
+	stopped := false
+	stop := func() int {
+		if stopped {
+			return 0
+		}
+		stopped = true
+		cancel()
+		return <-exit
+	}
+	t.Cleanup(func() { stop() })
+	return m[1], stop
+}
+
+func request(t *testing.T, method, url, body string, headers ...string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+const putQuentin = `{"email":"qa@example.com","firstName":"Quentin","lastName":"Assurance","timezone":"Europe/London",
+	"subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
+
+// --state keeps a change and a session across a restart of the program.
+func TestRunStatePersistsAcrossRestart(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/state.json"
+	base, stop := startRun(t, "--state", path)
+	if code, body := request(t, "PUT", base+"/v1/users/1", putQuentin, "Authorization", "api-key qa-api-key"); code != 200 {
+		t.Fatalf("PUT /v1/users/1: %d %s", code, body)
+	}
+	code, body := request(t, "POST", base+"/v1/sessions", `{"email":"qa@example.com","password":"qa-password"}`)
+	var sess struct{ Token string }
+	if err := json.Unmarshal([]byte(body), &sess); code != 200 || err != nil || sess.Token == "" {
+		t.Fatalf("POST /v1/sessions: %d %s", code, body)
+	}
+	if code := stop(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+
+	base, _ = startRun(t, "--state", path)
+	code, body = request(t, "GET", base+"/v1/users/1", "", "session-token", sess.Token)
+	if code != 200 || !strings.Contains(body, `"firstName":"Quentin"`) {
+		t.Errorf("after the restart, GET /v1/users/1 with the old session: %d %s, want 200 with Quentin", code, body)
+	}
+}
+
+// A corrupt state file stops the start with one line and exit 2, and is
+// left as it was.
+func TestRunRefusesCorruptState(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/state.json"
+	const corrupt = `{"users": [{"id": "one"}]`
+	if err := os.WriteFile(path, []byte(corrupt), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state", path}, env(nil), &stdout, &stderr)
+	got := stderr.String()
+	if code != 2 || strings.Count(got, "\n") != 1 || !strings.HasPrefix(got, "pricing-mock: --state "+path+": ") {
+		t.Errorf("exit %d, stderr %q; want 2 and one line naming --state %s", code, got, path)
+	}
+	if b, _ := os.ReadFile(path); string(b) != corrupt {
+		t.Errorf("the corrupt file became %q", b)
+	}
+}
+
+// The admin API, CORS wiring and --no-admin through the real program.
+func TestRunAdminSwitch(t *testing.T) {
+	t.Parallel()
+	base, _ := startRun(t)
+	if code, body := request(t, "GET", base+"/__admin/requests", ""); code != 200 || !strings.Contains(body, `"requests"`) {
+		t.Errorf("GET /__admin/requests: %d %s", code, body)
+	}
+	if code, _ := request(t, "GET", base+"/v1/plans", "", "X-Mock-Status", "503"); code != 503 {
+		t.Errorf("X-Mock-Status 503 answered %d", code)
+	}
+	off, _ := startRun(t, "--no-admin")
+	if code, _ := request(t, "GET", off+"/__admin/requests", ""); code != 404 {
+		t.Errorf("--no-admin: GET /__admin/requests answered %d, want 404", code)
+	}
+	if code, _ := request(t, "GET", off+"/v1/plans", "", "X-Mock-Status", "503"); code != 200 {
+		t.Errorf("--no-admin: X-Mock-Status 503 answered %d, want 200", code)
 	}
 }

@@ -1,0 +1,207 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// FaultRule is a runtime fault of POST /__admin/faults: the next Times
+// requests (all of them while Times is 0) whose method and path match are
+// delayed by Delay and, when Status is set, answered Status with Body
+// instead of reaching the API. Unlike the named faults of --fault, which
+// break the spec for mutation testing, rules rehearse what a real server
+// does on a bad day: a 500, a 401 after a token expired, a slow network.
+type FaultRule struct {
+	ID int64 `json:"id"`
+	// Method is an HTTP method, or "*" (or "" in a new rule) for any.
+	Method string `json:"method"`
+	// Path is a glob over the request path: * matches within one segment,
+	// ** across segments, ? one character; "/v1*/users/*" matches
+	// /v1/users/1 and /v1.0/users/1 but not /v1/users/1/clients.
+	Path   string          `json:"path"`
+	Status int             `json:"status,omitempty"`
+	Body   json.RawMessage `json:"body,omitempty"`
+	Delay  string          `json:"delay,omitempty"`
+	// Times is how many requests the rule applies to; 0: until removed.
+	Times int `json:"times,omitempty"`
+	// Remaining counts down from Times; absent while Times is 0.
+	Remaining *int `json:"remaining,omitempty"`
+	// Matched counts the requests the rule has applied to.
+	Matched int `json:"matched"`
+
+	re    *regexp.Regexp
+	delay time.Duration
+}
+
+var methodRE = regexp.MustCompile(`^[A-Z]+$`)
+
+// maxRules bounds the rules of a namespace.
+const maxRules = 1000
+
+// faultRules is the rule list of a namespace; safe for concurrent use.
+type faultRules struct {
+	mu    sync.Mutex
+	rules []FaultRule // oldest first: the first that matches applies
+	next  int64
+}
+
+// parseRule reads and checks the body of POST /__admin/faults.
+func parseRule(b []byte) (FaultRule, []FieldError) {
+	var r FaultRule
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return r, []FieldError{{Error: CodeInvalidBody, Message: "The rule is not a valid JSON object of method, path, status, body, delay and times: " + err.Error() + "."}}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return r, []FieldError{{Error: CodeInvalidBody, Message: "The request body holds more than one JSON value."}}
+	}
+	var errs []FieldError
+	bad := func(field, msg string) {
+		errs = append(errs, FieldError{FieldName: field, Error: "InvalidRule", Message: msg})
+	}
+	r.Method = strings.ToUpper(strings.TrimSpace(r.Method))
+	if r.Method == "" {
+		r.Method = "*"
+	}
+	if r.Method != "*" && !methodRE.MatchString(r.Method) {
+		bad("method", "method is an HTTP method such as GET or PUT, or * for any.")
+	}
+	if !strings.HasPrefix(r.Path, "/") {
+		bad("path", `path is a pattern starting with "/", such as /v1/users/* (* within a segment, ** across).`)
+	} else {
+		r.re = globRE(r.Path)
+	}
+	if r.Status != 0 && (r.Status < 200 || r.Status > 599) {
+		bad("status", "status is an HTTP status from 200 to 599.")
+	}
+	if len(r.Body) > 0 && r.Status == 0 {
+		bad("body", "a body needs a status to be answered with.")
+	}
+	if len(r.Body) > 0 {
+		var buf bytes.Buffer
+		if json.Compact(&buf, r.Body) == nil {
+			r.Body = append(buf.Bytes(), '\n')
+		}
+	}
+	if r.Delay != "" {
+		d, err := parseDelay(r.Delay)
+		if err != nil {
+			bad("delay", "delay: "+err.Error()+".")
+		}
+		r.delay = d
+	}
+	if r.Status == 0 && r.delay == 0 {
+		bad("status", "a rule needs a status to answer or a delay to add (or both).")
+	}
+	if r.Times < 0 {
+		bad("times", "times is how many requests the rule applies to, 0 (the default) for all until it is removed.")
+	}
+	r.Matched, r.Remaining = 0, nil
+	if r.Times > 0 {
+		r.Remaining = ptr(r.Times)
+	}
+	return r, errs
+}
+
+// globRE turns a path glob into an anchored regular expression.
+func globRE(glob string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(glob); i++ {
+		switch {
+		case strings.HasPrefix(glob[i:], "**"):
+			b.WriteString(".*")
+			i++
+		case glob[i] == '*':
+			b.WriteString("[^/]*")
+		case glob[i] == '?':
+			b.WriteString("[^/]")
+		default:
+			b.WriteString(regexp.QuoteMeta(glob[i : i+1]))
+		}
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
+}
+
+func (f *faultRules) add(r FaultRule) (FaultRule, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.rules) >= maxRules {
+		return FaultRule{}, fmt.Errorf("this namespace already has %d rules, the most it keeps", maxRules)
+	}
+	f.next++
+	r.ID = f.next
+	f.rules = append(f.rules, r)
+	return r.view(), nil
+}
+
+// view is a copy safe to hand out.
+func (r FaultRule) view() FaultRule {
+	if r.Remaining != nil {
+		r.Remaining = ptr(*r.Remaining)
+	}
+	return r
+}
+
+// match applies the first rule that matches a request, counting it down
+// (and removing it at zero).
+func (f *faultRules) match(method, path string) (FaultRule, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.rules {
+		r := &f.rules[i]
+		if (r.Method != "*" && r.Method != method) || !r.re.MatchString(path) {
+			continue
+		}
+		r.Matched++
+		if r.Remaining != nil {
+			*r.Remaining--
+			if *r.Remaining == 0 {
+				out := r.view()
+				f.rules = append(f.rules[:i], f.rules[i+1:]...)
+				return out, true
+			}
+		}
+		return r.view(), true
+	}
+	return FaultRule{}, false
+}
+
+func (f *faultRules) list() []FaultRule {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]FaultRule, 0, len(f.rules))
+	for _, r := range f.rules {
+		out = append(out, r.view())
+	}
+	return out
+}
+
+func (f *faultRules) remove(id int64) (FaultRule, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, r := range f.rules {
+		if r.ID == id {
+			f.rules = append(f.rules[:i], f.rules[i+1:]...)
+			return r.view(), true
+		}
+	}
+	return FaultRule{}, false
+}
+
+func (f *faultRules) clear() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := len(f.rules)
+	f.rules = nil
+	return n
+}

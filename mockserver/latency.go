@@ -1,0 +1,148 @@
+package mockserver
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Headers a request may carry to shape its own answer (ignored with
+// Options.NoAdmin).
+const (
+	DelayHeader  = "X-Mock-Delay"  // a Go duration: "300ms", "2s"
+	StatusHeader = "X-Mock-Status" // 200 to 599: answered instead of the API's answer
+)
+
+// MaxDelay caps every delay: latency and jitter, X-Mock-Delay and the delay
+// of a fault rule, each alone and all together.
+const MaxDelay = 60 * time.Second
+
+// CodeInjected is the error code of an answer a fault rule or X-Mock-Status
+// made up (401, 403, 404 and 500 use the API's own codes instead).
+const CodeInjected = "InjectedFault"
+
+// CodeInvalidMockHeader is the error code of a bad X-Mock-* header.
+const CodeInvalidMockHeader = "InvalidMockHeader"
+
+// parseDelay reads a delay: a Go duration ("150ms", "1.5s"), 0 to MaxDelay.
+func parseDelay(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration such as 300ms or 2s", s)
+	}
+	if d < 0 || d > MaxDelay {
+		return 0, fmt.Errorf("%s is not between 0 and %s", d, MaxDelay)
+	}
+	return d, nil
+}
+
+// parseStatus reads a status to inject: 200 to 599.
+func parseStatus(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 200 || n > 599 {
+		return 0, fmt.Errorf("%q is not an HTTP status from 200 to 599", s)
+	}
+	return n, nil
+}
+
+// sleep waits d or until ctx ends, whichever comes first: a client that
+// gives up does not keep a goroutine waiting for a minute.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// latency is the global delay of one request: Latency plus up to Jitter.
+func (s *Server) latency() time.Duration {
+	d := s.opts.Latency
+	if s.opts.Jitter > 0 {
+		d += rand.N(s.opts.Jitter + 1)
+	}
+	return d
+}
+
+// control is the middleware of the controls a frontend developer has over an
+// API request: the global latency, the X-Mock-Delay and X-Mock-Status
+// headers, and the fault rules of the request's namespace. A matching rule
+// adds its delay and answers its status; X-Mock-Delay replaces the global
+// latency for the request.
+func (s *Server) control(c *gin.Context) {
+	delay := s.latency()
+	var status int
+	var rule *FaultRule
+	if !s.opts.NoAdmin {
+		if v := c.GetHeader(DelayHeader); v != "" {
+			d, err := parseDelay(v)
+			if err != nil {
+				abortWith(c, http.StatusBadRequest, CodeInvalidMockHeader, "The "+DelayHeader+" header: "+err.Error()+".")
+				return
+			}
+			delay = d
+		}
+		if v := c.GetHeader(StatusHeader); v != "" {
+			n, err := parseStatus(v)
+			if err != nil {
+				abortWith(c, http.StatusBadRequest, CodeInvalidMockHeader, "The "+StatusHeader+" header: "+err.Error()+".")
+				return
+			}
+			status = n
+		}
+		if r, ok := s.nsFor(c).rules.match(c.Request.Method, c.Request.URL.Path); ok {
+			rule = &r
+			delay += r.delay
+		}
+	}
+	if err := s.sleep(c.Request.Context(), min(delay, MaxDelay)); err != nil {
+		// The client is gone: nobody reads an answer.
+		c.Abort()
+		return
+	}
+	switch {
+	case rule != nil && rule.Status != 0:
+		writeInjected(c, rule.Status, rule.Body, fmt.Sprintf("fault rule %d", rule.ID))
+	case status != 0:
+		writeInjected(c, status, nil, "the "+StatusHeader+" header")
+	default:
+		c.Next()
+	}
+}
+
+// writeInjected answers a made-up status: the given JSON body, or by default
+// an error array like the API's own (for 4xx and 5xx) or {} (below 400).
+func writeInjected(c *gin.Context, status int, body []byte, by string) {
+	switch {
+	case len(body) > 0:
+		c.Data(status, contentTypeJSON, body)
+		c.Abort()
+	case status == http.StatusNoContent || status == http.StatusNotModified:
+		c.Status(status)
+		c.Abort()
+	case status < 400:
+		c.Data(status, contentTypeJSON, []byte("{}\n"))
+		c.Abort()
+	default:
+		code := map[int]string{
+			http.StatusUnauthorized: CodeUnauthorized, http.StatusForbidden: CodeForbidden,
+			http.StatusNotFound: CodeNotFound, http.StatusInternalServerError: CodeInternal,
+		}[status]
+		if code == "" {
+			code = CodeInjected
+		}
+		abortWith(c, status, code, fmt.Sprintf("%d %s, injected by %s.", status, http.StatusText(status), by))
+	}
+}

@@ -1,0 +1,81 @@
+package mockserver
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const putQuentin = `{"email":"qa@example.com","firstName":"Quentin","lastName":"Assurance","timezone":"Europe/London",
+	"subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
+
+// Every change is on disk when its answer is; a new server loads it.
+func TestStateFilePersists(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the state file exists before any change: %v", err)
+	}
+	if rec := serve(s, "PUT", "/v1/users/1", putQuentin, "Authorization", "api-key qa-api-key"); rec.Code != 200 {
+		t.Fatalf("PUT: %d %s", rec.Code, rec.Body)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), `"Quentin"`) {
+		t.Fatalf("after the PUT the file holds %q (%v), want Quentin", b, err)
+	}
+	if strings.Contains(string(b), "qa-password") || strings.Contains(string(b), "qa-api-key") {
+		t.Errorf("the state file holds a plain secret: %s", b)
+	}
+	// A change in another namespace is not persisted.
+	serve(s, "POST", "/__admin/reset", "", NamespaceHeader, "other")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("files beside the state file (temporary files left?): %v", entries)
+	}
+
+	again, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := firstName(t, again, ""); got != "Quentin" {
+		t.Errorf("after a restart firstName %q, want Quentin", got)
+	}
+}
+
+// A file that is not a valid state stops New, and is left as it was.
+func TestStateFileCorrupt(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"not JSON":      `{"users": [`,
+		"empty":         ``,
+		"unknown field": `{"people": []}`,
+		"bad reference": `{"users":[],"clients":[],"sessions":[],"apps":[{"id":1,"created":"2026-01-01T00:00:00Z","clientId":9,"name":"X","platformId":1,"planId":1,"marketappHash":null,"writeKey":"00000000000000000000000000000000"}]}`,
+	}
+	for name, content := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "state.json")
+			if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := New(Options{StateFile: path})
+			var se *StateFileError
+			if !errors.As(err, &se) || se.Path != path || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("New: %v, want a one-line StateFileError for %s", err, path)
+			}
+			if b, _ := os.ReadFile(path); string(b) != content {
+				t.Errorf("the corrupt file was changed to %q", b)
+			}
+		})
+	}
+}

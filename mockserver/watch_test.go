@@ -1,0 +1,111 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pricing-contract/pricing-contract/fixtures"
+)
+
+// firstName reads account A's first name in a namespace through the API.
+func firstName(t *testing.T, s *Server, ns string) string {
+	t.Helper()
+	rec := serve(s, "GET", "/v1/users/1", "", "Authorization", "api-key qa-api-key", NamespaceHeader, ns)
+	var u struct{ FirstName string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &u); err != nil || rec.Code != 200 {
+		t.Fatalf("GET /v1/users/1 in %q: %d %s", ns, rec.Code, rec.Body)
+	}
+	return u.FirstName
+}
+
+func editFixture(t *testing.T, dir, name, old, new string) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("%s does not contain %q", name, old)
+	}
+	if err := os.WriteFile(p, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A change to the fixtures reloads the seed: untouched namespaces get it,
+// changed ones keep their data; a broken change is logged and ignored.
+func TestWatchReloadsTheSeed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, fixtures.Seed()); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	s, err := New(Options{Fixtures: os.DirFS(dir), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp := stampFixtures(s.opts.Fixtures)
+	firstName(t, s, "untouched") // created from the old seed
+	if rec := serve(s, "PUT", "/v1/users/1", `{"email":"qa@example.com","firstName":"Mine","lastName":"Assurance","timezone":"Europe/London",
+		"subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`,
+		"Authorization", "api-key qa-api-key", NamespaceHeader, "changed"); rec.Code != 200 {
+		t.Fatalf("PUT in namespace changed: %d %s", rec.Code, rec.Body)
+	}
+	if got := s.pollFixtures(stamp); len(got) != len(stamp) {
+		t.Fatalf("no change yet, but the stamp changed: %v", got)
+	}
+
+	editFixture(t, dir, "users.json", `"Quinn"`, `"Quentin"`)
+	stamp = s.pollFixtures(stamp)
+	for ns, want := range map[string]string{"": "Quentin", "untouched": "Quentin", "changed": "Mine", "new": "Quentin"} {
+		if got := firstName(t, s, ns); got != want {
+			t.Errorf("namespace %q after the reload: firstName %q, want %q", ns, got, want)
+		}
+	}
+
+	editFixture(t, dir, "users.json", `"Quentin"`, `"Quentin`) // no longer JSON
+	stamp = s.pollFixtures(stamp)
+	if !strings.Contains(logs.String(), "users.json") {
+		t.Errorf("the broken fixture is not logged: %s", logs.String())
+	}
+	if got := firstName(t, s, ""); got != "Quentin" {
+		t.Errorf("after a broken change: firstName %q, want Quentin kept", got)
+	}
+	serve(s, "POST", "/__admin/reset", "")
+	if got := firstName(t, s, ""); got != "Quentin" {
+		t.Errorf("a reset after a broken change: firstName %q, want the last good seed's Quentin", got)
+	}
+
+	editFixture(t, dir, "users.json", `"Quentin`, `"Quincy"`)
+	s.pollFixtures(stamp)
+	if got := firstName(t, s, ""); got != "Quincy" {
+		t.Errorf("after the fix: firstName %q, want Quincy", got)
+	}
+}
+
+// With Watch, Close stops the poller (the race detector and the test's end
+// would report a goroutine touching a finished test's server).
+func TestWatchStopsOnClose(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, fixtures.Seed()); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Fixtures: os.DirFS(dir), Watch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("a second Close: %v", err)
+	}
+}
