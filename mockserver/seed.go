@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,52 +15,11 @@ import (
 
 // The seed format: one JSON file per resource, each an array of objects, plus
 // profile.json. Unknown fields are rejected so that a typo is an error, not a
-// silently missing value. Passwords and API keys are written in plain text in
-// the fixtures (they are demo credentials) and hashed when loaded.
+// silently missing value. users.json, clients.json and apps.json hold the
+// entries of a State (StateUser, StateClient, StateApp): passwords and API
+// keys are written in plain text (they are demo credentials) and hashed
+// when loaded, or given hashed like an export's.
 type (
-	seedUser struct {
-		ID                  int64     `json:"id"`
-		Created             time.Time `json:"created"`
-		Email               string    `json:"email"`
-		Password            string    `json:"password"`
-		PasswordLastChanged time.Time `json:"passwordLastChanged"`
-		APIKeys             []string  `json:"apiKeys"`
-		FirstName           string    `json:"firstName"`
-		LastName            string    `json:"lastName"`
-		SubscribeWelcome    bool      `json:"subscribeWelcome"`
-		SubscribeBlog       bool      `json:"subscribeBlog"`
-		SubscribeHowto      bool      `json:"subscribeHowto"`
-		SubscribeOnboarding bool      `json:"subscribeOnboarding"`
-		PhoneCountryID      int64     `json:"phoneCountryId"`
-		PhoneNumber         string    `json:"phoneNumber"`
-		PhoneExtension      *string   `json:"phoneExtension"`
-		Timezone            string    `json:"timezone"`
-		ClientIDs           []int64   `json:"clientIds"`
-		// PrimaryClientID defaults to the first of ClientIDs.
-		PrimaryClientID int64 `json:"primaryClientId"`
-	}
-	seedClient struct {
-		ID              int64     `json:"id"`
-		CreatedDate     time.Time `json:"createdDate"`
-		Name            string    `json:"name"`
-		AddressLine1    string    `json:"addressLine1"`
-		AddressLine2    *string   `json:"addressLine2"`
-		AddressCity     string    `json:"addressCity"`
-		AddressPostcode string    `json:"addressPostcode"`
-		AddressCountry  string    `json:"addressCountry"`
-		VAT             *string   `json:"vat"`
-		CurrencyID      int64     `json:"currencyId"`
-	}
-	seedApp struct {
-		ID            int64     `json:"id"`
-		Created       time.Time `json:"created"`
-		ClientID      int64     `json:"clientId"`
-		Name          string    `json:"name"`
-		PlatformID    int64     `json:"platformId"`
-		PlanID        int64     `json:"planId"`
-		MarketappHash *string   `json:"marketappHash"`
-		WriteKey      string    `json:"writeKey"`
-	}
 	seedPlatform struct {
 		ID            int64     `json:"id"`
 		Created       time.Time `json:"created"`
@@ -106,9 +64,9 @@ type (
 )
 
 type seedData struct {
-	users          []seedUser
-	clients        []seedClient
-	apps           []seedApp
+	users          []StateUser
+	clients        []StateClient
+	apps           []StateApp
 	platforms      []seedPlatform
 	currencies     []seedCurrency
 	plans          []seedPlan
@@ -117,47 +75,17 @@ type seedData struct {
 	profile        Profile
 }
 
-func (u seedUser) user() User {
-	primary := u.PrimaryClientID
-	if primary == 0 && len(u.ClientIDs) > 0 {
-		primary = u.ClientIDs[0]
-	}
-	return User{
-		ID: u.ID, Created: u.Created.UTC(), Email: u.Email, PasswordLastChanged: u.PasswordLastChanged.UTC(),
-		FirstName: u.FirstName, LastName: u.LastName,
-		SubscribeWelcome: u.SubscribeWelcome, SubscribeBlog: u.SubscribeBlog,
-		SubscribeHowto: u.SubscribeHowto, SubscribeOnboarding: u.SubscribeOnboarding,
-		PhoneCountryID: u.PhoneCountryID, PhoneNumber: u.PhoneNumber, PhoneExtension: clonePtr(u.PhoneExtension),
-		Timezone: u.Timezone, ClientIDs: append([]int64(nil), u.ClientIDs...), PrimaryClientID: primary,
-	}
-}
-
-func (c seedClient) client() Client {
-	return Client{
-		ID: c.ID, CreatedDate: c.CreatedDate.UTC(), Name: c.Name,
-		AddressLine1: c.AddressLine1, AddressLine2: clonePtr(c.AddressLine2),
-		AddressCity: c.AddressCity, AddressPostcode: c.AddressPostcode, AddressCountry: c.AddressCountry,
-		VAT: clonePtr(c.VAT), CurrencyID: c.CurrencyID,
-	}
-}
-
-func (a seedApp) app() App {
-	var hash *string
-	if a.MarketappHash != nil {
-		hash = ptr(strings.ToLower(*a.MarketappHash))
-	}
-	return App{
-		ID: a.ID, Created: a.Created.UTC(), ClientID: a.ClientID, Name: a.Name,
-		PlatformID: a.PlatformID, PlanID: a.PlanID, MarketappHash: hash, WriteKey: a.WriteKey,
-	}
-}
-
 var (
 	writeKeyRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
 	hashRE     = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
 	codeRE     = regexp.MustCompile(`^[A-Z]{3}$`)
 	dialCodeRE = regexp.MustCompile(`^\+[0-9]{1,4}$`)
 )
+
+// state is the seed's users, clients and apps, as a state document.
+func (d *seedData) state() State {
+	return State{Users: d.users, Clients: d.clients, Apps: d.apps}
+}
 
 // loadSeed reads and checks every fixture file. An error names the file, the
 // entry and the problem.
@@ -291,89 +219,18 @@ func (d *seedData) check() error {
 		d.marketapps[i].Hash = strings.ToLower(m.Hash)
 		marketapps[strings.ToLower(m.Hash)] = true
 	}
-	clients := map[int64]bool{}
-	for i, c := range d.clients {
-		switch {
-		case c.ID <= 0:
-			return seedError("clients.json", i, c.ID, "id must be a positive number")
-		case clients[c.ID]:
-			return seedError("clients.json", i, c.ID, "duplicate id")
-		case c.Name == "":
-			return seedError("clients.json", i, c.ID, "name is missing")
-		case c.CreatedDate.IsZero():
-			return seedError("clients.json", i, c.ID, "createdDate is missing")
-		case !currencies[c.CurrencyID]:
-			return seedError("clients.json", i, c.ID, "unknown currencyId %d", c.CurrencyID)
-		}
-		clients[c.ID] = true
+	cat := catalogues(d)
+	if ps := checkState(d.state(), &cat); len(ps) > 0 {
+		return ps[0].fixtureError()
 	}
 	users := map[int64]bool{}
-	emails := map[string]bool{}
-	apiKeys := map[string]bool{}
-	for i, u := range d.users {
-		switch {
-		case u.ID <= 0:
-			return seedError("users.json", i, u.ID, "id must be a positive number")
-		case users[u.ID]:
-			return seedError("users.json", i, u.ID, "duplicate id")
-		case !validEmail(u.Email):
-			return seedError("users.json", i, u.ID, "email %q is not a valid address", u.Email)
-		case emails[strings.ToLower(u.Email)]:
-			return seedError("users.json", i, u.ID, "duplicate email %q", u.Email)
-		case utf8.RuneCountInString(u.Password) < minPassword:
-			return seedError("users.json", i, u.ID, "password is shorter than %d characters", minPassword)
-		case u.Created.IsZero() || u.PasswordLastChanged.IsZero():
-			return seedError("users.json", i, u.ID, "created or passwordLastChanged is missing")
-		case !phoneCountries[u.PhoneCountryID]:
-			return seedError("users.json", i, u.ID, "unknown phoneCountryId %d", u.PhoneCountryID)
-		case u.PrimaryClientID != 0 && !slices.Contains(u.ClientIDs, u.PrimaryClientID):
-			return seedError("users.json", i, u.ID, "primaryClientId %d is not one of clientIds", u.PrimaryClientID)
-		}
-		for _, c := range u.ClientIDs {
-			if !clients[c] {
-				return seedError("users.json", i, u.ID, "unknown client id %d in clientIds", c)
-			}
-		}
-		for _, k := range u.APIKeys {
-			if k == "" || strings.ContainsAny(k, " \t\r\n") {
-				return seedError("users.json", i, u.ID, "an API key is empty or contains white space")
-			}
-			if apiKeys[k] {
-				return seedError("users.json", i, u.ID, "API key %q is used twice", k)
-			}
-			apiKeys[k] = true
-		}
+	for _, u := range d.users {
 		users[u.ID] = true
-		emails[strings.ToLower(u.Email)] = true
 	}
 	for i, p := range d.platforms {
 		if !users[p.CreatorUserID] {
 			return seedError("platforms.json", i, p.ID, "unknown creatorUserId %d", p.CreatorUserID)
 		}
-	}
-	apps := map[int64]bool{}
-	for i, a := range d.apps {
-		switch {
-		case a.ID <= 0:
-			return seedError("apps.json", i, a.ID, "id must be a positive number")
-		case apps[a.ID]:
-			return seedError("apps.json", i, a.ID, "duplicate id")
-		case a.Name == "":
-			return seedError("apps.json", i, a.ID, "name is missing")
-		case a.Created.IsZero():
-			return seedError("apps.json", i, a.ID, "created is missing")
-		case !clients[a.ClientID]:
-			return seedError("apps.json", i, a.ID, "unknown clientId %d", a.ClientID)
-		case !platforms[a.PlatformID]:
-			return seedError("apps.json", i, a.ID, "unknown platformId %d", a.PlatformID)
-		case !plans[a.PlanID]:
-			return seedError("apps.json", i, a.ID, "unknown planId %d", a.PlanID)
-		case a.MarketappHash != nil && !marketapps[strings.ToLower(*a.MarketappHash)]:
-			return seedError("apps.json", i, a.ID, "unknown marketappHash %q", *a.MarketappHash)
-		case !writeKeyRE.MatchString(a.WriteKey):
-			return seedError("apps.json", i, a.ID, "writeKey is not 32 lower-case hexadecimal characters")
-		}
-		apps[a.ID] = true
 	}
 	return d.checkProfile(platforms, currencies, plans, phoneCountries, marketapps)
 }
@@ -387,10 +244,10 @@ func (d *seedData) checkProfile(platforms, currencies, plans, phoneCountries map
 			if !strings.EqualFold(u.Email, email) {
 				continue
 			}
-			if u.Password != password {
+			if !u.hasPassword(password) {
 				return fmt.Errorf("fixture profile.json: %s password is not the password of %s in users.json", what, email)
 			}
-			if !slices.Contains(u.APIKeys, key) {
+			if !u.hasAPIKey(key) {
 				return fmt.Errorf("fixture profile.json: %s API key is not an API key of %s in users.json", what, email)
 			}
 			return nil

@@ -25,6 +25,9 @@ import (
 // import takes those, or plain "password", "apiKeys" and "token" values,
 // which it hashes: a developer can write a state by hand with known
 // credentials.
+//
+// The fixtures' users.json, clients.json and apps.json are lists of the same
+// entries (StateUser, StateClient, StateApp), checked by the same checkState.
 type State struct {
 	Users    []StateUser    `json:"users"`
 	Clients  []StateClient  `json:"clients"`
@@ -66,7 +69,8 @@ type StateUser struct {
 	PhoneExtension      *string   `json:"phoneExtension"`
 	Timezone            string    `json:"timezone"`
 	ClientIDs           []int64   `json:"clientIds"`
-	PrimaryClientID     int64     `json:"primaryClientId"`
+	// PrimaryClientID defaults to the first of ClientIDs.
+	PrimaryClientID int64 `json:"primaryClientId"`
 }
 
 // StateClient is a client.
@@ -135,19 +139,10 @@ func (s *Store) Export() State {
 		})
 	}
 	for _, c := range sortedValues(s.clients) {
-		c = c.copy()
-		st.Clients = append(st.Clients, StateClient{
-			ID: c.ID, CreatedDate: c.CreatedDate, Name: c.Name, AddressLine1: c.AddressLine1,
-			AddressLine2: c.AddressLine2, AddressCity: c.AddressCity, AddressPostcode: c.AddressPostcode,
-			AddressCountry: c.AddressCountry, VAT: c.VAT, CurrencyID: c.CurrencyID,
-		})
+		st.Clients = append(st.Clients, StateClient(c.copy()))
 	}
 	for _, a := range sortedValues(s.apps) {
-		a = a.copy()
-		st.Apps = append(st.Apps, StateApp{
-			ID: a.ID, Created: a.Created, ClientID: a.ClientID, Name: a.Name, PlatformID: a.PlatformID,
-			PlanID: a.PlanID, MarketappHash: a.MarketappHash, WriteKey: a.WriteKey,
-		})
+		st.Apps = append(st.Apps, StateApp(a.copy()))
 	}
 	for h, sess := range s.sessions {
 		st.Sessions = append(st.Sessions, StateSession{
@@ -197,10 +192,10 @@ func (s *Store) Import(st State) []FieldError {
 		phoneCountries: s.phoneCountries, marketapps: s.marketapps, litePlanID: s.litePlanID,
 	}
 	s.mu.RUnlock()
-	errs := s.build(&d, st)
-	if len(errs) > 0 {
-		return errs
+	if ps := checkState(st, &d); len(ps) > 0 {
+		return ps.fieldErrors()
 	}
+	s.build(&d, st)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// The catalogues may have been reloaded meanwhile (--watch); the state
@@ -212,77 +207,250 @@ func (s *Store) Import(st State) []FieldError {
 	return nil
 }
 
-type stateErrors []FieldError
+// CodeInvalidState is the error code of a refused state document.
+const CodeInvalidState = "InvalidState"
 
-func (e *stateErrors) add(field, format string, args ...any) {
-	if len(*e) < maxStateErrors {
-		*e = append(*e, FieldError{FieldName: field, Error: CodeInvalidState, Message: fmt.Sprintf(format, args...)})
+// A problem is one broken rule of a state: the entry (a list and an index in
+// it, with the entry's id), the field of the entry, and what is wrong. An
+// import answers it as a FieldError, a fixture as an error naming the file.
+type problem struct {
+	list  string // users, clients, apps or sessions
+	index int
+	id    int64
+	field string // such as "email" or "clientIds[0]"
+	msg   string
+}
+
+type problems []problem
+
+// in returns the function that records the problems of one entry.
+func (ps *problems) in(list string, index int, id int64) func(field, format string, args ...any) {
+	return func(field, format string, args ...any) {
+		*ps = append(*ps, problem{list: list, index: index, id: id, field: field, msg: fmt.Sprintf(format, args...)})
 	}
 }
 
-// CodeInvalidState is the error code of a refused state document.
-const CodeInvalidState = "InvalidState"
+// fieldErrors are the first maxStateErrors problems, as an import answers them.
+func (ps problems) fieldErrors() []FieldError {
+	errs := make([]FieldError, 0, min(len(ps), maxStateErrors))
+	for _, p := range ps[:min(len(ps), maxStateErrors)] {
+		errs = append(errs, FieldError{
+			FieldName: fmt.Sprintf("%s[%d].%s", p.list, p.index, p.field), Error: CodeInvalidState, Message: p.msg,
+		})
+	}
+	return errs
+}
+
+// fixtureError names the fixture file and its entry (1-based, with its id).
+func (p problem) fixtureError() error {
+	return seedError(p.list+".json", p.index, p.id, "%s", p.msg)
+}
 
 func decodeHex(s string, n int) ([]byte, bool) {
 	b, err := hex.DecodeString(s)
 	return b, err == nil && len(b) == n
 }
 
-// build fills d's users, clients, apps and sessions from st, checking them
-// against d's catalogues.
-func (s *Store) build(d *data, st State) []FieldError {
-	var errs stateErrors
-	d.clients = make(map[int64]Client, len(st.Clients))
+// checkState checks every field and reference of st against cat's
+// catalogues. It is the one check of users, clients, apps and sessions: of a
+// state import and of the fixtures alike (loadSeed).
+func checkState(st State, cat *data) problems {
+	var ps problems
+	clients := make(map[int64]bool, len(st.Clients))
 	for i, c := range st.Clients {
-		f := fmt.Sprintf("clients[%d]", i)
+		bad := ps.in("clients", i, c.ID)
 		switch {
 		case c.ID <= 0:
-			errs.add(f+".id", "id must be a positive number")
-		case d.clients[c.ID].ID != 0:
-			errs.add(f+".id", "duplicate client id %d", c.ID)
+			bad("id", "id must be a positive number")
+		case clients[c.ID]:
+			bad("id", "duplicate client id %d", c.ID)
 		}
 		if c.Name == "" || utf8.RuneCountInString(c.Name) > maxLen {
-			errs.add(f+".name", "name must be 1 to %d characters", maxLen)
+			bad("name", "name must be 1 to %d characters", maxLen)
 		}
 		if c.CreatedDate.IsZero() {
-			errs.add(f+".createdDate", "createdDate is missing")
+			bad("createdDate", "createdDate is missing")
 		}
-		if _, ok := d.currencies[c.CurrencyID]; !ok {
-			errs.add(f+".currencyId", "unknown currencyId %d", c.CurrencyID)
+		if _, ok := cat.currencies[c.CurrencyID]; !ok {
+			bad("currencyId", "unknown currencyId %d", c.CurrencyID)
 		}
-		d.clients[c.ID] = Client{
-			ID: c.ID, CreatedDate: c.CreatedDate.UTC(), Name: c.Name, AddressLine1: c.AddressLine1,
-			AddressLine2: clonePtr(c.AddressLine2), AddressCity: c.AddressCity, AddressPostcode: c.AddressPostcode,
-			AddressCountry: c.AddressCountry, VAT: clonePtr(c.VAT), CurrencyID: c.CurrencyID,
+		clients[c.ID] = true
+	}
+
+	users := make(map[int64]bool, len(st.Users))
+	emails := make(map[string]bool, len(st.Users))
+	apiKeys := make(map[[32]byte]int64)
+	for i, u := range st.Users {
+		bad := ps.in("users", i, u.ID)
+		switch {
+		case u.ID <= 0:
+			bad("id", "id must be a positive number")
+		case users[u.ID]:
+			bad("id", "duplicate user id %d", u.ID)
 		}
+		switch {
+		case !validEmail(u.Email):
+			bad("email", "email %q is not a valid address", u.Email)
+		case emails[strings.ToLower(u.Email)]:
+			bad("email", "duplicate email %q", u.Email)
+		}
+		if u.FirstName == "" || u.LastName == "" {
+			bad("firstName", "firstName and lastName are required")
+		}
+		if u.Created.IsZero() || u.PasswordLastChanged.IsZero() {
+			bad("created", "created and passwordLastChanged are required")
+		}
+		if _, ok := cat.phoneCountries[u.PhoneCountryID]; !ok {
+			bad("phoneCountryId", "unknown phoneCountryId %d", u.PhoneCountryID)
+		}
+		switch {
+		case u.Password != "" && (u.PasswordSalt != "" || u.PasswordHash != ""):
+			bad("password", "give either password or passwordSalt and passwordHash, not both")
+		case u.Password != "":
+			if utf8.RuneCountInString(u.Password) < minPassword {
+				bad("password", "password is shorter than %d characters", minPassword)
+			}
+		default:
+			_, ok1 := decodeHex(u.PasswordSalt, 16)
+			_, ok2 := decodeHex(u.PasswordHash, sha256.Size)
+			if !ok1 || !ok2 {
+				bad("passwordHash", "a user needs a password, or passwordSalt (32 hex characters) and passwordHash (64 hex characters)")
+			}
+		}
+		key := func(field string, k [32]byte) {
+			switch owner, taken := apiKeys[k]; {
+			case taken && owner == u.ID:
+				bad(field, "the API key is listed twice")
+			case taken:
+				bad(field, "the API key is also user %d's", owner)
+			}
+			apiKeys[k] = u.ID
+		}
+		for j, k := range u.APIKeys {
+			field := fmt.Sprintf("apiKeys[%d]", j)
+			if k == "" || strings.ContainsAny(k, " \t\r\n") {
+				bad(field, "an API key may not be empty or contain white space")
+				continue
+			}
+			key(field, sha256.Sum256([]byte(k)))
+		}
+		for j, h := range u.APIKeyHashes {
+			field := fmt.Sprintf("apiKeyHashes[%d]", j)
+			b, ok := decodeHex(h, sha256.Size)
+			if !ok {
+				bad(field, "an API key hash is 64 hex characters")
+				continue
+			}
+			key(field, [32]byte(b))
+		}
+		seen := map[int64]bool{}
+		for j, id := range u.ClientIDs {
+			field := fmt.Sprintf("clientIds[%d]", j)
+			if !clients[id] || id <= 0 {
+				bad(field, "unknown client id %d", id)
+			}
+			if seen[id] {
+				bad(field, "client id %d is listed twice", id)
+			}
+			seen[id] = true
+		}
+		if u.PrimaryClientID != 0 && !seen[u.PrimaryClientID] {
+			bad("primaryClientId", "primaryClientId %d is not one of clientIds", u.PrimaryClientID)
+		}
+		users[u.ID] = true
+		emails[strings.ToLower(u.Email)] = true
+	}
+
+	apps := make(map[int64]bool, len(st.Apps))
+	for i, a := range st.Apps {
+		bad := ps.in("apps", i, a.ID)
+		switch {
+		case a.ID <= 0:
+			bad("id", "id must be a positive number")
+		case apps[a.ID]:
+			bad("id", "duplicate app id %d", a.ID)
+		}
+		if a.Name == "" || utf8.RuneCountInString(a.Name) > maxLen {
+			bad("name", "name must be 1 to %d characters", maxLen)
+		}
+		if a.Created.IsZero() {
+			bad("created", "created is missing")
+		}
+		if !clients[a.ClientID] {
+			bad("clientId", "unknown clientId %d", a.ClientID)
+		}
+		if _, ok := cat.platforms[a.PlatformID]; !ok {
+			bad("platformId", "unknown platformId %d", a.PlatformID)
+		}
+		if _, ok := cat.plans[a.PlanID]; !ok {
+			bad("planId", "unknown planId %d", a.PlanID)
+		}
+		if a.MarketappHash != nil && !slices.ContainsFunc(cat.marketapps, func(m Marketapp) bool { return strings.EqualFold(m.Hash, *a.MarketappHash) }) {
+			bad("marketappHash", "unknown marketappHash %q", *a.MarketappHash)
+		}
+		if !writeKeyRE.MatchString(a.WriteKey) {
+			bad("writeKey", "writeKey is not 32 lower-case hexadecimal characters")
+		}
+		apps[a.ID] = true
+	}
+
+	tokens := make(map[[32]byte]bool, len(st.Sessions))
+	for i, ss := range st.Sessions {
+		bad := ps.in("sessions", i, ss.ID)
+		if ss.ID <= 0 {
+			bad("id", "id must be a positive number")
+		}
+		if ss.Created.IsZero() {
+			bad("created", "created is missing")
+		}
+		if !users[ss.UserID] {
+			bad("userId", "unknown userId %d", ss.UserID)
+		}
+		if ss.ClientID != 0 && !clients[ss.ClientID] {
+			bad("clientId", "unknown clientId %d", ss.ClientID)
+		}
+		key, ok := ss.tokenKey()
+		switch {
+		case ss.Token != "" && ss.TokenHash != "":
+			bad("token", "give either token or tokenHash, not both")
+		case !ok:
+			bad("tokenHash", "a session needs a token, or a tokenHash of 64 hex characters")
+		case tokens[key]:
+			bad("token", "two sessions have the same token")
+		}
+		if ok {
+			tokens[key] = true
+		}
+	}
+	return ps
+}
+
+// tokenKey is the hash the store keeps of the session's token.
+func (ss StateSession) tokenKey() ([32]byte, bool) {
+	if ss.Token != "" {
+		return sha256.Sum256([]byte(ss.Token)), true
+	}
+	b, ok := decodeHex(ss.TokenHash, sha256.Size)
+	if !ok {
+		return [32]byte{}, false
+	}
+	return [32]byte(b), true
+}
+
+// build fills d's users, clients, apps, sessions and next ids from st, which
+// checkState has found sound against d's catalogues. Plain passwords are
+// hashed with a fresh salt.
+func (s *Store) build(d *data, st State) {
+	d.clients = make(map[int64]Client, len(st.Clients))
+	for _, c := range st.Clients {
+		c.CreatedDate = c.CreatedDate.UTC()
+		d.clients[c.ID] = Client(c).copy()
 	}
 
 	d.users = make(map[int64]*userRecord, len(st.Users))
 	d.emails = make(map[string]int64, len(st.Users))
 	d.apiKeys = make(map[[32]byte]int64)
-	for i, u := range st.Users {
-		f := fmt.Sprintf("users[%d]", i)
-		switch {
-		case u.ID <= 0:
-			errs.add(f+".id", "id must be a positive number")
-		case d.users[u.ID] != nil:
-			errs.add(f+".id", "duplicate user id %d", u.ID)
-		}
-		switch {
-		case !validEmail(u.Email):
-			errs.add(f+".email", "email %q is not a valid address", u.Email)
-		case d.emails[strings.ToLower(u.Email)] != 0:
-			errs.add(f+".email", "email %q is used by two users", u.Email)
-		}
-		if u.FirstName == "" || u.LastName == "" {
-			errs.add(f+".firstName", "firstName and lastName are required")
-		}
-		if u.Created.IsZero() || u.PasswordLastChanged.IsZero() {
-			errs.add(f+".created", "created and passwordLastChanged are required")
-		}
-		if _, ok := d.phoneCountries[u.PhoneCountryID]; !ok {
-			errs.add(f+".phoneCountryId", "unknown phoneCountryId %d", u.PhoneCountryID)
-		}
+	for _, u := range st.Users {
 		r := &userRecord{User: User{
 			ID: u.ID, Created: u.Created.UTC(), Email: u.Email, PasswordLastChanged: u.PasswordLastChanged.UTC(),
 			FirstName: u.FirstName, LastName: u.LastName,
@@ -291,150 +459,63 @@ func (s *Store) build(d *data, st State) []FieldError {
 			PhoneCountryID: u.PhoneCountryID, PhoneNumber: u.PhoneNumber, PhoneExtension: clonePtr(u.PhoneExtension),
 			Timezone: u.Timezone, ClientIDs: slices.Clone(u.ClientIDs), PrimaryClientID: u.PrimaryClientID,
 		}}
-		switch {
-		case u.Password != "" && (u.PasswordSalt != "" || u.PasswordHash != ""):
-			errs.add(f+".password", "give either password or passwordSalt and passwordHash, not both")
-		case u.Password != "":
-			if utf8.RuneCountInString(u.Password) < minPassword {
-				errs.add(f+".password", "password is shorter than %d characters", minPassword)
-			}
-			r.salt, r.hash = s.hashPassword(u.Password)
-		default:
-			salt, ok1 := decodeHex(u.PasswordSalt, 16)
-			hash, ok2 := decodeHex(u.PasswordHash, sha256.Size)
-			if !ok1 || !ok2 {
-				errs.add(f+".passwordHash", "a user needs a password, or passwordSalt (32 hex characters) and passwordHash (64 hex characters)")
-			}
-			r.salt, r.hash = salt, hash
-		}
-		for j, k := range u.APIKeys {
-			if k == "" || strings.ContainsAny(k, " \t\r\n") {
-				errs.add(fmt.Sprintf("%s.apiKeys[%d]", f, j), "an API key may not be empty or contain white space")
-			}
-			u.APIKeyHashes = append(u.APIKeyHashes, hex.EncodeToString(sha256Sum(k)))
-		}
-		for j, h := range u.APIKeyHashes {
-			b, ok := decodeHex(h, sha256.Size)
-			if !ok {
-				errs.add(fmt.Sprintf("%s.apiKeyHashes[%d]", f, j), "an API key hash is 64 hex characters")
-				continue
-			}
-			key := [32]byte(b)
-			if owner, taken := d.apiKeys[key]; taken && owner != u.ID {
-				errs.add(fmt.Sprintf("%s.apiKeyHashes[%d]", f, j), "the API key is also user %d's", owner)
-			}
-			d.apiKeys[key] = u.ID
-		}
-		seen := map[int64]bool{}
-		for j, id := range u.ClientIDs {
-			if _, ok := d.clients[id]; !ok || id <= 0 {
-				errs.add(fmt.Sprintf("%s.clientIds[%d]", f, j), "unknown client id %d", id)
-			}
-			if seen[id] {
-				errs.add(fmt.Sprintf("%s.clientIds[%d]", f, j), "client id %d is listed twice", id)
-			}
-			seen[id] = true
-		}
 		if r.PrimaryClientID == 0 && len(r.ClientIDs) > 0 {
 			r.PrimaryClientID = r.ClientIDs[0]
 		}
-		if r.PrimaryClientID != 0 && !seen[r.PrimaryClientID] {
-			errs.add(f+".primaryClientId", "primaryClientId %d is not one of clientIds", r.PrimaryClientID)
+		if u.Password != "" {
+			r.salt, r.hash = s.hashPassword(u.Password)
+		} else {
+			r.salt, _ = decodeHex(u.PasswordSalt, 16)
+			r.hash, _ = decodeHex(u.PasswordHash, sha256.Size)
+		}
+		for _, k := range u.APIKeys {
+			d.apiKeys[sha256.Sum256([]byte(k))] = u.ID
+		}
+		for _, h := range u.APIKeyHashes {
+			b, _ := decodeHex(h, sha256.Size)
+			d.apiKeys[[32]byte(b)] = u.ID
 		}
 		d.users[u.ID] = r
 		d.emails[strings.ToLower(u.Email)] = u.ID
 	}
 
 	d.apps = make(map[int64]App, len(st.Apps))
-	for i, a := range st.Apps {
-		f := fmt.Sprintf("apps[%d]", i)
-		switch {
-		case a.ID <= 0:
-			errs.add(f+".id", "id must be a positive number")
-		case d.apps[a.ID].ID != 0:
-			errs.add(f+".id", "duplicate app id %d", a.ID)
-		}
-		if a.Name == "" || utf8.RuneCountInString(a.Name) > maxLen {
-			errs.add(f+".name", "name must be 1 to %d characters", maxLen)
-		}
-		if a.Created.IsZero() {
-			errs.add(f+".created", "created is missing")
-		}
-		if _, ok := d.clients[a.ClientID]; !ok {
-			errs.add(f+".clientId", "unknown clientId %d", a.ClientID)
-		}
-		if _, ok := d.platforms[a.PlatformID]; !ok {
-			errs.add(f+".platformId", "unknown platformId %d", a.PlatformID)
-		}
-		if _, ok := d.plans[a.PlanID]; !ok {
-			errs.add(f+".planId", "unknown planId %d", a.PlanID)
-		}
-		var hash *string
+	for _, a := range st.Apps {
+		a.Created = a.Created.UTC()
 		if a.MarketappHash != nil {
-			hash = ptr(strings.ToLower(*a.MarketappHash))
-			if !slices.ContainsFunc(d.marketapps, func(m Marketapp) bool { return m.Hash == *hash }) {
-				errs.add(f+".marketappHash", "unknown marketappHash %q", *a.MarketappHash)
-			}
+			a.MarketappHash = ptr(strings.ToLower(*a.MarketappHash))
 		}
-		if !writeKeyRE.MatchString(a.WriteKey) {
-			errs.add(f+".writeKey", "writeKey is 32 lower-case hexadecimal characters")
-		}
-		d.apps[a.ID] = App{
-			ID: a.ID, Created: a.Created.UTC(), ClientID: a.ClientID, Name: a.Name, PlatformID: a.PlatformID,
-			PlanID: a.PlanID, MarketappHash: hash, WriteKey: a.WriteKey,
-		}
+		d.apps[a.ID] = App(a)
 	}
 
 	d.sessions = make(map[[32]byte]Session, len(st.Sessions))
 	var maxSession int64
-	for i, ss := range st.Sessions {
-		f := fmt.Sprintf("sessions[%d]", i)
-		if ss.ID <= 0 {
-			errs.add(f+".id", "id must be a positive number")
-		}
-		maxSession = max(maxSession, ss.ID)
-		if ss.Created.IsZero() {
-			errs.add(f+".created", "created is missing")
-		}
-		if d.users[ss.UserID] == nil {
-			errs.add(f+".userId", "unknown userId %d", ss.UserID)
-		}
-		if _, ok := d.clients[ss.ClientID]; ss.ClientID != 0 && !ok {
-			errs.add(f+".clientId", "unknown clientId %d", ss.ClientID)
-		}
-		var key []byte
-		var ok bool
-		switch {
-		case ss.Token != "" && ss.TokenHash != "":
-			errs.add(f+".token", "give either token or tokenHash, not both")
-		case ss.Token != "":
-			key, ok = sha256Sum(ss.Token), true
-		default:
-			if key, ok = decodeHex(ss.TokenHash, sha256.Size); !ok {
-				errs.add(f+".tokenHash", "a session needs a token, or a tokenHash of 64 hex characters")
-			}
-		}
-		if !ok {
-			continue
-		}
-		if _, dup := d.sessions[[32]byte(key)]; dup {
-			errs.add(f+".token", "two sessions have the same token")
-		}
-		d.sessions[[32]byte(key)] = Session{
+	for _, ss := range st.Sessions {
+		key, _ := ss.tokenKey()
+		d.sessions[key] = Session{
 			ID: ss.ID, Created: ss.Created.UTC(), CreatorUserID: ss.UserID, UserID: ss.UserID, ClientID: ss.ClientID,
 		}
-	}
-	if len(errs) > 0 {
-		return errs
+		maxSession = max(maxSession, ss.ID)
 	}
 	d.nextUser = max(st.Next.User, maxKey(d.users)+1)
 	d.nextClient = max(st.Next.Client, maxKey(d.clients)+1)
 	d.nextApp = max(st.Next.App, maxKey(d.apps)+1)
 	d.nextSession = max(st.Next.Session, maxSession+1)
-	return nil
 }
 
-func sha256Sum(s string) []byte {
-	h := sha256.Sum256([]byte(s))
-	return h[:]
+// hasPassword reports whether password is u's, given in plain or hashed.
+func (u StateUser) hasPassword(password string) bool {
+	if u.Password != "" {
+		return u.Password == password
+	}
+	salt, _ := decodeHex(u.PasswordSalt, 16)
+	hash, _ := decodeHex(u.PasswordHash, sha256.Size)
+	return bytes.Equal(saltedHash(salt, password), hash)
+}
+
+// hasAPIKey reports whether key is one of u's, given in plain or hashed.
+func (u StateUser) hasAPIKey(key string) bool {
+	h := sha256.Sum256([]byte(key))
+	return slices.Contains(u.APIKeys, key) ||
+		slices.ContainsFunc(u.APIKeyHashes, func(s string) bool { return strings.EqualFold(s, hex.EncodeToString(h[:])) })
 }

@@ -237,31 +237,7 @@ type data struct {
 
 func (s *Store) seeded(seed *seedData) data {
 	d := catalogues(seed)
-	d.users = make(map[int64]*userRecord, len(seed.users))
-	d.emails = make(map[string]int64, len(seed.users))
-	d.apiKeys = make(map[[32]byte]int64)
-	for _, u := range seed.users {
-		r := &userRecord{User: u.user()}
-		r.salt, r.hash = s.hashPassword(u.Password)
-		d.users[u.ID] = r
-		d.emails[strings.ToLower(u.Email)] = u.ID
-		for _, k := range u.APIKeys {
-			d.apiKeys[sha256.Sum256([]byte(k))] = u.ID
-		}
-	}
-	d.sessions = make(map[[32]byte]Session)
-	d.clients = make(map[int64]Client)
-	for _, c := range seed.clients {
-		d.clients[c.ID] = c.client()
-	}
-	d.apps = make(map[int64]App)
-	for _, a := range seed.apps {
-		d.apps[a.ID] = a.app()
-	}
-	d.nextUser = maxKey(d.users) + 1
-	d.nextClient = maxKey(d.clients) + 1
-	d.nextApp = maxKey(d.apps) + 1
-	d.nextSession = 1
+	s.build(&d, seed.state())
 	d.pristine = true
 	return d
 }
