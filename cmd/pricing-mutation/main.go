@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/signal"
@@ -122,8 +123,10 @@ type outcome struct {
 	fault  mockserver.Fault // zero for the run without faults
 	ran    int
 	failed []string // `file: scenario` of each failed scenario, sorted
-	status int      // godog's exit status
-	err    error    // the run could not start
+	// reasons holds the error of each failed scenario, keyed like failed.
+	reasons map[string]string
+	status  int   // godog's exit status
+	err     error // the run could not start
 }
 
 // failedRun reports whether the suite failed: for a fault, that it was killed.
@@ -160,7 +163,14 @@ func mutate(ctx context.Context, faults []mockserver.Fault, workers int) (outcom
 
 // runSuite runs the spec scenarios against a fresh mock on 127.0.0.1 that
 // serves with fault f (none for the zero Fault).
-func runSuite(f mockserver.Fault) outcome {
+func runSuite(f mockserver.Fault) outcome { return runSpec(f, nil, nil) }
+
+// runSpec runs the spec scenarios against a fresh mock on 127.0.0.1 that
+// serves with fault f (none for the zero Fault). A non-nil wrap puts a
+// middleware in front of the mock (the test's legal variants of it), and a
+// non-nil tune adjusts the suite's profile of the target after the mock's
+// seed has filled it in.
+func runSpec(f mockserver.Fault, wrap func(http.Handler) http.Handler, tune func(*steps.Profile)) outcome {
 	o := outcome{fault: f}
 	var opts mockserver.Options
 	if f.Name != "" {
@@ -171,7 +181,11 @@ func runSuite(f mockserver.Fault) outcome {
 		o.err = err
 		return o
 	}
-	srv := httptest.NewServer(m)
+	var h http.Handler = m
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
 	defer srv.Close()
 
 	env := map[string]string{}
@@ -180,6 +194,9 @@ func runSuite(f mockserver.Fault) outcome {
 		env[k] = v
 	}
 	profile := steps.ProfileFromEnv(func(k string) string { return env[k] })
+	if tune != nil {
+		tune(&profile)
+	}
 	if err := profile.Validate(); err != nil {
 		o.err = fmt.Errorf("the mock's profile: %w", err)
 		return o
@@ -199,8 +216,13 @@ func runSuite(f mockserver.Fault) outcome {
 			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
 				ran.Add(1)
 				if err != nil && !errors.Is(err, godog.ErrSkip) {
+					key := s.Uri + ": " + s.Name
 					mu.Lock()
-					o.failed = append(o.failed, s.Uri+": "+s.Name)
+					o.failed = append(o.failed, key)
+					if o.reasons == nil {
+						o.reasons = map[string]string{}
+					}
+					o.reasons[key] = err.Error()
 					mu.Unlock()
 				}
 				return ctx, nil
