@@ -20,7 +20,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver"
 )
 
-// The default seed's fixed values (CONTEXT.md, "The mock's seed").
+// The default seed's fixed values (fixtures/seed).
 const (
 	emailA = "qa@example.com"
 	passA  = "qa-password"

@@ -162,13 +162,6 @@ func (s *Server) Close() error {
 	return s.closeErr
 }
 
-// Reset puts the default namespace's store back to the seed: every user,
-// client, app and session created since New is forgotten. Generated values
-// continue from where the generator was, they do not repeat.
-func (s *Server) Reset() {
-	s.spaces.def.store.reset(s.currentSeed())
-}
-
 // Store gives direct access to the default namespace's data, for tests and
 // tools that need to arrange state without going through HTTP.
 func (s *Server) Store() *Store { return s.spaces.def.store }
