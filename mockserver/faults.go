@@ -22,8 +22,8 @@ import (
 // A fault is injected by one of three mechanisms, so that no handler grows a
 // branch per fault:
 //   - a rewrite of the answer on its way out (status, body, headers);
-//   - a change to the validation Rules;
-//   - a named check at one of a few hook points in auth, handlers and store.
+//   - a Deviations value handed to the domain (validation and the store);
+//   - a named check at one of a few hook points in auth and the route map.
 
 // Fault describes one fault.
 type Fault struct {
@@ -41,19 +41,15 @@ const (
 	checkAPIKeySchemeIgnored
 	checkTokenHeaderIgnored
 	checkTokenQueryIgnored
-	checkWrongPassword
-	checkUserPermission
-	checkClientPermission
-	checkUpdateNotStored
 	checkNoV10
 	checkAnyVersion
 )
 
 type faultDef struct {
 	Fault
-	rules   func(*Rules)  // mechanism 2
-	rewrite func(*answer) // mechanism 1
-	check   check         // mechanism 3
+	deviate func(*Deviations) // mechanism 2
+	rewrite func(*answer)     // mechanism 1
+	check   check             // mechanism 3
 }
 
 // faultDefs is every fault, grouped by mechanism.
@@ -173,31 +169,39 @@ var faultDefs = []faultDef{
 			}
 		})},
 
-	// Validation rules changed.
+	// Deviations of the domain.
 	{Fault: Fault{"addresscity-limit-254", "8", "addressCity refuses 255 characters (the limit is off by one, low)"},
-		rules: func(r *Rules) { r.MaxLen = map[string]int{"addressCity": maxLen - 1} }},
+		deviate: func(d *Deviations) { d.MaxLen = map[string]int{"addressCity": maxLen - 1} }},
 	{Fault: Fault{"vat-limit-256", "8", "vat accepts 256 characters (the limit is off by one, high)"},
-		rules: func(r *Rules) { r.MaxLen = map[string]int{"vat": maxLen + 1} }},
+		deviate: func(d *Deviations) { d.MaxLen = map[string]int{"vat": maxLen + 1} }},
 	{Fault: Fault{"password-minimum-5", "8", "a password of 5 characters is accepted"},
-		rules: func(r *Rules) { r.MinPassword = minPassword - 1 }},
+		deviate: func(d *Deviations) { d.MinPassword = minPassword - 1 }},
 	{Fault: Fault{"password-minimum-7", "8", "a password of 6 characters is refused"},
-		rules: func(r *Rules) { r.MinPassword = minPassword + 1 }},
+		deviate: func(d *Deviations) { d.MinPassword = minPassword + 1 }},
 	{Fault: Fault{"password-null-changes", "4.1", `"password": null sets an empty password instead of keeping it`},
-		rules: func(r *Rules) { r.NullPasswordKeeps = false }},
+		deviate: func(d *Deviations) { d.NullPasswordClears = true }},
 	{Fault: Fault{"terms-not-checked", "4.3", `terms is accepted whatever it says, not only "I agree"`},
-		rules: func(r *Rules) { r.CheckTerms = false }},
+		deviate: func(d *Deviations) { d.TermsUnchecked = true }},
 	{Fault: Fault{"app-on-put-accepted", "4.4", "PUT /clients/:clientId accepts (and ignores) an app"},
-		rules: func(r *Rules) { r.RejectAppOnUpdate = false }},
+		deviate: func(d *Deviations) { d.AppOnUpdateIgnored = true }},
 	{Fault: Fault{"invalid-app-client-created", "4.3", "POST /clients with an invalid app creates the client anyway, answers 200 and drops the app"},
-		rules: func(r *Rules) { r.AppWithClient = false }},
+		deviate: func(d *Deviations) { d.InvalidAppDropped = true }},
 	{Fault: Fault{"app-name-not-required", "4.2", "POST /apps with neither a marketapp hash nor a name creates an app without a name"},
-		rules: func(r *Rules) { r.RequireAppName = false }},
+		deviate: func(d *Deviations) { d.AppNameOptional = true }},
 	{Fault: Fault{"marketapp-platform-ignored", "4.2", "with a marketapp hash, platform.id of the body overrides the marketplace app's platform"},
-		rules: func(r *Rules) { r.MarketappPlatform = false }},
+		deviate: func(d *Deviations) { d.BodyPlatformWins = true }},
 	{Fault: Fault{"malformed-hash-ignored", "8", "a marketapp hash that is not 40 hexadecimal characters (39, say) is ignored, and the app made from name and platform.id"},
-		rules: func(r *Rules) { r.RejectMalformedHash = false }},
+		deviate: func(d *Deviations) { d.MalformedHashIgnored = true }},
 	{Fault: Fault{"hash-truncated-to-40", "8", "a marketapp hash longer than 40 characters is cut to 40 and accepted"},
-		rules: func(r *Rules) { r.WholeHash = false }},
+		deviate: func(d *Deviations) { d.HashTruncated = true }},
+	{Fault: Fault{"wrong-password-accepted", "5", "POST /sessions accepts any password for a known email"},
+		deviate: func(d *Deviations) { d.AnyPassword = true }},
+	{Fault: Fault{"user-permission-skipped", "5", "a user may modify another user (answered 200, not 403)"},
+		deviate: func(d *Deviations) { d.AnyUserMayAct = true }},
+	{Fault: Fault{"client-permission-skipped", "5", "a user may modify a client it is not a member of (answered 200, not 403)"},
+		deviate: func(d *Deviations) { d.AnyoneMayActOnClients = true }},
+	{Fault: Fault{"user-update-not-stored", "4.1", "PUT /users/:userId answers the new values but does not store them"},
+		deviate: func(d *Deviations) { d.UpdateNotStored = true }},
 
 	// Named checks at the hook points.
 	{Fault: Fault{"auth-not-enforced-put-clients", "5", "PUT /clients/:clientId runs without authentication"},
@@ -208,14 +212,6 @@ var faultDefs = []faultDef{
 		check: checkTokenHeaderIgnored},
 	{Fault: Fault{"session-token-query-ignored", "5", "the sessionToken query argument is not read"},
 		check: checkTokenQueryIgnored},
-	{Fault: Fault{"wrong-password-accepted", "5", "POST /sessions accepts any password for a known email"},
-		check: checkWrongPassword},
-	{Fault: Fault{"user-permission-skipped", "5", "a user may modify another user (answered 200, not 403)"},
-		check: checkUserPermission},
-	{Fault: Fault{"client-permission-skipped", "5", "a user may modify a client it is not a member of (answered 200, not 403)"},
-		check: checkClientPermission},
-	{Fault: Fault{"user-update-not-stored", "4.1", "PUT /users/:userId answers the new values but does not store them"},
-		check: checkUpdateNotStored},
 	{Fault: Fault{"v1.0-not-served", "9", "the base path v1.0 is not routed, only v1"},
 		check: checkNoV10},
 	{Fault: Fault{"unknown-version-served", "9", "the base path v2 serves the v1 API instead of 404"},
@@ -234,7 +230,7 @@ func Faults() []Fault {
 // faultSet is the faults a Server runs with; the nil *faultSet is none.
 type faultSet struct {
 	checks   map[check]bool
-	rules    Rules
+	dev      Deviations
 	rewrites []func(*answer)
 }
 
@@ -243,7 +239,7 @@ func newFaultSet(names []string) (*faultSet, error) {
 	if len(names) == 0 {
 		return nil, nil
 	}
-	f := &faultSet{checks: map[check]bool{}, rules: SpecRules()}
+	f := &faultSet{checks: map[check]bool{}}
 	for _, name := range names {
 		i := slices.IndexFunc(faultDefs, func(d faultDef) bool { return d.Name == name })
 		if i < 0 {
@@ -255,8 +251,8 @@ func newFaultSet(names []string) (*faultSet, error) {
 		}
 		d := faultDefs[i]
 		switch {
-		case d.rules != nil:
-			d.rules(&f.rules)
+		case d.deviate != nil:
+			d.deviate(&f.dev)
 		case d.rewrite != nil:
 			f.rewrites = append(f.rewrites, d.rewrite)
 		default:
@@ -269,12 +265,12 @@ func newFaultSet(names []string) (*faultSet, error) {
 // on reports whether the fault checked at a hook point is on.
 func (f *faultSet) on(c check) bool { return f != nil && f.checks[c] }
 
-// validation is the Rules the handlers validate with.
-func (f *faultSet) validation() Rules {
+// deviations is what the faults change in the domain; none: the spec.
+func (f *faultSet) deviations() Deviations {
 	if f == nil {
-		return SpecRules()
+		return Deviations{}
 	}
-	return f.rules
+	return f.dev
 }
 
 // versions are the base-path segments routed.
@@ -313,17 +309,6 @@ func (f *faultSet) sessionTokens(h http.Header) []string {
 		return nil
 	}
 	return h.Values("session-token")
-}
-
-// updateStoredUser is Store.UpdateUser, unless the update is answered but not
-// stored.
-func (s *Server) updateStoredUser(st *Store, u User, in UserInput) (User, error) {
-	if !s.faults.on(checkUpdateNotStored) {
-		return st.UpdateUser(u.ID, in)
-	}
-	r := userRecord{User: u}
-	r.applyInput(in)
-	return r.User, nil
 }
 
 // --- mechanism 1: answers rewritten on the way out ---

@@ -3,6 +3,7 @@ package mockserver
 import (
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -43,7 +44,7 @@ func TestFaultsCatalogue(t *testing.T) {
 	}
 	for _, d := range faultDefs {
 		mechanisms := 0
-		for _, set := range []bool{d.rules != nil, d.rewrite != nil, d.check != noCheck} {
+		for _, set := range []bool{d.deviate != nil, d.rewrite != nil, d.check != noCheck} {
 			if set {
 				mechanisms++
 			}
@@ -74,8 +75,8 @@ func TestWithoutFaultsNothingIsRewritten(t *testing.T) {
 	if s.handler != http.Handler(s.engine) {
 		t.Error("a server without faults answers through a rewriting wrapper")
 	}
-	if s.faults != nil || s.Store().faults != nil {
-		t.Error("a server without faults has a fault set")
+	if s.faults != nil || !reflect.DeepEqual(s.Store().dev, Deviations{}) {
+		t.Error("a server without faults has a fault set or deviates from the spec")
 	}
 }
 
@@ -191,19 +192,16 @@ func TestUpdateNotStored(t *testing.T) {
 	}
 }
 
-func TestRulesDefaultToTheSpec(t *testing.T) {
+func TestDeviationsDefaultToTheSpec(t *testing.T) {
 	f, err := newFaultSet([]string{"terms-not-checked"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := SpecRules()
-	want.CheckTerms = false
-	got := f.validation()
-	if got.CheckTerms || got.MinPassword != want.MinPassword || !got.WholeHash || !got.RequireAppName {
-		t.Errorf("terms-not-checked changed more than terms: %+v", got)
+	if got, want := f.deviations(), (Deviations{TermsUnchecked: true}); !reflect.DeepEqual(got, want) {
+		t.Errorf("terms-not-checked deviates by %+v, want only %+v", got, want)
 	}
-	if (*faultSet)(nil).validation().CheckTerms != true {
-		t.Error("no faults must validate terms")
+	if got := (*faultSet)(nil).deviations(); !reflect.DeepEqual(got, Deviations{}) {
+		t.Errorf("no faults deviate by %+v, want the zero Deviations", got)
 	}
 	if v := (*faultSet)(nil).versions(versions); !slices.Equal(v, versions) {
 		t.Errorf("no faults route %v, want %v", v, versions)

@@ -154,7 +154,7 @@ func (s *Server) createUser(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateUserCreate(body, s.storeFor(c))
+	in, errs := s.storeFor(c).Validator().UserCreate(body)
 	if len(errs) > 0 {
 		badRequest(c, errs)
 		return
@@ -178,7 +178,7 @@ func (s *Server) ownUser(c *gin.Context) (User, bool) {
 		notFound(c, "There is no user with id "+strconv.FormatInt(id, 10)+".")
 		return User{}, false
 	}
-	if u.ID != callerID(c) && !s.faults.on(checkUserPermission) {
+	if !s.storeFor(c).MayActOnUser(callerID(c), u.ID) {
 		forbidden(c, "You may only view or modify your own user.")
 		return User{}, false
 	}
@@ -202,12 +202,12 @@ func (s *Server) updateUser(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateUserUpdate(body, s.storeFor(c), u.ID)
+	in, errs := s.storeFor(c).Validator().UserUpdate(body, u.ID)
 	if len(errs) > 0 {
 		badRequest(c, errs)
 		return
 	}
-	u, err := s.updateStoredUser(s.storeFor(c), u, in)
+	u, err := s.storeFor(c).UpdateUser(u.ID, in)
 	if err != nil {
 		storeFailed(c, err)
 		return
@@ -247,7 +247,7 @@ func (s *Server) memberClient(c *gin.Context) (Client, bool) {
 		notFound(c, "There is no client with id "+strconv.FormatInt(id, 10)+".")
 		return Client{}, false
 	}
-	if !s.storeFor(c).IsMember(callerID(c), cl.ID) && !s.faults.on(checkClientPermission) {
+	if !s.storeFor(c).MayActOnClient(callerID(c), cl.ID) {
 		forbidden(c, "You are not a member of this client.")
 		return Client{}, false
 	}
@@ -261,7 +261,7 @@ func (s *Server) createClient(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateClientCreate(body, s.storeFor(c))
+	in, errs := s.storeFor(c).Validator().ClientCreate(body)
 	if len(errs) > 0 {
 		badRequest(c, errs)
 		return
@@ -291,7 +291,7 @@ func (s *Server) updateClient(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateClientUpdate(body, s.storeFor(c))
+	in, errs := s.storeFor(c).Validator().ClientUpdate(body)
 	if len(errs) > 0 {
 		badRequest(c, errs)
 		return
@@ -339,7 +339,7 @@ func (s *Server) createApp(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateApp(body, s.storeFor(c))
+	in, errs := s.storeFor(c).Validator().App(body)
 	if len(errs) > 0 {
 		badRequest(c, errs)
 		return

@@ -70,7 +70,6 @@ type Server struct {
 	engine  *gin.Engine
 	handler http.Handler // engine, or engine behind the faults' rewrites
 	faults  *faultSet    // nil: none
-	rules   Rules
 	src     *source
 	logger  *slog.Logger
 	spaces  *namespaces
@@ -114,7 +113,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		opts: opts, faults: faults, rules: faults.validation(), src: newSource(opts.Seed),
+		opts: opts, faults: faults, src: newSource(opts.Seed),
 		logger: opts.Logger, seed: seed, profile: seed.profile, sleep: sleep, stop: make(chan struct{}),
 	}
 	s.spaces = &namespaces{named: map[string]*namespace{}, make: s.newNamespace}
@@ -133,8 +132,7 @@ func New(opts Options) (*Server, error) {
 }
 
 func (s *Server) newNamespace(name string) *namespace {
-	store := newStore(s.currentSeed(), s.src)
-	store.faults = s.faults
+	store := newStore(s.currentSeed(), s.src, s.faults.deviations())
 	return &namespace{name: name, store: store, journal: &journal{}, rules: &faultRules{}}
 }
 

@@ -160,8 +160,8 @@ type userRecord struct {
 // for concurrent use; values handed in and out are copies, and listings are
 // sorted by id.
 type Store struct {
-	src    *source
-	faults *faultSet // nil: none
+	src *source
+	dev Deviations
 
 	mu             sync.RWMutex
 	users          map[int64]*userRecord
@@ -185,8 +185,8 @@ type Store struct {
 	pristine bool
 }
 
-func newStore(seed *seedData, src *source) *Store {
-	s := &Store{src: src}
+func newStore(seed *seedData, src *source, dev Deviations) *Store {
+	s := &Store{src: src, dev: dev}
 	s.reset(seed)
 	return s
 }
@@ -340,7 +340,7 @@ func (s *Store) Authenticate(email, password string) (User, error) {
 		saltedHash(dummySalt, password)
 		return User{}, ErrBadCredentials
 	}
-	if subtle.ConstantTimeCompare(saltedHash(r.salt, password), r.hash) != 1 && !s.faults.on(checkWrongPassword) {
+	if subtle.ConstantTimeCompare(saltedHash(r.salt, password), r.hash) != 1 && !s.dev.AnyPassword {
 		return User{}, ErrBadCredentials
 	}
 	return r.copy(), nil
@@ -446,6 +446,22 @@ func (s *Store) App(id int64) (App, error) {
 		return App{}, fmt.Errorf("app %d: %w", id, ErrNotFound)
 	}
 	return a.copy(), nil
+}
+
+// Validator checks bodies against the store's catalogues, under its
+// deviations.
+func (s *Store) Validator() Validator { return Validator{Catalog: s, Deviations: s.dev} }
+
+// MayActOnUser reports whether the caller may read and modify a user: only
+// its own (spec section 5).
+func (s *Store) MayActOnUser(callerID, userID int64) bool {
+	return callerID == userID || s.dev.AnyUserMayAct
+}
+
+// MayActOnClient reports whether the caller may read and modify a client:
+// only one it is a member of (spec section 5).
+func (s *Store) MayActOnClient(callerID, clientID int64) bool {
+	return s.IsMember(callerID, clientID) || s.dev.AnyoneMayActOnClients
 }
 
 // IsMember reports whether a user is a member of a client.
@@ -689,6 +705,9 @@ func userApp(in *ClientInput) bool { return in != nil && in.App != nil }
 // creates that client (and its app) with the user as a member; the user's
 // primary client changes only if it had none. All of it happens or none.
 func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
+	if s.dev.UpdateNotStored {
+		return s.updatedUser(id, in)
+	}
 	g := s.generate(in.Password, userApp(in.Client))
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -711,6 +730,18 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 		s.addClientLocked(r, *in.Client, g)
 	}
 	return r.copy(), nil
+}
+
+// updatedUser is the user as UpdateUser would leave it, without the update
+// being stored (Deviations.UpdateNotStored).
+func (s *Store) updatedUser(id int64, in UserInput) (User, error) {
+	u, err := s.User(id)
+	if err != nil {
+		return User{}, err
+	}
+	r := userRecord{User: u}
+	r.applyInput(in)
+	return r.User, nil
 }
 
 func (r *userRecord) applyInput(in UserInput) {

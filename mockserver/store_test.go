@@ -24,7 +24,7 @@ func newTestStore(t *testing.T, seed *int64) *Store {
 	if err != nil {
 		t.Fatalf("default seed: %v", err)
 	}
-	return newStore(d, newSource(seed))
+	return newStore(d, newSource(seed), Deviations{})
 }
 
 func seedOf(n int64) *int64 { return &n }
@@ -453,7 +453,7 @@ func TestStoreReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newStore(d, newSource(nil))
+	s := newStore(d, newSource(nil), Deviations{})
 	if _, err := s.CreateUser(validUserInput("new@example.com")); err != nil {
 		t.Fatal(err)
 	}

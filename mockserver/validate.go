@@ -22,61 +22,11 @@ var (
 	phoneExtRE = regexp.MustCompile(`^[0-9]{1,10}$`)
 )
 
-// Rules are the limits and checks of sections 4 and 8 that validation
-// applies. SpecRules are the spec's; each fault of faults.go that concerns
-// validation changes one of them, so that a fault is data, not a branch.
-type Rules struct {
-	// MaxLen overrides the limit of a ..255 field, by its name in the body.
-	MaxLen map[string]int
-	// MinPassword is the shortest password accepted (section 8).
-	MinPassword int
-	// NullPasswordKeeps: "password": null keeps the stored password (4.1).
-	NullPasswordKeeps bool
-	// CheckTerms: terms must be "I agree" (4.3).
-	CheckTerms bool
-	// RejectAppOnUpdate: PUT /clients refuses an app (4.4).
-	RejectAppOnUpdate bool
-	// AppWithClient: an invalid app of POST /clients fails the client too (4.3).
-	AppWithClient bool
-	// RequireAppName: without a marketapp hash, name is required (7.3).
-	RequireAppName bool
-	// MarketappPlatform: with a hash, the app takes the marketplace app's
-	// platform, whatever platform.id says (4.2).
-	MarketappPlatform bool
-	// RejectMalformedHash: a hash that is not 40 hexadecimal characters is an
-	// error, not ignored (section 8).
-	RejectMalformedHash bool
-	// WholeHash: the whole hash is matched, not only its first 40 characters.
-	WholeHash bool
-}
-
-// SpecRules are the rules of the spec.
-func SpecRules() Rules {
-	return Rules{
-		MinPassword:         minPassword,
-		NullPasswordKeeps:   true,
-		CheckTerms:          true,
-		RejectAppOnUpdate:   true,
-		AppWithClient:       true,
-		RequireAppName:      true,
-		MarketappPlatform:   true,
-		RejectMalformedHash: true,
-		WholeHash:           true,
-	}
-}
-
-func (r Rules) maxLen(field string) int {
-	if n, ok := r.MaxLen[field]; ok {
-		return n
-	}
-	return maxLen
-}
-
 // hash reads marketapp.hash: the hash to look up, and whether it is well
 // formed.
-func (r Rules) hash(raw any) (string, bool) {
+func (d Deviations) hash(raw any) (string, bool) {
 	h, ok := raw.(string)
-	if !r.WholeHash && len(h) > 40 {
+	if d.HashTruncated && len(h) > 40 {
 		h = h[:40]
 	}
 	return h, ok && hashRE.MatchString(h)
@@ -107,7 +57,7 @@ type Body = map[string]any
 // object being checked ("" for the body, "client." or "app." inside it).
 type checker struct {
 	cat    Catalog
-	rules  Rules
+	dev    Deviations
 	prefix string
 	errs   []FieldError
 }
@@ -117,7 +67,7 @@ func (v *checker) fail(field, code, message string) {
 }
 
 func (v *checker) nested(prefix string) *checker {
-	return &checker{cat: v.cat, rules: v.rules, prefix: v.prefix + prefix}
+	return &checker{cat: v.cat, dev: v.dev, prefix: v.prefix + prefix}
 }
 
 // str reads a string field: present reports the key exists with a non-null
@@ -141,17 +91,16 @@ func runes(s string) int { return utf8.RuneCountInString(s) }
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // requiredText checks a required ..255 string that may not be blank.
-func (v *checker) requiredText(b Body, key, code, what string) string {
+func (v *checker) requiredText(b Body, key, code string) string {
 	s, present, ok := str(b, key)
 	switch {
 	case !present:
-		v.fail(key, code, fmt.Sprintf("%s is required.", what))
+		v.fail(key, code, fmt.Sprintf("%s is required.", key))
 	case !ok:
-		v.fail(key, code, fmt.Sprintf("%s must be a string.", what))
+		v.fail(key, code, fmt.Sprintf("%s must be a string.", key))
 	case blank(s):
-		v.fail(key, code, fmt.Sprintf("%s must not be empty.", what))
-	case runes(s) > v.rules.maxLen(key):
-		v.fail(key, code, fmt.Sprintf("%s must be at most %d characters long.", what, v.rules.maxLen(key)))
+		v.fail(key, code, fmt.Sprintf("%s must not be empty.", key))
+	case v.tooLong(key, code, s):
 	default:
 		return s
 	}
@@ -159,19 +108,29 @@ func (v *checker) requiredText(b Body, key, code, what string) string {
 }
 
 // optionalText checks an optional ..255 string; absent and null give nil.
-func (v *checker) optionalText(b Body, key, code, what string) *string {
+func (v *checker) optionalText(b Body, key, code string) *string {
 	s, present, ok := str(b, key)
 	switch {
 	case !present:
 		return nil
 	case !ok:
-		v.fail(key, code, fmt.Sprintf("%s must be a string or null.", what))
-	case runes(s) > v.rules.maxLen(key):
-		v.fail(key, code, fmt.Sprintf("%s must be at most %d characters long.", what, v.rules.maxLen(key)))
+		v.fail(key, code, fmt.Sprintf("%s must be a string or null.", key))
+	case v.tooLong(key, code, s):
 	default:
 		return &s
 	}
 	return nil
+}
+
+// tooLong fails a ..255 field whose value is over its limit, and reports
+// whether it did.
+func (v *checker) tooLong(key, code, s string) bool {
+	limit := v.dev.maxLen(key)
+	if runes(s) <= limit {
+		return false
+	}
+	v.fail(key, code, fmt.Sprintf("%s must be at most %d characters long.", key, limit))
+	return true
 }
 
 func (v *checker) requiredBool(b Body, key string) bool {
@@ -224,88 +183,135 @@ func validEmail(s string) bool {
 	return err == nil && a.Address == s && a.Name == ""
 }
 
-// ValidateUserUpdate checks a body of PUT /users/:userId for user userID
-// under the rules of the spec.
-func ValidateUserUpdate(b Body, cat Catalog, userID int64) (UserInput, []FieldError) {
-	return SpecRules().ValidateUserUpdate(b, cat, userID)
+// Validator checks request bodies against the catalogues, under its
+// Deviations: with the zero Deviations, as the spec says.
+type Validator struct {
+	Catalog    Catalog
+	Deviations Deviations
 }
 
-// ValidateUserUpdate checks a body of PUT /users/:userId for user userID.
-func (r Rules) ValidateUserUpdate(b Body, cat Catalog, userID int64) (UserInput, []FieldError) {
-	v := &checker{cat: cat, rules: r}
+func (val Validator) checker() *checker { return &checker{cat: val.Catalog, dev: val.Deviations} }
+
+// UserUpdate checks a body of PUT /users/:userId for user userID.
+func (val Validator) UserUpdate(b Body, userID int64) (UserInput, []FieldError) {
+	v := val.checker()
 	in := v.user(b, userID, false)
 	return in, v.errs
 }
 
-// ValidateUserCreate checks a body of POST /users: the body of PUT /users
-// with password, phoneCountry.id and phoneNumber required.
-func ValidateUserCreate(b Body, cat Catalog) (UserInput, []FieldError) {
-	return SpecRules().ValidateUserCreate(b, cat)
+// UserCreate checks a body of POST /users: the body of PUT /users with
+// password, phoneCountry.id and phoneNumber required.
+func (val Validator) UserCreate(b Body) (UserInput, []FieldError) {
+	v := val.checker()
+	in := v.user(b, 0, true)
+	return in, v.errs
 }
 
-// ValidateUserCreate checks a body of POST /users.
-func (r Rules) ValidateUserCreate(b Body, cat Catalog) (UserInput, []FieldError) {
-	v := &checker{cat: cat, rules: r}
-	in := v.user(b, 0, true)
+// ClientCreate checks a body of POST /clients, including its optional app.
+func (val Validator) ClientCreate(b Body) (ClientInput, []FieldError) {
+	v := val.checker()
+	in := v.client(b, true)
+	return in, v.errs
+}
+
+// ClientUpdate checks a body of PUT /clients/:clientId, which may not carry
+// an app.
+func (val Validator) ClientUpdate(b Body) (ClientInput, []FieldError) {
+	v := val.checker()
+	in := v.client(b, false)
+	return in, v.errs
+}
+
+// App checks a body of POST /apps and resolves it: with a marketplace app,
+// the app takes its name and platform.
+func (val Validator) App(b Body) (AppInput, []FieldError) {
+	v := val.checker()
+	in := v.app(b)
 	return in, v.errs
 }
 
 func (v *checker) user(b Body, userID int64, create bool) UserInput {
 	var in UserInput
-
-	email, present, ok := str(b, "email")
-	switch {
-	case !present:
-		v.fail("email", "InvalidEmail", "email is required.")
-	case !ok:
-		v.fail("email", "InvalidEmail", "email must be a string.")
-	case runes(email) > maxLen:
-		v.fail("email", "InvalidEmail", fmt.Sprintf("email must be at most %d characters long.", maxLen))
-	case !validEmail(email):
-		v.fail("email", "InvalidEmail", "email must be a valid email address.")
-	case v.cat.EmailTaken(email, userID):
-		v.fail("email", "InvalidEmail", "email is already used by another account.")
-	default:
-		in.Email = email
-	}
-	in.FirstName = v.requiredText(b, "firstName", "InvalidFirstName", "firstName")
-	in.LastName = v.requiredText(b, "lastName", "InvalidLastName", "lastName")
+	in.Email = v.email(b, userID)
+	in.FirstName = v.requiredText(b, "firstName", "InvalidFirstName")
+	in.LastName = v.requiredText(b, "lastName", "InvalidLastName")
 	in.SubscribeWelcome = v.requiredBool(b, "subscribeWelcome")
 	in.SubscribeBlog = v.requiredBool(b, "subscribeBlog")
 	in.SubscribeHowto = v.requiredBool(b, "subscribeHowto")
 	in.SubscribeOnboarding = v.requiredBool(b, "subscribeOnboarding")
+	in.Timezone = v.timezone(b)
+	in.Password = v.password(b, create)
+	v.phone(b, create, &in)
+	in.Client = v.userClient(b)
+	return in
+}
 
-	tz, present, ok := str(b, "timezone")
+// email checks a required email: a plain address no other user has.
+func (v *checker) email(b Body, userID int64) string {
+	const key, code = "email", "InvalidEmail"
+	email, present, ok := str(b, key)
 	switch {
 	case !present:
-		v.fail("timezone", "InvalidTimezone", "timezone is required.")
+		v.fail(key, code, "email is required.")
 	case !ok:
-		v.fail("timezone", "InvalidTimezone", "timezone must be a string.")
-	case runes(tz) > maxLen:
-		v.fail("timezone", "InvalidTimezone", fmt.Sprintf("timezone must be at most %d characters long.", maxLen))
-	case !timezoneRE.MatchString(tz):
-		v.fail("timezone", "InvalidTimezone", "timezone must be a name of the form Area/City, such as Europe/London.")
+		v.fail(key, code, "email must be a string.")
+	case v.tooLong(key, code, email):
+	case !validEmail(email):
+		v.fail(key, code, "email must be a valid email address.")
+	case v.cat.EmailTaken(email, userID):
+		v.fail(key, code, "email is already used by another account.")
 	default:
-		in.Timezone = tz
+		return email
 	}
+	return ""
+}
 
-	pw, present, ok := str(b, "password")
+// timezone checks a required Area/City name.
+func (v *checker) timezone(b Body) string {
+	const key, code = "timezone", "InvalidTimezone"
+	tz, present, ok := str(b, key)
+	switch {
+	case !present:
+		v.fail(key, code, "timezone is required.")
+	case !ok:
+		v.fail(key, code, "timezone must be a string.")
+	case v.tooLong(key, code, tz):
+	case !timezoneRE.MatchString(tz):
+		v.fail(key, code, "timezone must be a name of the form Area/City, such as Europe/London.")
+	default:
+		return tz
+	}
+	return ""
+}
+
+// password checks the password: required to create a user; on an update,
+// null or absent (nil) keeps the stored one.
+func (v *checker) password(b Body, create bool) *string {
+	const key, code = "password", "InvalidPassword"
+	least := v.dev.minPassword()
+	pw, present, ok := str(b, key)
 	switch {
 	case !present && create:
-		v.fail("password", "InvalidPassword", fmt.Sprintf("password is required: a string of at least %d characters.", v.rules.MinPassword))
-	case !present && !v.rules.NullPasswordKeeps && b["password"] == nil && hasKey(b, "password"):
-		in.Password = ptr("")
+		v.fail(key, code, fmt.Sprintf("password is required: a string of at least %d characters.", least))
+	case !present && v.dev.NullPasswordClears && hasKey(b, key):
+		return ptr("")
 	case !present:
 		// null or absent keeps the current password
 	case !ok:
-		v.fail("password", "InvalidPassword", fmt.Sprintf("password must be a string of at least %d characters, or null.", v.rules.MinPassword))
-	case runes(pw) < v.rules.MinPassword:
-		v.fail("password", "InvalidPassword", fmt.Sprintf("password must be at least %d characters long.", v.rules.MinPassword))
+		v.fail(key, code, fmt.Sprintf("password must be a string of at least %d characters, or null.", least))
+	case runes(pw) < least:
+		v.fail(key, code, fmt.Sprintf("password must be at least %d characters long.", least))
 	default:
-		in.Password = &pw
+		return &pw
 	}
+	return nil
+}
 
-	if _, exists := b["phoneCountry"]; exists || create {
+// phone checks phoneCountry.id, phoneNumber and phoneExtension: the first
+// two are required to create a user; on an update, each one left out keeps
+// the stored value.
+func (v *checker) phone(b Body, create bool, in *UserInput) {
+	if hasKey(b, "phoneCountry") || create {
 		n, _, valid := id(b, "phoneCountry")
 		if _, known := v.cat.PhoneCountry(n); !valid || !known {
 			v.fail("phoneCountry.id", "InvalidPhoneCountryId", "phoneCountry.id must be the id of a phone country (see GET /phoneCountries).")
@@ -313,18 +319,18 @@ func (v *checker) user(b Body, userID int64, create bool) UserInput {
 			in.PhoneCountryID = n
 		}
 	}
-	if _, exists := b["phoneNumber"]; exists || create {
-		s, present, ok := str(b, "phoneNumber")
+	if hasKey(b, "phoneNumber") || create {
+		const key, code = "phoneNumber", "InvalidPhoneNumber"
+		s, present, ok := str(b, key)
 		switch {
 		case !present || !ok || blank(s):
-			v.fail("phoneNumber", "InvalidPhoneNumber", "phoneNumber must be a non-empty string.")
-		case runes(s) > maxLen:
-			v.fail("phoneNumber", "InvalidPhoneNumber", fmt.Sprintf("phoneNumber must be at most %d characters long.", maxLen))
+			v.fail(key, code, "phoneNumber must be a non-empty string.")
+		case v.tooLong(key, code, s):
 		default:
 			in.PhoneNumber = &s
 		}
 	}
-	if _, exists := b["phoneExtension"]; exists {
+	if hasKey(b, "phoneExtension") {
 		s, present, ok := str(b, "phoneExtension")
 		switch {
 		case !present:
@@ -335,55 +341,35 @@ func (v *checker) user(b Body, userID int64, create bool) UserInput {
 			in.SetPhoneExtension, in.PhoneExtension = true, &s
 		}
 	}
+}
 
-	if raw, exists := b["client"]; exists && raw != nil {
-		obj, ok := raw.(map[string]any)
-		if !ok {
-			v.fail("client", "InvalidClient", "client must be an object: the body of POST /clients.")
-		} else {
-			cv := v.nested("client.")
-			c := cv.client(obj, true)
-			v.errs = append(v.errs, cv.errs...)
-			in.Client = &c
-		}
+// userClient checks the optional client of a user body: the body of POST
+// /clients, whose errors are named client.<field>.
+func (v *checker) userClient(b Body) *ClientInput {
+	raw, exists := b["client"]
+	if !exists || raw == nil {
+		return nil
 	}
-	return in
-}
-
-// ValidateClientCreate checks a body of POST /clients, including its optional app.
-func ValidateClientCreate(b Body, cat Catalog) (ClientInput, []FieldError) {
-	return SpecRules().ValidateClientCreate(b, cat)
-}
-
-// ValidateClientCreate checks a body of POST /clients.
-func (r Rules) ValidateClientCreate(b Body, cat Catalog) (ClientInput, []FieldError) {
-	v := &checker{cat: cat, rules: r}
-	in := v.client(b, true)
-	return in, v.errs
-}
-
-// ValidateClientUpdate checks a body of PUT /clients/:clientId, which may not
-// carry an app.
-func ValidateClientUpdate(b Body, cat Catalog) (ClientInput, []FieldError) {
-	return SpecRules().ValidateClientUpdate(b, cat)
-}
-
-// ValidateClientUpdate checks a body of PUT /clients/:clientId.
-func (r Rules) ValidateClientUpdate(b Body, cat Catalog) (ClientInput, []FieldError) {
-	v := &checker{cat: cat, rules: r}
-	in := v.client(b, false)
-	return in, v.errs
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		v.fail("client", "InvalidClient", "client must be an object: the body of POST /clients.")
+		return nil
+	}
+	cv := v.nested("client.")
+	c := cv.client(obj, true)
+	v.errs = append(v.errs, cv.errs...)
+	return &c
 }
 
 func (v *checker) client(b Body, create bool) ClientInput {
 	var in ClientInput
-	in.Name = v.requiredText(b, "name", "InvalidName", "name")
-	in.AddressLine1 = v.requiredText(b, "addressLine1", "InvalidAddressLine1", "addressLine1")
-	in.AddressLine2 = v.optionalText(b, "addressLine2", "InvalidAddressLine2", "addressLine2")
-	in.AddressCity = v.requiredText(b, "addressCity", "InvalidAddressCity", "addressCity")
-	in.AddressPostcode = v.requiredText(b, "addressPostcode", "InvalidAddressPostcode", "addressPostcode")
-	in.AddressCountry = v.requiredText(b, "addressCountry", "InvalidAddressCountry", "addressCountry")
-	in.VAT = v.optionalText(b, "vat", "InvalidVat", "vat")
+	in.Name = v.requiredText(b, "name", "InvalidName")
+	in.AddressLine1 = v.requiredText(b, "addressLine1", "InvalidAddressLine1")
+	in.AddressLine2 = v.optionalText(b, "addressLine2", "InvalidAddressLine2")
+	in.AddressCity = v.requiredText(b, "addressCity", "InvalidAddressCity")
+	in.AddressPostcode = v.requiredText(b, "addressPostcode", "InvalidAddressPostcode")
+	in.AddressCountry = v.requiredText(b, "addressCountry", "InvalidAddressCountry")
+	in.VAT = v.optionalText(b, "vat", "InvalidVat")
 
 	n, _, valid := id(b, "currency")
 	if _, known := v.cat.Currency(n); !valid || !known {
@@ -392,13 +378,13 @@ func (v *checker) client(b Body, create bool) ClientInput {
 		in.CurrencyID = n
 	}
 
-	if terms, _, _ := str(b, "terms"); terms != "I agree" && v.rules.CheckTerms {
+	if terms, _, _ := str(b, "terms"); terms != "I agree" && !v.dev.TermsUnchecked {
 		v.fail("terms", "InvalidTerms", `terms must be exactly "I agree" to accept the terms and conditions.`)
 	}
 
 	raw, exists := b["app"]
 	switch {
-	case !create && exists && !v.rules.RejectAppOnUpdate:
+	case !create && exists && v.dev.AppOnUpdateIgnored:
 	case !create && exists:
 		v.fail("app", "InvalidApp", "app cannot be given when updating a client; create an app with POST /apps.")
 	case !exists || raw == nil:
@@ -410,26 +396,13 @@ func (v *checker) client(b Body, create bool) ClientInput {
 		}
 		av := v.nested("app.")
 		a := av.app(obj)
-		if len(av.errs) > 0 && !v.rules.AppWithClient {
+		if len(av.errs) > 0 && v.dev.InvalidAppDropped {
 			break
 		}
 		v.errs = append(v.errs, av.errs...)
 		in.App = &a
 	}
 	return in
-}
-
-// ValidateApp checks a body of POST /apps and resolves it: with a marketplace
-// app, the app takes its name and platform.
-func ValidateApp(b Body, cat Catalog) (AppInput, []FieldError) {
-	return SpecRules().ValidateApp(b, cat)
-}
-
-// ValidateApp checks a body of POST /apps and resolves it.
-func (r Rules) ValidateApp(b Body, cat Catalog) (AppInput, []FieldError) {
-	v := &checker{cat: cat, rules: r}
-	in := v.app(b)
-	return in, v.errs
 }
 
 func (v *checker) app(b Body) AppInput {
@@ -446,7 +419,7 @@ func (v *checker) app(b Body) AppInput {
 			v.fail("marketapp.hash", "InvalidMarketappHash", msg)
 		} else if rawHash, exists := obj["hash"]; !exists || rawHash == nil {
 			hashGiven = false
-		} else if h, ok := v.rules.hash(rawHash); !ok && !v.rules.RejectMalformedHash {
+		} else if h, ok := v.dev.hash(rawHash); !ok && v.dev.MalformedHashIgnored {
 			hashGiven = false
 		} else if !ok {
 			v.fail("marketapp.hash", "InvalidMarketappHash", msg)
@@ -460,14 +433,13 @@ func (v *checker) app(b Body) AppInput {
 
 	name, present, ok := str(b, "name")
 	switch {
-	case !present && !hashGiven && v.rules.RequireAppName:
+	case !present && !hashGiven && !v.dev.AppNameOptional:
 		v.fail("name", "InvalidName", "name is required when no marketapp.hash is given.")
 	case !present:
 	case !ok:
 		v.fail("name", "InvalidName", "name must be a string or null.")
-	case runes(name) > maxLen:
-		v.fail("name", "InvalidName", fmt.Sprintf("name must be at most %d characters long.", maxLen))
-	case blank(name) && !hashGiven && v.rules.RequireAppName:
+	case v.tooLong("name", "InvalidName", name):
+	case blank(name) && !hashGiven && !v.dev.AppNameOptional:
 		v.fail("name", "InvalidName", "name must not be empty when no marketapp.hash is given.")
 	case !hashGiven:
 		in.Name = name
@@ -481,7 +453,7 @@ func (v *checker) app(b Body) AppInput {
 	case absent:
 	case !valid || !known:
 		v.fail("platform.id", "InvalidPlatformId", "platform.id must be the id of a platform (see GET /platforms).")
-	case !hashGiven || !v.rules.MarketappPlatform:
+	case !hashGiven || v.dev.BodyPlatformWins:
 		in.PlatformID = pid
 	}
 
