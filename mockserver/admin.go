@@ -58,7 +58,7 @@ func (s *Server) adminPutState(c *gin.Context) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			abortWith(c, http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "The state document is larger than 32 MiB.")
+			abortWith(c, CodeBodyTooLarge, "The state document is larger than 32 MiB.")
 			return
 		}
 		invalidBody(c, "The request body could not be read.")
@@ -66,12 +66,12 @@ func (s *Server) adminPutState(c *gin.Context) {
 	}
 	st, err := ParseState(b)
 	if err != nil {
-		abortWith(c, http.StatusBadRequest, CodeInvalidState, "The state was not imported: "+err.Error()+".")
+		abortWith(c, CodeInvalidState, "The state was not imported: "+err.Error()+".")
 		return
 	}
 	store := s.storeFor(c)
 	if errs := store.Import(st); len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	writeJSON(c, http.StatusOK, store.Export())
@@ -95,12 +95,12 @@ func (s *Server) adminAddFault(c *gin.Context) {
 	}
 	r, errs := parseRule(b)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	r, err := s.nsFor(c).rules.add(r)
 	if err != nil {
-		abortWith(c, http.StatusBadRequest, "TooManyRules", err.Error()+"; DELETE /__admin/faults removes them.")
+		abortWith(c, CodeTooManyRules, err.Error()+"; DELETE /__admin/faults removes them.")
 		return
 	}
 	writeJSON(c, http.StatusCreated, r)
@@ -125,5 +125,5 @@ func (s *Server) adminRemoveFault(c *gin.Context) {
 			return
 		}
 	}
-	notFound(c, "There is no fault rule with id "+strconv.Quote(c.Param("id"))+" in this namespace.")
+	abortWith(c, CodeNotFound, "There is no fault rule with id "+strconv.Quote(c.Param("id"))+" in this namespace.")
 }

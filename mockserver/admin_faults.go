@@ -65,7 +65,7 @@ func parseRule(b []byte) (FaultRule, []FieldError) {
 	}
 	var errs []FieldError
 	bad := func(field, msg string) {
-		errs = append(errs, FieldError{FieldName: field, Error: "InvalidRule", Message: msg})
+		errs = append(errs, FieldError{FieldName: field, Error: CodeInvalidRule, Message: msg})
 	}
 	r.Method = strings.ToUpper(strings.TrimSpace(r.Method))
 	if r.Method == "" {

@@ -20,7 +20,7 @@ func (s *Server) authenticate(c *gin.Context) {
 	}
 	id, msg := s.caller(c)
 	if msg != "" {
-		unauthorized(c, msg)
+		abortWith(c, CodeUnauthorized, msg)
 		return
 	}
 	c.Set(callerKey, id)

@@ -69,7 +69,7 @@ func corsMiddleware(origins []string) gin.HandlerFunc {
 		preflight := c.Request.Method == http.MethodOptions && c.GetHeader("Access-Control-Request-Method") != ""
 		if !anyOrigin && !allowed[normalizeOrigin(origin)] {
 			if preflight {
-				forbidden(c, "The origin "+origin+" is not allowed to call this mock; start it with --cors-origins including it.")
+				abortWith(c, CodeForbidden, "The origin "+origin+" is not allowed to call this mock; start it with --cors-origins including it.")
 				return
 			}
 			// The request is served, the browser just may not read the

@@ -21,13 +21,13 @@ func corsEngine(origins []string) *gin.Engine {
 	e := gin.New()
 	e.HandleMethodNotAllowed = true
 	e.Use(corsMiddleware(origins))
-	e.NoRoute(func(c *gin.Context) { notFound(c, "There is no such endpoint.") })
+	e.NoRoute(func(c *gin.Context) { abortWith(c, CodeNotFound, "There is no such endpoint.") })
 	e.NoMethod(func(c *gin.Context) {
-		abortWith(c, http.StatusMethodNotAllowed, CodeMethodNotAllowed, "wrong method")
+		abortWith(c, CodeMethodNotAllowed, "wrong method")
 	})
 	requireToken := func(c *gin.Context) {
 		if c.GetHeader("session-token") == "" {
-			unauthorized(c, "no credentials")
+			abortWith(c, CodeUnauthorized, "no credentials")
 		}
 	}
 	ok := func(c *gin.Context) { writeJSON(c, http.StatusOK, map[string]string{"ok": "yes"}) }
@@ -58,7 +58,7 @@ func TestCORSMiddleware(t *testing.T) {
 		status   int
 		allowed  string // Access-Control-Allow-Origin, "" for absent
 		isPre    bool   // a preflight answer: methods, headers and max-age set
-		errCode  string // the error array's code when the body is one
+		errCode  Code   // the error array's code when the body is one
 		emptyRes bool   // no body at all
 	}{
 		{name: "preflight, any origin, needs no credentials", method: "OPTIONS", path: "/v1/users/1",
@@ -160,7 +160,7 @@ func TestCORSMiddleware(t *testing.T) {
 			if tt.emptyRes && rec.Body.Len() != 0 {
 				t.Errorf("body %q, want none", rec.Body)
 			}
-			if tt.errCode != "" {
+			if tt.errCode != (Code{}) {
 				var errs []FieldError
 				if err := json.Unmarshal(rec.Body.Bytes(), &errs); err != nil {
 					t.Fatalf("body %q is not an error array: %v", rec.Body, err)

@@ -3,7 +3,6 @@ package mockserver
 import (
 	"bytes"
 	"encoding/json"
-	"net/http"
 
 	"github.com/gin-gonic/gin"
 )
@@ -13,21 +12,9 @@ import (
 // FieldName is empty.
 type FieldError struct {
 	FieldName string `json:"fieldName"`
-	Error     string `json:"error"`
+	Error     Code   `json:"error"`
 	Message   string `json:"message"`
 }
-
-// Codes of errors that are not about one body field.
-const (
-	CodeInvalidBody      = "InvalidBody"
-	CodeBodyTooLarge     = "BodyTooLarge"
-	CodeUnauthorized     = "Unauthorized"
-	CodeForbidden        = "Forbidden"
-	CodeNotFound         = "NotFound"
-	CodeMethodNotAllowed = "MethodNotAllowed"
-	CodeNoClient         = "NoClient"
-	CodeInternal         = "InternalError"
-)
 
 const contentTypeJSON = "application/json; charset=utf-8"
 
@@ -40,9 +27,9 @@ func writeJSON(c *gin.Context, status int, v any) {
 	if err := enc.Encode(v); err != nil {
 		// Every value handed here is built from wire types; failing to encode
 		// one is a programming error, answered like any other.
-		status = http.StatusInternalServerError
+		status = CodeInternal.Status()
 		buf.Reset()
-		buf.WriteString(`[{"fieldName":"","error":"` + CodeInternal + `","message":"The response could not be encoded."}]` + "\n")
+		enc.Encode([]FieldError{{Error: CodeInternal, Message: "The response could not be encoded."}})
 	}
 	c.Data(status, contentTypeJSON, buf.Bytes())
 }
@@ -56,19 +43,19 @@ func writeErrors(c *gin.Context, status int, errs []FieldError) {
 	c.Abort()
 }
 
-// abortWith answers an error that concerns the request as a whole.
-func abortWith(c *gin.Context, status int, code, message string) {
-	writeErrors(c, status, []FieldError{{FieldName: "", Error: code, Message: message}})
+// fieldErrors answers errors of a body, with the status of their codes (one
+// answer carries codes of one status).
+func fieldErrors(c *gin.Context, errs []FieldError) {
+	writeErrors(c, errs[0].Error.Status(), errs)
 }
 
-func unauthorized(c *gin.Context, message string) {
-	abortWith(c, http.StatusUnauthorized, CodeUnauthorized, message)
+// abortWith answers an error that concerns the request as a whole, with the
+// status of its code.
+func abortWith(c *gin.Context, code Code, message string) {
+	writeErrors(c, code.Status(), []FieldError{{FieldName: "", Error: code, Message: message}})
 }
 
-func forbidden(c *gin.Context, message string) {
-	abortWith(c, http.StatusForbidden, CodeForbidden, message)
-}
-
-func notFound(c *gin.Context, message string) {
-	abortWith(c, http.StatusNotFound, CodeNotFound, message)
+// internalError answers a failure of the mock itself.
+func internalError(c *gin.Context, message string) {
+	abortWith(c, CodeInternal, message)
 }

@@ -79,8 +79,8 @@ var faultDefs = []faultDef{
 	{Fault: Fault{"error-code-misspelt", "7.3", "the code InvalidFirstName is answered as InvalidFirstname"},
 		rewrite: onBadRequest(func(errs []any) any {
 			for _, e := range errs {
-				if o, ok := e.(map[string]any); ok && o["error"] == "InvalidFirstName" {
-					o["error"] = "InvalidFirstname"
+				if o, ok := e.(map[string]any); ok && o["error"] == CodeInvalidFirstName.String() {
+					o["error"] = strings.Replace(CodeInvalidFirstName.String(), "Name", "name", 1)
 				}
 			}
 			return errs

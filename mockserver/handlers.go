@@ -30,7 +30,7 @@ func readBody(c *gin.Context) ([]byte, bool) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			abortWith(c, http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "The request body is larger than 1 MiB.")
+			abortWith(c, CodeBodyTooLarge, "The request body is larger than 1 MiB.")
 		} else {
 			invalidBody(c, "The request body could not be read.")
 		}
@@ -40,7 +40,7 @@ func readBody(c *gin.Context) ([]byte, bool) {
 }
 
 func invalidBody(c *gin.Context, message string) {
-	abortWith(c, http.StatusBadRequest, CodeInvalidBody, message)
+	abortWith(c, CodeInvalidBody, message)
 }
 
 // decodeBody reads a JSON object body, whatever the Content-Type.
@@ -72,20 +72,16 @@ func decodeJSON(c *gin.Context, b []byte) (Body, bool) {
 	return obj, true
 }
 
-func badRequest(c *gin.Context, errs []FieldError) {
-	writeErrors(c, http.StatusBadRequest, errs)
-}
-
 // storeFailed answers an error of a store write. Validation has run before,
 // so only a race (an email taken meanwhile) or a bug reaches here.
 func storeFailed(c *gin.Context, err error) {
 	switch {
 	case errors.Is(err, ErrEmailTaken):
-		badRequest(c, []FieldError{{FieldName: "email", Error: "InvalidEmail", Message: "email is already used by another account."}})
+		fieldErrors(c, []FieldError{{FieldName: "email", Error: CodeInvalidEmail, Message: "email is already used by another account."}})
 	case errors.Is(err, ErrNotFound):
-		notFound(c, "The resource does not exist.")
+		abortWith(c, CodeNotFound, "The resource does not exist.")
 	default:
-		abortWith(c, http.StatusInternalServerError, CodeInternal, "The server failed to answer this request.")
+		internalError(c, "The server failed to answer this request.")
 	}
 }
 
@@ -100,7 +96,7 @@ func pathID(c *gin.Context, name, what string) (int64, bool) {
 			return n, true
 		}
 	}
-	notFound(c, "There is no "+what+" with id "+strconv.Quote(p)+".")
+	abortWith(c, CodeNotFound, "There is no "+what+" with id "+strconv.Quote(p)+".")
 	return 0, false
 }
 
@@ -130,12 +126,12 @@ func (s *Server) createSession(c *gin.Context) {
 	}
 	email, password, errs := ValidateSession(body)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	u, err := s.storeFor(c).Authenticate(email, password)
 	if err != nil {
-		unauthorized(c, "The email address or the password is wrong.")
+		abortWith(c, CodeUnauthorized, "The email address or the password is wrong.")
 		return
 	}
 	sess, err := s.storeFor(c).CreateSession(u.ID)
@@ -156,7 +152,7 @@ func (s *Server) createUser(c *gin.Context) {
 	}
 	in, errs := s.storeFor(c).Validator().UserCreate(body)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	u, err := s.storeFor(c).CreateUser(in)
@@ -175,11 +171,11 @@ func (s *Server) ownUser(c *gin.Context) (User, bool) {
 	}
 	u, err := s.storeFor(c).User(id)
 	if err != nil {
-		notFound(c, "There is no user with id "+strconv.FormatInt(id, 10)+".")
+		abortWith(c, CodeNotFound, "There is no user with id "+strconv.FormatInt(id, 10)+".")
 		return User{}, false
 	}
 	if !s.storeFor(c).MayActOnUser(callerID(c), u.ID) {
-		forbidden(c, "You may only view or modify your own user.")
+		abortWith(c, CodeForbidden, "You may only view or modify your own user.")
 		return User{}, false
 	}
 	return u, true
@@ -204,7 +200,7 @@ func (s *Server) updateUser(c *gin.Context) {
 	}
 	in, errs := s.storeFor(c).Validator().UserUpdate(body, u.ID)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	u, err := s.storeFor(c).UpdateUser(u.ID, in)
@@ -244,11 +240,11 @@ func (s *Server) memberClient(c *gin.Context) (Client, bool) {
 	}
 	cl, err := s.storeFor(c).Client(id)
 	if err != nil {
-		notFound(c, "There is no client with id "+strconv.FormatInt(id, 10)+".")
+		abortWith(c, CodeNotFound, "There is no client with id "+strconv.FormatInt(id, 10)+".")
 		return Client{}, false
 	}
 	if !s.storeFor(c).MayActOnClient(callerID(c), cl.ID) {
-		forbidden(c, "You are not a member of this client.")
+		abortWith(c, CodeForbidden, "You are not a member of this client.")
 		return Client{}, false
 	}
 	return cl, true
@@ -263,7 +259,7 @@ func (s *Server) createClient(c *gin.Context) {
 	}
 	in, errs := s.storeFor(c).Validator().ClientCreate(body)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	cl, err := s.storeFor(c).CreateClient(callerID(c), in)
@@ -293,7 +289,7 @@ func (s *Server) updateClient(c *gin.Context) {
 	}
 	in, errs := s.storeFor(c).Validator().ClientUpdate(body)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	cl, err := s.storeFor(c).UpdateClient(cl.ID, in)
@@ -332,7 +328,7 @@ func (s *Server) createApp(c *gin.Context) {
 		return
 	}
 	if u.PrimaryClientID == 0 {
-		abortWith(c, http.StatusForbidden, CodeNoClient, "You have no client to add an app to; create one with POST /clients first.")
+		abortWith(c, CodeNoClient, "You have no client to add an app to; create one with POST /clients first.")
 		return
 	}
 	body, ok := decodeBody(c)
@@ -341,7 +337,7 @@ func (s *Server) createApp(c *gin.Context) {
 	}
 	in, errs := s.storeFor(c).Validator().App(body)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	a, err := s.storeFor(c).CreateApp(u.PrimaryClientID, in)
@@ -360,11 +356,11 @@ func (s *Server) getApp(c *gin.Context) {
 	}
 	a, err := s.storeFor(c).App(id)
 	if err != nil {
-		notFound(c, "There is no app with id "+strconv.FormatInt(id, 10)+".")
+		abortWith(c, CodeNotFound, "There is no app with id "+strconv.FormatInt(id, 10)+".")
 		return
 	}
 	if !s.storeFor(c).IsMember(callerID(c), a.ClientID) {
-		forbidden(c, "You are not a member of the client of this app.")
+		abortWith(c, CodeForbidden, "You are not a member of the client of this app.")
 		return
 	}
 	writeJSON(c, http.StatusOK, toWireApp(s.storeFor(c), a))

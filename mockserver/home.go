@@ -36,7 +36,7 @@ func (s *Server) home(c *gin.Context) {
 	}
 	var buf bytes.Buffer
 	if err := homePage.Execute(&buf, data); err != nil {
-		abortWith(c, http.StatusInternalServerError, CodeInternal, "The home page could not be rendered.")
+		internalError(c, "The home page could not be rendered.")
 		return
 	}
 	c.Data(http.StatusOK, "text/html; charset=utf-8", buf.Bytes())

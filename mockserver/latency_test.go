@@ -111,7 +111,7 @@ func TestBadDelayHeader(t *testing.T) {
 	for _, v := range []string{"soon", "-1s", "61s", "1h"} {
 		s, d := recordingServer(t, Options{})
 		rec := serve(s, "GET", "/v1/plans", "", DelayHeader, v)
-		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), CodeInvalidMockHeader) {
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), CodeInvalidMockHeader.String()) {
 			t.Errorf("%s: %s: %d %s, want 400 %s", DelayHeader, v, rec.Code, rec.Body, CodeInvalidMockHeader)
 		}
 		if len(d.got) != 0 {

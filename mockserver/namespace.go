@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"net/http"
 	"regexp"
 	"sync"
 
@@ -22,9 +21,6 @@ const NamespaceHeader = "X-Mock-Namespace"
 const maxNamespaces = 1000
 
 var namespaceRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
-
-// CodeInvalidNamespace is the error code of a bad X-Mock-Namespace.
-const CodeInvalidNamespace = "InvalidNamespace"
 
 // namespace is the data of one namespace.
 type namespace struct {
@@ -80,13 +76,13 @@ const nsKey = "mockserver.namespace"
 func (s *Server) resolveNamespace(c *gin.Context) {
 	name := c.GetHeader(NamespaceHeader)
 	if name != "" && !namespaceRE.MatchString(name) {
-		abortWith(c, http.StatusBadRequest, CodeInvalidNamespace,
+		abortWith(c, CodeInvalidNamespace,
 			"The "+NamespaceHeader+" header must be 1 to 64 characters among A-Z, a-z, 0-9, '.', '_' and '-'.")
 		return
 	}
 	ns, ok := s.spaces.get(name)
 	if !ok {
-		abortWith(c, http.StatusBadRequest, CodeInvalidNamespace,
+		abortWith(c, CodeInvalidNamespace,
 			"The mock already holds 1000 namespaces, the most it keeps; reuse a name or restart the mock.")
 		return
 	}

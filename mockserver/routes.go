@@ -42,7 +42,7 @@ func (s *Server) routes() *gin.Engine {
 	e.NoRoute(s.noRoute)
 	// Gin sets the Allow header (the methods of the path) before this runs.
 	e.NoMethod(func(c *gin.Context) {
-		abortWith(c, http.StatusMethodNotAllowed, CodeMethodNotAllowed,
+		abortWith(c, CodeMethodNotAllowed,
 			"This endpoint does not accept the "+c.Request.Method+" method; it accepts "+c.Writer.Header().Get("Allow")+".")
 	})
 
@@ -115,7 +115,7 @@ func (s *Server) noRoute(c *gin.Context) {
 	if r := closestRoute(c.Request.Method, c.Request.URL.Path); r != "" {
 		msg += " Did you mean " + r + "?"
 	}
-	notFound(c, msg)
+	abortWith(c, CodeNotFound, msg)
 }
 
 // logRequests writes one line per request. The path is logged without its
@@ -147,7 +147,7 @@ func recoverJSON(c *gin.Context) {
 			panic(r)
 		}
 		if !c.Writer.Written() {
-			abortWith(c, http.StatusInternalServerError, CodeInternal, "The server failed to answer this request.")
+			internalError(c, "The server failed to answer this request.")
 		}
 		c.Abort()
 	}()

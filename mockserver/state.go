@@ -207,9 +207,6 @@ func (s *Store) Import(st State) []FieldError {
 	return nil
 }
 
-// CodeInvalidState is the error code of a refused state document.
-const CodeInvalidState = "InvalidState"
-
 // A problem is one broken rule of a state: the entry (a list and an index in
 // it, with the entry's id), the field of the entry, and what is wrong. An
 // import answers it as a FieldError, a fixture as an error naming the file.

@@ -62,7 +62,7 @@ type checker struct {
 	errs   []FieldError
 }
 
-func (v *checker) fail(field, code, message string) {
+func (v *checker) fail(field string, code Code, message string) {
 	v.errs = append(v.errs, FieldError{FieldName: v.prefix + field, Error: code, Message: message})
 }
 
@@ -91,7 +91,7 @@ func runes(s string) int { return utf8.RuneCountInString(s) }
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // requiredText checks a required ..255 string that may not be blank.
-func (v *checker) requiredText(b Body, key, code string) string {
+func (v *checker) requiredText(b Body, key string, code Code) string {
 	s, present, ok := str(b, key)
 	switch {
 	case !present:
@@ -108,7 +108,7 @@ func (v *checker) requiredText(b Body, key, code string) string {
 }
 
 // optionalText checks an optional ..255 string; absent and null give nil.
-func (v *checker) optionalText(b Body, key, code string) *string {
+func (v *checker) optionalText(b Body, key string, code Code) *string {
 	s, present, ok := str(b, key)
 	switch {
 	case !present:
@@ -124,7 +124,7 @@ func (v *checker) optionalText(b Body, key, code string) *string {
 
 // tooLong fails a ..255 field whose value is over its limit, and reports
 // whether it did.
-func (v *checker) tooLong(key, code, s string) bool {
+func (v *checker) tooLong(key string, code Code, s string) bool {
 	limit := v.dev.maxLen(key)
 	if runes(s) <= limit {
 		return false
@@ -133,19 +133,12 @@ func (v *checker) tooLong(key, code, s string) bool {
 	return true
 }
 
-func (v *checker) requiredBool(b Body, key string) bool {
+func (v *checker) requiredBool(b Body, key string, code Code) bool {
 	x, ok := b[key].(bool)
 	if !ok {
-		v.fail(key, "Invalid"+upperFirst(key), fmt.Sprintf("%s must be true or false.", key))
+		v.fail(key, code, fmt.Sprintf("%s must be true or false.", key))
 	}
 	return x
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // id reads obj.id: absent reports that obj or its id is missing or null,
@@ -233,12 +226,12 @@ func (val Validator) App(b Body) (AppInput, []FieldError) {
 func (v *checker) user(b Body, userID int64, create bool) UserInput {
 	var in UserInput
 	in.Email = v.email(b, userID)
-	in.FirstName = v.requiredText(b, "firstName", "InvalidFirstName")
-	in.LastName = v.requiredText(b, "lastName", "InvalidLastName")
-	in.SubscribeWelcome = v.requiredBool(b, "subscribeWelcome")
-	in.SubscribeBlog = v.requiredBool(b, "subscribeBlog")
-	in.SubscribeHowto = v.requiredBool(b, "subscribeHowto")
-	in.SubscribeOnboarding = v.requiredBool(b, "subscribeOnboarding")
+	in.FirstName = v.requiredText(b, "firstName", CodeInvalidFirstName)
+	in.LastName = v.requiredText(b, "lastName", CodeInvalidLastName)
+	in.SubscribeWelcome = v.requiredBool(b, "subscribeWelcome", CodeInvalidSubscribeWelcome)
+	in.SubscribeBlog = v.requiredBool(b, "subscribeBlog", CodeInvalidSubscribeBlog)
+	in.SubscribeHowto = v.requiredBool(b, "subscribeHowto", CodeInvalidSubscribeHowto)
+	in.SubscribeOnboarding = v.requiredBool(b, "subscribeOnboarding", CodeInvalidSubscribeOnboarding)
 	in.Timezone = v.timezone(b)
 	in.Password = v.password(b, create)
 	v.phone(b, create, &in)
@@ -248,7 +241,7 @@ func (v *checker) user(b Body, userID int64, create bool) UserInput {
 
 // email checks a required email: a plain address no other user has.
 func (v *checker) email(b Body, userID int64) string {
-	const key, code = "email", "InvalidEmail"
+	key, code := "email", CodeInvalidEmail
 	email, present, ok := str(b, key)
 	switch {
 	case !present:
@@ -268,7 +261,7 @@ func (v *checker) email(b Body, userID int64) string {
 
 // timezone checks a required Area/City name.
 func (v *checker) timezone(b Body) string {
-	const key, code = "timezone", "InvalidTimezone"
+	key, code := "timezone", CodeInvalidTimezone
 	tz, present, ok := str(b, key)
 	switch {
 	case !present:
@@ -287,7 +280,7 @@ func (v *checker) timezone(b Body) string {
 // password checks the password: required to create a user; on an update,
 // null or absent (nil) keeps the stored one.
 func (v *checker) password(b Body, create bool) *string {
-	const key, code = "password", "InvalidPassword"
+	key, code := "password", CodeInvalidPassword
 	least := v.dev.minPassword()
 	pw, present, ok := str(b, key)
 	switch {
@@ -314,13 +307,13 @@ func (v *checker) phone(b Body, create bool, in *UserInput) {
 	if hasKey(b, "phoneCountry") || create {
 		n, _, valid := id(b, "phoneCountry")
 		if _, known := v.cat.PhoneCountry(n); !valid || !known {
-			v.fail("phoneCountry.id", "InvalidPhoneCountryId", "phoneCountry.id must be the id of a phone country (see GET /phoneCountries).")
+			v.fail("phoneCountry.id", CodeInvalidPhoneCountryID, "phoneCountry.id must be the id of a phone country (see GET /phoneCountries).")
 		} else {
 			in.PhoneCountryID = n
 		}
 	}
 	if hasKey(b, "phoneNumber") || create {
-		const key, code = "phoneNumber", "InvalidPhoneNumber"
+		key, code := "phoneNumber", CodeInvalidPhoneNumber
 		s, present, ok := str(b, key)
 		switch {
 		case !present || !ok || blank(s):
@@ -336,7 +329,7 @@ func (v *checker) phone(b Body, create bool, in *UserInput) {
 		case !present:
 			in.SetPhoneExtension = true
 		case !ok || !phoneExtRE.MatchString(s):
-			v.fail("phoneExtension", "InvalidPhoneExtension", fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs))
+			v.fail("phoneExtension", CodeInvalidPhoneExtension, fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs))
 		default:
 			in.SetPhoneExtension, in.PhoneExtension = true, &s
 		}
@@ -352,7 +345,7 @@ func (v *checker) userClient(b Body) *ClientInput {
 	}
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		v.fail("client", "InvalidClient", "client must be an object: the body of POST /clients.")
+		v.fail("client", CodeInvalidClient, "client must be an object: the body of POST /clients.")
 		return nil
 	}
 	cv := v.nested("client.")
@@ -363,35 +356,35 @@ func (v *checker) userClient(b Body) *ClientInput {
 
 func (v *checker) client(b Body, create bool) ClientInput {
 	var in ClientInput
-	in.Name = v.requiredText(b, "name", "InvalidName")
-	in.AddressLine1 = v.requiredText(b, "addressLine1", "InvalidAddressLine1")
-	in.AddressLine2 = v.optionalText(b, "addressLine2", "InvalidAddressLine2")
-	in.AddressCity = v.requiredText(b, "addressCity", "InvalidAddressCity")
-	in.AddressPostcode = v.requiredText(b, "addressPostcode", "InvalidAddressPostcode")
-	in.AddressCountry = v.requiredText(b, "addressCountry", "InvalidAddressCountry")
-	in.VAT = v.optionalText(b, "vat", "InvalidVat")
+	in.Name = v.requiredText(b, "name", CodeInvalidName)
+	in.AddressLine1 = v.requiredText(b, "addressLine1", CodeInvalidAddressLine1)
+	in.AddressLine2 = v.optionalText(b, "addressLine2", CodeInvalidAddressLine2)
+	in.AddressCity = v.requiredText(b, "addressCity", CodeInvalidAddressCity)
+	in.AddressPostcode = v.requiredText(b, "addressPostcode", CodeInvalidAddressPostcode)
+	in.AddressCountry = v.requiredText(b, "addressCountry", CodeInvalidAddressCountry)
+	in.VAT = v.optionalText(b, "vat", CodeInvalidVat)
 
 	n, _, valid := id(b, "currency")
 	if _, known := v.cat.Currency(n); !valid || !known {
-		v.fail("currency.id", "InvalidCurrencyId", "currency.id must be the id of a currency (see GET /currencies).")
+		v.fail("currency.id", CodeInvalidCurrencyID, "currency.id must be the id of a currency (see GET /currencies).")
 	} else {
 		in.CurrencyID = n
 	}
 
 	if terms, _, _ := str(b, "terms"); terms != "I agree" && !v.dev.TermsUnchecked {
-		v.fail("terms", "InvalidTerms", `terms must be exactly "I agree" to accept the terms and conditions.`)
+		v.fail("terms", CodeInvalidTerms, `terms must be exactly "I agree" to accept the terms and conditions.`)
 	}
 
 	raw, exists := b["app"]
 	switch {
 	case !create && exists && v.dev.AppOnUpdateIgnored:
 	case !create && exists:
-		v.fail("app", "InvalidApp", "app cannot be given when updating a client; create an app with POST /apps.")
+		v.fail("app", CodeInvalidApp, "app cannot be given when updating a client; create an app with POST /apps.")
 	case !exists || raw == nil:
 	default:
 		obj, ok := raw.(map[string]any)
 		if !ok {
-			v.fail("app", "InvalidApp", "app must be an object: the body of POST /apps.")
+			v.fail("app", CodeInvalidApp, "app must be an object: the body of POST /apps.")
 			break
 		}
 		av := v.nested("app.")
@@ -416,15 +409,15 @@ func (v *checker) app(b Body) AppInput {
 		const msg = "marketapp.hash must be the 40-hexadecimal-character hash of a marketplace app (see GET /marketapps)."
 		obj, ok := raw.(map[string]any)
 		if !ok {
-			v.fail("marketapp.hash", "InvalidMarketappHash", msg)
+			v.fail("marketapp.hash", CodeInvalidMarketappHash, msg)
 		} else if rawHash, exists := obj["hash"]; !exists || rawHash == nil {
 			hashGiven = false
 		} else if h, ok := v.dev.hash(rawHash); !ok && v.dev.MalformedHashIgnored {
 			hashGiven = false
 		} else if !ok {
-			v.fail("marketapp.hash", "InvalidMarketappHash", msg)
+			v.fail("marketapp.hash", CodeInvalidMarketappHash, msg)
 		} else if m, known := v.cat.Marketapp(strings.ToLower(h)); !known {
-			v.fail("marketapp.hash", "InvalidMarketappHash", "marketapp.hash matches no marketplace app (see GET /marketapps).")
+			v.fail("marketapp.hash", CodeInvalidMarketappHash, "marketapp.hash matches no marketplace app (see GET /marketapps).")
 		} else {
 			in.MarketappHash = ptr(m.Hash)
 			in.Name, in.PlatformID = m.Name, m.PlatformID
@@ -434,13 +427,13 @@ func (v *checker) app(b Body) AppInput {
 	name, present, ok := str(b, "name")
 	switch {
 	case !present && !hashGiven && !v.dev.AppNameOptional:
-		v.fail("name", "InvalidName", "name is required when no marketapp.hash is given.")
+		v.fail("name", CodeInvalidName, "name is required when no marketapp.hash is given.")
 	case !present:
 	case !ok:
-		v.fail("name", "InvalidName", "name must be a string or null.")
-	case v.tooLong("name", "InvalidName", name):
+		v.fail("name", CodeInvalidName, "name must be a string or null.")
+	case v.tooLong("name", CodeInvalidName, name):
 	case blank(name) && !hashGiven && !v.dev.AppNameOptional:
-		v.fail("name", "InvalidName", "name must not be empty when no marketapp.hash is given.")
+		v.fail("name", CodeInvalidName, "name must not be empty when no marketapp.hash is given.")
 	case !hashGiven:
 		in.Name = name
 	}
@@ -449,10 +442,10 @@ func (v *checker) app(b Body) AppInput {
 	_, known := v.cat.Platform(pid)
 	switch {
 	case absent && !hashGiven:
-		v.fail("platform.id", "InvalidPlatformId", "platform.id is required when no marketapp.hash is given (see GET /platforms).")
+		v.fail("platform.id", CodeInvalidPlatformID, "platform.id is required when no marketapp.hash is given (see GET /platforms).")
 	case absent:
 	case !valid || !known:
-		v.fail("platform.id", "InvalidPlatformId", "platform.id must be the id of a platform (see GET /platforms).")
+		v.fail("platform.id", CodeInvalidPlatformID, "platform.id must be the id of a platform (see GET /platforms).")
 	case !hashGiven || v.dev.BodyPlatformWins:
 		in.PlatformID = pid
 	}
@@ -463,7 +456,7 @@ func (v *checker) app(b Body) AppInput {
 	case absent:
 		in.PlanID = v.cat.DefaultPlanID()
 	case !valid || !known:
-		v.fail("nextplan.id", "InvalidPlanId", "nextplan.id must be the id of a subscription plan (see GET /plans).")
+		v.fail("nextplan.id", CodeInvalidPlanID, "nextplan.id must be the id of a subscription plan (see GET /plans).")
 	default:
 		in.PlanID = plan
 	}
@@ -476,11 +469,11 @@ func ValidateSession(b Body) (email, password string, errs []FieldError) {
 	v := &checker{}
 	email, present, ok := str(b, "email")
 	if !present || !ok || email == "" {
-		v.fail("email", "InvalidEmail", "email is required: the email address of the account.")
+		v.fail("email", CodeInvalidEmail, "email is required: the email address of the account.")
 	}
 	password, present, ok = str(b, "password")
 	if !present || !ok || password == "" {
-		v.fail("password", "InvalidPassword", "password is required: the password of the account.")
+		v.fail("password", CodeInvalidPassword, "password is required: the password of the account.")
 	}
 	return email, password, v.errs
 }

@@ -81,7 +81,7 @@ func with(t *testing.T, b Body, changes map[string]any) Body {
 func codes(errs []FieldError) []string {
 	out := []string{}
 	for _, e := range errs {
-		out = append(out, e.FieldName+":"+e.Error)
+		out = append(out, e.FieldName+":"+e.Error.String())
 		if e.Message == "" {
 			out = append(out, e.FieldName+": empty message")
 		}
