@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // AdminPrefix is where the admin API lives, outside the versioned API.
@@ -41,7 +43,7 @@ func nsName(ns *namespace) string {
 // seed. Its journal and rules stay; they have their own DELETE.
 func (s *Server) adminReset(c *gin.Context) {
 	ns := s.nsFor(c)
-	ns.store.reset(s.currentSeed())
+	ns.store.Reset(s.currentSeed())
 	writeJSON(c, http.StatusOK, gin.H{"namespace": nsName(ns), "reset": true})
 }
 
@@ -58,15 +60,15 @@ func (s *Server) adminPutState(c *gin.Context) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			abortWith(c, CodeBodyTooLarge, "The state document is larger than 32 MiB.")
+			abortWith(c, pricing.CodeBodyTooLarge, "The state document is larger than 32 MiB.")
 			return
 		}
 		invalidBody(c, "The request body could not be read.")
 		return
 	}
-	st, err := ParseState(b)
+	st, err := pricing.ParseState(b)
 	if err != nil {
-		abortWith(c, CodeInvalidState, "The state was not imported: "+err.Error()+".")
+		abortWith(c, pricing.CodeInvalidState, "The state was not imported: "+err.Error()+".")
 		return
 	}
 	store := s.storeFor(c)
@@ -100,7 +102,7 @@ func (s *Server) adminAddFault(c *gin.Context) {
 	}
 	r, err := s.nsFor(c).rules.add(r)
 	if err != nil {
-		abortWith(c, CodeTooManyRules, err.Error()+"; DELETE /__admin/faults removes them.")
+		abortWith(c, pricing.CodeTooManyRules, err.Error()+"; DELETE /__admin/faults removes them.")
 		return
 	}
 	writeJSON(c, http.StatusCreated, r)
@@ -125,5 +127,5 @@ func (s *Server) adminRemoveFault(c *gin.Context) {
 			return
 		}
 	}
-	abortWith(c, CodeNotFound, "There is no fault rule with id "+strconv.Quote(c.Param("id"))+" in this namespace.")
+	abortWith(c, pricing.CodeNotFound, "There is no fault rule with id "+strconv.Quote(c.Param("id"))+" in this namespace.")
 }

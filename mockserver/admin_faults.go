@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // FaultRule is a runtime fault of POST /__admin/faults: the next Times
@@ -53,19 +55,19 @@ type faultRules struct {
 }
 
 // parseRule reads and checks the body of POST /__admin/faults.
-func parseRule(b []byte) (FaultRule, []FieldError) {
+func parseRule(b []byte) (FaultRule, []pricing.FieldError) {
 	var r FaultRule
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return r, []FieldError{{Error: CodeInvalidBody, Message: "The rule is not a valid JSON object of method, path, status, body, delay and times: " + err.Error() + "."}}
+		return r, []pricing.FieldError{{Error: pricing.CodeInvalidBody, Message: "The rule is not a valid JSON object of method, path, status, body, delay and times: " + err.Error() + "."}}
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return r, []FieldError{{Error: CodeInvalidBody, Message: "The request body holds more than one JSON value."}}
+		return r, []pricing.FieldError{{Error: pricing.CodeInvalidBody, Message: "The request body holds more than one JSON value."}}
 	}
-	var errs []FieldError
+	var errs []pricing.FieldError
 	bad := func(field, msg string) {
-		errs = append(errs, FieldError{FieldName: field, Error: CodeInvalidRule, Message: msg})
+		errs = append(errs, pricing.FieldError{FieldName: field, Error: pricing.CodeInvalidRule, Message: msg})
 	}
 	r.Method = strings.ToUpper(strings.TrimSpace(r.Method))
 	if r.Method == "" {
@@ -106,7 +108,7 @@ func parseRule(b []byte) (FaultRule, []FieldError) {
 	}
 	r.Matched, r.Remaining = 0, nil
 	if r.Times > 0 {
-		r.Remaining = ptr(r.Times)
+		r.Remaining = new(r.Times)
 	}
 	return r, errs
 }
@@ -147,7 +149,7 @@ func (f *faultRules) add(r FaultRule) (FaultRule, error) {
 // view is a copy safe to hand out.
 func (r FaultRule) view() FaultRule {
 	if r.Remaining != nil {
-		r.Remaining = ptr(*r.Remaining)
+		r.Remaining = new(*r.Remaining)
 	}
 	return r
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // callerKey is the gin context key of the authenticated user's id.
@@ -20,7 +22,7 @@ func (s *Server) authenticate(c *gin.Context) {
 	}
 	id, msg := s.caller(c)
 	if msg != "" {
-		abortWith(c, CodeUnauthorized, msg)
+		abortWith(c, pricing.CodeUnauthorized, msg)
 		return
 	}
 	c.Set(callerKey, id)

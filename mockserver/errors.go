@@ -5,16 +5,9 @@ import (
 	"encoding/json"
 
 	"github.com/gin-gonic/gin"
-)
 
-// FieldError is one element of every error answer (spec 7.1). For errors that
-// concern the request as a whole (401, 403, 404, 405, 413, malformed body)
-// FieldName is empty.
-type FieldError struct {
-	FieldName string `json:"fieldName"`
-	Error     Code   `json:"error"`
-	Message   string `json:"message"`
-}
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+)
 
 const contentTypeJSON = "application/json; charset=utf-8"
 
@@ -27,17 +20,17 @@ func writeJSON(c *gin.Context, status int, v any) {
 	if err := enc.Encode(v); err != nil {
 		// Every value handed here is built from wire types; failing to encode
 		// one is a programming error, answered like any other.
-		status = CodeInternal.Status()
+		status = pricing.CodeInternal.Status()
 		buf.Reset()
-		enc.Encode([]FieldError{{Error: CodeInternal, Message: "The response could not be encoded."}})
+		enc.Encode([]pricing.FieldError{{Error: pricing.CodeInternal, Message: "The response could not be encoded."}})
 	}
 	c.Data(status, contentTypeJSON, buf.Bytes())
 }
 
 // writeErrors is the single writer of error answers: always a JSON array.
-func writeErrors(c *gin.Context, status int, errs []FieldError) {
+func writeErrors(c *gin.Context, status int, errs []pricing.FieldError) {
 	if errs == nil {
-		errs = []FieldError{}
+		errs = []pricing.FieldError{}
 	}
 	writeJSON(c, status, errs)
 	c.Abort()
@@ -45,17 +38,17 @@ func writeErrors(c *gin.Context, status int, errs []FieldError) {
 
 // fieldErrors answers errors of a body, with the status of their codes (one
 // answer carries codes of one status).
-func fieldErrors(c *gin.Context, errs []FieldError) {
+func fieldErrors(c *gin.Context, errs []pricing.FieldError) {
 	writeErrors(c, errs[0].Error.Status(), errs)
 }
 
 // abortWith answers an error that concerns the request as a whole, with the
 // status of its code.
-func abortWith(c *gin.Context, code Code, message string) {
-	writeErrors(c, code.Status(), []FieldError{{FieldName: "", Error: code, Message: message}})
+func abortWith(c *gin.Context, code pricing.Code, message string) {
+	writeErrors(c, code.Status(), []pricing.FieldError{{FieldName: "", Error: code, Message: message}})
 }
 
 // internalError answers a failure of the mock itself.
 func internalError(c *gin.Context, message string) {
-	abortWith(c, CodeInternal, message)
+	abortWith(c, pricing.CodeInternal, message)
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // Faults are deliberate defects the mock can be started with
@@ -47,9 +49,9 @@ const (
 
 type faultDef struct {
 	Fault
-	deviate func(*Deviations) // mechanism 2
-	rewrite func(*answer)     // mechanism 1
-	check   check             // mechanism 3
+	deviate func(*pricing.Deviations) // mechanism 2
+	rewrite func(*answer)             // mechanism 1
+	check   check                     // mechanism 3
 }
 
 // faultDefs is every fault, grouped by mechanism.
@@ -79,8 +81,8 @@ var faultDefs = []faultDef{
 	{Fault: Fault{"error-code-misspelt", "7.3", "the code InvalidFirstName is answered as InvalidFirstname"},
 		rewrite: onBadRequest(func(errs []any) any {
 			for _, e := range errs {
-				if o, ok := e.(map[string]any); ok && o["error"] == CodeInvalidFirstName.String() {
-					o["error"] = strings.Replace(CodeInvalidFirstName.String(), "Name", "name", 1)
+				if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidFirstName.String() {
+					o["error"] = strings.Replace(pricing.CodeInvalidFirstName.String(), "Name", "name", 1)
 				}
 			}
 			return errs
@@ -171,37 +173,37 @@ var faultDefs = []faultDef{
 
 	// Deviations of the domain.
 	{Fault: Fault{"addresscity-limit-254", "8", "addressCity refuses 255 characters (the limit is off by one, low)"},
-		deviate: func(d *Deviations) { d.MaxLen = map[string]int{"addressCity": maxLen - 1} }},
+		deviate: func(d *pricing.Deviations) { d.MaxLen = map[string]int{"addressCity": pricing.MaxLen - 1} }},
 	{Fault: Fault{"vat-limit-256", "8", "vat accepts 256 characters (the limit is off by one, high)"},
-		deviate: func(d *Deviations) { d.MaxLen = map[string]int{"vat": maxLen + 1} }},
+		deviate: func(d *pricing.Deviations) { d.MaxLen = map[string]int{"vat": pricing.MaxLen + 1} }},
 	{Fault: Fault{"password-minimum-5", "8", "a password of 5 characters is accepted"},
-		deviate: func(d *Deviations) { d.MinPassword = minPassword - 1 }},
+		deviate: func(d *pricing.Deviations) { d.MinPassword = pricing.MinPassword - 1 }},
 	{Fault: Fault{"password-minimum-7", "8", "a password of 6 characters is refused"},
-		deviate: func(d *Deviations) { d.MinPassword = minPassword + 1 }},
+		deviate: func(d *pricing.Deviations) { d.MinPassword = pricing.MinPassword + 1 }},
 	{Fault: Fault{"password-null-changes", "4.1", `"password": null sets an empty password instead of keeping it`},
-		deviate: func(d *Deviations) { d.NullPasswordClears = true }},
+		deviate: func(d *pricing.Deviations) { d.NullPasswordClears = true }},
 	{Fault: Fault{"terms-not-checked", "4.3", `terms is accepted whatever it says, not only "I agree"`},
-		deviate: func(d *Deviations) { d.TermsUnchecked = true }},
+		deviate: func(d *pricing.Deviations) { d.TermsUnchecked = true }},
 	{Fault: Fault{"app-on-put-accepted", "4.4", "PUT /clients/:clientId accepts (and ignores) an app"},
-		deviate: func(d *Deviations) { d.AppOnUpdateIgnored = true }},
+		deviate: func(d *pricing.Deviations) { d.AppOnUpdateIgnored = true }},
 	{Fault: Fault{"invalid-app-client-created", "4.3", "POST /clients with an invalid app creates the client anyway, answers 200 and drops the app"},
-		deviate: func(d *Deviations) { d.InvalidAppDropped = true }},
+		deviate: func(d *pricing.Deviations) { d.InvalidAppDropped = true }},
 	{Fault: Fault{"app-name-not-required", "4.2", "POST /apps with neither a marketapp hash nor a name creates an app without a name"},
-		deviate: func(d *Deviations) { d.AppNameOptional = true }},
+		deviate: func(d *pricing.Deviations) { d.AppNameOptional = true }},
 	{Fault: Fault{"marketapp-platform-ignored", "4.2", "with a marketapp hash, platform.id of the body overrides the marketplace app's platform"},
-		deviate: func(d *Deviations) { d.BodyPlatformWins = true }},
+		deviate: func(d *pricing.Deviations) { d.BodyPlatformWins = true }},
 	{Fault: Fault{"malformed-hash-ignored", "8", "a marketapp hash that is not 40 hexadecimal characters (39, say) is ignored, and the app made from name and platform.id"},
-		deviate: func(d *Deviations) { d.MalformedHashIgnored = true }},
+		deviate: func(d *pricing.Deviations) { d.MalformedHashIgnored = true }},
 	{Fault: Fault{"hash-truncated-to-40", "8", "a marketapp hash longer than 40 characters is cut to 40 and accepted"},
-		deviate: func(d *Deviations) { d.HashTruncated = true }},
+		deviate: func(d *pricing.Deviations) { d.HashTruncated = true }},
 	{Fault: Fault{"wrong-password-accepted", "5", "POST /sessions accepts any password for a known email"},
-		deviate: func(d *Deviations) { d.AnyPassword = true }},
+		deviate: func(d *pricing.Deviations) { d.AnyPassword = true }},
 	{Fault: Fault{"user-permission-skipped", "5", "a user may modify another user (answered 200, not 403)"},
-		deviate: func(d *Deviations) { d.AnyUserMayAct = true }},
+		deviate: func(d *pricing.Deviations) { d.AnyUserMayAct = true }},
 	{Fault: Fault{"client-permission-skipped", "5", "a user may modify a client it is not a member of (answered 200, not 403)"},
-		deviate: func(d *Deviations) { d.AnyoneMayActOnClients = true }},
+		deviate: func(d *pricing.Deviations) { d.AnyoneMayActOnClients = true }},
 	{Fault: Fault{"user-update-not-stored", "4.1", "PUT /users/:userId answers the new values but does not store them"},
-		deviate: func(d *Deviations) { d.UpdateNotStored = true }},
+		deviate: func(d *pricing.Deviations) { d.UpdateNotStored = true }},
 
 	// Named checks at the hook points.
 	{Fault: Fault{"auth-not-enforced-put-clients", "5", "PUT /clients/:clientId runs without authentication"},
@@ -230,7 +232,7 @@ func Faults() []Fault {
 // faultSet is the faults a Server runs with; the nil *faultSet is none.
 type faultSet struct {
 	checks   map[check]bool
-	dev      Deviations
+	dev      pricing.Deviations
 	rewrites []func(*answer)
 }
 
@@ -266,9 +268,9 @@ func newFaultSet(names []string) (*faultSet, error) {
 func (f *faultSet) on(c check) bool { return f != nil && f.checks[c] }
 
 // deviations is what the faults change in the domain; none: the spec.
-func (f *faultSet) deviations() Deviations {
+func (f *faultSet) deviations() pricing.Deviations {
 	if f == nil {
-		return Deviations{}
+		return pricing.Deviations{}
 	}
 	return f.dev
 }

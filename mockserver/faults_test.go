@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // The areas of the spec that the faults must cover between them.
@@ -75,7 +77,7 @@ func TestWithoutFaultsNothingIsRewritten(t *testing.T) {
 	if s.handler != http.Handler(s.engine) {
 		t.Error("a server without faults answers through a rewriting wrapper")
 	}
-	if s.faults != nil || !reflect.DeepEqual(s.Store().dev, Deviations{}) {
+	if s.faults != nil || !reflect.DeepEqual(s.Store().Validator().Deviations, pricing.Deviations{}) {
 		t.Error("a server without faults has a fault set or deviates from the spec")
 	}
 }
@@ -197,11 +199,11 @@ func TestDeviationsDefaultToTheSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := f.deviations(), (Deviations{TermsUnchecked: true}); !reflect.DeepEqual(got, want) {
+	if got, want := f.deviations(), (pricing.Deviations{TermsUnchecked: true}); !reflect.DeepEqual(got, want) {
 		t.Errorf("terms-not-checked deviates by %+v, want only %+v", got, want)
 	}
-	if got := (*faultSet)(nil).deviations(); !reflect.DeepEqual(got, Deviations{}) {
-		t.Errorf("no faults deviate by %+v, want the zero Deviations", got)
+	if got := (*faultSet)(nil).deviations(); !reflect.DeepEqual(got, pricing.Deviations{}) {
+		t.Errorf("no faults deviate by %+v, want the zero pricing.Deviations", got)
 	}
 	if v := (*faultSet)(nil).versions(versions); !slices.Equal(v, versions) {
 		t.Errorf("no faults route %v, want %v", v, versions)

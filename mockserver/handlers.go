@@ -12,6 +12,8 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // maxBody is the largest request body read; a larger one answers 413.
@@ -30,7 +32,7 @@ func readBody(c *gin.Context) ([]byte, bool) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			abortWith(c, CodeBodyTooLarge, "The request body is larger than 1 MiB.")
+			abortWith(c, pricing.CodeBodyTooLarge, "The request body is larger than 1 MiB.")
 		} else {
 			invalidBody(c, "The request body could not be read.")
 		}
@@ -40,11 +42,11 @@ func readBody(c *gin.Context) ([]byte, bool) {
 }
 
 func invalidBody(c *gin.Context, message string) {
-	abortWith(c, CodeInvalidBody, message)
+	abortWith(c, pricing.CodeInvalidBody, message)
 }
 
 // decodeBody reads a JSON object body, whatever the Content-Type.
-func decodeBody(c *gin.Context) (Body, bool) {
+func decodeBody(c *gin.Context) (pricing.Body, bool) {
 	b, ok := readBody(c)
 	if !ok {
 		return nil, false
@@ -52,7 +54,7 @@ func decodeBody(c *gin.Context) (Body, bool) {
 	return decodeJSON(c, b)
 }
 
-func decodeJSON(c *gin.Context, b []byte) (Body, bool) {
+func decodeJSON(c *gin.Context, b []byte) (pricing.Body, bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var v any
@@ -76,10 +78,10 @@ func decodeJSON(c *gin.Context, b []byte) (Body, bool) {
 // so only a race (an email taken meanwhile) or a bug reaches here.
 func storeFailed(c *gin.Context, err error) {
 	switch {
-	case errors.Is(err, ErrEmailTaken):
-		fieldErrors(c, []FieldError{{FieldName: "email", Error: CodeInvalidEmail, Message: "email is already used by another account."}})
-	case errors.Is(err, ErrNotFound):
-		abortWith(c, CodeNotFound, "The resource does not exist.")
+	case errors.Is(err, pricing.ErrEmailTaken):
+		fieldErrors(c, []pricing.FieldError{{FieldName: "email", Error: pricing.CodeInvalidEmail, Message: "email is already used by another account."}})
+	case errors.Is(err, pricing.ErrNotFound):
+		abortWith(c, pricing.CodeNotFound, "The resource does not exist.")
 	default:
 		internalError(c, "The server failed to answer this request.")
 	}
@@ -96,7 +98,7 @@ func pathID(c *gin.Context, name, what string) (int64, bool) {
 			return n, true
 		}
 	}
-	abortWith(c, CodeNotFound, "There is no "+what+" with id "+strconv.Quote(p)+".")
+	abortWith(c, pricing.CodeNotFound, "There is no "+what+" with id "+strconv.Quote(p)+".")
 	return 0, false
 }
 
@@ -108,14 +110,14 @@ func (s *Server) createSession(c *gin.Context) {
 	if !ok {
 		return
 	}
-	var body Body
+	var body pricing.Body
 	if mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type")); mt == "application/x-www-form-urlencoded" {
 		form, err := url.ParseQuery(string(raw))
 		if err != nil {
 			invalidBody(c, "The form body could not be parsed.")
 			return
 		}
-		body = Body{}
+		body = pricing.Body{}
 		for _, k := range []string{"email", "password"} {
 			if vs, ok := form[k]; ok && len(vs) > 0 {
 				body[k] = vs[0]
@@ -124,14 +126,14 @@ func (s *Server) createSession(c *gin.Context) {
 	} else if body, ok = decodeJSON(c, raw); !ok {
 		return
 	}
-	email, password, errs := ValidateSession(body)
+	email, password, errs := pricing.ValidateSession(body)
 	if len(errs) > 0 {
 		fieldErrors(c, errs)
 		return
 	}
 	u, err := s.storeFor(c).Authenticate(email, password)
 	if err != nil {
-		abortWith(c, CodeUnauthorized, "The email address or the password is wrong.")
+		abortWith(c, pricing.CodeUnauthorized, "The email address or the password is wrong.")
 		return
 	}
 	sess, err := s.storeFor(c).CreateSession(u.ID)
@@ -164,19 +166,19 @@ func (s *Server) createUser(c *gin.Context) {
 }
 
 // ownUser answers 404 or 403 unless the path's user exists and is the caller.
-func (s *Server) ownUser(c *gin.Context) (User, bool) {
+func (s *Server) ownUser(c *gin.Context) (pricing.User, bool) {
 	id, ok := pathID(c, "userId", "user")
 	if !ok {
-		return User{}, false
+		return pricing.User{}, false
 	}
 	u, err := s.storeFor(c).User(id)
 	if err != nil {
-		abortWith(c, CodeNotFound, "There is no user with id "+strconv.FormatInt(id, 10)+".")
-		return User{}, false
+		abortWith(c, pricing.CodeNotFound, "There is no user with id "+strconv.FormatInt(id, 10)+".")
+		return pricing.User{}, false
 	}
 	if !s.storeFor(c).MayActOnUser(callerID(c), u.ID) {
-		abortWith(c, CodeForbidden, "You may only view or modify your own user.")
-		return User{}, false
+		abortWith(c, pricing.CodeForbidden, "You may only view or modify your own user.")
+		return pricing.User{}, false
 	}
 	return u, true
 }
@@ -233,19 +235,19 @@ func (s *Server) listUserClients(c *gin.Context) {
 
 // memberClient answers 404 or 403 unless the path's client exists and the
 // caller is a member of it.
-func (s *Server) memberClient(c *gin.Context) (Client, bool) {
+func (s *Server) memberClient(c *gin.Context) (pricing.Client, bool) {
 	id, ok := pathID(c, "clientId", "client")
 	if !ok {
-		return Client{}, false
+		return pricing.Client{}, false
 	}
 	cl, err := s.storeFor(c).Client(id)
 	if err != nil {
-		abortWith(c, CodeNotFound, "There is no client with id "+strconv.FormatInt(id, 10)+".")
-		return Client{}, false
+		abortWith(c, pricing.CodeNotFound, "There is no client with id "+strconv.FormatInt(id, 10)+".")
+		return pricing.Client{}, false
 	}
 	if !s.storeFor(c).MayActOnClient(callerID(c), cl.ID) {
-		abortWith(c, CodeForbidden, "You are not a member of this client.")
-		return Client{}, false
+		abortWith(c, pricing.CodeForbidden, "You are not a member of this client.")
+		return pricing.Client{}, false
 	}
 	return cl, true
 }
@@ -328,7 +330,7 @@ func (s *Server) createApp(c *gin.Context) {
 		return
 	}
 	if u.PrimaryClientID == 0 {
-		abortWith(c, CodeNoClient, "You have no client to add an app to; create one with POST /clients first.")
+		abortWith(c, pricing.CodeNoClient, "You have no client to add an app to; create one with POST /clients first.")
 		return
 	}
 	body, ok := decodeBody(c)
@@ -356,11 +358,11 @@ func (s *Server) getApp(c *gin.Context) {
 	}
 	a, err := s.storeFor(c).App(id)
 	if err != nil {
-		abortWith(c, CodeNotFound, "There is no app with id "+strconv.FormatInt(id, 10)+".")
+		abortWith(c, pricing.CodeNotFound, "There is no app with id "+strconv.FormatInt(id, 10)+".")
 		return
 	}
 	if !s.storeFor(c).IsMember(callerID(c), a.ClientID) {
-		abortWith(c, CodeForbidden, "You are not a member of the client of this app.")
+		abortWith(c, pricing.CodeForbidden, "You are not a member of the client of this app.")
 		return
 	}
 	writeJSON(c, http.StatusOK, toWireApp(s.storeFor(c), a))

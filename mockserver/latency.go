@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // Headers a request may carry to shape its own answer (ignored with
@@ -82,7 +84,7 @@ func (s *Server) control(c *gin.Context) {
 		if v := c.GetHeader(DelayHeader); v != "" {
 			d, err := parseDelay(v)
 			if err != nil {
-				abortWith(c, CodeInvalidMockHeader, "The "+DelayHeader+" header: "+err.Error()+".")
+				abortWith(c, pricing.CodeInvalidMockHeader, "The "+DelayHeader+" header: "+err.Error()+".")
 				return
 			}
 			delay = d
@@ -90,7 +92,7 @@ func (s *Server) control(c *gin.Context) {
 		if v := c.GetHeader(StatusHeader); v != "" {
 			n, err := parseStatus(v)
 			if err != nil {
-				abortWith(c, CodeInvalidMockHeader, "The "+StatusHeader+" header: "+err.Error()+".")
+				abortWith(c, pricing.CodeInvalidMockHeader, "The "+StatusHeader+" header: "+err.Error()+".")
 				return
 			}
 			status = n
@@ -131,12 +133,12 @@ func writeInjected(c *gin.Context, status int, body []byte, by string) {
 	default:
 		// 401, 403, 404 and 500 carry the API's own codes; any other status
 		// the code of a made-up answer.
-		code := CodeInjected
-		for _, own := range []Code{CodeUnauthorized, CodeForbidden, CodeNotFound, CodeInternal} {
+		code := pricing.CodeInjected
+		for _, own := range []pricing.Code{pricing.CodeUnauthorized, pricing.CodeForbidden, pricing.CodeNotFound, pricing.CodeInternal} {
 			if own.Status() == status {
 				code = own
 			}
 		}
-		writeErrors(c, status, []FieldError{{Error: code, Message: fmt.Sprintf("%d %s, injected by %s.", status, http.StatusText(status), by)}})
+		writeErrors(c, status, []pricing.FieldError{{Error: code, Message: fmt.Sprintf("%d %s, injected by %s.", status, http.StatusText(status), by)}})
 	}
 }

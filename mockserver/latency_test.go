@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // delays records the delays a server asks for instead of waiting them out.
@@ -111,8 +113,8 @@ func TestBadDelayHeader(t *testing.T) {
 	for _, v := range []string{"soon", "-1s", "61s", "1h"} {
 		s, d := recordingServer(t, Options{})
 		rec := serve(s, "GET", "/v1/plans", "", DelayHeader, v)
-		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), CodeInvalidMockHeader.String()) {
-			t.Errorf("%s: %s: %d %s, want 400 %s", DelayHeader, v, rec.Code, rec.Body, CodeInvalidMockHeader)
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), pricing.CodeInvalidMockHeader.String()) {
+			t.Errorf("%s: %s: %d %s, want 400 %s", DelayHeader, v, rec.Code, rec.Body, pricing.CodeInvalidMockHeader)
 		}
 		if len(d.got) != 0 {
 			t.Errorf("%s: %s: delayed %v", DelayHeader, v, d.got)

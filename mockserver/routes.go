@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // versions are the base-path segments that serve the API (spec 9: the
@@ -42,7 +44,7 @@ func (s *Server) routes() *gin.Engine {
 	e.NoRoute(s.noRoute)
 	// Gin sets the Allow header (the methods of the path) before this runs.
 	e.NoMethod(func(c *gin.Context) {
-		abortWith(c, CodeMethodNotAllowed,
+		abortWith(c, pricing.CodeMethodNotAllowed,
 			"This endpoint does not accept the "+c.Request.Method+" method; it accepts "+c.Writer.Header().Get("Allow")+".")
 	})
 
@@ -115,7 +117,7 @@ func (s *Server) noRoute(c *gin.Context) {
 	if r := closestRoute(c.Request.Method, c.Request.URL.Path); r != "" {
 		msg += " Did you mean " + r + "?"
 	}
-	abortWith(c, CodeNotFound, msg)
+	abortWith(c, pricing.CodeNotFound, msg)
 }
 
 // logRequests writes one line per request. The path is logged without its

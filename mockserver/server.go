@@ -14,13 +14,13 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // Options configures a Server. The zero value serves the embedded default
@@ -70,7 +70,7 @@ type Server struct {
 	engine  *gin.Engine
 	handler http.Handler // engine, or engine behind the faults' rewrites
 	faults  *faultSet    // nil: none
-	src     *source
+	src     *pricing.Source
 	logger  *slog.Logger
 	spaces  *namespaces
 	// docPaths are the paths of the documentation (home page, OpenAPI
@@ -79,9 +79,8 @@ type Server struct {
 	// sleep waits out a delay; tests replace it to see the delays asked for.
 	sleep func(ctx context.Context, d time.Duration) error
 
-	seedMu  sync.RWMutex
-	seed    *seedData
-	profile Profile
+	seedMu sync.RWMutex
+	seed   *pricing.Seed
 
 	persist   *persister // nil without StateFile
 	stop      chan struct{}
@@ -108,13 +107,13 @@ func New(opts Options) (*Server, error) {
 	if opts.WatchInterval <= 0 {
 		opts.WatchInterval = 500 * time.Millisecond
 	}
-	seed, err := loadSeed(opts.Fixtures)
+	seed, err := pricing.LoadSeed(opts.Fixtures)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{
-		opts: opts, faults: faults, src: newSource(opts.Seed),
-		logger: opts.Logger, seed: seed, profile: seed.profile, sleep: sleep, stop: make(chan struct{}),
+		opts: opts, faults: faults, src: pricing.NewSource(opts.Seed),
+		logger: opts.Logger, seed: seed, sleep: sleep, stop: make(chan struct{}),
 	}
 	s.spaces = &namespaces{named: map[string]*namespace{}, make: s.newNamespace}
 	s.spaces.def = s.newNamespace("")
@@ -132,11 +131,11 @@ func New(opts Options) (*Server, error) {
 }
 
 func (s *Server) newNamespace(name string) *namespace {
-	store := newStore(s.currentSeed(), s.src, s.faults.deviations())
+	store := pricing.NewStore(s.currentSeed(), s.src, s.faults.deviations())
 	return &namespace{name: name, store: store, journal: &journal{}, rules: &faultRules{}}
 }
 
-func (s *Server) currentSeed() *seedData {
+func (s *Server) currentSeed() *pricing.Seed {
 	s.seedMu.RLock()
 	defer s.seedMu.RUnlock()
 	return s.seed
@@ -162,39 +161,9 @@ func (s *Server) Close() error {
 
 // Store gives direct access to the default namespace's data, for tests and
 // tools that need to arrange state without going through HTTP.
-func (s *Server) Store() *Store { return s.spaces.def.store }
-
-// Profile is the target profile of the seed: the credentials and catalogue ids
-// the contract suite needs to run against this server.
-type Profile struct {
-	Email, Password, APIKey, OtherEmail, OtherPassword, OtherAPIKey string
-	CurrencyID, PlanID, PlatformID, PhoneCountryID                  int64
-	MarketappHash                                                   string
-}
+func (s *Server) Store() *pricing.Store { return s.spaces.def.store }
 
 // Profile returns the seed's target profile (profile.json of the fixtures).
-func (s *Server) Profile() Profile {
-	s.seedMu.RLock()
-	defer s.seedMu.RUnlock()
-	return s.profile
-}
-
-// Env renders the profile as PRICING_* variables ("NAME=value", unquoted),
-// PRICING_BASE_URL first, then the order of the suite's documented table.
-func (p Profile) Env(baseURL string) []string {
-	i := func(n int64) string { return strconv.FormatInt(n, 10) }
-	return []string{
-		"PRICING_BASE_URL=" + baseURL,
-		"PRICING_EMAIL=" + p.Email,
-		"PRICING_PASSWORD=" + p.Password,
-		"PRICING_API_KEY=" + p.APIKey,
-		"PRICING_OTHER_EMAIL=" + p.OtherEmail,
-		"PRICING_OTHER_PASSWORD=" + p.OtherPassword,
-		"PRICING_OTHER_API_KEY=" + p.OtherAPIKey,
-		"PRICING_CURRENCY_ID=" + i(p.CurrencyID),
-		"PRICING_PLAN_ID=" + i(p.PlanID),
-		"PRICING_PLATFORM_ID=" + i(p.PlatformID),
-		"PRICING_PHONE_COUNTRY_ID=" + i(p.PhoneCountryID),
-		"PRICING_MARKETAPP_HASH=" + p.MarketappHash,
-	}
+func (s *Server) Profile() pricing.Profile {
+	return s.currentSeed().Profile()
 }

@@ -1,6 +1,15 @@
-package mockserver
+package pricing
 
 import "fmt"
+
+// FieldError is one element of every error answer (spec 7.1). For errors that
+// concern the request as a whole (401, 403, 404, 405, 413, malformed body)
+// FieldName is empty.
+type FieldError struct {
+	FieldName string `json:"fieldName"`
+	Error     Code   `json:"error"`
+	Message   string `json:"message"`
+}
 
 // Code is the "error" member of an error answer (spec 7.1) together with the
 // HTTP status of every answer that carries it. The table below is the one

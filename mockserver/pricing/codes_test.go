@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 import (
 	"go/ast"

@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 import (
 	"crypto/sha256"
@@ -160,7 +160,7 @@ type userRecord struct {
 // for concurrent use; values handed in and out are copies, and listings are
 // sorted by id.
 type Store struct {
-	src *source
+	src *Source
 	dev Deviations
 
 	mu             sync.RWMutex
@@ -185,15 +185,15 @@ type Store struct {
 	pristine bool
 }
 
-func newStore(seed *seedData, src *source, dev Deviations) *Store {
+func NewStore(seed *Seed, src *Source, dev Deviations) *Store {
 	s := &Store{src: src, dev: dev}
-	s.reset(seed)
+	s.Reset(seed)
 	return s
 }
 
 // reset replaces every datum with the seed's. The seed has been checked by
-// loadSeed, so every reference in it resolves.
-func (s *Store) reset(seed *seedData) {
+// LoadSeed, so every reference in it resolves.
+func (s *Store) Reset(seed *Seed) {
 	d := s.seeded(seed)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -202,7 +202,7 @@ func (s *Store) reset(seed *seedData) {
 
 // resetIfPristine is reset, but only when nothing has changed the store since
 // its last reset: a developer's data is never replaced by a fixture reload.
-func (s *Store) resetIfPristine(seed *seedData) bool {
+func (s *Store) ResetIfPristine(seed *Seed) bool {
 	d := s.seeded(seed)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -235,7 +235,7 @@ type data struct {
 	pristine       bool
 }
 
-func (s *Store) seeded(seed *seedData) data {
+func (s *Store) seeded(seed *Seed) data {
 	d := catalogues(seed)
 	s.build(&d, seed.state())
 	d.pristine = true
@@ -243,7 +243,7 @@ func (s *Store) seeded(seed *seedData) data {
 }
 
 // catalogues is the part of a store that only the seed sets.
-func catalogues(seed *seedData) data {
+func catalogues(seed *Seed) data {
 	var d data
 	d.platforms = make(map[int64]Platform)
 	for _, p := range seed.platforms {

@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 import (
 	"bytes"
@@ -250,7 +250,7 @@ func decodeHex(s string, n int) ([]byte, bool) {
 
 // checkState checks every field and reference of st against cat's
 // catalogues. It is the one check of users, clients, apps and sessions: of a
-// state import and of the fixtures alike (loadSeed).
+// state import and of the fixtures alike (LoadSeed).
 func checkState(st State, cat *data) problems {
 	var ps problems
 	clients := make(map[int64]bool, len(st.Clients))
@@ -262,8 +262,8 @@ func checkState(st State, cat *data) problems {
 		case clients[c.ID]:
 			bad("id", "duplicate client id %d", c.ID)
 		}
-		if c.Name == "" || utf8.RuneCountInString(c.Name) > maxLen {
-			bad("name", "name must be 1 to %d characters", maxLen)
+		if c.Name == "" || utf8.RuneCountInString(c.Name) > MaxLen {
+			bad("name", "name must be 1 to %d characters", MaxLen)
 		}
 		if c.CreatedDate.IsZero() {
 			bad("createdDate", "createdDate is missing")
@@ -304,8 +304,8 @@ func checkState(st State, cat *data) problems {
 		case u.Password != "" && (u.PasswordSalt != "" || u.PasswordHash != ""):
 			bad("password", "give either password or passwordSalt and passwordHash, not both")
 		case u.Password != "":
-			if utf8.RuneCountInString(u.Password) < minPassword {
-				bad("password", "password is shorter than %d characters", minPassword)
+			if utf8.RuneCountInString(u.Password) < MinPassword {
+				bad("password", "password is shorter than %d characters", MinPassword)
 			}
 		default:
 			_, ok1 := decodeHex(u.PasswordSalt, 16)
@@ -367,8 +367,8 @@ func checkState(st State, cat *data) problems {
 		case apps[a.ID]:
 			bad("id", "duplicate app id %d", a.ID)
 		}
-		if a.Name == "" || utf8.RuneCountInString(a.Name) > maxLen {
-			bad("name", "name must be 1 to %d characters", maxLen)
+		if a.Name == "" || utf8.RuneCountInString(a.Name) > MaxLen {
+			bad("name", "name must be 1 to %d characters", MaxLen)
 		}
 		if a.Created.IsZero() {
 			bad("created", "created is missing")

@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 import (
 	"encoding/json"
@@ -12,8 +12,10 @@ import (
 
 // Limits of spec section 8.
 const (
-	maxLen          = 255 // every ..255 field, counted in characters (runes)
-	minPassword     = 6
+	// MaxLen is the limit of every ..255 field, counted in characters (runes).
+	MaxLen = 255
+	// MinPassword is the shortest password.
+	MinPassword     = 6
 	maxPhoneExtDigs = 10
 )
 

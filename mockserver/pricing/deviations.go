@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 // Deviations are departures from the spec that the domain makes when it is
 // told to: the zero value is the spec. They are how a mutation defect that
@@ -46,12 +46,12 @@ func (d Deviations) maxLen(field string) int {
 	if n, ok := d.MaxLen[field]; ok {
 		return n
 	}
-	return maxLen
+	return MaxLen
 }
 
 func (d Deviations) minPassword() int {
 	if d.MinPassword != 0 {
 		return d.MinPassword
 	}
-	return minPassword
+	return MinPassword
 }

@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 import (
 	"bytes"
@@ -20,11 +20,11 @@ import (
 
 func newTestStore(t *testing.T, seed *int64) *Store {
 	t.Helper()
-	d, err := loadSeed(fixtures.Seed())
+	d, err := LoadSeed(fixtures.Seed())
 	if err != nil {
 		t.Fatalf("default seed: %v", err)
 	}
-	return newStore(d, newSource(seed), Deviations{})
+	return NewStore(d, NewSource(seed), Deviations{})
 }
 
 func seedOf(n int64) *int64 { return &n }
@@ -449,16 +449,16 @@ func TestSeededValuesRepeat(t *testing.T) {
 }
 
 func TestStoreReset(t *testing.T) {
-	d, err := loadSeed(fixtures.Seed())
+	d, err := LoadSeed(fixtures.Seed())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newStore(d, newSource(nil), Deviations{})
+	s := NewStore(d, NewSource(nil), Deviations{})
 	if _, err := s.CreateUser(validUserInput("new@example.com")); err != nil {
 		t.Fatal(err)
 	}
 	sess, _ := s.CreateSession(1)
-	s.reset(d)
+	s.Reset(d)
 	if _, err := s.User(3); !errors.Is(err, ErrNotFound) {
 		t.Error("reset kept a created user")
 	}
@@ -532,9 +532,9 @@ func TestLoadSeedErrors(t *testing.T) {
 			if !ok {
 				t.Fatalf("no expectation for testdata/broken/%s", d.Name())
 			}
-			_, err := loadSeed(overlay(t, filepath.Join("testdata/broken", d.Name())))
+			_, err := LoadSeed(overlay(t, filepath.Join("testdata/broken", d.Name())))
 			if err == nil {
-				t.Fatal("loadSeed accepted a broken seed")
+				t.Fatal("LoadSeed accepted a broken seed")
 			}
 			for _, w := range words {
 				if !strings.Contains(err.Error(), w) {
@@ -550,14 +550,14 @@ func TestLoadSeedErrors(t *testing.T) {
 	t.Run("missing file", func(t *testing.T) {
 		m := overlay(t, "testdata/broken/unknown-client")
 		delete(m, "phoneCountries.json")
-		if _, err := loadSeed(m); err == nil || !strings.Contains(err.Error(), "phoneCountries.json") {
+		if _, err := LoadSeed(m); err == nil || !strings.Contains(err.Error(), "phoneCountries.json") {
 			t.Errorf("error = %v, want one naming phoneCountries.json", err)
 		}
 	})
 }
 
 func TestLoadSeedFromDirectory(t *testing.T) {
-	d, err := loadSeed(os.DirFS("../fixtures/seed"))
+	d, err := LoadSeed(os.DirFS("../../fixtures/seed"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -578,7 +578,7 @@ func TestLoadSeedFromDirectory(t *testing.T) {
 }
 
 func TestProfileEnv(t *testing.T) {
-	d, err := loadSeed(fixtures.Seed())
+	d, err := LoadSeed(fixtures.Seed())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -63,7 +64,9 @@ type (
 	}
 )
 
-type seedData struct {
+// Seed is a loaded and checked seed: the catalogues, the users, clients and
+// apps a store starts with, and the target profile that describes them.
+type Seed struct {
 	users          []StateUser
 	clients        []StateClient
 	apps           []StateApp
@@ -82,15 +85,18 @@ var (
 	dialCodeRE = regexp.MustCompile(`^\+[0-9]{1,4}$`)
 )
 
+// Profile is the seed's target profile (profile.json).
+func (d *Seed) Profile() Profile { return d.profile }
+
 // state is the seed's users, clients and apps, as a state document.
-func (d *seedData) state() State {
+func (d *Seed) state() State {
 	return State{Users: d.users, Clients: d.clients, Apps: d.apps}
 }
 
-// loadSeed reads and checks every fixture file. An error names the file, the
-// entry and the problem.
-func loadSeed(fsys fs.FS) (*seedData, error) {
-	d := &seedData{}
+// LoadSeed reads and checks every fixture file of fsys. An error names the
+// file, the entry and the problem.
+func LoadSeed(fsys fs.FS) (*Seed, error) {
+	d := &Seed{}
 	files := []struct {
 		name string
 		v    any
@@ -146,7 +152,7 @@ func seedError(file string, index int, id any, format string, args ...any) error
 	return fmt.Errorf("fixture %s: entry %d (%v): %s", file, index+1, id, fmt.Sprintf(format, args...))
 }
 
-func (d *seedData) check() error {
+func (d *Seed) check() error {
 	platforms := map[int64]bool{}
 	for i, p := range d.platforms {
 		switch {
@@ -211,8 +217,8 @@ func (d *seedData) check() error {
 			return seedError("marketapps.json", i, m.Hash, "hash is not 40 hexadecimal characters")
 		case marketapps[strings.ToLower(m.Hash)]:
 			return seedError("marketapps.json", i, m.Hash, "duplicate hash")
-		case m.Name == "" || utf8.RuneCountInString(m.Name) > maxLen:
-			return seedError("marketapps.json", i, m.Hash, "name must be 1 to %d characters", maxLen)
+		case m.Name == "" || utf8.RuneCountInString(m.Name) > MaxLen:
+			return seedError("marketapps.json", i, m.Hash, "name must be 1 to %d characters", MaxLen)
 		case !platforms[m.PlatformID]:
 			return seedError("marketapps.json", i, m.Hash, "unknown platformId %d", m.PlatformID)
 		}
@@ -237,7 +243,7 @@ func (d *seedData) check() error {
 
 // checkProfile makes sure the profile describes the seed: its accounts log in
 // with its passwords and keys, and its catalogue ids exist.
-func (d *seedData) checkProfile(platforms, currencies, plans, phoneCountries map[int64]bool, marketapps map[string]bool) error {
+func (d *Seed) checkProfile(platforms, currencies, plans, phoneCountries map[int64]bool, marketapps map[string]bool) error {
 	p := d.profile
 	account := func(what, email, password, key string) error {
 		for _, u := range d.users {
@@ -276,4 +282,32 @@ func (d *seedData) checkProfile(platforms, currencies, plans, phoneCountries map
 		return fmt.Errorf("fixture profile.json: unknown marketappHash %q", p.MarketappHash)
 	}
 	return nil
+}
+
+// Profile is the target profile of the seed: the credentials and catalogue ids
+// the contract suite needs to run against this server.
+type Profile struct {
+	Email, Password, APIKey, OtherEmail, OtherPassword, OtherAPIKey string
+	CurrencyID, PlanID, PlatformID, PhoneCountryID                  int64
+	MarketappHash                                                   string
+}
+
+// Env renders the profile as PRICING_* variables ("NAME=value", unquoted),
+// PRICING_BASE_URL first, then the order of the suite's documented table.
+func (p Profile) Env(baseURL string) []string {
+	i := func(n int64) string { return strconv.FormatInt(n, 10) }
+	return []string{
+		"PRICING_BASE_URL=" + baseURL,
+		"PRICING_EMAIL=" + p.Email,
+		"PRICING_PASSWORD=" + p.Password,
+		"PRICING_API_KEY=" + p.APIKey,
+		"PRICING_OTHER_EMAIL=" + p.OtherEmail,
+		"PRICING_OTHER_PASSWORD=" + p.OtherPassword,
+		"PRICING_OTHER_API_KEY=" + p.OtherAPIKey,
+		"PRICING_CURRENCY_ID=" + i(p.CurrencyID),
+		"PRICING_PLAN_ID=" + i(p.PlanID),
+		"PRICING_PLATFORM_ID=" + i(p.PlatformID),
+		"PRICING_PHONE_COUNTRY_ID=" + i(p.PhoneCountryID),
+		"PRICING_MARKETAPP_HASH=" + p.MarketappHash,
+	}
 }
