@@ -22,6 +22,7 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/features"
 	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -311,15 +312,7 @@ func (v *exchangeValidator) wrap(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		rec := httptest.NewRecorder()
-		next.ServeHTTP(rec, r)
-		for k, vals := range rec.Header() {
-			w.Header()[k] = vals
-		}
-		w.WriteHeader(rec.Code)
-		w.Write(rec.Body.Bytes())
-
-		v.check(r, body, rec)
+		rewrite.Answers(next, func(a *rewrite.Answer) { v.check(r, body, a) }).ServeHTTP(w, r)
 	})
 }
 
@@ -333,7 +326,7 @@ var passAuth = &openapi3filter.Options{
 	SchemaValidationOptions: terse,
 }
 
-func (v *exchangeValidator) check(r *http.Request, body []byte, rec *httptest.ResponseRecorder) {
+func (v *exchangeValidator) check(r *http.Request, body []byte, answer *rewrite.Answer) {
 	v.mu.Lock()
 	v.checked++
 	v.mu.Unlock()
@@ -343,7 +336,7 @@ func (v *exchangeValidator) check(r *http.Request, body []byte, rec *httptest.Re
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	normaliseContentType(req, len(body) > 0)
-	status := rec.Code
+	status := answer.Status
 
 	route, params, err := v.router.FindRoute(req)
 	if err != nil {
@@ -354,13 +347,13 @@ func (v *exchangeValidator) check(r *http.Request, body []byte, rec *httptest.Re
 			err == routers.ErrMethodNotAllowed && status != http.StatusMethodNotAllowed:
 			v.record(r, status, "the document has no operation (%v), yet the mock answered", err)
 			return
-		case status == http.StatusMethodNotAllowed && rec.Header().Get("Allow") == "":
+		case status == http.StatusMethodNotAllowed && answer.Header.Get("Allow") == "":
 			v.record(r, status, "405 without an Allow header")
 		}
 		if r.Method == http.MethodHead {
 			return
 		}
-		if err := v.checkJSON(v.errors, rec.Body.Bytes()); err != nil {
+		if err := v.checkJSON(v.errors, answer.Body); err != nil {
 			v.record(r, status, "the error body is not an error array: %v", err)
 		}
 		return
@@ -373,8 +366,8 @@ func (v *exchangeValidator) check(r *http.Request, body []byte, rec *httptest.Re
 	out := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: in,
 		Status:                 status,
-		Header:                 rec.Header(),
-		Body:                   io.NopCloser(bytes.NewReader(rec.Body.Bytes())),
+		Header:                 answer.Header,
+		Body:                   io.NopCloser(bytes.NewReader(answer.Body)),
 		Options: &openapi3filter.Options{
 			IncludeResponseStatus:   true,
 			MultiError:              true,

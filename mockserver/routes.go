@@ -48,7 +48,7 @@ func (s *Server) routes() *gin.Engine {
 			"This endpoint does not accept the "+c.Request.Method+" method; it accepts "+c.Writer.Header().Get("Allow")+".")
 	})
 
-	for _, v := range s.faults.versions(versions) {
+	for _, v := range versions {
 		api := e.Group(v)
 
 		sessions := api.Group("/sessions")

@@ -37,9 +37,10 @@ type Options struct {
 	// status, duration), and the problems of --watch and --state; nil means
 	// silent.
 	Logger *slog.Logger
-	// Faults are the names of deliberate defects to serve with (Faults()
-	// lists them); nil: none, the mock follows the spec.
-	Faults []string
+	// Deviations are departures from the spec for mutation testing; the
+	// zero value, the spec. Set them through mockserver/defects, which also
+	// rewrites requests and answers around the Server.
+	Deviations pricing.Deviations
 
 	// NoAdmin turns off the admin API (/__admin/...), the request journal,
 	// and the X-Mock-Delay and X-Mock-Status headers: a server that serves
@@ -66,13 +67,11 @@ type Options struct {
 // Server is the mock as an http.Handler. It is safe for concurrent use;
 // Close stops what Watch and StateFile started.
 type Server struct {
-	opts    Options
-	engine  *gin.Engine
-	handler http.Handler // engine, or engine behind the faults' rewrites
-	faults  *faultSet    // nil: none
-	src     *pricing.Source
-	logger  *slog.Logger
-	spaces  *namespaces
+	opts   Options
+	engine *gin.Engine
+	src    *pricing.Source
+	logger *slog.Logger
+	spaces *namespaces
 	// docPaths are the paths of the documentation (home page, OpenAPI
 	// document): no journal, latency or fault rule applies to them.
 	docPaths map[string]bool
@@ -94,10 +93,6 @@ var _ http.Handler = (*Server)(nil)
 // New loads and validates the fixtures (and the state file) and builds the
 // route map. An error names the file and the problem.
 func New(opts Options) (*Server, error) {
-	faults, err := newFaultSet(opts.Faults)
-	if err != nil {
-		return nil, err
-	}
 	if opts.Latency < 0 || opts.Jitter < 0 || opts.Latency+opts.Jitter > MaxDelay {
 		return nil, fmt.Errorf("mockserver: latency %s and jitter %s must be positive and together at most %s", opts.Latency, opts.Jitter, MaxDelay)
 	}
@@ -112,7 +107,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		opts: opts, faults: faults, src: pricing.NewSource(opts.Seed),
+		opts: opts, src: pricing.NewSource(opts.Seed),
 		logger: opts.Logger, seed: seed, sleep: sleep, stop: make(chan struct{}),
 	}
 	s.spaces = &namespaces{named: map[string]*namespace{}, make: s.newNamespace}
@@ -123,7 +118,6 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	s.engine = s.routes()
-	s.handler = faults.wrap(s.engine)
 	if opts.Watch {
 		s.startWatch()
 	}
@@ -131,7 +125,7 @@ func New(opts Options) (*Server, error) {
 }
 
 func (s *Server) newNamespace(name string) *namespace {
-	store := pricing.NewStore(s.currentSeed(), s.src, s.faults.deviations())
+	store := pricing.NewStore(s.currentSeed(), s.src, s.opts.Deviations)
 	return &namespace{name: name, store: store, journal: &journal{}, rules: &faultRules{}}
 }
 
@@ -143,7 +137,7 @@ func (s *Server) currentSeed() *pricing.Seed {
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.handler.ServeHTTP(w, r)
+	s.engine.ServeHTTP(w, r)
 }
 
 // Close stops watching the fixtures and writes the state file a last time.

@@ -26,6 +26,7 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/features"
 	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -257,17 +258,7 @@ func TestBrokenMockIsCaught(t *testing.T) {
 // rewriteResponses lets edit change the status and body of every answer.
 func rewriteResponses(edit func(status int, body []byte) (int, []byte)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			rec := httptest.NewRecorder()
-			next.ServeHTTP(rec, r)
-			status, body := edit(rec.Code, rec.Body.Bytes())
-			for k, v := range rec.Header() {
-				w.Header()[k] = v
-			}
-			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-			w.WriteHeader(status)
-			w.Write(body)
-		})
+		return rewrite.Answers(next, func(a *rewrite.Answer) { a.Status, a.Body = edit(a.Status, a.Body) })
 	}
 }
 

