@@ -20,8 +20,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 
-	"github.com/pricing-contract/pricing-contract/features"
-	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
@@ -29,11 +28,7 @@ import (
 // loadOpenAPI is the document a default mock serves, loaded and validated.
 func loadOpenAPI(t *testing.T) *openapi3.T {
 	t.Helper()
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatalf("mockserver.New: %v", err)
-	}
-	return servedDocument(t, m)
+	return servedDocument(t, newServer(t))
 }
 
 func TestOpenAPIDocumentIsValid(t *testing.T) {
@@ -187,47 +182,18 @@ func TestContractAgainstOpenAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole contract suite")
 	}
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatalf("mockserver.New: %v", err)
-	}
-	doc := servedDocument(t, m)
-	v, err := newExchangeValidator(doc)
+	v, err := newExchangeValidator(loadOpenAPI(t))
 	if err != nil {
 		t.Fatalf("router of openapi.json: %v", err)
 	}
-	srv := httptest.NewServer(v.wrap(m))
-	t.Cleanup(srv.Close)
-
-	env := map[string]string{}
-	for _, kv := range m.Profile().Env(srv.URL + "/v1") {
-		k, val, _ := strings.Cut(kv, "=")
-		env[k] = val
-	}
-	profile := steps.ProfileFromEnv(func(k string) string { return env[k] })
-	if err := profile.Validate(); err != nil {
-		t.Fatalf("the mock's profile: %v", err)
-	}
-
-	var out bytes.Buffer
-	suite := steps.NewSuite(profile, steps.Options{Output: io.Discard})
-	status := godog.TestSuite{
-		Name:                 "contract-openapi",
-		TestSuiteInitializer: suite.InitializeTestSuite,
-		ScenarioInitializer:  suite.InitializeScenario,
-		Options: &godog.Options{
-			Format:      "progress",
-			Output:      &out,
-			FS:          features.FS,
-			Paths:       []string{"."},
-			Strict:      true,
-			NoColors:    true,
-			Concurrency: 4,
-			Randomize:   -1,
-		},
-	}.Run()
-	if status != 0 {
-		t.Errorf("the contract suite failed against the mock (status %d):\n%s", status, out.String())
+	m := mocktest.MustStart(t, mocktest.Options{Wrap: v.wrap})
+	run := steps.NewSuite(m.Profile, steps.Options{Output: io.Discard}).Run("contract-openapi", godog.Options{
+		Format:      "progress",
+		Concurrency: 4,
+		Randomize:   -1,
+	})
+	if run.Status != 0 {
+		t.Errorf("the contract suite failed against the mock (status %d):\n%s", run.Status, run.Output)
 	}
 
 	checked, violations := v.result()
@@ -486,10 +452,7 @@ func init() {
 // TestAdminAndDocsAgainstOpenAPI checks the part of the document the contract
 // suite never reaches: the admin API, the mock's headers and the docs.
 func TestAdminAndDocsAgainstOpenAPI(t *testing.T) {
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatalf("mockserver.New: %v", err)
-	}
+	m := newServer(t)
 	v, err := newExchangeValidator(servedDocument(t, m))
 	if err != nil {
 		t.Fatal(err)
@@ -566,11 +529,7 @@ func TestAdminAndDocsAgainstOpenAPI(t *testing.T) {
 // TestContractAgainstOpenAPI reports what disagrees with the document, so
 // that its silence over the suite's exchanges means something.
 func TestExchangeValidatorCatches(t *testing.T) {
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatalf("mockserver.New: %v", err)
-	}
-	doc := servedDocument(t, m)
+	doc := loadOpenAPI(t)
 	const (
 		platforms = `{"platforms":[{"id":1,"created":"2024-01-01T00:00:00Z","creatorUserId":1,"name":"Android"}]}`
 		notFound  = `[{"fieldName":"","error":"NotFound","message":"x"}]`

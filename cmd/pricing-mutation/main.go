@@ -17,11 +17,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/signal"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,9 +29,8 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"github.com/pricing-contract/pricing-contract/features"
-	"github.com/pricing-contract/pricing-contract/mockserver"
 	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -160,74 +157,39 @@ func runSuite(f defects.Defect) outcome { return runSpec(f, nil, nil) }
 // seed has filled it in.
 func runSpec(f defects.Defect, wrap func(http.Handler) http.Handler, tune func(*steps.Profile)) outcome {
 	o := outcome{fault: f}
-	var ds []defects.Defect
+	opts := mocktest.Options{Wrap: wrap}
 	if f.Name != "" {
-		ds = append(ds, f)
+		opts.Defects = []defects.Defect{f}
 	}
-	m, h, err := defects.New(mockserver.Options{}, ds)
+	m, err := mocktest.Start(opts)
 	if err != nil {
 		o.err = err
 		return o
 	}
-	if wrap != nil {
-		h = wrap(h)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-
-	env := map[string]string{}
-	for _, kv := range m.Profile().Env(srv.URL + "/v1") {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
-	}
-	profile := steps.ProfileFromEnv(func(k string) string { return env[k] })
+	defer m.Close()
+	profile := m.Profile
 	if tune != nil {
 		tune(&profile)
-	}
-	if err := profile.Validate(); err != nil {
-		o.err = fmt.Errorf("the mock's profile: %w", err)
-		return o
+		if err := profile.Validate(); err != nil {
+			o.err = fmt.Errorf("the tuned profile: %w", err)
+			return o
+		}
 	}
 
-	var (
-		mu  sync.Mutex
-		ran atomic.Int64
-	)
-	suite := steps.NewSuite(profile, steps.Options{Output: io.Discard})
-	o.status = godog.TestSuite{
-		Name:                 "pricing-mutation",
-		TestSuiteInitializer: suite.InitializeTestSuite,
-		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			suite.InitializeScenario(sc)
-			// Registered after the library's hooks, so it sees their errors too.
-			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
-				ran.Add(1)
-				if err != nil && !errors.Is(err, godog.ErrSkip) {
-					key := s.Uri + ": " + s.Name
-					mu.Lock()
-					o.failed = append(o.failed, key)
-					if o.reasons == nil {
-						o.reasons = map[string]string{}
-					}
-					o.reasons[key] = err.Error()
-					mu.Unlock()
-				}
-				return ctx, nil
-			})
-		},
-		Options: &godog.Options{
-			Format:      "progress",
-			Output:      io.Discard,
-			NoColors:    true,
-			Strict:      true,
-			Concurrency: scenarioConcurrency,
-			Tags:        specTags,
-			FS:          features.FS,
-			Paths:       []string{"."},
-		},
-	}.Run()
-	o.ran = int(ran.Load())
-	slices.Sort(o.failed)
+	run := steps.NewSuite(profile, steps.Options{Output: io.Discard}).Run("pricing-mutation", godog.Options{
+		Format:      "progress",
+		Output:      io.Discard,
+		Concurrency: scenarioConcurrency,
+		Tags:        specTags,
+	})
+	o.status, o.ran = run.Status, run.Ran
+	for _, fail := range run.Failed {
+		o.failed = append(o.failed, fail.String())
+		if o.reasons == nil {
+			o.reasons = map[string]string{}
+		}
+		o.reasons[fail.String()] = fail.Err.Error()
+	}
 	return o
 }
 

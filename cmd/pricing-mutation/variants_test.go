@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pricing-contract/pricing-contract/mockserver"
 	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
@@ -361,17 +360,12 @@ func editJSON(next http.Handler, edit func(r *http.Request, status int, v any) (
 // the ids it takes, and the mock's own small ids name nothing.
 func TestIDsLargeVariant(t *testing.T) {
 	i := slices.IndexFunc(legalVariants, func(v legalVariant) bool { return v.name == "ids-large" })
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(legalVariants[i].wrap(m, func() {}))
-	defer srv.Close()
-	p := m.Profile()
+	m := mocktest.MustStart(t, mocktest.Options{Wrap: func(h http.Handler) http.Handler { return legalVariants[i].wrap(h, func() {}) }})
+	p := m.Profile
 
 	do := func(method, path, body string) (int, map[string]any) {
 		t.Helper()
-		req, _ := http.NewRequest(method, srv.URL+"/v1"+path, strings.NewReader(body))
+		req, _ := http.NewRequest(method, m.URL+path, strings.NewReader(body))
 		req.Header.Set("Authorization", "api-key "+p.APIKey)
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
