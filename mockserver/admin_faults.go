@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
@@ -57,13 +57,11 @@ type faultRules struct {
 // parseRule reads and checks the body of POST /__admin/faults.
 func parseRule(b []byte) (FaultRule, []pricing.FieldError) {
 	var r FaultRule
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		return r, []pricing.FieldError{{Error: pricing.CodeInvalidBody, Message: "The rule is not a valid JSON object of method, path, status, body, delay and times: " + err.Error() + "."}}
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	switch err := jsonio.Decode(b, &r); {
+	case errors.Is(err, jsonio.ErrTrailingData):
 		return r, []pricing.FieldError{{Error: pricing.CodeInvalidBody, Message: "The request body holds more than one JSON value."}}
+	case err != nil:
+		return r, []pricing.FieldError{{Error: pricing.CodeInvalidBody, Message: "The rule is not a valid JSON object of method, path, status, body, delay and times: " + err.Error() + "."}}
 	}
 	var errs []pricing.FieldError
 	bad := func(field, msg string) {

@@ -1,30 +1,24 @@
 package mockserver
 
 import (
-	"bytes"
-	"encoding/json"
-
 	"github.com/gin-gonic/gin"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 const contentTypeJSON = "application/json; charset=utf-8"
 
-// writeJSON answers status with v encoded as JSON (not HTML-escaped: the
-// messages quote "<API_KEY>" and are read by people).
+// writeJSON answers status with v encoded as JSON.
 func writeJSON(c *gin.Context, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonio.Encode(v)
+	if err != nil {
 		// Every value handed here is built from wire types; failing to encode
 		// one is a programming error, answered like any other.
 		status = pricing.CodeInternal.Status()
-		buf.Reset()
-		enc.Encode([]pricing.FieldError{{Error: pricing.CodeInternal, Message: "The response could not be encoded."}})
+		b, _ = jsonio.Encode([]pricing.FieldError{{Error: pricing.CodeInternal, Message: "The response could not be encoded."}})
 	}
-	c.Data(status, contentTypeJSON, buf.Bytes())
+	c.Data(status, contentTypeJSON, b)
 }
 
 // writeErrors is the single writer of error answers: always a JSON array.

@@ -1,8 +1,6 @@
 package mockserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
@@ -55,15 +54,13 @@ func decodeBody(c *gin.Context) (pricing.Body, bool) {
 }
 
 func decodeJSON(c *gin.Context, b []byte) (pricing.Body, bool) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
 	var v any
-	if err := dec.Decode(&v); err != nil {
-		invalidBody(c, "The request body is not valid JSON: "+err.Error()+".")
-		return nil, false
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	switch err := jsonio.Decode(b, &v); {
+	case errors.Is(err, jsonio.ErrTrailingData):
 		invalidBody(c, "The request body holds more than one JSON value.")
+		return nil, false
+	case err != nil:
+		invalidBody(c, "The request body is not valid JSON: "+err.Error()+".")
 		return nil, false
 	}
 	obj, ok := v.(map[string]any)

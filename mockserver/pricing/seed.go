@@ -1,17 +1,16 @@
 package pricing
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 )
 
 // The seed format: one JSON file per resource, each an array of objects, plus
@@ -136,13 +135,8 @@ func readFixture(fsys fs.FS, name string, v any) error {
 	if err != nil {
 		return fmt.Errorf("fixture %s: %w", name, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := jsonio.Decode(b, v); err != nil {
 		return fmt.Errorf("fixture %s: %w", name, err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return fmt.Errorf("fixture %s: unexpected data after the JSON value", name)
 	}
 	return nil
 }

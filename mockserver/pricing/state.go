@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 )
 
 // State is the document of GET and PUT /__admin/state and of --state FILE:
@@ -170,13 +170,11 @@ func ParseState(b []byte) (State, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return st, errors.New("the document is empty, not a JSON state object")
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
-		return st, fmt.Errorf("the document is not a valid state: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	switch err := jsonio.Decode(b, &st); {
+	case errors.Is(err, jsonio.ErrTrailingData):
 		return st, errors.New("the document holds more than one JSON value")
+	case err != nil:
+		return st, fmt.Errorf("the document is not a valid state: %v", err)
 	}
 	return st, nil
 }
