@@ -147,77 +147,12 @@ func seedError(file string, index int, id any, format string, args ...any) error
 }
 
 func (d *Seed) check() error {
-	platforms := map[int64]bool{}
-	for i, p := range d.platforms {
-		switch {
-		case p.ID <= 0:
-			return seedError("platforms.json", i, p.ID, "id must be a positive number")
-		case platforms[p.ID]:
-			return seedError("platforms.json", i, p.ID, "duplicate id")
-		case p.Name != "Android" && p.Name != "iOS":
-			return seedError("platforms.json", i, p.ID, "name %q is not Android or iOS", p.Name)
-		case p.Created.IsZero():
-			return seedError("platforms.json", i, p.ID, "created is missing")
+	ids := seedIDs{platforms: map[int64]bool{}, currencies: map[int64]bool{}, plans: map[int64]bool{},
+		phoneCountries: map[int64]bool{}, marketapps: map[string]bool{}}
+	for _, check := range []func(*seedIDs) error{d.checkPlatforms, d.checkCurrencies, d.checkPlans, d.checkPhoneCountries, d.checkMarketapps} {
+		if err := check(&ids); err != nil {
+			return err
 		}
-		platforms[p.ID] = true
-	}
-	currencies := map[int64]bool{}
-	for i, c := range d.currencies {
-		switch {
-		case c.ID <= 0:
-			return seedError("currencies.json", i, c.ID, "id must be a positive number")
-		case currencies[c.ID]:
-			return seedError("currencies.json", i, c.ID, "duplicate id")
-		case !codeRE.MatchString(c.Code):
-			return seedError("currencies.json", i, c.ID, "code %q is not three upper-case letters", c.Code)
-		}
-		currencies[c.ID] = true
-	}
-	plans := map[int64]bool{}
-	lite := false
-	for i, p := range d.plans {
-		switch {
-		case p.ID <= 0:
-			return seedError("plans.json", i, p.ID, "id must be a positive number")
-		case plans[p.ID]:
-			return seedError("plans.json", i, p.ID, "duplicate id")
-		case p.Name == "":
-			return seedError("plans.json", i, p.ID, "name is missing")
-		}
-		plans[p.ID] = true
-		lite = lite || p.IsLite
-	}
-	if !lite {
-		return errors.New("fixture plans.json: no plan has isLite true (an app created without nextplan gets the lite plan)")
-	}
-	phoneCountries := map[int64]bool{}
-	for i, p := range d.phoneCountries {
-		switch {
-		case p.ID <= 0:
-			return seedError("phoneCountries.json", i, p.ID, "id must be a positive number")
-		case phoneCountries[p.ID]:
-			return seedError("phoneCountries.json", i, p.ID, "duplicate id")
-		case !dialCodeRE.MatchString(p.DialCode):
-			return seedError("phoneCountries.json", i, p.ID, "dialCode %q is not a plus sign and 1 to 4 digits", p.DialCode)
-		case !strings.Contains(p.Name, "("+p.DialCode+")"):
-			return seedError("phoneCountries.json", i, p.ID, "name %q does not include the dial code in brackets", p.Name)
-		}
-		phoneCountries[p.ID] = true
-	}
-	marketapps := map[string]bool{}
-	for i, m := range d.marketapps {
-		switch {
-		case !hashRE.MatchString(m.Hash):
-			return seedError("marketapps.json", i, m.Hash, "hash is not 40 hexadecimal characters")
-		case marketapps[strings.ToLower(m.Hash)]:
-			return seedError("marketapps.json", i, m.Hash, "duplicate hash")
-		case m.Name == "" || utf8.RuneCountInString(m.Name) > MaxLen:
-			return seedError("marketapps.json", i, m.Hash, "name must be 1 to %d characters", MaxLen)
-		case !platforms[m.PlatformID]:
-			return seedError("marketapps.json", i, m.Hash, "unknown platformId %d", m.PlatformID)
-		}
-		d.marketapps[i].Hash = strings.ToLower(m.Hash)
-		marketapps[strings.ToLower(m.Hash)] = true
 	}
 	cat := catalogues(d)
 	if ps := checkState(d.state(), &cat); len(ps) > 0 {
@@ -232,12 +167,110 @@ func (d *Seed) check() error {
 			return seedError("platforms.json", i, p.ID, "unknown creatorUserId %d", p.CreatorUserID)
 		}
 	}
-	return d.checkProfile(platforms, currencies, plans, phoneCountries, marketapps)
+	return d.checkProfile(ids)
+}
+
+// seedIDs are the ids (and marketplace hashes, in lower case) of the
+// catalogues, gathered while they are checked.
+type seedIDs struct {
+	platforms, currencies, plans, phoneCountries map[int64]bool
+	marketapps                                   map[string]bool
+}
+
+// seedID checks the id of a catalogue entry: positive and not seen before.
+func seedID(file string, i int, id int64, seen map[int64]bool) error {
+	switch {
+	case id <= 0:
+		return seedError(file, i, id, "id must be a positive number")
+	case seen[id]:
+		return seedError(file, i, id, "duplicate id")
+	}
+	seen[id] = true
+	return nil
+}
+
+func (d *Seed) checkPlatforms(ids *seedIDs) error {
+	for i, p := range d.platforms {
+		if err := seedID("platforms.json", i, p.ID, ids.platforms); err != nil {
+			return err
+		}
+		switch {
+		case p.Name != "Android" && p.Name != "iOS":
+			return seedError("platforms.json", i, p.ID, "name %q is not Android or iOS", p.Name)
+		case p.Created.IsZero():
+			return seedError("platforms.json", i, p.ID, "created is missing")
+		}
+	}
+	return nil
+}
+
+func (d *Seed) checkCurrencies(ids *seedIDs) error {
+	for i, c := range d.currencies {
+		if err := seedID("currencies.json", i, c.ID, ids.currencies); err != nil {
+			return err
+		}
+		if !codeRE.MatchString(c.Code) {
+			return seedError("currencies.json", i, c.ID, "code %q is not three upper-case letters", c.Code)
+		}
+	}
+	return nil
+}
+
+func (d *Seed) checkPlans(ids *seedIDs) error {
+	lite := false
+	for i, p := range d.plans {
+		if err := seedID("plans.json", i, p.ID, ids.plans); err != nil {
+			return err
+		}
+		if p.Name == "" {
+			return seedError("plans.json", i, p.ID, "name is missing")
+		}
+		lite = lite || p.IsLite
+	}
+	if !lite {
+		return errors.New("fixture plans.json: no plan has isLite true (an app created without nextplan gets the lite plan)")
+	}
+	return nil
+}
+
+func (d *Seed) checkPhoneCountries(ids *seedIDs) error {
+	for i, p := range d.phoneCountries {
+		if err := seedID("phoneCountries.json", i, p.ID, ids.phoneCountries); err != nil {
+			return err
+		}
+		switch {
+		case !dialCodeRE.MatchString(p.DialCode):
+			return seedError("phoneCountries.json", i, p.ID, "dialCode %q is not a plus sign and 1 to 4 digits", p.DialCode)
+		case !strings.Contains(p.Name, "("+p.DialCode+")"):
+			return seedError("phoneCountries.json", i, p.ID, "name %q does not include the dial code in brackets", p.Name)
+		}
+	}
+	return nil
+}
+
+// checkMarketapps also puts every hash in lower case, the form the store
+// keeps and answers.
+func (d *Seed) checkMarketapps(ids *seedIDs) error {
+	for i, m := range d.marketapps {
+		switch {
+		case !hashRE.MatchString(m.Hash):
+			return seedError("marketapps.json", i, m.Hash, "hash is not 40 hexadecimal characters")
+		case ids.marketapps[strings.ToLower(m.Hash)]:
+			return seedError("marketapps.json", i, m.Hash, "duplicate hash")
+		case m.Name == "" || utf8.RuneCountInString(m.Name) > MaxLen:
+			return seedError("marketapps.json", i, m.Hash, "name must be 1 to %d characters", MaxLen)
+		case !ids.platforms[m.PlatformID]:
+			return seedError("marketapps.json", i, m.Hash, "unknown platformId %d", m.PlatformID)
+		}
+		d.marketapps[i].Hash = strings.ToLower(m.Hash)
+		ids.marketapps[strings.ToLower(m.Hash)] = true
+	}
+	return nil
 }
 
 // checkProfile makes sure the profile describes the seed: its accounts log in
 // with its passwords and keys, and its catalogue ids exist.
-func (d *Seed) checkProfile(platforms, currencies, plans, phoneCountries map[int64]bool, marketapps map[string]bool) error {
+func (d *Seed) checkProfile(ids seedIDs) error {
 	p := d.profile
 	account := func(what, email, password, key string) error {
 		for _, u := range d.users {
@@ -264,15 +297,15 @@ func (d *Seed) checkProfile(platforms, currencies, plans, phoneCountries map[int
 		return errors.New("fixture profile.json: email and otherEmail name the same user")
 	}
 	switch {
-	case !currencies[p.CurrencyID]:
+	case !ids.currencies[p.CurrencyID]:
 		return fmt.Errorf("fixture profile.json: unknown currencyId %d", p.CurrencyID)
-	case !plans[p.PlanID]:
+	case !ids.plans[p.PlanID]:
 		return fmt.Errorf("fixture profile.json: unknown planId %d", p.PlanID)
-	case !platforms[p.PlatformID]:
+	case !ids.platforms[p.PlatformID]:
 		return fmt.Errorf("fixture profile.json: unknown platformId %d", p.PlatformID)
-	case !phoneCountries[p.PhoneCountryID]:
+	case !ids.phoneCountries[p.PhoneCountryID]:
 		return fmt.Errorf("fixture profile.json: unknown phoneCountryId %d", p.PhoneCountryID)
-	case !marketapps[strings.ToLower(p.MarketappHash)]:
+	case !ids.marketapps[strings.ToLower(p.MarketappHash)]:
 		return fmt.Errorf("fixture profile.json: unknown marketappHash %q", p.MarketappHash)
 	}
 	return nil
