@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -21,7 +22,8 @@ type testdataRun struct {
 // returns godog's exit status and output.
 func runTestdata(t *testing.T, p Profile, gopts godog.Options) testdataRun {
 	t.Helper()
-	var notes syncBuffer
+	// The suite serialises its notices; the buffer is read after the run.
+	var notes bytes.Buffer
 	s := NewSuite(p, Options{FixturesDir: "testdata/fixtures", Output: &notes})
 	s.backoff = 0 // the fake never needs a pause
 	if gopts.Format == "" {

@@ -39,7 +39,9 @@ func (f Failure) String() string { return f.URI + ": " + f.Name }
 // given opts.FS and no paths, every feature of opts.FS.
 func (s *Suite) Run(name string, opts godog.Options) Outcome {
 	var (
-		out     syncBuffer
+		// godog's formatters serialise their writes, and the buffer is read
+		// once the run is over.
+		out     bytes.Buffer
 		ran     atomic.Int64
 		mu      sync.Mutex
 		outcome Outcome
@@ -83,23 +85,4 @@ func (s *Suite) Run(name string, opts godog.Options) Outcome {
 	slices.SortFunc(outcome.Failed, func(a, b Failure) int { return strings.Compare(a.String(), b.String()) })
 	outcome.Output = out.String()
 	return outcome
-}
-
-// syncBuffer is a buffer that godog's concurrent scenarios may write to
-// while another goroutine reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
