@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -45,6 +46,17 @@ func recordingServer(t *testing.T, opts Options) (*Server, *delays) {
 	d := &delays{}
 	s.sleep = d.sleep
 	return s, d
+}
+
+// asA are the headers of a request by the seed's account A.
+func asA(s *Server) []string {
+	return []string{"Authorization", "api-key " + s.Profile().APIKey}
+}
+
+// putA is a PUT /users body for the seed's account A with another first name.
+func putA(s *Server, firstName string) string {
+	return `{"email":` + strconv.Quote(s.Profile().Email) + `,"firstName":` + strconv.Quote(firstName) + `,"lastName":"Assurance",` +
+		`"timezone":"Europe/London","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
 }
 
 func serve(s *Server, method, path, body string, headers ...string) *httptest.ResponseRecorder {
@@ -136,7 +148,7 @@ func TestDelayHonoursTheContext(t *testing.T) {
 	}
 	req := httptest.NewRequest("PUT", "/v1/users/1", strings.NewReader(`{}`)).WithContext(ctx)
 	req.Header.Set(DelayHeader, "59s")
-	req.Header.Set("Authorization", "api-key qa-api-key")
+	req.Header.Set("Authorization", "api-key "+s.Profile().APIKey)
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req) // would take 59 s if the context were ignored
 	if rec.Body.Len() != 0 {

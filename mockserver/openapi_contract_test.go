@@ -495,10 +495,10 @@ func TestAdminAndDocsAgainstOpenAPI(t *testing.T) {
 	send("PUT", "/__admin/state", ns, string(state), 200)
 	send("PUT", "/__admin/state", ns, `{"users":"nobody"}`, 400)
 	send("PUT", "/__admin/state", ns, `[1]`, 400)
-	send("POST", "/v1/sessions", ns, `{"email":"qa@example.com","password":"qa-password"}`, 200)
+	send("POST", "/v1/sessions", ns, fmt.Sprintf(`{"email":%q,"password":%q}`, emailA, passA), 200)
 	send("GET", "/v1/platforms", ns, "", 200)
 	journal := send("GET", "/__admin/requests", ns, "", 200)
-	if !bytes.Contains(journal, []byte(`"/v1/sessions"`)) || bytes.Contains(journal, []byte("qa-password")) {
+	if !bytes.Contains(journal, []byte(`"/v1/sessions"`)) || bytes.Contains(journal, []byte(passA)) {
 		t.Errorf("the journal should list POST /v1/sessions with the password masked: %s", journal)
 	}
 	send("DELETE", "/__admin/requests", ns, "", 200)
@@ -534,8 +534,10 @@ func TestExchangeValidatorCatches(t *testing.T) {
 		platforms = `{"platforms":[{"id":1,"created":"2024-01-01T00:00:00Z","creatorUserId":1,"name":"Android"}]}`
 		notFound  = `[{"fieldName":"","error":"NotFound","message":"x"}]`
 	)
-	userBody := `{"email":"qa@example.com","firstName":"Quinn","lastName":"Assurance","timezone":"Europe/London",` +
-		`"subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
+	userBody, err := json.Marshal(userBodyA())
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name           string
 		method, path   string
@@ -554,7 +556,7 @@ func TestExchangeValidatorCatches(t *testing.T) {
 		{"a status the document does not list", "GET", "/v1/platforms", "", 418, nil, notFound, 1},
 		{"an error body that is an object", "GET", "/v1/users/1", "", 404, nil, `{"error":"NotFound"}`, 1},
 		{"an invalid body accepted", "PUT", "/v1/users/1", `{"email":"qa@example.com"}`, 200, nil, `{}`, 2},
-		{"a body the document allows", "PUT", "/v1/users/1", userBody, 401, nil, `[{"fieldName":"","error":"Unauthorized","message":"x"}]`, 0},
+		{"a body the document allows", "PUT", "/v1/users/1", string(userBody), 401, nil, `[{"fieldName":"","error":"Unauthorized","message":"x"}]`, 0},
 		{"a no-route answered 200", "GET", "/v1/platform", "", 200, nil, platforms, 1},
 		{"a 405 without Allow", "DELETE", "/v1/platforms", "", 405, nil, `[{"fieldName":"","error":"MethodNotAllowed","message":"x"}]`, 1},
 	}
