@@ -11,8 +11,8 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
-// AdminPrefix is where the admin API lives, outside the versioned API.
-const AdminPrefix = "/__admin"
+// adminPrefix is where the admin API lives, outside the versioned API.
+const adminPrefix = "/__admin"
 
 // maxStateBody is the largest state document PUT /__admin/state reads.
 const maxStateBody = 32 << 20
@@ -20,7 +20,7 @@ const maxStateBody = 32 << 20
 // registerAdmin adds the admin API. Every call acts on the namespace of its
 // X-Mock-Namespace header, the default one without it.
 func (s *Server) registerAdmin(e *gin.Engine) {
-	a := e.Group(AdminPrefix)
+	a := e.Group(adminPrefix)
 	a.POST("/reset", s.adminReset)
 	a.GET("/state", s.adminGetState)
 	a.PUT("/state", s.adminPutState)

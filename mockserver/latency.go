@@ -79,7 +79,7 @@ func (s *Server) latency() time.Duration {
 func (s *Server) control(c *gin.Context) {
 	delay := s.latency()
 	var status int
-	var rule *FaultRule
+	var rule *faultRule
 	if !s.opts.NoAdmin {
 		if v := c.GetHeader(DelayHeader); v != "" {
 			d, err := parseDelay(v)

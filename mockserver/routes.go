@@ -101,7 +101,7 @@ func (s *Server) routes() *gin.Engine {
 func (s *Server) apiOnly(h gin.HandlerFunc, withAdmin bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		p := c.Request.URL.Path
-		admin := !s.opts.NoAdmin && (p == AdminPrefix || strings.HasPrefix(p, AdminPrefix+"/"))
+		admin := !s.opts.NoAdmin && (p == adminPrefix || strings.HasPrefix(p, adminPrefix+"/"))
 		if s.docPaths[p] || (admin && !withAdmin) {
 			c.Next()
 			return

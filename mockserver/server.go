@@ -1,11 +1,3 @@
-// Package mockserver is the reference implementation of the Pricing Service
-// API (../shared/spec/pricing-api.md): a Gin engine over an in-memory store,
-// seeded from JSON fixtures.
-//
-// The package is layered so that each part can be read and tested alone:
-// store.go holds the data and its invariants (no HTTP), validate.go turns a
-// decoded request body into typed input or a list of field errors (no HTTP,
-// no store), and routes.go with handlers.go are the only files that know Gin.
 package mockserver
 
 import (
