@@ -48,6 +48,28 @@ func (s *Server) routes() *gin.Engine {
 			"This endpoint does not accept the "+c.Request.Method+" method; it accepts "+c.Writer.Header().Get("Allow")+".")
 	})
 
+	s.registerAPI(e)
+	if !s.opts.NoAdmin {
+		s.registerAdmin(e)
+	}
+
+	before := map[string]bool{}
+	for _, r := range e.Routes() {
+		before[r.Path] = true
+	}
+	s.registerDocs(e)
+	s.docPaths = map[string]bool{}
+	for _, r := range e.Routes() {
+		if !before[r.Path] {
+			s.docPaths[r.Path] = true
+		}
+	}
+	return e
+}
+
+// registerAPI adds the API under each base path: one group per resource,
+// authentication on the routes the spec protects.
+func (s *Server) registerAPI(e *gin.Engine) {
 	for _, v := range versions {
 		api := e.Group(v)
 
@@ -77,22 +99,6 @@ func (s *Server) routes() *gin.Engine {
 		api.GET("/phoneCountries", s.listPhoneCountries)
 		api.GET("/marketapps", s.listMarketapps)
 	}
-	if !s.opts.NoAdmin {
-		s.registerAdmin(e)
-	}
-
-	before := map[string]bool{}
-	for _, r := range e.Routes() {
-		before[r.Path] = true
-	}
-	s.registerDocs(e)
-	s.docPaths = map[string]bool{}
-	for _, r := range e.Routes() {
-		if !before[r.Path] {
-			s.docPaths[r.Path] = true
-		}
-	}
-	return e
 }
 
 // apiOnly runs h for requests to the API (admin calls too when withAdmin),

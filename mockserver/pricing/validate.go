@@ -402,43 +402,10 @@ func (v *checker) client(b Body, create bool) ClientInput {
 
 func (v *checker) app(b Body) AppInput {
 	var in AppInput
-
 	// hashGiven: the body names a marketplace app, so name and platform.id
 	// are not required, even when the hash turns out to be wrong.
-	hashGiven := false
-	if raw, exists := b["marketapp"]; exists && raw != nil {
-		hashGiven = true
-		const msg = "marketapp.hash must be the 40-hexadecimal-character hash of a marketplace app (see GET /marketapps)."
-		obj, ok := raw.(map[string]any)
-		if !ok {
-			v.fail("marketapp.hash", CodeInvalidMarketappHash, msg)
-		} else if rawHash, exists := obj["hash"]; !exists || rawHash == nil {
-			hashGiven = false
-		} else if h, ok := v.dev.hash(rawHash); !ok && v.dev.MalformedHashIgnored {
-			hashGiven = false
-		} else if !ok {
-			v.fail("marketapp.hash", CodeInvalidMarketappHash, msg)
-		} else if m, known := v.cat.Marketapp(strings.ToLower(h)); !known {
-			v.fail("marketapp.hash", CodeInvalidMarketappHash, "marketapp.hash matches no marketplace app (see GET /marketapps).")
-		} else {
-			in.MarketappHash = ptr(m.Hash)
-			in.Name, in.PlatformID = m.Name, m.PlatformID
-		}
-	}
-
-	name, present, ok := str(b, "name")
-	switch {
-	case !present && !hashGiven && !v.dev.AppNameOptional:
-		v.fail("name", CodeInvalidName, "name is required when no marketapp.hash is given.")
-	case !present:
-	case !ok:
-		v.fail("name", CodeInvalidName, "name must be a string or null.")
-	case v.tooLong("name", CodeInvalidName, name):
-	case blank(name) && !hashGiven && !v.dev.AppNameOptional:
-		v.fail("name", CodeInvalidName, "name must not be empty when no marketapp.hash is given.")
-	case !hashGiven:
-		in.Name = name
-	}
+	hashGiven := v.marketapp(b, &in)
+	v.appName(b, hashGiven, &in)
 
 	pid, absent, valid := id(b, "platform")
 	_, known := v.cat.Platform(pid)
@@ -463,6 +430,57 @@ func (v *checker) app(b Body) AppInput {
 		in.PlanID = plan
 	}
 	return in
+}
+
+// marketapp checks marketapp.hash and, when it names a marketplace app,
+// takes the app's name and platform from it. It reports whether the body
+// gives a hash at all.
+func (v *checker) marketapp(b Body, in *AppInput) bool {
+	raw, exists := b["marketapp"]
+	if !exists || raw == nil {
+		return false
+	}
+	const field, msg = "marketapp.hash", "marketapp.hash must be the 40-hexadecimal-character hash of a marketplace app (see GET /marketapps)."
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		v.fail(field, CodeInvalidMarketappHash, msg)
+		return true
+	}
+	rawHash, exists := obj["hash"]
+	if !exists || rawHash == nil {
+		return false
+	}
+	h, ok := v.dev.hash(rawHash)
+	switch m, known := v.cat.Marketapp(strings.ToLower(h)); {
+	case !ok && v.dev.MalformedHashIgnored:
+		return false
+	case !ok:
+		v.fail(field, CodeInvalidMarketappHash, msg)
+	case !known:
+		v.fail(field, CodeInvalidMarketappHash, "marketapp.hash matches no marketplace app (see GET /marketapps).")
+	default:
+		in.MarketappHash = ptr(m.Hash)
+		in.Name, in.PlatformID = m.Name, m.PlatformID
+	}
+	return true
+}
+
+// appName checks name, required only without a marketplace app, whose
+// name then wins.
+func (v *checker) appName(b Body, hashGiven bool, in *AppInput) {
+	name, present, ok := str(b, "name")
+	switch {
+	case !present && !hashGiven && !v.dev.AppNameOptional:
+		v.fail("name", CodeInvalidName, "name is required when no marketapp.hash is given.")
+	case !present:
+	case !ok:
+		v.fail("name", CodeInvalidName, "name must be a string or null.")
+	case v.tooLong("name", CodeInvalidName, name):
+	case blank(name) && !hashGiven && !v.dev.AppNameOptional:
+		v.fail("name", CodeInvalidName, "name must not be empty when no marketapp.hash is given.")
+	case !hashGiven:
+		in.Name = name
+	}
 }
 
 // ValidateSession checks a body of POST /sessions (decoded from JSON or from
