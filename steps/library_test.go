@@ -15,9 +15,8 @@ import (
 
 // vocabulary is every phrase of the contract between steps/ and features/
 // (the catalogue in the godoc of each family's Register), written out as a
-// feature would. Each must match exactly
-// one registered expression: godog in strict mode fails a step that two
-// expressions match.
+// feature would. Each must match exactly one registered expression: godog in
+// strict mode fails a step that two expressions match.
 var vocabulary = []struct{ text, handler string }{
 	{`I remember "{{gen:email}}" as "newEmail"`, "iRemember"},
 	{`I am account "A" using the api-key header`, "iAmAccountUsing"},
