@@ -210,11 +210,15 @@ var catalogue = []defect{
 		deviate: func(d *pricing.Deviations) { d.NobodyAPIKey = nobodyKey }},
 	{Defect: Defect{"api-key-scheme-ignored", "5", `the Authorization header's last word is taken as the key, with or without "api-key"`},
 		request: func(r *http.Request) {
-			keys := r.Header.Values("Authorization")
-			for i, v := range keys {
+			var keys []string
+			for _, v := range r.Header.Values("Authorization") {
 				if words := strings.Fields(v); len(words) > 0 {
-					keys[i] = "api-key " + words[len(words)-1]
+					v = "api-key " + words[len(words)-1]
 				}
+				keys = append(keys, v)
+			}
+			if keys != nil {
+				r.Header["Authorization"] = keys
 			}
 		}},
 	{Defect: Defect{"session-token-header-ignored", "5", "the session-token header is not read"},
