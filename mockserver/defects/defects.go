@@ -48,7 +48,9 @@ type defect struct {
 	deviate func(*pricing.Deviations)
 }
 
-// catalogue is every defect, grouped by what it does.
+// catalogue is every defect, in the order --list-faults and the mutation
+// report show them, roughly by area; a comment heads each run of defects
+// that act the same way.
 var catalogue = []defect{
 	// Answers rewritten on the way out.
 	{Defect: Defect{"unauthorized-as-403", "7.2", "a request that is not authenticated is answered 403 instead of 401"},
@@ -190,16 +192,9 @@ var catalogue = []defect{
 		deviate: func(d *pricing.Deviations) { d.MalformedHashIgnored = true }},
 	{Defect: Defect{"hash-truncated-to-40", "8", "a marketapp hash longer than 40 characters is cut to 40 and accepted"},
 		deviate: func(d *pricing.Deviations) { d.HashTruncated = true }},
-	{Defect: Defect{"wrong-password-accepted", "5", "POST /sessions accepts any password for a known email"},
-		deviate: func(d *pricing.Deviations) { d.AnyPassword = true }},
-	{Defect: Defect{"user-permission-skipped", "5", "a user may modify another user (answered 200, not 403)"},
-		deviate: func(d *pricing.Deviations) { d.AnyUserMayAct = true }},
-	{Defect: Defect{"client-permission-skipped", "5", "a user may modify a client it is not a member of (answered 200, not 403)"},
-		deviate: func(d *pricing.Deviations) { d.AnyoneMayActOnClients = true }},
-	{Defect: Defect{"user-update-not-stored", "4.1", "PUT /users/:userId answers the new values but does not store them"},
-		deviate: func(d *pricing.Deviations) { d.UpdateNotStored = true }},
 
-	// Requests rewritten on the way in.
+	// Requests rewritten on the way in; the first also tells the domain of
+	// the key it sends.
 	{Defect: Defect{"auth-not-enforced-put-clients", "5", "PUT /clients/:clientId runs without authentication"},
 		request: func(r *http.Request) {
 			if r.Method == http.MethodPut && clientPath.MatchString(r.URL.Path) {
@@ -225,6 +220,18 @@ var catalogue = []defect{
 		request: func(r *http.Request) { r.Header.Del("session-token") }},
 	{Defect: Defect{"session-token-query-ignored", "5", "the sessionToken query argument is not read"},
 		request: dropTokenQuery},
+
+	// Deviations handed to the domain.
+	{Defect: Defect{"wrong-password-accepted", "5", "POST /sessions accepts any password for a known email"},
+		deviate: func(d *pricing.Deviations) { d.AnyPassword = true }},
+	{Defect: Defect{"user-permission-skipped", "5", "a user may modify another user (answered 200, not 403)"},
+		deviate: func(d *pricing.Deviations) { d.AnyUserMayAct = true }},
+	{Defect: Defect{"client-permission-skipped", "5", "a user may modify a client it is not a member of (answered 200, not 403)"},
+		deviate: func(d *pricing.Deviations) { d.AnyoneMayActOnClients = true }},
+	{Defect: Defect{"user-update-not-stored", "4.1", "PUT /users/:userId answers the new values but does not store them"},
+		deviate: func(d *pricing.Deviations) { d.UpdateNotStored = true }},
+
+	// Requests rewritten on the way in.
 	{Defect: Defect{"v1.0-not-served", "9", "the base path v1.0 is not routed, only v1"},
 		request: func(r *http.Request) {
 			if under(r.URL.Path, "/v1.0") {
