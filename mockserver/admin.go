@@ -7,10 +7,12 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
-// AdminPrefix is where the admin API lives, outside the versioned API.
-const AdminPrefix = "/__admin"
+// adminPrefix is where the admin API lives, outside the versioned API.
+const adminPrefix = "/__admin"
 
 // maxStateBody is the largest state document PUT /__admin/state reads.
 const maxStateBody = 32 << 20
@@ -18,7 +20,7 @@ const maxStateBody = 32 << 20
 // registerAdmin adds the admin API. Every call acts on the namespace of its
 // X-Mock-Namespace header, the default one without it.
 func (s *Server) registerAdmin(e *gin.Engine) {
-	a := e.Group(AdminPrefix)
+	a := e.Group(adminPrefix)
 	a.POST("/reset", s.adminReset)
 	a.GET("/state", s.adminGetState)
 	a.PUT("/state", s.adminPutState)
@@ -41,7 +43,7 @@ func nsName(ns *namespace) string {
 // seed. Its journal and rules stay; they have their own DELETE.
 func (s *Server) adminReset(c *gin.Context) {
 	ns := s.nsFor(c)
-	ns.store.reset(s.currentSeed())
+	ns.store.Reset(s.currentSeed())
 	writeJSON(c, http.StatusOK, gin.H{"namespace": nsName(ns), "reset": true})
 }
 
@@ -58,20 +60,20 @@ func (s *Server) adminPutState(c *gin.Context) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			abortWith(c, http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "The state document is larger than 32 MiB.")
+			abortWith(c, pricing.CodeBodyTooLarge, "The state document is larger than 32 MiB.")
 			return
 		}
 		invalidBody(c, "The request body could not be read.")
 		return
 	}
-	st, err := ParseState(b)
+	st, err := pricing.ParseState(b)
 	if err != nil {
-		abortWith(c, http.StatusBadRequest, CodeInvalidState, "The state was not imported: "+err.Error()+".")
+		abortWith(c, pricing.CodeInvalidState, "The state was not imported: "+err.Error()+".")
 		return
 	}
 	store := s.storeFor(c)
 	if errs := store.Import(st); len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	writeJSON(c, http.StatusOK, store.Export())
@@ -95,12 +97,12 @@ func (s *Server) adminAddFault(c *gin.Context) {
 	}
 	r, errs := parseRule(b)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	r, err := s.nsFor(c).rules.add(r)
 	if err != nil {
-		abortWith(c, http.StatusBadRequest, "TooManyRules", err.Error()+"; DELETE /__admin/faults removes them.")
+		abortWith(c, pricing.CodeTooManyRules, err.Error()+"; DELETE /__admin/faults removes them.")
 		return
 	}
 	writeJSON(c, http.StatusCreated, r)
@@ -125,5 +127,5 @@ func (s *Server) adminRemoveFault(c *gin.Context) {
 			return
 		}
 	}
-	notFound(c, "There is no fault rule with id "+strconv.Quote(c.Param("id"))+" in this namespace.")
+	abortWith(c, pricing.CodeNotFound, "There is no fault rule with id "+strconv.Quote(c.Param("id"))+" in this namespace.")
 }

@@ -5,20 +5,23 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
-// FaultRule is a runtime fault of POST /__admin/faults: the next Times
+// faultRule is a runtime fault of POST /__admin/faults: the next Times
 // requests (all of them while Times is 0) whose method and path match are
 // delayed by Delay and, when Status is set, answered Status with Body
-// instead of reaching the API. Unlike the named faults of --fault, which
-// break the spec for mutation testing, rules rehearse what a real server
-// does on a bad day: a 500, a 401 after a token expired, a slow network.
-type FaultRule struct {
+// instead of reaching the API. Unlike the defects of --fault
+// (mockserver/defects), which break the spec for mutation testing, rules
+// rehearse what a correct server does on a bad day: a 500, a 401 after a
+// token expired, a slow network.
+type faultRule struct {
 	ID int64 `json:"id"`
 	// Method is an HTTP method, or "*" (or "" in a new rule) for any.
 	Method string `json:"method"`
@@ -48,24 +51,22 @@ const maxRules = 1000
 // faultRules is the rule list of a namespace; safe for concurrent use.
 type faultRules struct {
 	mu    sync.Mutex
-	rules []FaultRule // oldest first: the first that matches applies
+	rules []faultRule // oldest first: the first that matches applies
 	next  int64
 }
 
 // parseRule reads and checks the body of POST /__admin/faults.
-func parseRule(b []byte) (FaultRule, []FieldError) {
-	var r FaultRule
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		return r, []FieldError{{Error: CodeInvalidBody, Message: "The rule is not a valid JSON object of method, path, status, body, delay and times: " + err.Error() + "."}}
+func parseRule(b []byte) (faultRule, []pricing.FieldError) {
+	var r faultRule
+	switch err := jsonio.Decode(b, &r); {
+	case errors.Is(err, jsonio.ErrTrailingData):
+		return r, []pricing.FieldError{{Error: pricing.CodeInvalidBody, Message: "The request body holds more than one JSON value."}}
+	case err != nil:
+		return r, []pricing.FieldError{{Error: pricing.CodeInvalidBody, Message: "The rule is not a valid JSON object of method, path, status, body, delay and times: " + err.Error() + "."}}
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return r, []FieldError{{Error: CodeInvalidBody, Message: "The request body holds more than one JSON value."}}
-	}
-	var errs []FieldError
+	var errs []pricing.FieldError
 	bad := func(field, msg string) {
-		errs = append(errs, FieldError{FieldName: field, Error: "InvalidRule", Message: msg})
+		errs = append(errs, pricing.FieldError{FieldName: field, Error: pricing.CodeInvalidRule, Message: msg})
 	}
 	r.Method = strings.ToUpper(strings.TrimSpace(r.Method))
 	if r.Method == "" {
@@ -106,7 +107,7 @@ func parseRule(b []byte) (FaultRule, []FieldError) {
 	}
 	r.Matched, r.Remaining = 0, nil
 	if r.Times > 0 {
-		r.Remaining = ptr(r.Times)
+		r.Remaining = new(r.Times)
 	}
 	return r, errs
 }
@@ -132,11 +133,11 @@ func globRE(glob string) *regexp.Regexp {
 	return regexp.MustCompile(b.String())
 }
 
-func (f *faultRules) add(r FaultRule) (FaultRule, error) {
+func (f *faultRules) add(r faultRule) (faultRule, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.rules) >= maxRules {
-		return FaultRule{}, fmt.Errorf("this namespace already has %d rules, the most it keeps", maxRules)
+		return faultRule{}, fmt.Errorf("this namespace already has %d rules, the most it keeps", maxRules)
 	}
 	f.next++
 	r.ID = f.next
@@ -145,16 +146,16 @@ func (f *faultRules) add(r FaultRule) (FaultRule, error) {
 }
 
 // view is a copy safe to hand out.
-func (r FaultRule) view() FaultRule {
+func (r faultRule) view() faultRule {
 	if r.Remaining != nil {
-		r.Remaining = ptr(*r.Remaining)
+		r.Remaining = new(*r.Remaining)
 	}
 	return r
 }
 
 // match applies the first rule that matches a request, counting it down
 // (and removing it at zero).
-func (f *faultRules) match(method, path string) (FaultRule, bool) {
+func (f *faultRules) match(method, path string) (faultRule, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i := range f.rules {
@@ -173,20 +174,20 @@ func (f *faultRules) match(method, path string) (FaultRule, bool) {
 		}
 		return r.view(), true
 	}
-	return FaultRule{}, false
+	return faultRule{}, false
 }
 
-func (f *faultRules) list() []FaultRule {
+func (f *faultRules) list() []faultRule {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out := make([]FaultRule, 0, len(f.rules))
+	out := make([]faultRule, 0, len(f.rules))
 	for _, r := range f.rules {
 		out = append(out, r.view())
 	}
 	return out
 }
 
-func (f *faultRules) remove(id int64) (FaultRule, bool) {
+func (f *faultRules) remove(id int64) (faultRule, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, r := range f.rules {
@@ -195,7 +196,7 @@ func (f *faultRules) remove(id int64) (FaultRule, bool) {
 			return r.view(), true
 		}
 	}
-	return FaultRule{}, false
+	return faultRule{}, false
 }
 
 func (f *faultRules) clear() int {

@@ -126,7 +126,7 @@ func TestAdminStateRefused(t *testing.T) {
 			if len(errs) == 0 {
 				t.Fatalf("answer %s is not a non-empty error array", r)
 			}
-			wantEq(t, "error code", errs[0].Get("error").String(), mockserver.CodeInvalidState)
+			wantEq(t, "error code", errs[0].Get("error").String(), "InvalidState")
 			if errs[0].Get("message").String() == "" {
 				t.Errorf("error without a message: %s", r)
 			}
@@ -217,12 +217,12 @@ func TestAdminFaultRuleCount(t *testing.T) {
 	wantEq(t, "other method", send(t, srv, "PUT", "/v1/users/1", asA, userBodyA()).status, http.StatusOK)
 	wantEq(t, "other path", send(t, srv, "GET", "/v1/users/1/clients", asA, nil).status, http.StatusOK)
 	first := send(t, srv, "GET", "/v1.0/users/1", asA, nil)
-	wantError(t, first, http.StatusServiceUnavailable, mockserver.CodeInjected)
+	wantError(t, first, http.StatusServiceUnavailable, "InjectedFault")
 	list := send(t, srv, "GET", "/__admin/faults", nil, nil).json.Get("faults").Array()
 	if len(list) != 1 || list[0].Get("id").Int() != id || list[0].Get("remaining").Int() != 1 || list[0].Get("matched").Int() != 1 {
 		t.Fatalf("rules after one match: %v", list)
 	}
-	wantError(t, send(t, srv, "GET", "/v1/users/2", asA, nil), http.StatusServiceUnavailable, mockserver.CodeInjected)
+	wantError(t, send(t, srv, "GET", "/v1/users/2", asA, nil), http.StatusServiceUnavailable, "InjectedFault")
 	wantEq(t, "after the count", send(t, srv, "GET", "/v1/users/1", asA, nil).status, http.StatusOK)
 	wantEq(t, "rules left", len(send(t, srv, "GET", "/__admin/faults", nil, nil).json.Get("faults").Array()), 0)
 }
@@ -294,11 +294,11 @@ func TestMockStatusHeader(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"503", 503, mockserver.CodeInjected},
+		{"503", 503, "InjectedFault"},
 		{"500", 500, "InternalError"},
 		{"401", 401, "Unauthorized"},
-		{"oops", 400, mockserver.CodeInvalidMockHeader},
-		{"700", 400, mockserver.CodeInvalidMockHeader},
+		{"oops", 400, "InvalidMockHeader"},
+		{"700", 400, "InvalidMockHeader"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.value, func(t *testing.T) {
@@ -363,8 +363,8 @@ func TestNamespaceNameRefused(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			srv := newServer(t)
-			wantError(t, send(t, srv, "GET", "/v1/plans", inNamespace(name), nil), http.StatusBadRequest, mockserver.CodeInvalidNamespace)
-			wantError(t, send(t, srv, "GET", "/__admin/state", inNamespace(name), nil), http.StatusBadRequest, mockserver.CodeInvalidNamespace)
+			wantError(t, send(t, srv, "GET", "/v1/plans", inNamespace(name), nil), http.StatusBadRequest, "InvalidNamespace")
+			wantError(t, send(t, srv, "GET", "/__admin/state", inNamespace(name), nil), http.StatusBadRequest, "InvalidNamespace")
 		})
 	}
 	srv := newServer(t)
@@ -379,7 +379,7 @@ func TestNamespacesBounded(t *testing.T) {
 	for i := range 1000 {
 		mustStatus(t, send(t, srv, "GET", "/v1/plans", inNamespace("ns-"+itoa(i)), nil), http.StatusOK, "namespace "+itoa(i))
 	}
-	wantError(t, send(t, srv, "GET", "/v1/plans", inNamespace("one-more"), nil), http.StatusBadRequest, mockserver.CodeInvalidNamespace)
+	wantError(t, send(t, srv, "GET", "/v1/plans", inNamespace("one-more"), nil), http.StatusBadRequest, "InvalidNamespace")
 	wantEq(t, "a known one", send(t, srv, "GET", "/v1/plans", inNamespace("ns-7"), nil).status, http.StatusOK)
 	wantEq(t, "the default", send(t, srv, "GET", "/v1/plans", nil, nil).status, http.StatusOK)
 }

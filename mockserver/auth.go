@@ -1,9 +1,12 @@
 package mockserver
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // callerKey is the gin context key of the authenticated user's id.
@@ -14,13 +17,9 @@ const callerKey = "mockserver.caller"
 // "sessionToken=<TOKEN>". Every credential present must be valid and all must
 // name the same user; otherwise, or when none is present, the answer is 401.
 func (s *Server) authenticate(c *gin.Context) {
-	if s.faults.authSkipped(c) {
-		c.Next()
-		return
-	}
 	id, msg := s.caller(c)
 	if msg != "" {
-		unauthorized(c, msg)
+		abortWith(c, pricing.CodeUnauthorized, msg)
 		return
 	}
 	c.Set(callerKey, id)
@@ -30,7 +29,7 @@ func (s *Server) authenticate(c *gin.Context) {
 func (s *Server) caller(c *gin.Context) (int64, string) {
 	var ids []int64
 	for _, v := range c.Request.Header.Values("Authorization") {
-		key, ok := apiKey(s.faults.authorization(v))
+		key, ok := apiKey(v)
 		if !ok {
 			return 0, "The Authorization header must be \"api-key <API_KEY>\"."
 		}
@@ -40,10 +39,7 @@ func (s *Server) caller(c *gin.Context) (int64, string) {
 		}
 		ids = append(ids, id)
 	}
-	tokens := s.faults.sessionTokens(c.Request.Header)
-	if q, ok := c.Request.URL.Query()["sessionToken"]; ok && !s.faults.on(checkTokenQueryIgnored) {
-		tokens = append(tokens, q...)
-	}
+	tokens := slices.Concat(c.Request.Header.Values("session-token"), c.Request.URL.Query()["sessionToken"])
 	for _, t := range tokens {
 		if t == "" {
 			return 0, "The session token is empty."

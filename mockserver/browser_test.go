@@ -186,8 +186,8 @@ func TestBrowserCrossOrigin(t *testing.T) {
 		t.Helper()
 		q := url.Values{
 			"api":       {api.URL},
-			"email":     {"qa@example.com"},
-			"password":  {"qa-password"},
+			"email":     {emailA},
+			"password":  {passA},
 			"firstName": {firstName},
 		}
 		if err := chromedp.Do(browser,
@@ -253,7 +253,7 @@ func firstNameOf(t *testing.T, base string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "api-key qa-api-key")
+	req.Header.Set("Authorization", "api-key "+keyA)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // What a browser may send to the mock from another origin. Content-Type is
@@ -69,7 +71,7 @@ func corsMiddleware(origins []string) gin.HandlerFunc {
 		preflight := c.Request.Method == http.MethodOptions && c.GetHeader("Access-Control-Request-Method") != ""
 		if !anyOrigin && !allowed[normalizeOrigin(origin)] {
 			if preflight {
-				forbidden(c, "The origin "+origin+" is not allowed to call this mock; start it with --cors-origins including it.")
+				abortWith(c, pricing.CodeForbidden, "The origin "+origin+" is not allowed to call this mock; start it with --cors-origins including it.")
 				return
 			}
 			// The request is served, the browser just may not read the

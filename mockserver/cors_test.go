@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // corsEngine is a small engine built like the mock's (405 for a wrong method,
@@ -21,13 +23,13 @@ func corsEngine(origins []string) *gin.Engine {
 	e := gin.New()
 	e.HandleMethodNotAllowed = true
 	e.Use(corsMiddleware(origins))
-	e.NoRoute(func(c *gin.Context) { notFound(c, "There is no such endpoint.") })
+	e.NoRoute(func(c *gin.Context) { abortWith(c, pricing.CodeNotFound, "There is no such endpoint.") })
 	e.NoMethod(func(c *gin.Context) {
-		abortWith(c, http.StatusMethodNotAllowed, CodeMethodNotAllowed, "wrong method")
+		abortWith(c, pricing.CodeMethodNotAllowed, "wrong method")
 	})
 	requireToken := func(c *gin.Context) {
 		if c.GetHeader("session-token") == "" {
-			unauthorized(c, "no credentials")
+			abortWith(c, pricing.CodeUnauthorized, "no credentials")
 		}
 	}
 	ok := func(c *gin.Context) { writeJSON(c, http.StatusOK, map[string]string{"ok": "yes"}) }
@@ -56,10 +58,10 @@ func TestCORSMiddleware(t *testing.T) {
 		path     string
 		header   map[string]string
 		status   int
-		allowed  string // Access-Control-Allow-Origin, "" for absent
-		isPre    bool   // a preflight answer: methods, headers and max-age set
-		errCode  string // the error array's code when the body is one
-		emptyRes bool   // no body at all
+		allowed  string       // Access-Control-Allow-Origin, "" for absent
+		isPre    bool         // a preflight answer: methods, headers and max-age set
+		errCode  pricing.Code // the error array's code when the body is one
+		emptyRes bool         // no body at all
 	}{
 		{name: "preflight, any origin, needs no credentials", method: "OPTIONS", path: "/v1/users/1",
 			header: preflight("PUT"), status: 204, allowed: page, isPre: true, emptyRes: true},
@@ -72,24 +74,24 @@ func TestCORSMiddleware(t *testing.T) {
 		{name: "the origin is echoed as sent", method: "GET", path: "/v1/platforms",
 			header: withOrigin("null"), status: 200, allowed: "null"},
 		{name: "a 401 is readable by the page", method: "PUT", path: "/v1/users/1",
-			header: withOrigin(page), status: 401, allowed: page, errCode: CodeUnauthorized},
+			header: withOrigin(page), status: 401, allowed: page, errCode: pricing.CodeUnauthorized},
 		{name: "a 404 is readable by the page", method: "GET", path: "/v1/nowhere",
-			header: withOrigin(page), status: 404, allowed: page, errCode: CodeNotFound},
+			header: withOrigin(page), status: 404, allowed: page, errCode: pricing.CodeNotFound},
 		{name: "OPTIONS that is not a preflight is an ordinary wrong method", method: "OPTIONS", path: "/v1/platforms",
-			header: withOrigin(page), status: 405, allowed: page, errCode: CodeMethodNotAllowed},
+			header: withOrigin(page), status: 405, allowed: page, errCode: pricing.CodeMethodNotAllowed},
 		{name: "no Origin, no CORS headers", method: "GET", path: "/v1/platforms",
 			status: 200},
 		{name: "no Origin, OPTIONS is a wrong method", method: "OPTIONS", path: "/v1/users/1",
-			header: map[string]string{"Access-Control-Request-Method": "PUT"}, status: 405, errCode: CodeMethodNotAllowed},
+			header: map[string]string{"Access-Control-Request-Method": "PUT"}, status: 405, errCode: pricing.CodeMethodNotAllowed},
 
 		{name: "restricted: listed origin preflight", origins: []string{"http://other.test", page},
 			method: "OPTIONS", path: "/v1/users/1", header: preflight("PUT"), status: 204, allowed: page, isPre: true, emptyRes: true},
 		{name: "restricted: the list is matched as a browser serialises origins", origins: []string{" HTTP://LocalHost:5173/ "},
 			method: "GET", path: "/v1/platforms", header: withOrigin(page), status: 200, allowed: page},
 		{name: "restricted: another port is another origin", origins: []string{"http://localhost:3000"},
-			method: "OPTIONS", path: "/v1/users/1", header: preflight("PUT"), status: 403, errCode: CodeForbidden},
+			method: "OPTIONS", path: "/v1/users/1", header: preflight("PUT"), status: 403, errCode: pricing.CodeForbidden},
 		{name: "restricted: another scheme is another origin", origins: []string{"https://localhost:5173"},
-			method: "OPTIONS", path: "/v1/users/1", header: preflight("PUT"), status: 403, errCode: CodeForbidden},
+			method: "OPTIONS", path: "/v1/users/1", header: preflight("PUT"), status: 403, errCode: pricing.CodeForbidden},
 		{name: "restricted: unlisted simple request is served without CORS headers", origins: []string{"http://other.test"},
 			method: "GET", path: "/v1/platforms", header: withOrigin(page), status: 200},
 		{name: "restricted: no Origin is not a browser, served", origins: []string{"http://other.test"},
@@ -160,8 +162,8 @@ func TestCORSMiddleware(t *testing.T) {
 			if tt.emptyRes && rec.Body.Len() != 0 {
 				t.Errorf("body %q, want none", rec.Body)
 			}
-			if tt.errCode != "" {
-				var errs []FieldError
+			if tt.errCode != (pricing.Code{}) {
+				var errs []pricing.FieldError
 				if err := json.Unmarshal(rec.Body.Bytes(), &errs); err != nil {
 					t.Fatalf("body %q is not an error array: %v", rec.Body, err)
 				}
@@ -185,7 +187,7 @@ func TestCORSRefusalNamesOrigin(t *testing.T) {
 	rec := httptest.NewRecorder()
 	corsEngine([]string{"http://localhost:5173"}).ServeHTTP(rec, req)
 
-	var errs []FieldError
+	var errs []pricing.FieldError
 	if err := json.Unmarshal(rec.Body.Bytes(), &errs); err != nil || len(errs) != 1 {
 		t.Fatalf("body %q: want one error (%v)", rec.Body, err)
 	}

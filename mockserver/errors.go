@@ -1,74 +1,48 @@
 package mockserver
 
 import (
-	"bytes"
-	"encoding/json"
-	"net/http"
-
 	"github.com/gin-gonic/gin"
-)
 
-// FieldError is one element of every error answer (spec 7.1). For errors that
-// concern the request as a whole (401, 403, 404, 405, 413, malformed body)
-// FieldName is empty.
-type FieldError struct {
-	FieldName string `json:"fieldName"`
-	Error     string `json:"error"`
-	Message   string `json:"message"`
-}
-
-// Codes of errors that are not about one body field.
-const (
-	CodeInvalidBody      = "InvalidBody"
-	CodeBodyTooLarge     = "BodyTooLarge"
-	CodeUnauthorized     = "Unauthorized"
-	CodeForbidden        = "Forbidden"
-	CodeNotFound         = "NotFound"
-	CodeMethodNotAllowed = "MethodNotAllowed"
-	CodeNoClient         = "NoClient"
-	CodeInternal         = "InternalError"
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 const contentTypeJSON = "application/json; charset=utf-8"
 
-// writeJSON answers status with v encoded as JSON (not HTML-escaped: the
-// messages quote "<API_KEY>" and are read by people).
+// writeJSON answers status with v encoded as JSON.
 func writeJSON(c *gin.Context, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonio.Encode(v)
+	if err != nil {
 		// Every value handed here is built from wire types; failing to encode
 		// one is a programming error, answered like any other.
-		status = http.StatusInternalServerError
-		buf.Reset()
-		buf.WriteString(`[{"fieldName":"","error":"` + CodeInternal + `","message":"The response could not be encoded."}]` + "\n")
+		status = pricing.CodeInternal.Status()
+		b, _ = jsonio.Encode([]pricing.FieldError{{Error: pricing.CodeInternal, Message: "The response could not be encoded."}})
 	}
-	c.Data(status, contentTypeJSON, buf.Bytes())
+	c.Data(status, contentTypeJSON, b)
 }
 
 // writeErrors is the single writer of error answers: always a JSON array.
-func writeErrors(c *gin.Context, status int, errs []FieldError) {
+func writeErrors(c *gin.Context, status int, errs []pricing.FieldError) {
 	if errs == nil {
-		errs = []FieldError{}
+		errs = []pricing.FieldError{}
 	}
 	writeJSON(c, status, errs)
 	c.Abort()
 }
 
-// abortWith answers an error that concerns the request as a whole.
-func abortWith(c *gin.Context, status int, code, message string) {
-	writeErrors(c, status, []FieldError{{FieldName: "", Error: code, Message: message}})
+// fieldErrors answers errors of a body, with the status of their codes (one
+// answer carries codes of one status).
+func fieldErrors(c *gin.Context, errs []pricing.FieldError) {
+	writeErrors(c, errs[0].Error.Status(), errs)
 }
 
-func unauthorized(c *gin.Context, message string) {
-	abortWith(c, http.StatusUnauthorized, CodeUnauthorized, message)
+// abortWith answers an error that concerns the request as a whole, with the
+// status of its code.
+func abortWith(c *gin.Context, code pricing.Code, message string) {
+	writeErrors(c, code.Status(), []pricing.FieldError{{FieldName: "", Error: code, Message: message}})
 }
 
-func forbidden(c *gin.Context, message string) {
-	abortWith(c, http.StatusForbidden, CodeForbidden, message)
-}
-
-func notFound(c *gin.Context, message string) {
-	abortWith(c, http.StatusNotFound, CodeNotFound, message)
+// internalError answers a failure of the mock itself.
+func internalError(c *gin.Context, message string) {
+	abortWith(c, pricing.CodeInternal, message)
 }

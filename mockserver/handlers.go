@@ -1,8 +1,6 @@
 package mockserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -12,6 +10,9 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // maxBody is the largest request body read; a larger one answers 413.
@@ -30,7 +31,7 @@ func readBody(c *gin.Context) ([]byte, bool) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			abortWith(c, http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "The request body is larger than 1 MiB.")
+			abortWith(c, pricing.CodeBodyTooLarge, "The request body is larger than 1 MiB.")
 		} else {
 			invalidBody(c, "The request body could not be read.")
 		}
@@ -40,11 +41,11 @@ func readBody(c *gin.Context) ([]byte, bool) {
 }
 
 func invalidBody(c *gin.Context, message string) {
-	abortWith(c, http.StatusBadRequest, CodeInvalidBody, message)
+	abortWith(c, pricing.CodeInvalidBody, message)
 }
 
 // decodeBody reads a JSON object body, whatever the Content-Type.
-func decodeBody(c *gin.Context) (Body, bool) {
+func decodeBody(c *gin.Context) (pricing.Body, bool) {
 	b, ok := readBody(c)
 	if !ok {
 		return nil, false
@@ -52,16 +53,14 @@ func decodeBody(c *gin.Context) (Body, bool) {
 	return decodeJSON(c, b)
 }
 
-func decodeJSON(c *gin.Context, b []byte) (Body, bool) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
+func decodeJSON(c *gin.Context, b []byte) (pricing.Body, bool) {
 	var v any
-	if err := dec.Decode(&v); err != nil {
-		invalidBody(c, "The request body is not valid JSON: "+err.Error()+".")
-		return nil, false
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	switch err := jsonio.Decode(b, &v); {
+	case errors.Is(err, jsonio.ErrTrailingData):
 		invalidBody(c, "The request body holds more than one JSON value.")
+		return nil, false
+	case err != nil:
+		invalidBody(c, "The request body is not valid JSON: "+err.Error()+".")
 		return nil, false
 	}
 	obj, ok := v.(map[string]any)
@@ -72,20 +71,16 @@ func decodeJSON(c *gin.Context, b []byte) (Body, bool) {
 	return obj, true
 }
 
-func badRequest(c *gin.Context, errs []FieldError) {
-	writeErrors(c, http.StatusBadRequest, errs)
-}
-
 // storeFailed answers an error of a store write. Validation has run before,
 // so only a race (an email taken meanwhile) or a bug reaches here.
 func storeFailed(c *gin.Context, err error) {
 	switch {
-	case errors.Is(err, ErrEmailTaken):
-		badRequest(c, []FieldError{{FieldName: "email", Error: "InvalidEmail", Message: "email is already used by another account."}})
-	case errors.Is(err, ErrNotFound):
-		notFound(c, "The resource does not exist.")
+	case errors.Is(err, pricing.ErrEmailTaken):
+		fieldErrors(c, []pricing.FieldError{{FieldName: "email", Error: pricing.CodeInvalidEmail, Message: "email is already used by another account."}})
+	case errors.Is(err, pricing.ErrNotFound):
+		abortWith(c, pricing.CodeNotFound, "The resource does not exist.")
 	default:
-		abortWith(c, http.StatusInternalServerError, CodeInternal, "The server failed to answer this request.")
+		internalError(c, "The server failed to answer this request.")
 	}
 }
 
@@ -100,7 +95,7 @@ func pathID(c *gin.Context, name, what string) (int64, bool) {
 			return n, true
 		}
 	}
-	notFound(c, "There is no "+what+" with id "+strconv.Quote(p)+".")
+	abortWith(c, pricing.CodeNotFound, "There is no "+what+" with id "+strconv.Quote(p)+".")
 	return 0, false
 }
 
@@ -112,14 +107,14 @@ func (s *Server) createSession(c *gin.Context) {
 	if !ok {
 		return
 	}
-	var body Body
+	var body pricing.Body
 	if mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type")); mt == "application/x-www-form-urlencoded" {
 		form, err := url.ParseQuery(string(raw))
 		if err != nil {
 			invalidBody(c, "The form body could not be parsed.")
 			return
 		}
-		body = Body{}
+		body = pricing.Body{}
 		for _, k := range []string{"email", "password"} {
 			if vs, ok := form[k]; ok && len(vs) > 0 {
 				body[k] = vs[0]
@@ -128,14 +123,14 @@ func (s *Server) createSession(c *gin.Context) {
 	} else if body, ok = decodeJSON(c, raw); !ok {
 		return
 	}
-	email, password, errs := ValidateSession(body)
+	email, password, errs := pricing.ValidateSession(body)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	u, err := s.storeFor(c).Authenticate(email, password)
 	if err != nil {
-		unauthorized(c, "The email address or the password is wrong.")
+		abortWith(c, pricing.CodeUnauthorized, "The email address or the password is wrong.")
 		return
 	}
 	sess, err := s.storeFor(c).CreateSession(u.ID)
@@ -154,9 +149,9 @@ func (s *Server) createUser(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateUserCreate(body, s.storeFor(c))
+	in, errs := s.storeFor(c).Validator().UserCreate(body)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	u, err := s.storeFor(c).CreateUser(in)
@@ -168,19 +163,19 @@ func (s *Server) createUser(c *gin.Context) {
 }
 
 // ownUser answers 404 or 403 unless the path's user exists and is the caller.
-func (s *Server) ownUser(c *gin.Context) (User, bool) {
+func (s *Server) ownUser(c *gin.Context) (pricing.User, bool) {
 	id, ok := pathID(c, "userId", "user")
 	if !ok {
-		return User{}, false
+		return pricing.User{}, false
 	}
 	u, err := s.storeFor(c).User(id)
 	if err != nil {
-		notFound(c, "There is no user with id "+strconv.FormatInt(id, 10)+".")
-		return User{}, false
+		abortWith(c, pricing.CodeNotFound, "There is no user with id "+strconv.FormatInt(id, 10)+".")
+		return pricing.User{}, false
 	}
-	if u.ID != callerID(c) && !s.faults.on(checkUserPermission) {
-		forbidden(c, "You may only view or modify your own user.")
-		return User{}, false
+	if !s.storeFor(c).MayActOnUser(callerID(c), u.ID) {
+		abortWith(c, pricing.CodeForbidden, "You may only view or modify your own user.")
+		return pricing.User{}, false
 	}
 	return u, true
 }
@@ -202,12 +197,12 @@ func (s *Server) updateUser(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateUserUpdate(body, s.storeFor(c), u.ID)
+	in, errs := s.storeFor(c).Validator().UserUpdate(body, u.ID)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
-	u, err := s.updateStoredUser(s.storeFor(c), u, in)
+	u, err := s.storeFor(c).UpdateUser(u.ID, in)
 	if err != nil {
 		storeFailed(c, err)
 		return
@@ -237,19 +232,19 @@ func (s *Server) listUserClients(c *gin.Context) {
 
 // memberClient answers 404 or 403 unless the path's client exists and the
 // caller is a member of it.
-func (s *Server) memberClient(c *gin.Context) (Client, bool) {
+func (s *Server) memberClient(c *gin.Context) (pricing.Client, bool) {
 	id, ok := pathID(c, "clientId", "client")
 	if !ok {
-		return Client{}, false
+		return pricing.Client{}, false
 	}
 	cl, err := s.storeFor(c).Client(id)
 	if err != nil {
-		notFound(c, "There is no client with id "+strconv.FormatInt(id, 10)+".")
-		return Client{}, false
+		abortWith(c, pricing.CodeNotFound, "There is no client with id "+strconv.FormatInt(id, 10)+".")
+		return pricing.Client{}, false
 	}
-	if !s.storeFor(c).IsMember(callerID(c), cl.ID) && !s.faults.on(checkClientPermission) {
-		forbidden(c, "You are not a member of this client.")
-		return Client{}, false
+	if !s.storeFor(c).MayActOnClient(callerID(c), cl.ID) {
+		abortWith(c, pricing.CodeForbidden, "You are not a member of this client.")
+		return pricing.Client{}, false
 	}
 	return cl, true
 }
@@ -261,9 +256,9 @@ func (s *Server) createClient(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateClientCreate(body, s.storeFor(c))
+	in, errs := s.storeFor(c).Validator().ClientCreate(body)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	cl, err := s.storeFor(c).CreateClient(callerID(c), in)
@@ -291,9 +286,9 @@ func (s *Server) updateClient(c *gin.Context) {
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateClientUpdate(body, s.storeFor(c))
+	in, errs := s.storeFor(c).Validator().ClientUpdate(body)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	cl, err := s.storeFor(c).UpdateClient(cl.ID, in)
@@ -332,16 +327,16 @@ func (s *Server) createApp(c *gin.Context) {
 		return
 	}
 	if u.PrimaryClientID == 0 {
-		abortWith(c, http.StatusForbidden, CodeNoClient, "You have no client to add an app to; create one with POST /clients first.")
+		abortWith(c, pricing.CodeNoClient, "You have no client to add an app to; create one with POST /clients first.")
 		return
 	}
 	body, ok := decodeBody(c)
 	if !ok {
 		return
 	}
-	in, errs := s.rules.ValidateApp(body, s.storeFor(c))
+	in, errs := s.storeFor(c).Validator().App(body)
 	if len(errs) > 0 {
-		badRequest(c, errs)
+		fieldErrors(c, errs)
 		return
 	}
 	a, err := s.storeFor(c).CreateApp(u.PrimaryClientID, in)
@@ -360,11 +355,11 @@ func (s *Server) getApp(c *gin.Context) {
 	}
 	a, err := s.storeFor(c).App(id)
 	if err != nil {
-		notFound(c, "There is no app with id "+strconv.FormatInt(id, 10)+".")
+		abortWith(c, pricing.CodeNotFound, "There is no app with id "+strconv.FormatInt(id, 10)+".")
 		return
 	}
 	if !s.storeFor(c).IsMember(callerID(c), a.ClientID) {
-		forbidden(c, "You are not a member of the client of this app.")
+		abortWith(c, pricing.CodeForbidden, "You are not a member of the client of this app.")
 		return
 	}
 	writeJSON(c, http.StatusOK, toWireApp(s.storeFor(c), a))

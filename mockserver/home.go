@@ -25,8 +25,8 @@ func (s *Server) home(c *gin.Context) {
 	// so listing it once keeps the table readable.
 	for _, part := range []func(string) bool{
 		func(p string) bool { return strings.HasPrefix(p, "/v1/") },
-		func(p string) bool { return strings.HasPrefix(p, AdminPrefix+"/") },
-		func(p string) bool { return !strings.HasPrefix(p, "/v1") && !strings.HasPrefix(p, AdminPrefix+"/") },
+		func(p string) bool { return strings.HasPrefix(p, adminPrefix+"/") },
+		func(p string) bool { return !strings.HasPrefix(p, "/v1") && !strings.HasPrefix(p, adminPrefix+"/") },
 	} {
 		for _, r := range docRoutes() {
 			if part(r.Path) {
@@ -36,7 +36,7 @@ func (s *Server) home(c *gin.Context) {
 	}
 	var buf bytes.Buffer
 	if err := homePage.Execute(&buf, data); err != nil {
-		abortWith(c, http.StatusInternalServerError, CodeInternal, "The home page could not be rendered.")
+		internalError(c, "The home page could not be rendered.")
 		return
 	}
 	c.Data(http.StatusOK, "text/html; charset=utf-8", buf.Bytes())

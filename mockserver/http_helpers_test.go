@@ -17,25 +17,53 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
-// The default seed's fixed values (CONTEXT.md, "The mock's seed").
-const (
-	emailA = "qa@example.com"
-	passA  = "qa-password"
-	keyA   = "qa-api-key"
-	emailB = "other@example.com"
-	passB  = "other-password"
-	keyB   = "other-api-key"
+// The default seed's accounts and marketplace apps, read from the fixtures
+// (fixtures/seed) rather than written out again.
+var (
+	seed                = loadSeed()
+	emailA, passA, keyA = seed.Email, seed.Password, seed.APIKey
+	emailB, passB, keyB = seed.OtherEmail, seed.OtherPassword, seed.OtherAPIKey
 
-	hashPuzzleAndroid = "fecaf482f29181490ae5ecfb2790186ce7f82078"
-	hashPuzzleIOS     = "41cc95107d02f0a55079d23d8dcf2b2852ef397d"
-	hashWordAndroid   = "ac16024432c03228d1db1ee6fad907840ee875ba"
-	hashWordIOS       = "df4d7dee1dba78d122ddf08348a93fcea9b47fd3"
-	hashCoinAndroid   = "705ce25619dcb55073f9980a4d5f9d47b9f3af58"
-	hashCoinIOS       = "184967e1f163976747bb9dfa3e23f6a3feb3bd1d"
+	hashPuzzleAndroid = seed.hash("Puzzle Quest", "Android")
+	hashPuzzleIOS     = seed.hash("Puzzle Quest", "iOS")
+	hashWordAndroid   = seed.hash("Word Garden", "Android")
+	hashWordIOS       = seed.hash("Word Garden", "iOS")
+	hashCoinAndroid   = seed.hash("Coin Rush", "Android")
+	hashCoinIOS       = seed.hash("Coin Rush", "iOS")
 )
+
+// seedValues is the default seed's profile and its marketplace apps.
+type seedValues struct {
+	pricing.Profile
+	marketapps map[[2]string]string // name and platform name -> hash
+}
+
+func loadSeed() seedValues {
+	d, err := pricing.LoadSeed(fixtures.Seed())
+	if err != nil {
+		panic("the default seed: " + err.Error())
+	}
+	st := pricing.NewStore(d, pricing.NewSource(nil), pricing.Deviations{})
+	v := seedValues{Profile: d.Profile(), marketapps: map[[2]string]string{}}
+	for _, m := range st.Marketapps() {
+		p, _ := st.Platform(m.PlatformID)
+		v.marketapps[[2]string{m.Name, p.Name}] = m.Hash
+	}
+	return v
+}
+
+func (v seedValues) hash(name, platform string) string {
+	h, ok := v.marketapps[[2]string{name, platform}]
+	if !ok {
+		panic("the default seed has no marketplace app " + name + " on " + platform)
+	}
+	return h
+}
 
 var (
 	reWriteKey = regexp.MustCompile(`^[0-9a-f]{32}$`)

@@ -23,10 +23,10 @@ const journalBodyMax = 64 << 10
 // masked replaces every credential and password in the journal.
 const masked = "***"
 
-// JournalEntry is one API request as GET /__admin/requests shows it. Bodies
+// journalEntry is one API request as GET /__admin/requests shows it. Bodies
 // are JSON values when they parse as JSON, strings otherwise, null when
 // empty.
-type JournalEntry struct {
+type journalEntry struct {
 	ID           int64             `json:"id"`
 	Time         time.Time         `json:"time"`
 	Method       string            `json:"method"`
@@ -43,11 +43,11 @@ type JournalEntry struct {
 // journal is a bounded ring of entries; safe for concurrent use.
 type journal struct {
 	mu      sync.Mutex
-	entries []JournalEntry // oldest first
+	entries []journalEntry // oldest first
 	next    int64
 }
 
-func (j *journal) add(e JournalEntry) {
+func (j *journal) add(e journalEntry) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.next++
@@ -60,10 +60,10 @@ func (j *journal) add(e JournalEntry) {
 }
 
 // list returns the entries, newest first.
-func (j *journal) list() []JournalEntry {
+func (j *journal) list() []journalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := make([]JournalEntry, len(j.entries))
+	out := make([]journalEntry, len(j.entries))
 	for i, e := range j.entries {
 		out[len(out)-1-i] = e
 	}
@@ -126,7 +126,7 @@ func (s *Server) journalRequests(c *gin.Context) {
 	c.Writer = w.ResponseWriter
 
 	r := c.Request
-	s.nsFor(c).journal.add(JournalEntry{
+	s.nsFor(c).journal.add(journalEntry{
 		Time:         start.UTC(),
 		Method:       r.Method,
 		Path:         r.URL.Path,

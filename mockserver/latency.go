@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // Headers a request may carry to shape its own answer (ignored with
@@ -22,13 +24,6 @@ const (
 // MaxDelay caps every delay: latency and jitter, X-Mock-Delay and the delay
 // of a fault rule, each alone and all together.
 const MaxDelay = 60 * time.Second
-
-// CodeInjected is the error code of an answer a fault rule or X-Mock-Status
-// made up (401, 403, 404 and 500 use the API's own codes instead).
-const CodeInjected = "InjectedFault"
-
-// CodeInvalidMockHeader is the error code of a bad X-Mock-* header.
-const CodeInvalidMockHeader = "InvalidMockHeader"
 
 // parseDelay reads a delay: a Go duration ("150ms", "1.5s"), 0 to MaxDelay.
 func parseDelay(s string) (time.Duration, error) {
@@ -84,12 +79,12 @@ func (s *Server) latency() time.Duration {
 func (s *Server) control(c *gin.Context) {
 	delay := s.latency()
 	var status int
-	var rule *FaultRule
+	var rule *faultRule
 	if !s.opts.NoAdmin {
 		if v := c.GetHeader(DelayHeader); v != "" {
 			d, err := parseDelay(v)
 			if err != nil {
-				abortWith(c, http.StatusBadRequest, CodeInvalidMockHeader, "The "+DelayHeader+" header: "+err.Error()+".")
+				abortWith(c, pricing.CodeInvalidMockHeader, "The "+DelayHeader+" header: "+err.Error()+".")
 				return
 			}
 			delay = d
@@ -97,7 +92,7 @@ func (s *Server) control(c *gin.Context) {
 		if v := c.GetHeader(StatusHeader); v != "" {
 			n, err := parseStatus(v)
 			if err != nil {
-				abortWith(c, http.StatusBadRequest, CodeInvalidMockHeader, "The "+StatusHeader+" header: "+err.Error()+".")
+				abortWith(c, pricing.CodeInvalidMockHeader, "The "+StatusHeader+" header: "+err.Error()+".")
 				return
 			}
 			status = n
@@ -136,13 +131,14 @@ func writeInjected(c *gin.Context, status int, body []byte, by string) {
 		c.Data(status, contentTypeJSON, []byte("{}\n"))
 		c.Abort()
 	default:
-		code := map[int]string{
-			http.StatusUnauthorized: CodeUnauthorized, http.StatusForbidden: CodeForbidden,
-			http.StatusNotFound: CodeNotFound, http.StatusInternalServerError: CodeInternal,
-		}[status]
-		if code == "" {
-			code = CodeInjected
+		// 401, 403, 404 and 500 carry the API's own codes; any other status
+		// the code of a made-up answer.
+		code := pricing.CodeInjected
+		for _, own := range []pricing.Code{pricing.CodeUnauthorized, pricing.CodeForbidden, pricing.CodeNotFound, pricing.CodeInternal} {
+			if own.Status() == status {
+				code = own
+			}
 		}
-		abortWith(c, status, code, fmt.Sprintf("%d %s, injected by %s.", status, http.StatusText(status), by))
+		writeErrors(c, status, []pricing.FieldError{{Error: code, Message: fmt.Sprintf("%d %s, injected by %s.", status, http.StatusText(status), by)}})
 	}
 }

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // delays records the delays a server asks for instead of waiting them out.
@@ -43,6 +46,17 @@ func recordingServer(t *testing.T, opts Options) (*Server, *delays) {
 	d := &delays{}
 	s.sleep = d.sleep
 	return s, d
+}
+
+// asA are the headers of a request by the seed's account A.
+func asA(s *Server) []string {
+	return []string{"Authorization", "api-key " + s.Profile().APIKey}
+}
+
+// putA is a PUT /users body for the seed's account A with another first name.
+func putA(s *Server, firstName string) string {
+	return `{"email":` + strconv.Quote(s.Profile().Email) + `,"firstName":` + strconv.Quote(firstName) + `,"lastName":"Assurance",` +
+		`"timezone":"Europe/London","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
 }
 
 func serve(s *Server, method, path, body string, headers ...string) *httptest.ResponseRecorder {
@@ -111,8 +125,8 @@ func TestBadDelayHeader(t *testing.T) {
 	for _, v := range []string{"soon", "-1s", "61s", "1h"} {
 		s, d := recordingServer(t, Options{})
 		rec := serve(s, "GET", "/v1/plans", "", DelayHeader, v)
-		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), CodeInvalidMockHeader) {
-			t.Errorf("%s: %s: %d %s, want 400 %s", DelayHeader, v, rec.Code, rec.Body, CodeInvalidMockHeader)
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), pricing.CodeInvalidMockHeader.String()) {
+			t.Errorf("%s: %s: %d %s, want 400 %s", DelayHeader, v, rec.Code, rec.Body, pricing.CodeInvalidMockHeader)
 		}
 		if len(d.got) != 0 {
 			t.Errorf("%s: %s: delayed %v", DelayHeader, v, d.got)
@@ -134,7 +148,7 @@ func TestDelayHonoursTheContext(t *testing.T) {
 	}
 	req := httptest.NewRequest("PUT", "/v1/users/1", strings.NewReader(`{}`)).WithContext(ctx)
 	req.Header.Set(DelayHeader, "59s")
-	req.Header.Set("Authorization", "api-key qa-api-key")
+	req.Header.Set("Authorization", "api-key "+s.Profile().APIKey)
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req) // would take 59 s if the context were ignored
 	if rec.Body.Len() != 0 {

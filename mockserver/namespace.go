@@ -1,11 +1,12 @@
 package mockserver
 
 import (
-	"net/http"
 	"regexp"
 	"sync"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // Namespaces let several developers or CI jobs share one mock without seeing
@@ -23,13 +24,10 @@ const maxNamespaces = 1000
 
 var namespaceRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
-// CodeInvalidNamespace is the error code of a bad X-Mock-Namespace.
-const CodeInvalidNamespace = "InvalidNamespace"
-
 // namespace is the data of one namespace.
 type namespace struct {
 	name    string // "" for the default
-	store   *Store
+	store   *pricing.Store
 	journal *journal
 	rules   *faultRules
 }
@@ -80,13 +78,13 @@ const nsKey = "mockserver.namespace"
 func (s *Server) resolveNamespace(c *gin.Context) {
 	name := c.GetHeader(NamespaceHeader)
 	if name != "" && !namespaceRE.MatchString(name) {
-		abortWith(c, http.StatusBadRequest, CodeInvalidNamespace,
+		abortWith(c, pricing.CodeInvalidNamespace,
 			"The "+NamespaceHeader+" header must be 1 to 64 characters among A-Z, a-z, 0-9, '.', '_' and '-'.")
 		return
 	}
 	ns, ok := s.spaces.get(name)
 	if !ok {
-		abortWith(c, http.StatusBadRequest, CodeInvalidNamespace,
+		abortWith(c, pricing.CodeInvalidNamespace,
 			"The mock already holds 1000 namespaces, the most it keeps; reuse a name or restart the mock.")
 		return
 	}
@@ -104,6 +102,6 @@ func (s *Server) nsFor(c *gin.Context) *namespace {
 }
 
 // storeFor is the store a request reads and writes.
-func (s *Server) storeFor(c *gin.Context) *Store {
+func (s *Server) storeFor(c *gin.Context) *pricing.Store {
 	return s.nsFor(c).store
 }

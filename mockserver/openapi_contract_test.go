@@ -20,19 +20,15 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 
-	"github.com/pricing-contract/pricing-contract/features"
-	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // loadOpenAPI is the document a default mock serves, loaded and validated.
 func loadOpenAPI(t *testing.T) *openapi3.T {
 	t.Helper()
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatalf("mockserver.New: %v", err)
-	}
-	return servedDocument(t, m)
+	return servedDocument(t, newServer(t))
 }
 
 func TestOpenAPIDocumentIsValid(t *testing.T) {
@@ -186,47 +182,18 @@ func TestContractAgainstOpenAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole contract suite")
 	}
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatalf("mockserver.New: %v", err)
-	}
-	doc := servedDocument(t, m)
-	v, err := newExchangeValidator(doc)
+	v, err := newExchangeValidator(loadOpenAPI(t))
 	if err != nil {
 		t.Fatalf("router of openapi.json: %v", err)
 	}
-	srv := httptest.NewServer(v.wrap(m))
-	t.Cleanup(srv.Close)
-
-	env := map[string]string{}
-	for _, kv := range m.Profile().Env(srv.URL + "/v1") {
-		k, val, _ := strings.Cut(kv, "=")
-		env[k] = val
-	}
-	profile := steps.ProfileFromEnv(func(k string) string { return env[k] })
-	if err := profile.Validate(); err != nil {
-		t.Fatalf("the mock's profile: %v", err)
-	}
-
-	var out bytes.Buffer
-	suite := steps.NewSuite(profile, steps.Options{Output: io.Discard})
-	status := godog.TestSuite{
-		Name:                 "contract-openapi",
-		TestSuiteInitializer: suite.InitializeTestSuite,
-		ScenarioInitializer:  suite.InitializeScenario,
-		Options: &godog.Options{
-			Format:      "progress",
-			Output:      &out,
-			FS:          features.FS,
-			Paths:       []string{"."},
-			Strict:      true,
-			NoColors:    true,
-			Concurrency: 4,
-			Randomize:   -1,
-		},
-	}.Run()
-	if status != 0 {
-		t.Errorf("the contract suite failed against the mock (status %d):\n%s", status, out.String())
+	m := mocktest.MustStart(t, mocktest.Options{Wrap: v.wrap})
+	run := steps.NewSuite(m.Profile, steps.Options{Output: io.Discard}).Run("contract-openapi", godog.Options{
+		Format:      "progress",
+		Concurrency: 4,
+		Randomize:   -1,
+	})
+	if run.Status != 0 {
+		t.Errorf("the contract suite failed against the mock (status %d):\n%s", run.Status, run.Output)
 	}
 
 	checked, violations := v.result()
@@ -311,15 +278,7 @@ func (v *exchangeValidator) wrap(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		rec := httptest.NewRecorder()
-		next.ServeHTTP(rec, r)
-		for k, vals := range rec.Header() {
-			w.Header()[k] = vals
-		}
-		w.WriteHeader(rec.Code)
-		w.Write(rec.Body.Bytes())
-
-		v.check(r, body, rec)
+		rewrite.Answers(next, func(a *rewrite.Answer) { v.check(r, body, a) }).ServeHTTP(w, r)
 	})
 }
 
@@ -333,7 +292,7 @@ var passAuth = &openapi3filter.Options{
 	SchemaValidationOptions: terse,
 }
 
-func (v *exchangeValidator) check(r *http.Request, body []byte, rec *httptest.ResponseRecorder) {
+func (v *exchangeValidator) check(r *http.Request, body []byte, answer *rewrite.Answer) {
 	v.mu.Lock()
 	v.checked++
 	v.mu.Unlock()
@@ -343,7 +302,7 @@ func (v *exchangeValidator) check(r *http.Request, body []byte, rec *httptest.Re
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	normaliseContentType(req, len(body) > 0)
-	status := rec.Code
+	status := answer.Status
 
 	route, params, err := v.router.FindRoute(req)
 	if err != nil {
@@ -354,13 +313,13 @@ func (v *exchangeValidator) check(r *http.Request, body []byte, rec *httptest.Re
 			err == routers.ErrMethodNotAllowed && status != http.StatusMethodNotAllowed:
 			v.record(r, status, "the document has no operation (%v), yet the mock answered", err)
 			return
-		case status == http.StatusMethodNotAllowed && rec.Header().Get("Allow") == "":
+		case status == http.StatusMethodNotAllowed && answer.Header.Get("Allow") == "":
 			v.record(r, status, "405 without an Allow header")
 		}
 		if r.Method == http.MethodHead {
 			return
 		}
-		if err := v.checkJSON(v.errors, rec.Body.Bytes()); err != nil {
+		if err := v.checkJSON(v.errors, answer.Body); err != nil {
 			v.record(r, status, "the error body is not an error array: %v", err)
 		}
 		return
@@ -373,8 +332,8 @@ func (v *exchangeValidator) check(r *http.Request, body []byte, rec *httptest.Re
 	out := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: in,
 		Status:                 status,
-		Header:                 rec.Header(),
-		Body:                   io.NopCloser(bytes.NewReader(rec.Body.Bytes())),
+		Header:                 answer.Header,
+		Body:                   io.NopCloser(bytes.NewReader(answer.Body)),
 		Options: &openapi3filter.Options{
 			IncludeResponseStatus:   true,
 			MultiError:              true,
@@ -493,10 +452,7 @@ func init() {
 // TestAdminAndDocsAgainstOpenAPI checks the part of the document the contract
 // suite never reaches: the admin API, the mock's headers and the docs.
 func TestAdminAndDocsAgainstOpenAPI(t *testing.T) {
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatalf("mockserver.New: %v", err)
-	}
+	m := newServer(t)
 	v, err := newExchangeValidator(servedDocument(t, m))
 	if err != nil {
 		t.Fatal(err)
@@ -539,10 +495,10 @@ func TestAdminAndDocsAgainstOpenAPI(t *testing.T) {
 	send("PUT", "/__admin/state", ns, string(state), 200)
 	send("PUT", "/__admin/state", ns, `{"users":"nobody"}`, 400)
 	send("PUT", "/__admin/state", ns, `[1]`, 400)
-	send("POST", "/v1/sessions", ns, `{"email":"qa@example.com","password":"qa-password"}`, 200)
+	send("POST", "/v1/sessions", ns, fmt.Sprintf(`{"email":%q,"password":%q}`, emailA, passA), 200)
 	send("GET", "/v1/platforms", ns, "", 200)
 	journal := send("GET", "/__admin/requests", ns, "", 200)
-	if !bytes.Contains(journal, []byte(`"/v1/sessions"`)) || bytes.Contains(journal, []byte("qa-password")) {
+	if !bytes.Contains(journal, []byte(`"/v1/sessions"`)) || bytes.Contains(journal, []byte(passA)) {
 		t.Errorf("the journal should list POST /v1/sessions with the password masked: %s", journal)
 	}
 	send("DELETE", "/__admin/requests", ns, "", 200)
@@ -573,17 +529,15 @@ func TestAdminAndDocsAgainstOpenAPI(t *testing.T) {
 // TestContractAgainstOpenAPI reports what disagrees with the document, so
 // that its silence over the suite's exchanges means something.
 func TestExchangeValidatorCatches(t *testing.T) {
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatalf("mockserver.New: %v", err)
-	}
-	doc := servedDocument(t, m)
+	doc := loadOpenAPI(t)
 	const (
 		platforms = `{"platforms":[{"id":1,"created":"2024-01-01T00:00:00Z","creatorUserId":1,"name":"Android"}]}`
 		notFound  = `[{"fieldName":"","error":"NotFound","message":"x"}]`
 	)
-	userBody := `{"email":"qa@example.com","firstName":"Quinn","lastName":"Assurance","timezone":"Europe/London",` +
-		`"subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
+	userBody, err := json.Marshal(userBodyA())
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name           string
 		method, path   string
@@ -602,7 +556,7 @@ func TestExchangeValidatorCatches(t *testing.T) {
 		{"a status the document does not list", "GET", "/v1/platforms", "", 418, nil, notFound, 1},
 		{"an error body that is an object", "GET", "/v1/users/1", "", 404, nil, `{"error":"NotFound"}`, 1},
 		{"an invalid body accepted", "PUT", "/v1/users/1", `{"email":"qa@example.com"}`, 200, nil, `{}`, 2},
-		{"a body the document allows", "PUT", "/v1/users/1", userBody, 401, nil, `[{"fieldName":"","error":"Unauthorized","message":"x"}]`, 0},
+		{"a body the document allows", "PUT", "/v1/users/1", string(userBody), 401, nil, `[{"fieldName":"","error":"Unauthorized","message":"x"}]`, 0},
 		{"a no-route answered 200", "GET", "/v1/platform", "", 200, nil, platforms, 1},
 		{"a 405 without Allow", "DELETE", "/v1/platforms", "", 405, nil, `[{"fieldName":"","error":"MethodNotAllowed","message":"x"}]`, 1},
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // versions are the base-path segments that serve the API (spec 9: the
@@ -42,11 +44,33 @@ func (s *Server) routes() *gin.Engine {
 	e.NoRoute(s.noRoute)
 	// Gin sets the Allow header (the methods of the path) before this runs.
 	e.NoMethod(func(c *gin.Context) {
-		abortWith(c, http.StatusMethodNotAllowed, CodeMethodNotAllowed,
+		abortWith(c, pricing.CodeMethodNotAllowed,
 			"This endpoint does not accept the "+c.Request.Method+" method; it accepts "+c.Writer.Header().Get("Allow")+".")
 	})
 
-	for _, v := range s.faults.versions(versions) {
+	s.registerAPI(e)
+	if !s.opts.NoAdmin {
+		s.registerAdmin(e)
+	}
+
+	before := map[string]bool{}
+	for _, r := range e.Routes() {
+		before[r.Path] = true
+	}
+	s.registerDocs(e)
+	s.docPaths = map[string]bool{}
+	for _, r := range e.Routes() {
+		if !before[r.Path] {
+			s.docPaths[r.Path] = true
+		}
+	}
+	return e
+}
+
+// registerAPI adds the API under each base path: one group per resource,
+// authentication on the routes the spec protects.
+func (s *Server) registerAPI(e *gin.Engine) {
+	for _, v := range versions {
 		api := e.Group(v)
 
 		sessions := api.Group("/sessions")
@@ -75,22 +99,6 @@ func (s *Server) routes() *gin.Engine {
 		api.GET("/phoneCountries", s.listPhoneCountries)
 		api.GET("/marketapps", s.listMarketapps)
 	}
-	if !s.opts.NoAdmin {
-		s.registerAdmin(e)
-	}
-
-	before := map[string]bool{}
-	for _, r := range e.Routes() {
-		before[r.Path] = true
-	}
-	s.registerDocs(e)
-	s.docPaths = map[string]bool{}
-	for _, r := range e.Routes() {
-		if !before[r.Path] {
-			s.docPaths[r.Path] = true
-		}
-	}
-	return e
 }
 
 // apiOnly runs h for requests to the API (admin calls too when withAdmin),
@@ -99,7 +107,7 @@ func (s *Server) routes() *gin.Engine {
 func (s *Server) apiOnly(h gin.HandlerFunc, withAdmin bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		p := c.Request.URL.Path
-		admin := !s.opts.NoAdmin && (p == AdminPrefix || strings.HasPrefix(p, AdminPrefix+"/"))
+		admin := !s.opts.NoAdmin && (p == adminPrefix || strings.HasPrefix(p, adminPrefix+"/"))
 		if s.docPaths[p] || (admin && !withAdmin) {
 			c.Next()
 			return
@@ -115,7 +123,7 @@ func (s *Server) noRoute(c *gin.Context) {
 	if r := closestRoute(c.Request.Method, c.Request.URL.Path); r != "" {
 		msg += " Did you mean " + r + "?"
 	}
-	notFound(c, msg)
+	abortWith(c, pricing.CodeNotFound, msg)
 }
 
 // logRequests writes one line per request. The path is logged without its
@@ -147,7 +155,7 @@ func recoverJSON(c *gin.Context) {
 			panic(r)
 		}
 		if !c.Writer.Written() {
-			abortWith(c, http.StatusInternalServerError, CodeInternal, "The server failed to answer this request.")
+			internalError(c, "The server failed to answer this request.")
 		}
 		c.Abort()
 	}()

@@ -1,11 +1,3 @@
-// Package mockserver is the reference implementation of the Pricing Service
-// API (../shared/spec/pricing-api.md): a Gin engine over an in-memory store,
-// seeded from JSON fixtures.
-//
-// The package is layered so that each part can be read and tested alone:
-// store.go holds the data and its invariants (no HTTP), validate.go turns a
-// decoded request body into typed input or a list of field errors (no HTTP,
-// no store), and routes.go with handlers.go are the only files that know Gin.
 package mockserver
 
 import (
@@ -14,13 +6,13 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // Options configures a Server. The zero value serves the embedded default
@@ -37,9 +29,10 @@ type Options struct {
 	// status, duration), and the problems of --watch and --state; nil means
 	// silent.
 	Logger *slog.Logger
-	// Faults are the names of deliberate defects to serve with (Faults()
-	// lists them); nil: none, the mock follows the spec.
-	Faults []string
+	// Deviations are departures from the spec for mutation testing; the
+	// zero value, the spec. Set them through mockserver/defects, which also
+	// rewrites requests and answers around the Server.
+	Deviations pricing.Deviations
 
 	// NoAdmin turns off the admin API (/__admin/...), the request journal,
 	// and the X-Mock-Delay and X-Mock-Status headers: a server that serves
@@ -66,23 +59,19 @@ type Options struct {
 // Server is the mock as an http.Handler. It is safe for concurrent use;
 // Close stops what Watch and StateFile started.
 type Server struct {
-	opts    Options
-	engine  *gin.Engine
-	handler http.Handler // engine, or engine behind the faults' rewrites
-	faults  *faultSet    // nil: none
-	rules   Rules
-	src     *source
-	logger  *slog.Logger
-	spaces  *namespaces
+	opts   Options
+	engine *gin.Engine
+	src    *pricing.Source
+	logger *slog.Logger
+	spaces *namespaces
 	// docPaths are the paths of the documentation (home page, OpenAPI
 	// document): no journal, latency or fault rule applies to them.
 	docPaths map[string]bool
 	// sleep waits out a delay; tests replace it to see the delays asked for.
 	sleep func(ctx context.Context, d time.Duration) error
 
-	seedMu  sync.RWMutex
-	seed    *seedData
-	profile Profile
+	seedMu sync.RWMutex
+	seed   *pricing.Seed
 
 	persist   *persister // nil without StateFile
 	stop      chan struct{}
@@ -96,10 +85,6 @@ var _ http.Handler = (*Server)(nil)
 // New loads and validates the fixtures (and the state file) and builds the
 // route map. An error names the file and the problem.
 func New(opts Options) (*Server, error) {
-	faults, err := newFaultSet(opts.Faults)
-	if err != nil {
-		return nil, err
-	}
 	if opts.Latency < 0 || opts.Jitter < 0 || opts.Latency+opts.Jitter > MaxDelay {
 		return nil, fmt.Errorf("mockserver: latency %s and jitter %s must be positive and together at most %s", opts.Latency, opts.Jitter, MaxDelay)
 	}
@@ -109,13 +94,13 @@ func New(opts Options) (*Server, error) {
 	if opts.WatchInterval <= 0 {
 		opts.WatchInterval = 500 * time.Millisecond
 	}
-	seed, err := loadSeed(opts.Fixtures)
+	seed, err := pricing.LoadSeed(opts.Fixtures)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{
-		opts: opts, faults: faults, rules: faults.validation(), src: newSource(opts.Seed),
-		logger: opts.Logger, seed: seed, profile: seed.profile, sleep: sleep, stop: make(chan struct{}),
+		opts: opts, src: pricing.NewSource(opts.Seed),
+		logger: opts.Logger, seed: seed, sleep: sleep, stop: make(chan struct{}),
 	}
 	s.spaces = &namespaces{named: map[string]*namespace{}, make: s.newNamespace}
 	s.spaces.def = s.newNamespace("")
@@ -125,7 +110,6 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	s.engine = s.routes()
-	s.handler = faults.wrap(s.engine)
 	if opts.Watch {
 		s.startWatch()
 	}
@@ -133,12 +117,11 @@ func New(opts Options) (*Server, error) {
 }
 
 func (s *Server) newNamespace(name string) *namespace {
-	store := newStore(s.currentSeed(), s.src)
-	store.faults = s.faults
+	store := pricing.NewStore(s.currentSeed(), s.src, s.opts.Deviations)
 	return &namespace{name: name, store: store, journal: &journal{}, rules: &faultRules{}}
 }
 
-func (s *Server) currentSeed() *seedData {
+func (s *Server) currentSeed() *pricing.Seed {
 	s.seedMu.RLock()
 	defer s.seedMu.RUnlock()
 	return s.seed
@@ -146,7 +129,7 @@ func (s *Server) currentSeed() *seedData {
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.handler.ServeHTTP(w, r)
+	s.engine.ServeHTTP(w, r)
 }
 
 // Close stops watching the fixtures and writes the state file a last time.
@@ -162,48 +145,11 @@ func (s *Server) Close() error {
 	return s.closeErr
 }
 
-// Reset puts the default namespace's store back to the seed: every user,
-// client, app and session created since New is forgotten. Generated values
-// continue from where the generator was, they do not repeat.
-func (s *Server) Reset() {
-	s.spaces.def.store.reset(s.currentSeed())
-}
-
 // Store gives direct access to the default namespace's data, for tests and
 // tools that need to arrange state without going through HTTP.
-func (s *Server) Store() *Store { return s.spaces.def.store }
-
-// Profile is the target profile of the seed: the credentials and catalogue ids
-// the contract suite needs to run against this server.
-type Profile struct {
-	Email, Password, APIKey, OtherEmail, OtherPassword, OtherAPIKey string
-	CurrencyID, PlanID, PlatformID, PhoneCountryID                  int64
-	MarketappHash                                                   string
-}
+func (s *Server) Store() *pricing.Store { return s.spaces.def.store }
 
 // Profile returns the seed's target profile (profile.json of the fixtures).
-func (s *Server) Profile() Profile {
-	s.seedMu.RLock()
-	defer s.seedMu.RUnlock()
-	return s.profile
-}
-
-// Env renders the profile as PRICING_* variables ("NAME=value", unquoted),
-// PRICING_BASE_URL first, then the order of the suite's documented table.
-func (p Profile) Env(baseURL string) []string {
-	i := func(n int64) string { return strconv.FormatInt(n, 10) }
-	return []string{
-		"PRICING_BASE_URL=" + baseURL,
-		"PRICING_EMAIL=" + p.Email,
-		"PRICING_PASSWORD=" + p.Password,
-		"PRICING_API_KEY=" + p.APIKey,
-		"PRICING_OTHER_EMAIL=" + p.OtherEmail,
-		"PRICING_OTHER_PASSWORD=" + p.OtherPassword,
-		"PRICING_OTHER_API_KEY=" + p.OtherAPIKey,
-		"PRICING_CURRENCY_ID=" + i(p.CurrencyID),
-		"PRICING_PLAN_ID=" + i(p.PlanID),
-		"PRICING_PLATFORM_ID=" + i(p.PlatformID),
-		"PRICING_PHONE_COUNTRY_ID=" + i(p.PhoneCountryID),
-		"PRICING_MARKETAPP_HASH=" + p.MarketappHash,
-	}
+func (s *Server) Profile() pricing.Profile {
+	return s.currentSeed().Profile()
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // StateFileError is an error of Options.StateFile at start: the file
@@ -27,7 +29,7 @@ func (e *StateFileError) Unwrap() error { return e.Err }
 // persister keeps a state file in step with a store (Options.StateFile).
 type persister struct {
 	path   string
-	store  *Store
+	store  *pricing.Store
 	logger *slog.Logger
 
 	mu      sync.Mutex // one write at a time, each of the newest data
@@ -37,7 +39,7 @@ type persister struct {
 // openState loads path into store when the file exists. A file that does not
 // hold a valid state is an error; the caller stops, so it is never
 // overwritten.
-func openState(path string, store *Store, logger *slog.Logger) (*persister, error) {
+func openState(path string, store *pricing.Store, logger *slog.Logger) (*persister, error) {
 	p := &persister{path: path, store: store, logger: logger}
 	b, err := os.ReadFile(path)
 	switch {
@@ -48,7 +50,7 @@ func openState(path string, store *Store, logger *slog.Logger) (*persister, erro
 	case err != nil:
 		return nil, &StateFileError{path, err}
 	}
-	st, err := ParseState(b)
+	st, err := pricing.ParseState(b)
 	if err != nil {
 		return nil, &StateFileError{path, fmt.Errorf("%v; fix or remove it (it is left as it is)", err)}
 	}

@@ -8,9 +8,6 @@ import (
 	"testing"
 )
 
-const putQuentin = `{"email":"qa@example.com","firstName":"Quentin","lastName":"Assurance","timezone":"Europe/London",
-	"subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
-
 // Every change is on disk when its answer is; a new server loads it.
 func TestStateFilePersists(t *testing.T) {
 	t.Parallel()
@@ -22,14 +19,14 @@ func TestStateFilePersists(t *testing.T) {
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the state file exists before any change: %v", err)
 	}
-	if rec := serve(s, "PUT", "/v1/users/1", putQuentin, "Authorization", "api-key qa-api-key"); rec.Code != 200 {
+	if rec := serve(s, "PUT", "/v1/users/1", putA(s, "Quentin"), asA(s)...); rec.Code != 200 {
 		t.Fatalf("PUT: %d %s", rec.Code, rec.Body)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(b), `"Quentin"`) {
 		t.Fatalf("after the PUT the file holds %q (%v), want Quentin", b, err)
 	}
-	if strings.Contains(string(b), "qa-password") || strings.Contains(string(b), "qa-api-key") {
+	if p := s.Profile(); strings.Contains(string(b), p.Password) || strings.Contains(string(b), p.APIKey) {
 		t.Errorf("the state file holds a plain secret: %s", b)
 	}
 	// A change in another namespace is not persisted.

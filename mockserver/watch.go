@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"maps"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // fixtureStamp is what the watcher compares between two polls: each file's
@@ -75,17 +77,17 @@ func (s *Server) pollFixtures(last fixtureStamp) fixtureStamp {
 // resets and of new namespaces, and every namespace still holding the old
 // seed untouched gets the new one. It reports whether the seed loaded.
 func (s *Server) reloadSeed() bool {
-	seed, err := loadSeed(s.opts.Fixtures)
+	seed, err := pricing.LoadSeed(s.opts.Fixtures)
 	if err != nil {
 		s.log("the changed fixtures do not load; the seed stays as it was", slog.String("error", err.Error()))
 		return false
 	}
 	s.seedMu.Lock()
-	s.seed, s.profile = seed, seed.profile
+	s.seed = seed
 	s.seedMu.Unlock()
 	n := 0
 	for _, ns := range s.spaces.all() {
-		if ns.store.resetIfPristine(seed) {
+		if ns.store.ResetIfPristine(seed) {
 			n++
 		}
 	}

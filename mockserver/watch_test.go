@@ -15,7 +15,7 @@ import (
 // firstName reads account A's first name in a namespace through the API.
 func firstName(t *testing.T, s *Server, ns string) string {
 	t.Helper()
-	rec := serve(s, "GET", "/v1/users/1", "", "Authorization", "api-key qa-api-key", NamespaceHeader, ns)
+	rec := serve(s, "GET", "/v1/users/1", "", append(asA(s), NamespaceHeader, ns)...)
 	var u struct{ FirstName string }
 	if err := json.Unmarshal(rec.Body.Bytes(), &u); err != nil || rec.Code != 200 {
 		t.Fatalf("GET /v1/users/1 in %q: %d %s", ns, rec.Code, rec.Body)
@@ -53,9 +53,7 @@ func TestWatchReloadsTheSeed(t *testing.T) {
 	}
 	stamp := stampFixtures(s.opts.Fixtures)
 	firstName(t, s, "untouched") // created from the old seed
-	if rec := serve(s, "PUT", "/v1/users/1", `{"email":"qa@example.com","firstName":"Mine","lastName":"Assurance","timezone":"Europe/London",
-		"subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`,
-		"Authorization", "api-key qa-api-key", NamespaceHeader, "changed"); rec.Code != 200 {
+	if rec := serve(s, "PUT", "/v1/users/1", putA(s, "Mine"), append(asA(s), NamespaceHeader, "changed")...); rec.Code != 200 {
 		t.Fatalf("PUT in namespace changed: %d %s", rec.Code, rec.Body)
 	}
 	if got := s.pollFixtures(stamp); len(got) != len(stamp) {

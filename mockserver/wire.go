@@ -1,6 +1,10 @@
 package mockserver
 
-import "time"
+import (
+	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+)
 
 // Wire types: the JSON of spec section 2. Field order follows the spec's tables.
 
@@ -107,7 +111,7 @@ func wireDate(t time.Time) string {
 	return t.UTC().Truncate(time.Second).Format(time.RFC3339)
 }
 
-func toWireUser(st *Store, u User) wireUser {
+func toWireUser(st *pricing.Store, u pricing.User) wireUser {
 	pc, _ := st.PhoneCountry(u.PhoneCountryID)
 	return wireUser{
 		ID: u.ID, Created: wireDate(u.Created), Email: u.Email,
@@ -122,7 +126,7 @@ func toWireUser(st *Store, u User) wireUser {
 	}
 }
 
-func toWireClient(st *Store, c Client) wireClient {
+func toWireClient(st *pricing.Store, c pricing.Client) wireClient {
 	cur, _ := st.Currency(c.CurrencyID)
 	return wireClient{
 		ID: c.ID, CreatedDate: wireDate(c.CreatedDate), Name: c.Name,
@@ -132,7 +136,7 @@ func toWireClient(st *Store, c Client) wireClient {
 	}
 }
 
-func toWireApp(st *Store, a App) wireApp {
+func toWireApp(st *pricing.Store, a pricing.App) wireApp {
 	p, _ := st.Platform(a.PlatformID)
 	plan, _ := st.Plan(a.PlanID)
 	return wireApp{
@@ -144,13 +148,13 @@ func toWireApp(st *Store, a App) wireApp {
 	}
 }
 
-func toWireSession(sess Session) wireSession {
+func toWireSession(sess pricing.Session) wireSession {
 	w := wireSession{
 		ID: sess.ID, Created: wireDate(sess.Created), CreatorUserID: sess.CreatorUserID,
 		UserID: sess.UserID, Token: sess.Token,
 	}
 	if sess.ClientID != 0 {
-		w.ClientID = ptr(sess.ClientID)
+		w.ClientID = new(sess.ClientID)
 	}
 	return w
 }

@@ -239,7 +239,7 @@ func TestLoginArgumentsAreUnescaped(t *testing.T) {
 	s := NewSuite(testProfile(f.start(t)), Options{})
 	st := s.newState(nil)
 	ctx := stateToContext(context.Background(), st)
-	if err := (authSteps{s}).iLogInWithEmailAndPassword(ctx, `a\"b@example.com`, `p\\w\"d`); err != nil {
+	if err := (authSteps{}).iLogInWithEmailAndPassword(ctx, `a\"b@example.com`, `p\\w\"d`); err != nil {
 		t.Fatal(err)
 	}
 	var sent struct{ Email, Password string }

@@ -16,7 +16,7 @@ import (
 
 // assertSteps check the last response. Every failure carries the request
 // as curl and the response (see fail).
-type assertSteps struct{ s *Suite }
+type assertSteps struct{}
 
 // Register adds the phrases:
 //

@@ -15,7 +15,7 @@ import (
 )
 
 // authSteps chooses who the scenario is and how it proves it, and logs in.
-type authSteps struct{ s *Suite }
+type authSteps struct{}
 
 // Register adds the phrases:
 //

@@ -5,27 +5,22 @@ package steps_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/cucumber/godog"
 
 	"github.com/pricing-contract/pricing-contract/features"
-	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -99,48 +94,18 @@ type suiteRun struct {
 // failing scenario does not fail t and the caller judges the outcome.
 func runFeatures(t *testing.T, profile steps.Profile, opts godog.Options) suiteRun {
 	t.Helper()
-	var (
-		out    bytes.Buffer
-		ran    atomic.Int64
-		mu     sync.Mutex
-		failed []string
-	)
-	opts.Strict = true
-	opts.NoColors = true
-	opts.Output = &out
 	opts.FS = features.FS
-	if len(opts.Paths) == 0 {
-		opts.Paths = []string{"."}
-	}
-
 	suite := steps.NewSuite(profile, steps.Options{Output: io.Discard})
-	status := godog.TestSuite{
-		Name:                 "contract",
-		TestSuiteInitializer: suite.InitializeTestSuite,
-		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			sc.Before(func(ctx context.Context, _ *godog.Scenario) (context.Context, error) {
-				ran.Add(1)
-				return ctx, nil
-			})
-			suite.InitializeScenario(sc)
-			// Registered last, so it sees the errors of the library's hooks too.
-			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
-				if err != nil && !errors.Is(err, godog.ErrSkip) {
-					mu.Lock()
-					failed = append(failed, fmt.Sprintf("%s %s", s.Name, pickleTags(s)))
-					mu.Unlock()
-				}
-				return ctx, nil
-			})
-		},
-		Options: &opts,
-	}.Run()
-
+	o := suite.Run("contract", opts)
 	var cov strings.Builder
 	if err := suite.Coverage().WriteText(&cov); err != nil {
 		t.Errorf("coverage summary: %v", err)
 	}
-	return suiteRun{status: status, ran: int(ran.Load()), failed: failed, output: out.String(), coverage: cov.String()}
+	r := suiteRun{status: o.Status, ran: o.Ran, output: o.Output, coverage: cov.String()}
+	for _, f := range o.Failed {
+		r.failed = append(r.failed, f.Name+" ["+strings.Join(f.Tags, " ")+"]")
+	}
+	return r
 }
 
 var summaryLine = regexp.MustCompile(`^(\d+ (scenarios|steps)\b|Randomized with seed)`)
@@ -155,14 +120,6 @@ func (r suiteRun) summary() string {
 		}
 	}
 	return b.String()
-}
-
-func pickleTags(s *godog.Scenario) string {
-	names := make([]string, len(s.Tags))
-	for i, tg := range s.Tags {
-		names[i] = tg.Name
-	}
-	return "[" + strings.Join(names, " ") + "]"
 }
 
 // andTags joins godog tag expressions; godog's filter is an AND of clauses.
@@ -181,27 +138,7 @@ func andTags(a, b string) string {
 // through the same PRICING_* variables a user would set.
 func startMock(t *testing.T, wrap func(http.Handler) http.Handler) steps.Profile {
 	t.Helper()
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatalf("mockserver.New: %v", err)
-	}
-	var h http.Handler = m
-	if wrap != nil {
-		h = wrap(h)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-
-	env := map[string]string{}
-	for _, kv := range m.Profile().Env(srv.URL + "/v1") {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
-	}
-	p := steps.ProfileFromEnv(func(k string) string { return env[k] })
-	if err := p.Validate(); err != nil {
-		t.Fatalf("the mock's profile: %v", err)
-	}
-	return p
+	return mocktest.MustStart(t, mocktest.Options{Wrap: wrap}).Profile
 }
 
 // TestBrokenMockIsCaught breaks the mock in ways the spec forbids and checks
@@ -257,17 +194,7 @@ func TestBrokenMockIsCaught(t *testing.T) {
 // rewriteResponses lets edit change the status and body of every answer.
 func rewriteResponses(edit func(status int, body []byte) (int, []byte)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			rec := httptest.NewRecorder()
-			next.ServeHTTP(rec, r)
-			status, body := edit(rec.Code, rec.Body.Bytes())
-			for k, v := range rec.Header() {
-				w.Header()[k] = v
-			}
-			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-			w.WriteHeader(status)
-			w.Write(body)
-		})
+		return rewrite.Answers(next, func(a *rewrite.Answer) { a.Status, a.Body = edit(a.Status, a.Body) })
 	}
 }
 

@@ -6,29 +6,10 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/cucumber/godog"
 )
-
-// syncBuffer lets godog's concurrent formatter and the test share a buffer.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 type testdataRun struct {
 	status int
@@ -41,22 +22,15 @@ type testdataRun struct {
 // returns godog's exit status and output.
 func runTestdata(t *testing.T, p Profile, gopts godog.Options) testdataRun {
 	t.Helper()
-	var out, notes syncBuffer
+	// The suite serialises its notices; the buffer is read after the run.
+	var notes bytes.Buffer
 	s := NewSuite(p, Options{FixturesDir: "testdata/fixtures", Output: &notes})
 	s.backoff = 0 // the fake never needs a pause
-	gopts.Output = &out
-	gopts.NoColors = true
-	gopts.Strict = true
 	if gopts.Format == "" {
 		gopts.Format = "pretty"
 	}
-	status := godog.TestSuite{
-		Name:                 t.Name(),
-		TestSuiteInitializer: s.InitializeTestSuite,
-		ScenarioInitializer:  s.InitializeScenario,
-		Options:              &gopts,
-	}.Run()
-	return testdataRun{status: status, out: out.String(), notes: notes.String(), suite: s}
+	o := s.Run(t.Name(), gopts)
+	return testdataRun{status: o.Status, out: o.Output, notes: notes.String(), suite: s}
 }
 
 // checkSeedRestored fails unless both accounts and their clients are as the

@@ -14,9 +14,9 @@ import (
 )
 
 // vocabulary is every phrase of the contract between steps/ and features/
-// (VOCABULARY.md), written out as a feature would. Each must match exactly
-// one registered expression: godog in strict mode fails a step that two
-// expressions match.
+// (the catalogue in the godoc of each family's Register), written out as a
+// feature would. Each must match exactly one registered expression: godog in
+// strict mode fails a step that two expressions match.
 var vocabulary = []struct{ text, handler string }{
 	{`I remember "{{gen:email}}" as "newEmail"`, "iRemember"},
 	{`I am account "A" using the api-key header`, "iAmAccountUsing"},
@@ -196,7 +196,7 @@ func TestTransportErrorIsReported(t *testing.T) {
 	s := NewSuite(testProfile(base), Options{})
 	s.backoff = 0
 	ctx := stateToContext(context.Background(), s.newState(nil))
-	err := requestSteps{s}.iSendTo(ctx, "GET", "/platforms")
+	err := requestSteps{}.iSendTo(ctx, "GET", "/platforms")
 	if err == nil {
 		t.Fatal("sending to a closed port succeeded")
 	}
@@ -205,7 +205,7 @@ func TestTransportErrorIsReported(t *testing.T) {
 			t.Errorf("error lacks %q:\n%v", w, err)
 		}
 	}
-	if err := (assertSteps{s}).theResponseStatusIs(ctx, "200", ""); err == nil || !strings.Contains(err.Error(), "got no response") {
+	if err := (assertSteps{}).theResponseStatusIs(ctx, "200", ""); err == nil || !strings.Contains(err.Error(), "got no response") {
 		t.Errorf("status step after a transport error: %v", err)
 	}
 }

@@ -25,7 +25,7 @@ import (
 )
 
 // requestSteps builds the next request and sends it.
-type requestSteps struct{ s *Suite }
+type requestSteps struct{}
 
 // Register adds the phrases:
 //

@@ -151,10 +151,10 @@ type registrar interface {
 
 func (s *Suite) registrars() []registrar {
 	return []registrar{
-		varSteps{s},
-		authSteps{s},
-		requestSteps{s},
-		assertSteps{s},
+		varSteps{},
+		authSteps{},
+		requestSteps{},
+		assertSteps{},
 	}
 }
 

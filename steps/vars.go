@@ -15,7 +15,7 @@ import (
 )
 
 // varSteps remembers values and expands {{name}} placeholders.
-type varSteps struct{ s *Suite }
+type varSteps struct{}
 
 // Register adds the phrases:
 //

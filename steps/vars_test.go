@@ -100,7 +100,7 @@ func TestUnknownVariableIsNamed(t *testing.T) {
 func TestRememberKeepsTheKind(t *testing.T) {
 	st := offlineState(t)
 	ctx := stateToContext(context.Background(), st)
-	v := varSteps{st.suite}
+	v := varSteps{}
 	if err := v.iRemember(ctx, "{{A.userId}}", "uid"); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -23,13 +23,7 @@ import (
 // else is needed to target it.
 func startMock(t *testing.T) string {
 	t.Helper()
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatalf("mockserver.New: %v", err)
-	}
-	srv := httptest.NewServer(m)
-	t.Cleanup(srv.Close)
-	return srv.URL + "/v1"
+	return mocktest.MustStart(t, mocktest.Options{}).URL
 }
 
 // startBroken serves 500 to every request.

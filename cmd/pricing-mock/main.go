@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 )
 
 const defaultAddr = "127.0.0.1:8080"
@@ -150,44 +151,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "pricing-mock: %s (see pricing-mock -h)\n", strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
 		return 2
 	}
-
 	if cfg.list {
 		listFaults(stdout)
 		return 0
 	}
-	if name, ok := unknownFault(cfg.faults); ok {
-		fmt.Fprintf(stderr, "pricing-mock: --fault %s: no such fault (see pricing-mock --list-faults)\n", name)
-		return 2
-	}
 
-	opts := mockserver.Options{
-		Faults:      cfg.faults,
-		Seed:        cfg.seed,
-		Logger:      slog.New(slog.NewTextHandler(stderr, nil)),
-		NoAdmin:     cfg.noAdmin,
-		Latency:     cfg.latency,
-		Jitter:      cfg.jitter,
-		CORSOrigins: cfg.corsOrigins,
-		Watch:       cfg.watch,
-		StateFile:   cfg.state,
-	}
-	seedName, source := "embedded", "embedded seed"
-	if cfg.fixtures != "" {
-		if fi, err := os.Stat(cfg.fixtures); err != nil || !fi.IsDir() {
-			fmt.Fprintf(stderr, "pricing-mock: --fixtures %s: not a readable directory\n", cfg.fixtures)
-			return 2
-		}
-		opts.Fixtures = os.DirFS(cfg.fixtures)
-		seedName, source = cfg.fixtures, "--fixtures "+cfg.fixtures
-	}
-	srv, err := mockserver.New(opts)
-	var stateErr *mockserver.StateFileError
-	if errors.As(err, &stateErr) {
-		fmt.Fprintf(stderr, "pricing-mock: --state %s: %s\n", stateErr.Path, oneLine(stateErr.Err.Error()))
-		return 2
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "pricing-mock: %s: %s\n", source, oneLine(err.Error()))
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	srv, handler, ok := newMock(cfg, logger, stderr)
+	if !ok {
 		return 2
 	}
 	// The last write of the state file happens here, after the server
@@ -208,16 +179,67 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return 0
 	}
+	return serve(ctx, cfg, handler, logger, stdout, stderr)
+}
 
+// newMock builds the mock the command line asks for, with its defects. A
+// problem (an unknown defect, a bad seed folder or state file) is reported
+// on stderr as one line.
+func newMock(cfg config, logger *slog.Logger, stderr io.Writer) (*mockserver.Server, http.Handler, bool) {
+	ds, err := defects.Find(cfg.faults)
+	var unknown *defects.UnknownError
+	if errors.As(err, &unknown) {
+		fmt.Fprintf(stderr, "pricing-mock: --fault %s: no such fault (see pricing-mock --list-faults)\n", unknown.Name)
+		return nil, nil, false
+	}
+	opts := mockserver.Options{
+		Seed:        cfg.seed,
+		Logger:      logger,
+		NoAdmin:     cfg.noAdmin,
+		Latency:     cfg.latency,
+		Jitter:      cfg.jitter,
+		CORSOrigins: cfg.corsOrigins,
+		Watch:       cfg.watch,
+		StateFile:   cfg.state,
+	}
+	source := "embedded seed"
+	if cfg.fixtures != "" {
+		if fi, err := os.Stat(cfg.fixtures); err != nil || !fi.IsDir() {
+			fmt.Fprintf(stderr, "pricing-mock: --fixtures %s: not a readable directory\n", cfg.fixtures)
+			return nil, nil, false
+		}
+		opts.Fixtures = os.DirFS(cfg.fixtures)
+		source = "--fixtures " + cfg.fixtures
+	}
+	srv, handler, err := defects.New(opts, ds)
+	var stateErr *mockserver.StateFileError
+	switch {
+	case errors.As(err, &stateErr):
+		fmt.Fprintf(stderr, "pricing-mock: --state %s: %s\n", stateErr.Path, oneLine(stateErr.Err.Error()))
+		return nil, nil, false
+	case err != nil:
+		fmt.Fprintf(stderr, "pricing-mock: %s: %s\n", source, oneLine(err.Error()))
+		return nil, nil, false
+	}
+	return srv, handler, true
+}
+
+// serve listens on cfg.addr and serves h until ctx ends, then shuts down
+// gracefully. It returns the exit status.
+func serve(ctx context.Context, cfg config, h http.Handler, logger *slog.Logger, stdout, stderr io.Writer) int {
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "pricing-mock: %v\n", err)
 		return 1
 	}
 	hs := &http.Server{
-		Handler:           srv,
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	seedName := "embedded"
+	if cfg.fixtures != "" {
+		seedName = cfg.fixtures
 	}
 	// The real address, so that --addr 127.0.0.1:0 tells which port it got.
 	fmt.Fprintf(stdout, "pricing-mock listening on http://%s (seed: %s)\n", ln.Addr(), seedName)
@@ -263,22 +285,8 @@ func shellQuote(s string) string {
 func listFaults(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "FAULT\tSECTION\tDEFECT")
-	for _, f := range mockserver.Faults() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, f.Area, f.Description)
+	for _, d := range defects.All() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Name, d.Area, d.Description)
 	}
 	tw.Flush()
-}
-
-// unknownFault returns the first name that is not a fault of the mock.
-func unknownFault(names []string) (string, bool) {
-	known := map[string]bool{}
-	for _, f := range mockserver.Faults() {
-		known[f.Name] = true
-	}
-	for _, n := range names {
-		if !known[n] {
-			return n, true
-		}
-	}
-	return "", false
 }

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"github.com/pricing-contract/pricing-contract/mockserver"
-
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -16,7 +15,21 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/fixtures"
+	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
+
+// seed is the default seed's profile: the accounts and ids --print-env
+// prints and the tests log in with.
+var seed = func() pricing.Profile {
+	d, err := pricing.LoadSeed(fixtures.Seed())
+	if err != nil {
+		panic("the default seed: " + err.Error())
+	}
+	return d.Profile()
+}()
 
 func env(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
@@ -269,17 +282,17 @@ func TestRunPrintEnv(t *testing.T) {
 	}
 	want := []string{
 		"export PRICING_BASE_URL='%s'",
-		"export PRICING_EMAIL='qa@example.com'",
-		"export PRICING_PASSWORD='qa-password'",
-		"export PRICING_API_KEY='qa-api-key'",
-		"export PRICING_OTHER_EMAIL='other@example.com'",
-		"export PRICING_OTHER_PASSWORD='other-password'",
-		"export PRICING_OTHER_API_KEY='other-api-key'",
-		"export PRICING_CURRENCY_ID='1'",
-		"export PRICING_PLAN_ID='1'",
-		"export PRICING_PLATFORM_ID='1'",
-		"export PRICING_PHONE_COUNTRY_ID='1'",
-		"export PRICING_MARKETAPP_HASH='fecaf482f29181490ae5ecfb2790186ce7f82078'",
+		"export PRICING_EMAIL='" + seed.Email + "'",
+		"export PRICING_PASSWORD='" + seed.Password + "'",
+		"export PRICING_API_KEY='" + seed.APIKey + "'",
+		"export PRICING_OTHER_EMAIL='" + seed.OtherEmail + "'",
+		"export PRICING_OTHER_PASSWORD='" + seed.OtherPassword + "'",
+		"export PRICING_OTHER_API_KEY='" + seed.OtherAPIKey + "'",
+		fmt.Sprintf("export PRICING_CURRENCY_ID='%d'", seed.CurrencyID),
+		fmt.Sprintf("export PRICING_PLAN_ID='%d'", seed.PlanID),
+		fmt.Sprintf("export PRICING_PLATFORM_ID='%d'", seed.PlatformID),
+		fmt.Sprintf("export PRICING_PHONE_COUNTRY_ID='%d'", seed.PhoneCountryID),
+		"export PRICING_MARKETAPP_HASH='" + seed.MarketappHash + "'",
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -361,7 +374,7 @@ func TestRunListFaults(t *testing.T) {
 		t.Fatalf("exit %d, want 0; stderr %q", code, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	faults := mockserver.Faults()
+	faults := defects.All()
 	if len(lines) != len(faults)+1 {
 		t.Fatalf("%d lines, want a header and %d faults:\n%s", len(lines), len(faults), stdout.String())
 	}
@@ -403,7 +416,7 @@ func TestRunServesAFault(t *testing.T) {
 				t.Fatalf("first stdout line %q does not match %s", line, listening)
 			}
 			req, _ := http.NewRequest(http.MethodPut, m[1]+"/v1/users/2", strings.NewReader(`{}`))
-			req.Header.Set("Authorization", "api-key qa-api-key")
+			req.Header.Set("Authorization", "api-key "+seed.APIKey)
 			res, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatalf("PUT /v1/users/2: %v", err)
@@ -507,7 +520,7 @@ func request(t *testing.T, method, url, body string, headers ...string) (int, st
 	return res.StatusCode, string(b)
 }
 
-const putQuentin = `{"email":"qa@example.com","firstName":"Quentin","lastName":"Assurance","timezone":"Europe/London",
+var putQuentin = `{"email":` + fmt.Sprintf("%q", seed.Email) + `,"firstName":"Quentin","lastName":"Assurance","timezone":"Europe/London",
 	"subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
 
 // --state keeps a change and a session across a restart of the program.
@@ -515,10 +528,10 @@ func TestRunStatePersistsAcrossRestart(t *testing.T) {
 	t.Parallel()
 	path := t.TempDir() + "/state.json"
 	base, stop := startRun(t, "--state", path)
-	if code, body := request(t, "PUT", base+"/v1/users/1", putQuentin, "Authorization", "api-key qa-api-key"); code != 200 {
+	if code, body := request(t, "PUT", base+"/v1/users/1", putQuentin, "Authorization", "api-key "+seed.APIKey); code != 200 {
 		t.Fatalf("PUT /v1/users/1: %d %s", code, body)
 	}
-	code, body := request(t, "POST", base+"/v1/sessions", `{"email":"qa@example.com","password":"qa-password"}`)
+	code, body := request(t, "POST", base+"/v1/sessions", fmt.Sprintf(`{"email":%q,"password":%q}`, seed.Email, seed.Password))
 	var sess struct{ Token string }
 	if err := json.Unmarshal([]byte(body), &sess); code != 200 || err != nil || sess.Token == "" {
 		t.Fatalf("POST /v1/sessions: %d %s", code, body)

@@ -1,7 +1,7 @@
 // Command pricing-mutation measures how much the contract suite catches. It
 // runs the spec scenarios (every scenario not tagged @reference) in process
 // against the mock once without faults, where they must all pass, and once
-// with each of the mock's faults (mockserver.Faults), where they must fail:
+// with each of the mock's defects (mockserver/defects), where they must fail:
 // a fault the suite fails on is killed, one it passes is a gap in the suite.
 //
 //	pricing-mutation [--fault NAME]... [--workers N] [-v]
@@ -17,11 +17,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/signal"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,8 +29,8 @@ import (
 
 	"github.com/cucumber/godog"
 
-	"github.com/pricing-contract/pricing-contract/features"
-	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -98,29 +96,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // selectFaults returns the named faults, or all of them for no names.
-func selectFaults(names []string) ([]mockserver.Fault, error) {
-	all := mockserver.Faults()
+func selectFaults(names []string) ([]defects.Defect, error) {
 	if len(names) == 0 {
-		return all, nil
+		return defects.All(), nil
 	}
-	var out []mockserver.Fault
-	for _, n := range names {
-		i := slices.IndexFunc(all, func(f mockserver.Fault) bool { return f.Name == n })
-		if i < 0 {
-			known := make([]string, len(all))
-			for j, f := range all {
-				known[j] = f.Name
-			}
-			return nil, fmt.Errorf("unknown fault %q (known: %s)", n, strings.Join(known, ", "))
-		}
-		out = append(out, all[i])
-	}
-	return out, nil
+	return defects.Find(names)
 }
 
 // outcome is one run of the spec scenarios.
 type outcome struct {
-	fault  mockserver.Fault // zero for the run without faults
+	fault  defects.Defect // zero for the run without faults
 	ran    int
 	failed []string // `file: scenario` of each failed scenario, sorted
 	// reasons holds the error of each failed scenario, keyed like failed.
@@ -135,8 +120,8 @@ func (o outcome) failedRun() bool { return o.err == nil && (o.status != 0 || len
 // mutate runs the scenarios without faults and then once per fault, workers
 // faults at a time. Once ctx is done no further fault is started; those not
 // run come back with ctx's error.
-func mutate(ctx context.Context, faults []mockserver.Fault, workers int) (outcome, []outcome) {
-	clean := runSuite(mockserver.Fault{})
+func mutate(ctx context.Context, faults []defects.Defect, workers int) (outcome, []outcome) {
+	clean := runSuite(defects.Defect{})
 	results := make([]outcome, len(faults))
 	var (
 		next atomic.Int64
@@ -163,84 +148,48 @@ func mutate(ctx context.Context, faults []mockserver.Fault, workers int) (outcom
 
 // runSuite runs the spec scenarios against a fresh mock on 127.0.0.1 that
 // serves with fault f (none for the zero Fault).
-func runSuite(f mockserver.Fault) outcome { return runSpec(f, nil, nil) }
+func runSuite(f defects.Defect) outcome { return runSpec(f, nil, nil) }
 
 // runSpec runs the spec scenarios against a fresh mock on 127.0.0.1 that
 // serves with fault f (none for the zero Fault). A non-nil wrap puts a
 // middleware in front of the mock (the test's legal variants of it), and a
 // non-nil tune adjusts the suite's profile of the target after the mock's
 // seed has filled it in.
-func runSpec(f mockserver.Fault, wrap func(http.Handler) http.Handler, tune func(*steps.Profile)) outcome {
+func runSpec(f defects.Defect, wrap func(http.Handler) http.Handler, tune func(*steps.Profile)) outcome {
 	o := outcome{fault: f}
-	var opts mockserver.Options
+	opts := mocktest.Options{Wrap: wrap}
 	if f.Name != "" {
-		opts.Faults = []string{f.Name}
+		opts.Defects = []defects.Defect{f}
 	}
-	m, err := mockserver.New(opts)
+	m, err := mocktest.Start(opts)
 	if err != nil {
 		o.err = err
 		return o
 	}
-	var h http.Handler = m
-	if wrap != nil {
-		h = wrap(h)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-
-	env := map[string]string{}
-	for _, kv := range m.Profile().Env(srv.URL + "/v1") {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
-	}
-	profile := steps.ProfileFromEnv(func(k string) string { return env[k] })
+	defer m.Close()
+	profile := m.Profile
 	if tune != nil {
 		tune(&profile)
-	}
-	if err := profile.Validate(); err != nil {
-		o.err = fmt.Errorf("the mock's profile: %w", err)
-		return o
+		if err := profile.Validate(); err != nil {
+			o.err = fmt.Errorf("the tuned profile: %w", err)
+			return o
+		}
 	}
 
-	var (
-		mu  sync.Mutex
-		ran atomic.Int64
-	)
-	suite := steps.NewSuite(profile, steps.Options{Output: io.Discard})
-	o.status = godog.TestSuite{
-		Name:                 "pricing-mutation",
-		TestSuiteInitializer: suite.InitializeTestSuite,
-		ScenarioInitializer: func(sc *godog.ScenarioContext) {
-			suite.InitializeScenario(sc)
-			// Registered after the library's hooks, so it sees their errors too.
-			sc.After(func(ctx context.Context, s *godog.Scenario, err error) (context.Context, error) {
-				ran.Add(1)
-				if err != nil && !errors.Is(err, godog.ErrSkip) {
-					key := s.Uri + ": " + s.Name
-					mu.Lock()
-					o.failed = append(o.failed, key)
-					if o.reasons == nil {
-						o.reasons = map[string]string{}
-					}
-					o.reasons[key] = err.Error()
-					mu.Unlock()
-				}
-				return ctx, nil
-			})
-		},
-		Options: &godog.Options{
-			Format:      "progress",
-			Output:      io.Discard,
-			NoColors:    true,
-			Strict:      true,
-			Concurrency: scenarioConcurrency,
-			Tags:        specTags,
-			FS:          features.FS,
-			Paths:       []string{"."},
-		},
-	}.Run()
-	o.ran = int(ran.Load())
-	slices.Sort(o.failed)
+	run := steps.NewSuite(profile, steps.Options{Output: io.Discard}).Run("pricing-mutation", godog.Options{
+		Format:      "progress",
+		Output:      io.Discard,
+		Concurrency: scenarioConcurrency,
+		Tags:        specTags,
+	})
+	o.status, o.ran = run.Status, run.Ran
+	for _, fail := range run.Failed {
+		o.failed = append(o.failed, fail.String())
+		if o.reasons == nil {
+			o.reasons = map[string]string{}
+		}
+		o.reasons[fail.String()] = fail.Err.Error()
+	}
 	return o
 }
 

@@ -7,20 +7,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 )
 
-// shortFaults are run under -short: one of each mechanism (a rewrite, a
-// validation rule, a named check) and the two answered by scenarios added
-// for them.
-var shortFaults = []string{"forbidden-as-404", "terms-not-checked", "wrong-password-accepted", "marketapp-platform-ignored", "hash-truncated-to-40"}
+// shortFaults are run under -short: one of each mechanism (an answer
+// rewritten, a request rewritten, a deviation of the domain) and the two
+// answered by scenarios added for them.
+var shortFaults = []string{"forbidden-as-404", "api-key-scheme-ignored", "terms-not-checked", "marketapp-platform-ignored", "hash-truncated-to-40"}
 
 // TestMutation is the proof that the suite catches every fault: the spec
 // scenarios pass against the mock without faults, and fail against it with
 // any one fault. Each fault is a parallel subtest that logs the scenarios
 // that caught it.
 func TestMutation(t *testing.T) {
-	clean := runSuite(mockserver.Fault{})
+	clean := runSuite(defects.Defect{})
 	if clean.err != nil {
 		t.Fatalf("without faults: %v", clean.err)
 	}
@@ -33,7 +33,7 @@ func TestMutation(t *testing.T) {
 	}
 	t.Logf("without faults: %d spec scenarios passed", clean.ran)
 
-	faults := mockserver.Faults()
+	faults := defects.All()
 	if testing.Short() {
 		var err error
 		if faults, err = selectFaults(shortFaults); err != nil {
@@ -97,8 +97,8 @@ func TestRun(t *testing.T) {
 }
 
 func TestReport(t *testing.T) {
-	f1 := mockserver.Fault{Name: "caught", Area: "7.2", Description: "d1"}
-	f2 := mockserver.Fault{Name: "missed", Area: "8", Description: "d2"}
+	f1 := defects.Defect{Name: "caught", Area: "7.2", Description: "d1"}
+	f2 := defects.Defect{Name: "missed", Area: "8", Description: "d2"}
 	passed := outcome{ran: 10}
 	killed := outcome{fault: f1, ran: 10, status: 1, failed: []string{"a.feature: one", "a.feature: two", "b.feature: three", "b.feature: four"}}
 	tests := []struct {

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"mime"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,7 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -31,7 +31,7 @@ func TestSuitePassesLegalVariants(t *testing.T) {
 			t.Parallel()
 			var rewrites atomic.Int64
 			wrap := func(next http.Handler) http.Handler { return v.wrap(next, func() { rewrites.Add(1) }) }
-			o := runSpec(mockserver.Fault{}, wrap, v.tune)
+			o := runSpec(defects.Defect{}, wrap, v.tune)
 			switch {
 			case o.err != nil:
 				t.Fatalf("could not run: %v", o.err)
@@ -306,19 +306,10 @@ func offsetIDs(r *http.Request, _ int, v any) (any, bool) {
 }
 
 // eachObject calls fn for every object in v, depth first, with the key it
-// sits under (an array's items sit under the array's key; the top under "").
-func eachObject(v any, key string, fn func(key string, o map[string]any)) {
-	switch x := v.(type) {
-	case map[string]any:
-		fn(key, x)
-		for k, c := range x {
-			eachObject(c, k, fn)
-		}
-	case []any:
-		for _, c := range x {
-			eachObject(c, key, fn)
-		}
-	}
+// sits under (an array's items sit under the array's key; the top under
+// the key given, always "").
+func eachObject(v any, _ string, fn func(key string, o map[string]any)) {
+	rewrite.EachObject(v, fn)
 }
 
 // answer is the mock's answer, held so that a variant may rewrite it.
@@ -344,49 +335,24 @@ func writeErrors(w http.ResponseWriter, status int, code, message string) {
 // editAnswer serves r with next and lets edit rewrite the answer; hit is
 // called when edit reports a change.
 func editAnswer(next http.Handler, edit func(r *http.Request, a *answer) bool, hit func()) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		next.ServeHTTP(rec, r)
-		a := &answer{status: rec.Code, header: rec.Header().Clone(), body: rec.Body.Bytes()}
-		if edit(r, a) {
+	return rewrite.Answers(next, func(held *rewrite.Answer) {
+		a := &answer{status: held.Status, header: held.Header, body: held.Body}
+		if edit(held.Request, a) {
 			hit()
 		}
-		h := w.Header()
-		for k, vs := range a.header {
-			h[k] = vs
-		}
-		h.Set("Content-Length", strconv.Itoa(len(a.body)))
-		w.WriteHeader(a.status)
-		w.Write(a.body)
+		held.Status, held.Body = a.status, a.body
 	})
 }
 
 // editJSON is editAnswer for a JSON answer, decoded with numbers kept as
 // written; an answer that is not JSON passes unchanged.
 func editJSON(next http.Handler, edit func(r *http.Request, status int, v any) (any, bool), hit func()) http.Handler {
-	return editAnswer(next, func(r *http.Request, a *answer) bool {
-		if mt, _, _ := mime.ParseMediaType(a.header.Get("Content-Type")); mt != "application/json" {
-			return false
+	return rewrite.Answers(next, func(a *rewrite.Answer) {
+		mt, _, _ := mime.ParseMediaType(a.Header.Get("Content-Type"))
+		if mt == "application/json" && a.EditJSON(func(v any) (any, bool) { return edit(a.Request, a.Status, v) }) {
+			hit()
 		}
-		dec := json.NewDecoder(bytes.NewReader(a.body))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return false
-		}
-		v, changed := edit(r, a.status, v)
-		if !changed {
-			return false
-		}
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err != nil {
-			panic(err)
-		}
-		a.body = b.Bytes()
-		return true
-	}, hit)
+	})
 }
 
 // TestIDsLargeVariant checks that ids-large is a consistent implementation
@@ -394,17 +360,12 @@ func editJSON(next http.Handler, edit func(r *http.Request, status int, v any) (
 // the ids it takes, and the mock's own small ids name nothing.
 func TestIDsLargeVariant(t *testing.T) {
 	i := slices.IndexFunc(legalVariants, func(v legalVariant) bool { return v.name == "ids-large" })
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(legalVariants[i].wrap(m, func() {}))
-	defer srv.Close()
-	p := m.Profile()
+	m := mocktest.MustStart(t, mocktest.Options{Wrap: func(h http.Handler) http.Handler { return legalVariants[i].wrap(h, func() {}) }})
+	p := m.Profile
 
 	do := func(method, path, body string) (int, map[string]any) {
 		t.Helper()
-		req, _ := http.NewRequest(method, srv.URL+"/v1"+path, strings.NewReader(body))
+		req, _ := http.NewRequest(method, m.URL+path, strings.NewReader(body))
 		req.Header.Set("Authorization", "api-key "+p.APIKey)
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {

@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 import (
 	crand "crypto/rand"
@@ -12,25 +12,25 @@ import (
 // seededEpoch is where the clock of a seeded server starts.
 var seededEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// source is the one place the server gets randomness and time from, so that a
+// Source is the one place the server gets randomness and time from, so that a
 // seed makes every generated value repeatable. It is safe for concurrent use.
-type source struct {
+type Source struct {
 	mu   sync.Mutex
 	rng  *rand.ChaCha8 // nil: crypto/rand
 	next time.Time     // seeded clock; zero: wall clock
 }
 
-func newSource(seed *int64) *source {
+func NewSource(seed *int64) *Source {
 	if seed == nil {
-		return &source{}
+		return &Source{}
 	}
 	var key [32]byte
 	binary.LittleEndian.PutUint64(key[:], uint64(*seed))
-	return &source{rng: rand.NewChaCha8(key), next: seededEpoch}
+	return &Source{rng: rand.NewChaCha8(key), next: seededEpoch}
 }
 
 // read fills b with random bytes.
-func (s *source) read(b []byte) {
+func (s *Source) read(b []byte) {
 	if s.rng == nil {
 		// crypto/rand.Read never returns an error on supported platforms
 		// (it crashes the program instead), see its documentation.
@@ -43,7 +43,7 @@ func (s *source) read(b []byte) {
 }
 
 // hex returns n random bytes as 2n lower-case hex characters.
-func (s *source) hex(n int) string {
+func (s *Source) hex(n int) string {
 	b := make([]byte, n)
 	s.read(b)
 	return hex.EncodeToString(b)
@@ -51,7 +51,7 @@ func (s *source) hex(n int) string {
 
 // now is the current time in UTC, whole seconds. A seeded clock moves one
 // second per call, so that dates differ between resources and repeat per seed.
-func (s *source) now() time.Time {
+func (s *Source) now() time.Time {
 	if s.rng == nil {
 		return time.Now().UTC().Truncate(time.Second)
 	}

@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 import (
 	"crypto/sha256"
@@ -160,8 +160,8 @@ type userRecord struct {
 // for concurrent use; values handed in and out are copies, and listings are
 // sorted by id.
 type Store struct {
-	src    *source
-	faults *faultSet // nil: none
+	src *Source
+	dev Deviations
 
 	mu             sync.RWMutex
 	users          map[int64]*userRecord
@@ -185,15 +185,15 @@ type Store struct {
 	pristine bool
 }
 
-func newStore(seed *seedData, src *source) *Store {
-	s := &Store{src: src}
-	s.reset(seed)
+func NewStore(seed *Seed, src *Source, dev Deviations) *Store {
+	s := &Store{src: src, dev: dev}
+	s.Reset(seed)
 	return s
 }
 
 // reset replaces every datum with the seed's. The seed has been checked by
-// loadSeed, so every reference in it resolves.
-func (s *Store) reset(seed *seedData) {
+// LoadSeed, so every reference in it resolves.
+func (s *Store) Reset(seed *Seed) {
 	d := s.seeded(seed)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -202,7 +202,7 @@ func (s *Store) reset(seed *seedData) {
 
 // resetIfPristine is reset, but only when nothing has changed the store since
 // its last reset: a developer's data is never replaced by a fixture reload.
-func (s *Store) resetIfPristine(seed *seedData) bool {
+func (s *Store) ResetIfPristine(seed *Seed) bool {
 	d := s.seeded(seed)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -235,7 +235,7 @@ type data struct {
 	pristine       bool
 }
 
-func (s *Store) seeded(seed *seedData) data {
+func (s *Store) seeded(seed *Seed) data {
 	d := catalogues(seed)
 	s.build(&d, seed.state())
 	d.pristine = true
@@ -243,7 +243,7 @@ func (s *Store) seeded(seed *seedData) data {
 }
 
 // catalogues is the part of a store that only the seed sets.
-func catalogues(seed *seedData) data {
+func catalogues(seed *Seed) data {
 	var d data
 	d.platforms = make(map[int64]Platform)
 	for _, p := range seed.platforms {
@@ -340,7 +340,7 @@ func (s *Store) Authenticate(email, password string) (User, error) {
 		saltedHash(dummySalt, password)
 		return User{}, ErrBadCredentials
 	}
-	if subtle.ConstantTimeCompare(saltedHash(r.salt, password), r.hash) != 1 && !s.faults.on(checkWrongPassword) {
+	if subtle.ConstantTimeCompare(saltedHash(r.salt, password), r.hash) != 1 && !s.dev.AnyPassword {
 		return User{}, ErrBadCredentials
 	}
 	return r.copy(), nil
@@ -373,6 +373,9 @@ func (s *Store) CreateSession(userID int64) (Session, error) {
 
 // UserIDForAPIKey returns the user an API key belongs to.
 func (s *Store) UserIDForAPIKey(key string) (int64, bool) {
+	if s.dev.NobodyAPIKey != "" && key == s.dev.NobodyAPIKey {
+		return 0, true
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	id, ok := s.apiKeys[sha256.Sum256([]byte(key))]
@@ -446,6 +449,22 @@ func (s *Store) App(id int64) (App, error) {
 		return App{}, fmt.Errorf("app %d: %w", id, ErrNotFound)
 	}
 	return a.copy(), nil
+}
+
+// Validator checks bodies against the store's catalogues, under its
+// deviations.
+func (s *Store) Validator() Validator { return Validator{Catalog: s, Deviations: s.dev} }
+
+// MayActOnUser reports whether the caller may read and modify a user: only
+// its own (spec section 5).
+func (s *Store) MayActOnUser(callerID, userID int64) bool {
+	return callerID == userID || s.dev.AnyUserMayAct
+}
+
+// MayActOnClient reports whether the caller may read and modify a client:
+// only one it is a member of (spec section 5).
+func (s *Store) MayActOnClient(callerID, clientID int64) bool {
+	return s.IsMember(callerID, clientID) || s.dev.AnyoneMayActOnClients
 }
 
 // IsMember reports whether a user is a member of a client.
@@ -689,6 +708,9 @@ func userApp(in *ClientInput) bool { return in != nil && in.App != nil }
 // creates that client (and its app) with the user as a member; the user's
 // primary client changes only if it had none. All of it happens or none.
 func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
+	if s.dev.UpdateNotStored {
+		return s.updatedUser(id, in)
+	}
 	g := s.generate(in.Password, userApp(in.Client))
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -711,6 +733,18 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 		s.addClientLocked(r, *in.Client, g)
 	}
 	return r.copy(), nil
+}
+
+// updatedUser is the user as UpdateUser would leave it, without the update
+// being stored (Deviations.UpdateNotStored).
+func (s *Store) updatedUser(id int64, in UserInput) (User, error) {
+	u, err := s.User(id)
+	if err != nil {
+		return User{}, err
+	}
+	r := userRecord{User: u}
+	r.applyInput(in)
+	return r.User, nil
 }
 
 func (r *userRecord) applyInput(in UserInput) {

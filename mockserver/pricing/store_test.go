@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 import (
 	"bytes"
@@ -20,14 +20,23 @@ import (
 
 func newTestStore(t *testing.T, seed *int64) *Store {
 	t.Helper()
-	d, err := loadSeed(fixtures.Seed())
+	d, err := LoadSeed(fixtures.Seed())
 	if err != nil {
 		t.Fatalf("default seed: %v", err)
 	}
-	return newStore(d, newSource(seed))
+	return NewStore(d, NewSource(seed), Deviations{})
 }
 
 func seedOf(n int64) *int64 { return &n }
+
+// profile is the default seed's profile: its accounts A and B.
+var profile = func() Profile {
+	d, err := LoadSeed(fixtures.Seed())
+	if err != nil {
+		panic("the default seed: " + err.Error())
+	}
+	return d.Profile()
+}()
 
 var (
 	hex32 = regexp.MustCompile(`^[0-9a-f]{32}$`)
@@ -55,32 +64,32 @@ func TestStoreSeed(t *testing.T) {
 		email, password string
 		want            int64
 	}{
-		{"qa@example.com", "qa-password", 1},
-		{"QA@Example.COM", "qa-password", 1},
-		{"other@example.com", "other-password", 2},
+		{profile.Email, profile.Password, 1},
+		{strings.ToUpper(profile.Email), profile.Password, 1},
+		{profile.OtherEmail, profile.OtherPassword, 2},
 	} {
 		u, err := s.Authenticate(tt.email, tt.password)
 		if err != nil || u.ID != tt.want {
 			t.Errorf("Authenticate(%q) = %d, %v; want %d", tt.email, u.ID, err, tt.want)
 		}
 	}
-	for _, tt := range [][2]string{{"qa@example.com", "other-password"}, {"qa@example.com", ""}, {"nobody@example.com", "qa-password"}} {
+	for _, tt := range [][2]string{{profile.Email, profile.OtherPassword}, {profile.Email, ""}, {"nobody@example.com", profile.Password}} {
 		if _, err := s.Authenticate(tt[0], tt[1]); !errors.Is(err, ErrBadCredentials) {
 			t.Errorf("Authenticate(%q, %q) error = %v, want ErrBadCredentials", tt[0], tt[1], err)
 		}
 	}
-	for key, want := range map[string]int64{"qa-api-key": 1, "other-api-key": 2} {
+	for key, want := range map[string]int64{profile.APIKey: 1, profile.OtherAPIKey: 2} {
 		if id, ok := s.UserIDForAPIKey(key); !ok || id != want {
 			t.Errorf("UserIDForAPIKey(%q) = %d, %v; want %d", key, id, ok, want)
 		}
 	}
-	if _, ok := s.UserIDForAPIKey("QA-API-KEY"); ok {
+	if _, ok := s.UserIDForAPIKey(strings.ToUpper(profile.APIKey)); ok {
 		t.Error("API keys must match exactly")
 	}
 
 	// No plaintext password or API key anywhere in the store's records.
 	for _, r := range s.users {
-		for _, secret := range []string{"qa-password", "other-password", "qa-api-key", "other-api-key"} {
+		for _, secret := range []string{profile.Password, profile.OtherPassword, profile.APIKey, profile.OtherAPIKey} {
 			if bytes.Contains(r.hash, []byte(secret)) || strings.Contains(r.Email+r.FirstName+r.LastName, secret) {
 				t.Errorf("user %d keeps %q in plain text", r.ID, secret)
 			}
@@ -91,7 +100,7 @@ func TestStoreSeed(t *testing.T) {
 	}
 
 	u, err := s.User(1)
-	if err != nil || u.Email != "qa@example.com" || u.FirstName != "Quinn" || u.Timezone != "Europe/London" ||
+	if err != nil || u.Email != profile.Email || u.FirstName != "Quinn" || u.Timezone != "Europe/London" ||
 		u.PhoneCountryID != 1 || u.PhoneNumber != "7700900123" || u.PhoneExtension != nil ||
 		!slices.Equal(u.ClientIDs, []int64{1}) || u.PrimaryClientID != 1 || !u.SubscribeWelcome || u.SubscribeBlog {
 		t.Errorf("User(1) = %+v, %v", u, err)
@@ -124,7 +133,7 @@ func TestStoreSeed(t *testing.T) {
 	if p[0].Name != "Android" || p[1].Name != "iOS" || c[0].Code != "GBP" || c[2].Code != "USD" {
 		t.Errorf("catalogues: %+v %+v", p, c)
 	}
-	if ms := s.Marketapps(); len(ms) != 6 || ms[0].Hash != "fecaf482f29181490ae5ecfb2790186ce7f82078" {
+	if ms := s.Marketapps(); len(ms) != 6 || ms[0].Hash != profile.MarketappHash {
 		t.Errorf("marketapps = %+v", ms)
 	}
 	if s.DefaultPlanID() != 1 {
@@ -148,7 +157,7 @@ func TestStoreReturnsCopies(t *testing.T) {
 	c, _ = s.Client(1)
 	a, _ = s.App(1)
 	if u.ClientIDs[0] != 2 || *u.PhoneExtension != "42" || *c.AddressLine2 != "Floor 2" ||
-		*a.MarketappHash != "fecaf482f29181490ae5ecfb2790186ce7f82078" || s.Marketapps()[0].Name != "Puzzle Quest" {
+		*a.MarketappHash != profile.MarketappHash || s.Marketapps()[0].Name != "Puzzle Quest" {
 		t.Errorf("a returned value shares memory with the store: %+v %+v %+v", u, c, a)
 	}
 }
@@ -216,10 +225,10 @@ func TestStoreUpdateUser(t *testing.T) {
 		u.PhoneCountryID != 1 || u.PhoneNumber != "7700900123" || !u.PasswordLastChanged.Equal(before.PasswordLastChanged) {
 		t.Errorf("UpdateUser without password or phone = %+v", u)
 	}
-	if _, err := s.Authenticate("quinn@example.com", "qa-password"); err != nil {
+	if _, err := s.Authenticate("quinn@example.com", profile.Password); err != nil {
 		t.Errorf("null password must keep the password, and the new email must log in: %v", err)
 	}
-	if s.EmailTaken("qa@example.com", 0) {
+	if s.EmailTaken(profile.Email, 0) {
 		t.Error("the old email is still taken")
 	}
 
@@ -232,7 +241,7 @@ func TestStoreUpdateUser(t *testing.T) {
 	if u.PasswordLastChanged.Equal(before.PasswordLastChanged) || *u.PhoneExtension != "7" || u.PrimaryClientID != 1 || !slices.Equal(u.ClientIDs, []int64{1, 3}) {
 		t.Errorf("UpdateUser with password and client = %+v", u)
 	}
-	if _, err := s.Authenticate("quinn@example.com", "qa-password"); !errors.Is(err, ErrBadCredentials) {
+	if _, err := s.Authenticate("quinn@example.com", profile.Password); !errors.Is(err, ErrBadCredentials) {
 		t.Errorf("old password still works: %v", err)
 	}
 	if _, err := s.Authenticate("quinn@example.com", "brand-new"); err != nil {
@@ -323,13 +332,13 @@ func TestStoreWritesAreAllOrNothing(t *testing.T) {
 			return err
 		}, ErrIncompleteInput},
 		{"update to another user's email", func(s *Store) error {
-			in := validUserInput("other@example.com")
+			in := validUserInput(profile.OtherEmail)
 			in.Client = ptr(validClientInput())
 			_, err := s.UpdateUser(1, in)
 			return err
 		}, ErrEmailTaken},
 		{"update with client with bad app", func(s *Store) error {
-			in := validUserInput("qa@example.com")
+			in := validUserInput(profile.Email)
 			c := validClientInput()
 			c.App = &AppInput{Name: "A", PlatformID: 3, PlanID: 1}
 			in.Client = &c
@@ -449,16 +458,16 @@ func TestSeededValuesRepeat(t *testing.T) {
 }
 
 func TestStoreReset(t *testing.T) {
-	d, err := loadSeed(fixtures.Seed())
+	d, err := LoadSeed(fixtures.Seed())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newStore(d, newSource(nil))
+	s := NewStore(d, NewSource(nil), Deviations{})
 	if _, err := s.CreateUser(validUserInput("new@example.com")); err != nil {
 		t.Fatal(err)
 	}
 	sess, _ := s.CreateSession(1)
-	s.reset(d)
+	s.Reset(d)
 	if _, err := s.User(3); !errors.Is(err, ErrNotFound) {
 		t.Error("reset kept a created user")
 	}
@@ -532,9 +541,9 @@ func TestLoadSeedErrors(t *testing.T) {
 			if !ok {
 				t.Fatalf("no expectation for testdata/broken/%s", d.Name())
 			}
-			_, err := loadSeed(overlay(t, filepath.Join("testdata/broken", d.Name())))
+			_, err := LoadSeed(overlay(t, filepath.Join("testdata/broken", d.Name())))
 			if err == nil {
-				t.Fatal("loadSeed accepted a broken seed")
+				t.Fatal("LoadSeed accepted a broken seed")
 			}
 			for _, w := range words {
 				if !strings.Contains(err.Error(), w) {
@@ -550,25 +559,24 @@ func TestLoadSeedErrors(t *testing.T) {
 	t.Run("missing file", func(t *testing.T) {
 		m := overlay(t, "testdata/broken/unknown-client")
 		delete(m, "phoneCountries.json")
-		if _, err := loadSeed(m); err == nil || !strings.Contains(err.Error(), "phoneCountries.json") {
+		if _, err := LoadSeed(m); err == nil || !strings.Contains(err.Error(), "phoneCountries.json") {
 			t.Errorf("error = %v, want one naming phoneCountries.json", err)
 		}
 	})
 }
 
 func TestLoadSeedFromDirectory(t *testing.T) {
-	d, err := loadSeed(os.DirFS("../fixtures/seed"))
+	d, err := LoadSeed(os.DirFS("../../fixtures/seed"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Profile{
-		Email: "qa@example.com", Password: "qa-password", APIKey: "qa-api-key",
-		OtherEmail: "other@example.com", OtherPassword: "other-password", OtherAPIKey: "other-api-key",
-		CurrencyID: 1, PlanID: 1, PlatformID: 1, PhoneCountryID: 1,
-		MarketappHash: "fecaf482f29181490ae5ecfb2790186ce7f82078",
+	if d.profile != profile {
+		t.Errorf("profile from the folder = %+v, want the embedded seed's %+v", d.profile, profile)
 	}
-	if d.profile != want {
-		t.Errorf("profile = %+v, want %+v", d.profile, want)
+	p := d.profile
+	if p.Email == "" || p.Password == "" || p.APIKey == "" || p.OtherEmail == "" || p.OtherPassword == "" || p.OtherAPIKey == "" ||
+		p.CurrencyID == 0 || p.PlanID == 0 || p.PlatformID == 0 || p.PhoneCountryID == 0 || p.MarketappHash == "" {
+		t.Errorf("profile.json left fields empty: %+v", p)
 	}
 	if len(d.users) != 2 || len(d.clients) != 2 || len(d.apps) != 2 || len(d.platforms) != 2 ||
 		len(d.currencies) != 3 || len(d.plans) != 3 || len(d.phoneCountries) != 5 || len(d.marketapps) != 6 {
@@ -578,17 +586,17 @@ func TestLoadSeedFromDirectory(t *testing.T) {
 }
 
 func TestProfileEnv(t *testing.T) {
-	d, err := loadSeed(fixtures.Seed())
-	if err != nil {
-		t.Fatal(err)
+	p := Profile{
+		Email: "a@example.com", Password: "pa", APIKey: "ka", OtherEmail: "b@example.com", OtherPassword: "pb", OtherAPIKey: "kb",
+		CurrencyID: 2, PlanID: 3, PlatformID: 4, PhoneCountryID: 5, MarketappHash: "h",
 	}
-	got := d.profile.Env("http://127.0.0.1:8080/v1")
+	got := p.Env("http://127.0.0.1:8080/v1")
 	want := []string{
 		"PRICING_BASE_URL=http://127.0.0.1:8080/v1",
-		"PRICING_EMAIL=qa@example.com", "PRICING_PASSWORD=qa-password", "PRICING_API_KEY=qa-api-key",
-		"PRICING_OTHER_EMAIL=other@example.com", "PRICING_OTHER_PASSWORD=other-password", "PRICING_OTHER_API_KEY=other-api-key",
-		"PRICING_CURRENCY_ID=1", "PRICING_PLAN_ID=1", "PRICING_PLATFORM_ID=1", "PRICING_PHONE_COUNTRY_ID=1",
-		"PRICING_MARKETAPP_HASH=fecaf482f29181490ae5ecfb2790186ce7f82078",
+		"PRICING_EMAIL=a@example.com", "PRICING_PASSWORD=pa", "PRICING_API_KEY=ka",
+		"PRICING_OTHER_EMAIL=b@example.com", "PRICING_OTHER_PASSWORD=pb", "PRICING_OTHER_API_KEY=kb",
+		"PRICING_CURRENCY_ID=2", "PRICING_PLAN_ID=3", "PRICING_PLATFORM_ID=4", "PRICING_PHONE_COUNTRY_ID=5",
+		"PRICING_MARKETAPP_HASH=h",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Env =\n%q\nwant\n%q", got, want)

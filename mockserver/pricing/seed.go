@@ -1,16 +1,16 @@
-package mockserver
+package pricing
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 )
 
 // The seed format: one JSON file per resource, each an array of objects, plus
@@ -63,7 +63,9 @@ type (
 	}
 )
 
-type seedData struct {
+// Seed is a loaded and checked seed: the catalogues, the users, clients and
+// apps a store starts with, and the target profile that describes them.
+type Seed struct {
 	users          []StateUser
 	clients        []StateClient
 	apps           []StateApp
@@ -82,15 +84,18 @@ var (
 	dialCodeRE = regexp.MustCompile(`^\+[0-9]{1,4}$`)
 )
 
+// Profile is the seed's target profile (profile.json).
+func (d *Seed) Profile() Profile { return d.profile }
+
 // state is the seed's users, clients and apps, as a state document.
-func (d *seedData) state() State {
+func (d *Seed) state() State {
 	return State{Users: d.users, Clients: d.clients, Apps: d.apps}
 }
 
-// loadSeed reads and checks every fixture file. An error names the file, the
-// entry and the problem.
-func loadSeed(fsys fs.FS) (*seedData, error) {
-	d := &seedData{}
+// LoadSeed reads and checks every fixture file of fsys. An error names the
+// file, the entry and the problem.
+func LoadSeed(fsys fs.FS) (*Seed, error) {
+	d := &Seed{}
 	files := []struct {
 		name string
 		v    any
@@ -130,13 +135,8 @@ func readFixture(fsys fs.FS, name string, v any) error {
 	if err != nil {
 		return fmt.Errorf("fixture %s: %w", name, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := jsonio.Decode(b, v); err != nil {
 		return fmt.Errorf("fixture %s: %w", name, err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return fmt.Errorf("fixture %s: unexpected data after the JSON value", name)
 	}
 	return nil
 }
@@ -146,78 +146,13 @@ func seedError(file string, index int, id any, format string, args ...any) error
 	return fmt.Errorf("fixture %s: entry %d (%v): %s", file, index+1, id, fmt.Sprintf(format, args...))
 }
 
-func (d *seedData) check() error {
-	platforms := map[int64]bool{}
-	for i, p := range d.platforms {
-		switch {
-		case p.ID <= 0:
-			return seedError("platforms.json", i, p.ID, "id must be a positive number")
-		case platforms[p.ID]:
-			return seedError("platforms.json", i, p.ID, "duplicate id")
-		case p.Name != "Android" && p.Name != "iOS":
-			return seedError("platforms.json", i, p.ID, "name %q is not Android or iOS", p.Name)
-		case p.Created.IsZero():
-			return seedError("platforms.json", i, p.ID, "created is missing")
+func (d *Seed) check() error {
+	ids := seedIDs{platforms: map[int64]bool{}, currencies: map[int64]bool{}, plans: map[int64]bool{},
+		phoneCountries: map[int64]bool{}, marketapps: map[string]bool{}}
+	for _, check := range []func(*seedIDs) error{d.checkPlatforms, d.checkCurrencies, d.checkPlans, d.checkPhoneCountries, d.checkMarketapps} {
+		if err := check(&ids); err != nil {
+			return err
 		}
-		platforms[p.ID] = true
-	}
-	currencies := map[int64]bool{}
-	for i, c := range d.currencies {
-		switch {
-		case c.ID <= 0:
-			return seedError("currencies.json", i, c.ID, "id must be a positive number")
-		case currencies[c.ID]:
-			return seedError("currencies.json", i, c.ID, "duplicate id")
-		case !codeRE.MatchString(c.Code):
-			return seedError("currencies.json", i, c.ID, "code %q is not three upper-case letters", c.Code)
-		}
-		currencies[c.ID] = true
-	}
-	plans := map[int64]bool{}
-	lite := false
-	for i, p := range d.plans {
-		switch {
-		case p.ID <= 0:
-			return seedError("plans.json", i, p.ID, "id must be a positive number")
-		case plans[p.ID]:
-			return seedError("plans.json", i, p.ID, "duplicate id")
-		case p.Name == "":
-			return seedError("plans.json", i, p.ID, "name is missing")
-		}
-		plans[p.ID] = true
-		lite = lite || p.IsLite
-	}
-	if !lite {
-		return errors.New("fixture plans.json: no plan has isLite true (an app created without nextplan gets the lite plan)")
-	}
-	phoneCountries := map[int64]bool{}
-	for i, p := range d.phoneCountries {
-		switch {
-		case p.ID <= 0:
-			return seedError("phoneCountries.json", i, p.ID, "id must be a positive number")
-		case phoneCountries[p.ID]:
-			return seedError("phoneCountries.json", i, p.ID, "duplicate id")
-		case !dialCodeRE.MatchString(p.DialCode):
-			return seedError("phoneCountries.json", i, p.ID, "dialCode %q is not a plus sign and 1 to 4 digits", p.DialCode)
-		case !strings.Contains(p.Name, "("+p.DialCode+")"):
-			return seedError("phoneCountries.json", i, p.ID, "name %q does not include the dial code in brackets", p.Name)
-		}
-		phoneCountries[p.ID] = true
-	}
-	marketapps := map[string]bool{}
-	for i, m := range d.marketapps {
-		switch {
-		case !hashRE.MatchString(m.Hash):
-			return seedError("marketapps.json", i, m.Hash, "hash is not 40 hexadecimal characters")
-		case marketapps[strings.ToLower(m.Hash)]:
-			return seedError("marketapps.json", i, m.Hash, "duplicate hash")
-		case m.Name == "" || utf8.RuneCountInString(m.Name) > maxLen:
-			return seedError("marketapps.json", i, m.Hash, "name must be 1 to %d characters", maxLen)
-		case !platforms[m.PlatformID]:
-			return seedError("marketapps.json", i, m.Hash, "unknown platformId %d", m.PlatformID)
-		}
-		d.marketapps[i].Hash = strings.ToLower(m.Hash)
-		marketapps[strings.ToLower(m.Hash)] = true
 	}
 	cat := catalogues(d)
 	if ps := checkState(d.state(), &cat); len(ps) > 0 {
@@ -232,12 +167,110 @@ func (d *seedData) check() error {
 			return seedError("platforms.json", i, p.ID, "unknown creatorUserId %d", p.CreatorUserID)
 		}
 	}
-	return d.checkProfile(platforms, currencies, plans, phoneCountries, marketapps)
+	return d.checkProfile(ids)
+}
+
+// seedIDs are the ids (and marketplace hashes, in lower case) of the
+// catalogues, gathered while they are checked.
+type seedIDs struct {
+	platforms, currencies, plans, phoneCountries map[int64]bool
+	marketapps                                   map[string]bool
+}
+
+// seedID checks the id of a catalogue entry: positive and not seen before.
+func seedID(file string, i int, id int64, seen map[int64]bool) error {
+	switch {
+	case id <= 0:
+		return seedError(file, i, id, "id must be a positive number")
+	case seen[id]:
+		return seedError(file, i, id, "duplicate id")
+	}
+	seen[id] = true
+	return nil
+}
+
+func (d *Seed) checkPlatforms(ids *seedIDs) error {
+	for i, p := range d.platforms {
+		if err := seedID("platforms.json", i, p.ID, ids.platforms); err != nil {
+			return err
+		}
+		switch {
+		case p.Name != "Android" && p.Name != "iOS":
+			return seedError("platforms.json", i, p.ID, "name %q is not Android or iOS", p.Name)
+		case p.Created.IsZero():
+			return seedError("platforms.json", i, p.ID, "created is missing")
+		}
+	}
+	return nil
+}
+
+func (d *Seed) checkCurrencies(ids *seedIDs) error {
+	for i, c := range d.currencies {
+		if err := seedID("currencies.json", i, c.ID, ids.currencies); err != nil {
+			return err
+		}
+		if !codeRE.MatchString(c.Code) {
+			return seedError("currencies.json", i, c.ID, "code %q is not three upper-case letters", c.Code)
+		}
+	}
+	return nil
+}
+
+func (d *Seed) checkPlans(ids *seedIDs) error {
+	lite := false
+	for i, p := range d.plans {
+		if err := seedID("plans.json", i, p.ID, ids.plans); err != nil {
+			return err
+		}
+		if p.Name == "" {
+			return seedError("plans.json", i, p.ID, "name is missing")
+		}
+		lite = lite || p.IsLite
+	}
+	if !lite {
+		return errors.New("fixture plans.json: no plan has isLite true (an app created without nextplan gets the lite plan)")
+	}
+	return nil
+}
+
+func (d *Seed) checkPhoneCountries(ids *seedIDs) error {
+	for i, p := range d.phoneCountries {
+		if err := seedID("phoneCountries.json", i, p.ID, ids.phoneCountries); err != nil {
+			return err
+		}
+		switch {
+		case !dialCodeRE.MatchString(p.DialCode):
+			return seedError("phoneCountries.json", i, p.ID, "dialCode %q is not a plus sign and 1 to 4 digits", p.DialCode)
+		case !strings.Contains(p.Name, "("+p.DialCode+")"):
+			return seedError("phoneCountries.json", i, p.ID, "name %q does not include the dial code in brackets", p.Name)
+		}
+	}
+	return nil
+}
+
+// checkMarketapps also puts every hash in lower case, the form the store
+// keeps and answers.
+func (d *Seed) checkMarketapps(ids *seedIDs) error {
+	for i, m := range d.marketapps {
+		switch {
+		case !hashRE.MatchString(m.Hash):
+			return seedError("marketapps.json", i, m.Hash, "hash is not 40 hexadecimal characters")
+		case ids.marketapps[strings.ToLower(m.Hash)]:
+			return seedError("marketapps.json", i, m.Hash, "duplicate hash")
+		case m.Name == "" || utf8.RuneCountInString(m.Name) > MaxLen:
+			return seedError("marketapps.json", i, m.Hash, "name must be 1 to %d characters", MaxLen)
+		case !ids.platforms[m.PlatformID]:
+			return seedError("marketapps.json", i, m.Hash, "unknown platformId %d", m.PlatformID)
+		}
+		d.marketapps[i].Hash = strings.ToLower(m.Hash)
+		ids.marketapps[strings.ToLower(m.Hash)] = true
+	}
+	return nil
 }
 
 // checkProfile makes sure the profile describes the seed: its accounts log in
 // with its passwords and keys, and its catalogue ids exist.
-func (d *seedData) checkProfile(platforms, currencies, plans, phoneCountries map[int64]bool, marketapps map[string]bool) error {
+func (d *Seed) checkProfile(ids seedIDs) error {
 	p := d.profile
 	account := func(what, email, password, key string) error {
 		for _, u := range d.users {
@@ -264,16 +297,44 @@ func (d *seedData) checkProfile(platforms, currencies, plans, phoneCountries map
 		return errors.New("fixture profile.json: email and otherEmail name the same user")
 	}
 	switch {
-	case !currencies[p.CurrencyID]:
+	case !ids.currencies[p.CurrencyID]:
 		return fmt.Errorf("fixture profile.json: unknown currencyId %d", p.CurrencyID)
-	case !plans[p.PlanID]:
+	case !ids.plans[p.PlanID]:
 		return fmt.Errorf("fixture profile.json: unknown planId %d", p.PlanID)
-	case !platforms[p.PlatformID]:
+	case !ids.platforms[p.PlatformID]:
 		return fmt.Errorf("fixture profile.json: unknown platformId %d", p.PlatformID)
-	case !phoneCountries[p.PhoneCountryID]:
+	case !ids.phoneCountries[p.PhoneCountryID]:
 		return fmt.Errorf("fixture profile.json: unknown phoneCountryId %d", p.PhoneCountryID)
-	case !marketapps[strings.ToLower(p.MarketappHash)]:
+	case !ids.marketapps[strings.ToLower(p.MarketappHash)]:
 		return fmt.Errorf("fixture profile.json: unknown marketappHash %q", p.MarketappHash)
 	}
 	return nil
+}
+
+// Profile is the target profile of the seed: the credentials and catalogue ids
+// the contract suite needs to run against this server.
+type Profile struct {
+	Email, Password, APIKey, OtherEmail, OtherPassword, OtherAPIKey string
+	CurrencyID, PlanID, PlatformID, PhoneCountryID                  int64
+	MarketappHash                                                   string
+}
+
+// Env renders the profile as PRICING_* variables ("NAME=value", unquoted),
+// PRICING_BASE_URL first, then the order of the suite's documented table.
+func (p Profile) Env(baseURL string) []string {
+	i := func(n int64) string { return strconv.FormatInt(n, 10) }
+	return []string{
+		"PRICING_BASE_URL=" + baseURL,
+		"PRICING_EMAIL=" + p.Email,
+		"PRICING_PASSWORD=" + p.Password,
+		"PRICING_API_KEY=" + p.APIKey,
+		"PRICING_OTHER_EMAIL=" + p.OtherEmail,
+		"PRICING_OTHER_PASSWORD=" + p.OtherPassword,
+		"PRICING_OTHER_API_KEY=" + p.OtherAPIKey,
+		"PRICING_CURRENCY_ID=" + i(p.CurrencyID),
+		"PRICING_PLAN_ID=" + i(p.PlanID),
+		"PRICING_PLATFORM_ID=" + i(p.PlatformID),
+		"PRICING_PHONE_COUNTRY_ID=" + i(p.PhoneCountryID),
+		"PRICING_MARKETAPP_HASH=" + p.MarketappHash,
+	}
 }

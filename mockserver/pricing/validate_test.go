@@ -1,4 +1,4 @@
-package mockserver
+package pricing
 
 import (
 	"encoding/json"
@@ -12,6 +12,9 @@ import (
 type fakeCatalog struct{}
 
 var _ Catalog = fakeCatalog{}
+
+// spec validates as the spec says: with the zero Deviations.
+var spec = Validator{Catalog: fakeCatalog{}}
 
 const (
 	knownHash = "fecaf482f29181490ae5ecfb2790186ce7f82078"
@@ -78,7 +81,7 @@ func with(t *testing.T, b Body, changes map[string]any) Body {
 func codes(errs []FieldError) []string {
 	out := []string{}
 	for _, e := range errs {
-		out = append(out, e.FieldName+":"+e.Error)
+		out = append(out, e.FieldName+":"+e.Error.String())
 		if e.Message == "" {
 			out = append(out, e.FieldName+": empty message")
 		}
@@ -179,7 +182,7 @@ func TestValidateUserUpdate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errs := ValidateUserUpdate(with(t, base, tt.changes), fakeCatalog{}, 1)
+			_, errs := spec.UserUpdate(with(t, base, tt.changes), 1)
 			if got, want := codes(errs), append([]string{}, tt.want...); !slices.Equal(got, want) {
 				t.Errorf("errors = %q, want %q", got, want)
 			}
@@ -192,7 +195,7 @@ func TestValidateUserUpdateInput(t *testing.T) {
 		"password": "new-password", "phoneCountry.id": json.Number("1"), "phoneNumber": "123", "phoneExtension": "<null>",
 		"client": body(t, clientJSON),
 	})
-	in, errs := ValidateUserUpdate(b, fakeCatalog{}, 1)
+	in, errs := spec.UserUpdate(b, 1)
 	if len(errs) > 0 {
 		t.Fatalf("errors: %q", codes(errs))
 	}
@@ -212,13 +215,13 @@ func TestValidateUserUpdateInput(t *testing.T) {
 	}
 
 	// Absent optional fields keep the stored values.
-	in, errs = ValidateUserUpdate(body(t, userJSON), fakeCatalog{}, 1)
+	in, errs = spec.UserUpdate(body(t, userJSON), 1)
 	if len(errs) > 0 || in.Password != nil || in.PhoneCountryID != 0 || in.PhoneNumber != nil || in.SetPhoneExtension || in.Client != nil {
 		t.Errorf("absent fields should be kept: %+v errors %q", in, codes(errs))
 	}
 
 	// The user's own email is not "taken" by itself.
-	if _, errs := ValidateUserUpdate(with(t, body(t, userJSON), map[string]any{"email": takenMail}), fakeCatalog{}, 9); len(errs) > 0 {
+	if _, errs := spec.UserUpdate(with(t, body(t, userJSON), map[string]any{"email": takenMail}), 9); len(errs) > 0 {
 		t.Errorf("own email rejected: %q", codes(errs))
 	}
 }
@@ -243,7 +246,7 @@ func TestValidateUserCreate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in, errs := ValidateUserCreate(with(t, base, tt.changes), fakeCatalog{})
+			in, errs := spec.UserCreate(with(t, base, tt.changes))
 			if got := codes(errs); !slices.Equal(got, append([]string{}, tt.want...)) {
 				t.Fatalf("errors = %q, want %q", got, tt.want)
 			}
@@ -309,7 +312,7 @@ func TestValidateClient(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := with(t, base, tt.changes)
-			in, errs := ValidateClientCreate(b, fakeCatalog{})
+			in, errs := spec.ClientCreate(b)
 			if got := codes(errs); !slices.Equal(got, append([]string{}, tt.wantCreate...)) {
 				t.Errorf("POST /clients errors = %q, want %q", got, tt.wantCreate)
 			}
@@ -320,7 +323,7 @@ func TestValidateClient(t *testing.T) {
 			if wantUpdate == nil {
 				wantUpdate = tt.wantCreate
 			}
-			_, errs = ValidateClientUpdate(b, fakeCatalog{})
+			_, errs = spec.ClientUpdate(b)
 			if got := codes(errs); !slices.Equal(got, append([]string{}, wantUpdate...)) {
 				t.Errorf("PUT /clients errors = %q, want %q", got, wantUpdate)
 			}
@@ -365,7 +368,7 @@ func TestValidateApp(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errs := ValidateApp(with(t, tt.base, tt.changes), fakeCatalog{})
+			_, errs := spec.App(with(t, tt.base, tt.changes))
 			if got := codes(errs); !slices.Equal(got, append([]string{}, tt.want...)) {
 				t.Errorf("errors = %q, want %q", got, tt.want)
 			}
@@ -387,7 +390,7 @@ func TestValidateAppResolves(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, errs := ValidateApp(body(t, tt.body), fakeCatalog{})
+			got, errs := spec.App(body(t, tt.body))
 			if len(errs) > 0 {
 				t.Fatalf("errors: %q", codes(errs))
 			}
@@ -420,6 +423,31 @@ func TestValidateSession(t *testing.T) {
 			}
 			if len(errs) == 0 && (email != "qa@example.com" || password != "qa-password") {
 				t.Errorf("credentials = %q %q", email, password)
+			}
+		})
+	}
+}
+
+// TestDeviationsOfLength checks that every ..255 field of a user body takes
+// its limit from the one rule that Deviations.MaxLen overrides, and that the
+// zero Deviations is the spec's 255.
+func TestDeviationsOfLength(t *testing.T) {
+	for _, field := range []string{"email", "firstName", "lastName", "timezone", "phoneNumber"} {
+		t.Run(field, func(t *testing.T) {
+			value := map[string]string{
+				"email": email(21), "timezone": "Area/" + strings.Repeat("c", 16), "phoneNumber": strings.Repeat("7", 21),
+			}[field]
+			if value == "" {
+				value = long(21)
+			}
+			b := with(t, body(t, userJSON), map[string]any{field: value})
+			want := []string{field + ":Invalid" + strings.ToUpper(field[:1]) + field[1:]}
+			short := Validator{Catalog: fakeCatalog{}, Deviations: Deviations{MaxLen: map[string]int{field: 20}}}
+			if _, errs := short.UserUpdate(b, 1); !slices.Equal(codes(errs), want) {
+				t.Errorf("limit 20, %d characters: errors = %q, want %q", runes(value), codes(errs), want)
+			}
+			if _, errs := spec.UserUpdate(b, 1); len(errs) > 0 {
+				t.Errorf("the spec's limit, %d characters: errors = %q", runes(value), codes(errs))
 			}
 		})
 	}

@@ -1,17 +1,17 @@
-package mockserver
+package pricing
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 )
 
 // State is the document of GET and PUT /__admin/state and of --state FILE:
@@ -170,13 +170,11 @@ func ParseState(b []byte) (State, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return st, errors.New("the document is empty, not a JSON state object")
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
-		return st, fmt.Errorf("the document is not a valid state: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	switch err := jsonio.Decode(b, &st); {
+	case errors.Is(err, jsonio.ErrTrailingData):
 		return st, errors.New("the document holds more than one JSON value")
+	case err != nil:
+		return st, fmt.Errorf("the document is not a valid state: %v", err)
 	}
 	return st, nil
 }
@@ -207,9 +205,6 @@ func (s *Store) Import(st State) []FieldError {
 	return nil
 }
 
-// CodeInvalidState is the error code of a refused state document.
-const CodeInvalidState = "InvalidState"
-
 // A problem is one broken rule of a state: the entry (a list and an index in
 // it, with the entry's id), the field of the entry, and what is wrong. An
 // import answers it as a FieldError, a fixture as an error naming the file.
@@ -224,7 +219,7 @@ type problem struct {
 type problems []problem
 
 // in returns the function that records the problems of one entry.
-func (ps *problems) in(list string, index int, id int64) func(field, format string, args ...any) {
+func (ps *problems) in(list string, index int, id int64) report {
 	return func(field, format string, args ...any) {
 		*ps = append(*ps, problem{list: list, index: index, id: id, field: field, msg: fmt.Sprintf(format, args...)})
 	}
@@ -253,176 +248,207 @@ func decodeHex(s string, n int) ([]byte, bool) {
 
 // checkState checks every field and reference of st against cat's
 // catalogues. It is the one check of users, clients, apps and sessions: of a
-// state import and of the fixtures alike (loadSeed).
+// state import and of the fixtures alike (LoadSeed).
 func checkState(st State, cat *data) problems {
-	var ps problems
-	clients := make(map[int64]bool, len(st.Clients))
-	for i, c := range st.Clients {
-		bad := ps.in("clients", i, c.ID)
-		switch {
-		case c.ID <= 0:
-			bad("id", "id must be a positive number")
-		case clients[c.ID]:
-			bad("id", "duplicate client id %d", c.ID)
-		}
-		if c.Name == "" || utf8.RuneCountInString(c.Name) > maxLen {
-			bad("name", "name must be 1 to %d characters", maxLen)
-		}
-		if c.CreatedDate.IsZero() {
-			bad("createdDate", "createdDate is missing")
-		}
-		if _, ok := cat.currencies[c.CurrencyID]; !ok {
-			bad("currencyId", "unknown currencyId %d", c.CurrencyID)
-		}
-		clients[c.ID] = true
+	c := stateCheck{cat: cat, clients: map[int64]bool{}, users: map[int64]bool{}, emails: map[string]bool{},
+		apiKeys: map[[32]byte]int64{}, apps: map[int64]bool{}, tokens: map[[32]byte]bool{}}
+	// Clients first: users and apps refer to them, sessions to users.
+	for i, cl := range st.Clients {
+		c.client(c.ps.in("clients", i, cl.ID), cl)
 	}
-
-	users := make(map[int64]bool, len(st.Users))
-	emails := make(map[string]bool, len(st.Users))
-	apiKeys := make(map[[32]byte]int64)
 	for i, u := range st.Users {
-		bad := ps.in("users", i, u.ID)
-		switch {
-		case u.ID <= 0:
-			bad("id", "id must be a positive number")
-		case users[u.ID]:
-			bad("id", "duplicate user id %d", u.ID)
-		}
-		switch {
-		case !validEmail(u.Email):
-			bad("email", "email %q is not a valid address", u.Email)
-		case emails[strings.ToLower(u.Email)]:
-			bad("email", "duplicate email %q", u.Email)
-		}
-		if u.FirstName == "" || u.LastName == "" {
-			bad("firstName", "firstName and lastName are required")
-		}
-		if u.Created.IsZero() || u.PasswordLastChanged.IsZero() {
-			bad("created", "created and passwordLastChanged are required")
-		}
-		if _, ok := cat.phoneCountries[u.PhoneCountryID]; !ok {
-			bad("phoneCountryId", "unknown phoneCountryId %d", u.PhoneCountryID)
-		}
-		switch {
-		case u.Password != "" && (u.PasswordSalt != "" || u.PasswordHash != ""):
-			bad("password", "give either password or passwordSalt and passwordHash, not both")
-		case u.Password != "":
-			if utf8.RuneCountInString(u.Password) < minPassword {
-				bad("password", "password is shorter than %d characters", minPassword)
-			}
-		default:
-			_, ok1 := decodeHex(u.PasswordSalt, 16)
-			_, ok2 := decodeHex(u.PasswordHash, sha256.Size)
-			if !ok1 || !ok2 {
-				bad("passwordHash", "a user needs a password, or passwordSalt (32 hex characters) and passwordHash (64 hex characters)")
-			}
-		}
-		key := func(field string, k [32]byte) {
-			switch owner, taken := apiKeys[k]; {
-			case taken && owner == u.ID:
-				bad(field, "the API key is listed twice")
-			case taken:
-				bad(field, "the API key is also user %d's", owner)
-			}
-			apiKeys[k] = u.ID
-		}
-		for j, k := range u.APIKeys {
-			field := fmt.Sprintf("apiKeys[%d]", j)
-			if k == "" || strings.ContainsAny(k, " \t\r\n") {
-				bad(field, "an API key may not be empty or contain white space")
-				continue
-			}
-			key(field, sha256.Sum256([]byte(k)))
-		}
-		for j, h := range u.APIKeyHashes {
-			field := fmt.Sprintf("apiKeyHashes[%d]", j)
-			b, ok := decodeHex(h, sha256.Size)
-			if !ok {
-				bad(field, "an API key hash is 64 hex characters")
-				continue
-			}
-			key(field, [32]byte(b))
-		}
-		seen := map[int64]bool{}
-		for j, id := range u.ClientIDs {
-			field := fmt.Sprintf("clientIds[%d]", j)
-			if !clients[id] || id <= 0 {
-				bad(field, "unknown client id %d", id)
-			}
-			if seen[id] {
-				bad(field, "client id %d is listed twice", id)
-			}
-			seen[id] = true
-		}
-		if u.PrimaryClientID != 0 && !seen[u.PrimaryClientID] {
-			bad("primaryClientId", "primaryClientId %d is not one of clientIds", u.PrimaryClientID)
-		}
-		users[u.ID] = true
-		emails[strings.ToLower(u.Email)] = true
+		c.user(c.ps.in("users", i, u.ID), u)
 	}
-
-	apps := make(map[int64]bool, len(st.Apps))
 	for i, a := range st.Apps {
-		bad := ps.in("apps", i, a.ID)
-		switch {
-		case a.ID <= 0:
-			bad("id", "id must be a positive number")
-		case apps[a.ID]:
-			bad("id", "duplicate app id %d", a.ID)
-		}
-		if a.Name == "" || utf8.RuneCountInString(a.Name) > maxLen {
-			bad("name", "name must be 1 to %d characters", maxLen)
-		}
-		if a.Created.IsZero() {
-			bad("created", "created is missing")
-		}
-		if !clients[a.ClientID] {
-			bad("clientId", "unknown clientId %d", a.ClientID)
-		}
-		if _, ok := cat.platforms[a.PlatformID]; !ok {
-			bad("platformId", "unknown platformId %d", a.PlatformID)
-		}
-		if _, ok := cat.plans[a.PlanID]; !ok {
-			bad("planId", "unknown planId %d", a.PlanID)
-		}
-		if a.MarketappHash != nil && !slices.ContainsFunc(cat.marketapps, func(m Marketapp) bool { return strings.EqualFold(m.Hash, *a.MarketappHash) }) {
-			bad("marketappHash", "unknown marketappHash %q", *a.MarketappHash)
-		}
-		if !writeKeyRE.MatchString(a.WriteKey) {
-			bad("writeKey", "writeKey is not 32 lower-case hexadecimal characters")
-		}
-		apps[a.ID] = true
+		c.app(c.ps.in("apps", i, a.ID), a)
 	}
-
-	tokens := make(map[[32]byte]bool, len(st.Sessions))
 	for i, ss := range st.Sessions {
-		bad := ps.in("sessions", i, ss.ID)
-		if ss.ID <= 0 {
-			bad("id", "id must be a positive number")
+		c.session(c.ps.in("sessions", i, ss.ID), ss)
+	}
+	return c.ps
+}
+
+// stateCheck is checkState under way: the problems found and the ids, emails,
+// keys and tokens seen so far.
+type stateCheck struct {
+	cat     *data
+	ps      problems
+	clients map[int64]bool
+	users   map[int64]bool
+	emails  map[string]bool // lower case
+	apiKeys map[[32]byte]int64
+	apps    map[int64]bool
+	tokens  map[[32]byte]bool
+}
+
+// report records a problem of one entry: a field and what is wrong with it.
+type report = func(field, format string, args ...any)
+
+// checkID checks an entry's id: positive and not seen before in its list.
+func checkID(bad report, what string, id int64, seen map[int64]bool) {
+	switch {
+	case id <= 0:
+		bad("id", "id must be a positive number")
+	case seen[id]:
+		bad("id", "duplicate %s id %d", what, id)
+	}
+	seen[id] = true
+}
+
+func (c *stateCheck) client(bad report, cl StateClient) {
+	checkID(bad, "client", cl.ID, c.clients)
+	if cl.Name == "" || utf8.RuneCountInString(cl.Name) > MaxLen {
+		bad("name", "name must be 1 to %d characters", MaxLen)
+	}
+	if cl.CreatedDate.IsZero() {
+		bad("createdDate", "createdDate is missing")
+	}
+	if _, ok := c.cat.currencies[cl.CurrencyID]; !ok {
+		bad("currencyId", "unknown currencyId %d", cl.CurrencyID)
+	}
+}
+
+func (c *stateCheck) user(bad report, u StateUser) {
+	checkID(bad, "user", u.ID, c.users)
+	switch {
+	case !validEmail(u.Email):
+		bad("email", "email %q is not a valid address", u.Email)
+	case c.emails[strings.ToLower(u.Email)]:
+		bad("email", "duplicate email %q", u.Email)
+	}
+	c.emails[strings.ToLower(u.Email)] = true
+	if u.FirstName == "" || u.LastName == "" {
+		bad("firstName", "firstName and lastName are required")
+	}
+	if u.Created.IsZero() || u.PasswordLastChanged.IsZero() {
+		bad("created", "created and passwordLastChanged are required")
+	}
+	if _, ok := c.cat.phoneCountries[u.PhoneCountryID]; !ok {
+		bad("phoneCountryId", "unknown phoneCountryId %d", u.PhoneCountryID)
+	}
+	userPassword(bad, u)
+	c.userKeys(bad, u)
+	c.userClients(bad, u)
+}
+
+// userPassword checks that a user has a password: plain, or salted and
+// hashed as an export gives it.
+func userPassword(bad report, u StateUser) {
+	switch {
+	case u.Password != "" && (u.PasswordSalt != "" || u.PasswordHash != ""):
+		bad("password", "give either password or passwordSalt and passwordHash, not both")
+	case u.Password != "":
+		if utf8.RuneCountInString(u.Password) < MinPassword {
+			bad("password", "password is shorter than %d characters", MinPassword)
 		}
-		if ss.Created.IsZero() {
-			bad("created", "created is missing")
-		}
-		if !users[ss.UserID] {
-			bad("userId", "unknown userId %d", ss.UserID)
-		}
-		if ss.ClientID != 0 && !clients[ss.ClientID] {
-			bad("clientId", "unknown clientId %d", ss.ClientID)
-		}
-		key, ok := ss.tokenKey()
-		switch {
-		case ss.Token != "" && ss.TokenHash != "":
-			bad("token", "give either token or tokenHash, not both")
-		case !ok:
-			bad("tokenHash", "a session needs a token, or a tokenHash of 64 hex characters")
-		case tokens[key]:
-			bad("token", "two sessions have the same token")
-		}
-		if ok {
-			tokens[key] = true
+	default:
+		_, ok1 := decodeHex(u.PasswordSalt, 16)
+		_, ok2 := decodeHex(u.PasswordHash, sha256.Size)
+		if !ok1 || !ok2 {
+			bad("passwordHash", "a user needs a password, or passwordSalt (32 hex characters) and passwordHash (64 hex characters)")
 		}
 	}
-	return ps
+}
+
+// userKeys checks a user's API keys, plain or hashed: well formed, and no
+// key of two users or twice of one.
+func (c *stateCheck) userKeys(bad report, u StateUser) {
+	key := func(field string, k [32]byte) {
+		switch owner, taken := c.apiKeys[k]; {
+		case taken && owner == u.ID:
+			bad(field, "the API key is listed twice")
+		case taken:
+			bad(field, "the API key is also user %d's", owner)
+		}
+		c.apiKeys[k] = u.ID
+	}
+	for j, k := range u.APIKeys {
+		field := fmt.Sprintf("apiKeys[%d]", j)
+		if k == "" || strings.ContainsAny(k, " \t\r\n") {
+			bad(field, "an API key may not be empty or contain white space")
+			continue
+		}
+		key(field, sha256.Sum256([]byte(k)))
+	}
+	for j, h := range u.APIKeyHashes {
+		field := fmt.Sprintf("apiKeyHashes[%d]", j)
+		b, ok := decodeHex(h, sha256.Size)
+		if !ok {
+			bad(field, "an API key hash is 64 hex characters")
+			continue
+		}
+		key(field, [32]byte(b))
+	}
+}
+
+// userClients checks a user's memberships and primary client.
+func (c *stateCheck) userClients(bad report, u StateUser) {
+	seen := map[int64]bool{}
+	for j, id := range u.ClientIDs {
+		field := fmt.Sprintf("clientIds[%d]", j)
+		if !c.clients[id] || id <= 0 {
+			bad(field, "unknown client id %d", id)
+		}
+		if seen[id] {
+			bad(field, "client id %d is listed twice", id)
+		}
+		seen[id] = true
+	}
+	if u.PrimaryClientID != 0 && !seen[u.PrimaryClientID] {
+		bad("primaryClientId", "primaryClientId %d is not one of clientIds", u.PrimaryClientID)
+	}
+}
+
+func (c *stateCheck) app(bad report, a StateApp) {
+	checkID(bad, "app", a.ID, c.apps)
+	if a.Name == "" || utf8.RuneCountInString(a.Name) > MaxLen {
+		bad("name", "name must be 1 to %d characters", MaxLen)
+	}
+	if a.Created.IsZero() {
+		bad("created", "created is missing")
+	}
+	if !c.clients[a.ClientID] {
+		bad("clientId", "unknown clientId %d", a.ClientID)
+	}
+	if _, ok := c.cat.platforms[a.PlatformID]; !ok {
+		bad("platformId", "unknown platformId %d", a.PlatformID)
+	}
+	if _, ok := c.cat.plans[a.PlanID]; !ok {
+		bad("planId", "unknown planId %d", a.PlanID)
+	}
+	if a.MarketappHash != nil && !slices.ContainsFunc(c.cat.marketapps, func(m Marketapp) bool { return strings.EqualFold(m.Hash, *a.MarketappHash) }) {
+		bad("marketappHash", "unknown marketappHash %q", *a.MarketappHash)
+	}
+	if !writeKeyRE.MatchString(a.WriteKey) {
+		bad("writeKey", "writeKey is not 32 lower-case hexadecimal characters")
+	}
+}
+
+func (c *stateCheck) session(bad report, ss StateSession) {
+	if ss.ID <= 0 {
+		bad("id", "id must be a positive number")
+	}
+	if ss.Created.IsZero() {
+		bad("created", "created is missing")
+	}
+	if !c.users[ss.UserID] {
+		bad("userId", "unknown userId %d", ss.UserID)
+	}
+	if ss.ClientID != 0 && !c.clients[ss.ClientID] {
+		bad("clientId", "unknown clientId %d", ss.ClientID)
+	}
+	key, ok := ss.tokenKey()
+	switch {
+	case ss.Token != "" && ss.TokenHash != "":
+		bad("token", "give either token or tokenHash, not both")
+	case !ok:
+		bad("tokenHash", "a session needs a token, or a tokenHash of 64 hex characters")
+	case c.tokens[key]:
+		bad("token", "two sessions have the same token")
+	}
+	if ok {
+		c.tokens[key] = true
+	}
 }
 
 // tokenKey is the hash the store keeps of the session's token.

@@ -1,0 +1,226 @@
+package defects
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+)
+
+// The areas of the spec that the defects must cover between them.
+var areas = []string{"2.1", "2.2", "2.3", "2.4", "2.5", "4.1", "4.2", "4.3", "4.4", "5", "7.1", "7.3", "8", "9"}
+
+func TestCatalogue(t *testing.T) {
+	all := All()
+	if len(all) < 30 {
+		t.Errorf("%d defects, want at least 30", len(all))
+	}
+	name := regexp.MustCompile(`^[a-z0-9][a-zA-Z0-9.-]*$`)
+	seen := map[string]bool{}
+	covered := map[string]bool{}
+	for _, d := range all {
+		if !name.MatchString(d.Name) {
+			t.Errorf("defect name %q is not a lower-case word list joined by hyphens", d.Name)
+		}
+		if seen[d.Name] {
+			t.Errorf("defect %q listed twice", d.Name)
+		}
+		seen[d.Name] = true
+		covered[d.Area] = true
+		if d.Area == "" || d.Description == "" {
+			t.Errorf("defect %q: area %q, description %q: both are needed", d.Name, d.Area, d.Description)
+		}
+	}
+	for _, a := range areas {
+		if !covered[a] {
+			t.Errorf("no defect breaks a rule of section %s", a)
+		}
+	}
+	for _, d := range catalogue {
+		if d.request == nil && d.answer == nil && d.deviate == nil {
+			t.Errorf("defect %q does nothing", d.Name)
+		}
+	}
+}
+
+func TestFindRefusesAnUnknownName(t *testing.T) {
+	_, err := Find([]string{"forbidden-as-404", "no-such-fault"})
+	var unknown *UnknownError
+	if !errors.As(err, &unknown) || unknown.Name != "no-such-fault" {
+		t.Fatalf("Find: %v, want an *UnknownError for no-such-fault", err)
+	}
+	for _, want := range []string{`"no-such-fault"`, "forbidden-as-404", "v1.0-not-served"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %s", err, want)
+		}
+	}
+	if _, _, err := New(mockserver.Options{}, []Defect{{Name: "no-such-fault"}}); err == nil {
+		t.Error("New accepted an unknown defect")
+	}
+}
+
+func TestNoDefectsIsTheMockItself(t *testing.T) {
+	srv, h, err := New(mockserver.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h != http.Handler(srv) {
+		t.Error("a mock without defects answers through a rewriting wrapper")
+	}
+	if got := srv.Store().Validator().Deviations; !reflect.DeepEqual(got, pricing.Deviations{}) {
+		t.Errorf("a mock without defects deviates by %+v", got)
+	}
+}
+
+func TestOneDefectDeviatesByOneField(t *testing.T) {
+	ds, err := Find([]string{"terms-not-checked"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSet(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Deviations(), (pricing.Deviations{TermsUnchecked: true}); !reflect.DeepEqual(got, want) {
+		t.Errorf("terms-not-checked deviates by %+v, want only %+v", got, want)
+	}
+}
+
+// probe is one request and what to observe of its answer. The seed's
+// account A is the caller unless headers say otherwise; {{key}}, {{email}}
+// and {{password}} in the request are A's, {{hash}} the profile's
+// marketplace app.
+type probe struct {
+	method, path, body string
+	headers            []string // name, value, ...; nil: A's api-key header
+	observe            func(*httptest.ResponseRecorder) string
+}
+
+func status(r *httptest.ResponseRecorder) string { return strconv.Itoa(r.Code) }
+
+func jsonAt(path string) func(*httptest.ResponseRecorder) string {
+	return func(r *httptest.ResponseRecorder) string { return gjson.GetBytes(r.Body.Bytes(), path).Raw }
+}
+
+// mock serves a fresh mock with the named defects.
+func mock(t *testing.T, names ...string) (*mockserver.Server, http.Handler) {
+	t.Helper()
+	ds, err := Find(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, h, err := New(mockserver.Options{}, ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, h
+}
+
+func (p probe) send(t *testing.T, srv *mockserver.Server, h http.Handler) *httptest.ResponseRecorder {
+	t.Helper()
+	prof := srv.Profile()
+	fill := strings.NewReplacer("{{key}}", prof.APIKey, "{{email}}", prof.Email, "{{password}}", prof.Password, "{{hash}}", prof.MarketappHash)
+	req := httptest.NewRequest(p.method, fill.Replace(p.path), strings.NewReader(fill.Replace(p.body)))
+	headers := p.headers
+	if headers == nil {
+		headers = []string{"Authorization", "api-key {{key}}"}
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], fill.Replace(headers[i+1]))
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+const (
+	userBody   = `{"email":"{{email}}","firstName":"Q","lastName":"A","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"timezone":"Europe/London","password":null}`
+	clientBody = `{"name":"C","addressLine1":"1 Street","addressCity":"London","addressPostcode":"EC1A 1BB","addressCountry":"UK","currency":{"id":1},"terms":"I agree"}`
+	appBody    = `{"marketapp":{"hash":"{{hash}}"},"nextplan":{"id":1}}`
+	login      = `{"email":"{{email}}","password":"{{password}}"}`
+)
+
+var anonymous = []string{}
+
+// TestDefectsChangeTheAnswer checks defects of every kind at the unit level:
+// the same request answers as the spec says without the defect, and
+// differently with it. cmd/pricing-mutation checks every defect against the
+// contract suite.
+func TestDefectsChangeTheAnswer(t *testing.T) {
+	tests := []struct {
+		defect      string
+		probe       probe
+		clean, want string
+	}{
+		{"forbidden-as-404", probe{"PUT", "/v1/users/2", userBody, nil, status}, "403", "404"},
+		{"unauthorized-as-403", probe{"POST", "/v1/apps", appBody, anonymous, status}, "401", "403"},
+		{"post-answers-201", probe{"POST", "/v1/sessions", login, anonymous, status}, "200", "201"},
+		{"error-body-object", probe{"PUT", "/v1/users/1", `{}`, nil, func(r *httptest.ResponseRecorder) string {
+			return r.Body.String()[:1]
+		}}, "[", "{"},
+		{"only-first-error", probe{"PUT", "/v1/users/1", `{}`, nil, jsonAt("#")}, "8", "1"},
+		{"error-code-misspelt", probe{"PUT", "/v1/users/1", `{}`, nil, jsonAt(`#(fieldName=="firstName").error`)}, `"InvalidFirstName"`, `"InvalidFirstname"`},
+		{"collection-bare-array", probe{"GET", "/v1/platforms", "", anonymous, jsonAt("0.name")}, "", `"Android"`},
+		{"content-type-text", probe{"GET", "/v1/platforms", "", anonymous, func(r *httptest.ResponseRecorder) string {
+			return r.Header().Get("Content-Type")
+		}}, "application/json; charset=utf-8", "text/plain; charset=utf-8"},
+		{"ids-as-strings", probe{"GET", "/v1/clients/1", "", nil, jsonAt("currency.id")}, "1", `"1"`},
+		{"currency-code-numeric", probe{"GET", "/v1/clients/1", "", nil, jsonAt("currency.code")}, `"GBP"`, `"826"`},
+		{"dialcode-without-plus", probe{"GET", "/v1/users/1", "", nil, jsonAt("phoneCountry.dialCode")}, `"+44"`, `"44"`},
+		{"password-leaked", probe{"GET", "/v1/users/1", "", nil, func(r *httptest.ResponseRecorder) string {
+			return gjson.GetBytes(r.Body.Bytes(), "password").Type.String()
+		}}, "Null", "String"},
+		{"terms-not-checked", probe{"POST", "/v1/clients", strings.Replace(clientBody, "I agree", "no", 1), nil, status}, "400", "200"},
+		{"vat-limit-256", probe{"POST", "/v1/clients", strings.Replace(clientBody, `"name"`, `"vat":"`+strings.Repeat("v", 256)+`","name"`, 1), nil, status}, "400", "200"},
+		{"hash-truncated-to-40", probe{"POST", "/v1/apps", strings.Replace(appBody, `}}"`, `}}0"`, 1), nil, status}, "400", "200"},
+		{"wrong-password-accepted", probe{"POST", "/v1/sessions", `{"email":"{{email}}","password":"not-the-password"}`, anonymous, status}, "401", "200"},
+		{"client-permission-skipped", probe{"PUT", "/v1/clients/2", clientBody, nil, status}, "403", "200"},
+		{"user-permission-skipped", probe{"GET", "/v1/users/2", "", nil, status}, "403", "200"},
+		{"auth-not-enforced-put-clients", probe{"PUT", "/v1/clients/1", clientBody, anonymous, status}, "401", "403"},
+		{"auth-not-enforced-put-clients", probe{"PUT", "/v1.0/clients/1", clientBody, nil, status}, "200", "403"},
+		{"auth-not-enforced-put-clients", probe{"PUT", "/v1/clients/99", clientBody, []string{"Authorization", "api-key wrong"}, status}, "401", "404"},
+		{"auth-not-enforced-put-clients", probe{"GET", "/v1/clients/1", "", anonymous, status}, "401", "401"},
+		{"api-key-scheme-ignored", probe{"GET", "/v1/users/1", "", []string{"Authorization", "Bearer {{key}}"}, status}, "401", "200"},
+		{"session-token-header-ignored", probe{"GET", "/v1/users/1", "", []string{"Authorization", "api-key {{key}}", "session-token", "not-a-token"}, status}, "401", "200"},
+		{"session-token-query-ignored", probe{"GET", "/v1/users/1?sessionToken=not-a-token", "", nil, status}, "401", "200"},
+		{"v1.0-not-served", probe{"GET", "/v1.0/platforms", "", anonymous, status}, "200", "404"},
+		{"v1.0-not-served", probe{"GET", "/v1.0/platforms", "", anonymous, jsonAt("0.error")}, "", `"NotFound"`},
+		{"unknown-version-served", probe{"GET", "/v2/platforms", "", anonymous, status}, "404", "200"},
+		{"unknown-version-served", probe{"GET", "/v2/users/1", "", anonymous, status}, "404", "401"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.defect, func(t *testing.T) {
+			t.Parallel()
+			srv, h := mock(t)
+			if got := tt.probe.observe(tt.probe.send(t, srv, h)); got != tt.clean {
+				t.Errorf("%s %s without the defect: got %s, want %s", tt.probe.method, tt.probe.path, got, tt.clean)
+			}
+			srv, h = mock(t, tt.defect)
+			if got := tt.probe.observe(tt.probe.send(t, srv, h)); got != tt.want {
+				t.Errorf("%s %s with the defect: got %s, want %s", tt.probe.method, tt.probe.path, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestUpdateNotStored needs two requests: the answer, then a later read.
+func TestUpdateNotStored(t *testing.T) {
+	srv, h := mock(t, "user-update-not-stored")
+	put := probe{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"Changed"`, 1), nil, jsonAt("firstName")}
+	if got := put.observe(put.send(t, srv, h)); got != `"Changed"` {
+		t.Fatalf("PUT answered firstName %s, want the new Changed", got)
+	}
+	get := probe{"GET", "/v1/users/1", "", nil, jsonAt("firstName")}
+	if got := get.observe(get.send(t, srv, h)); got == `"Changed"` || got == "" {
+		t.Errorf("a later read shows firstName %s, want the stored one", got)
+	}
+}

@@ -1,0 +1,27 @@
+// Package mockserver is the reference implementation of the Pricing Service
+// API (../shared/spec/pricing-api.md from the repository root) over HTTP: a
+// Gin engine in front of the domain, mockserver/pricing, which holds the
+// spec's rules and knows nothing of HTTP.
+//
+// This package is the HTTP adapter and the mock's own surface for people
+// and tools; all of its files but admin_faults.go, wire.go and watch.go
+// know Gin.
+//
+//   - server.go: Options, New and the Server, one store per namespace.
+//   - routes.go: the one route map and the order of the middleware.
+//   - handlers.go, auth.go: the API's handlers (decode, validate through
+//     the domain, store, answer) and the three credential schemes.
+//   - errors.go: the one writer of error answers; codes and their statuses
+//     are the domain's table (pricing.Code).
+//   - wire.go: the JSON of spec section 2, converted from the domain's types.
+//   - admin.go, admin_faults.go, journal.go, latency.go, namespace.go: the
+//     admin API (/__admin: reset, state, journal, fault rules), the
+//     X-Mock-* headers and namespaces.
+//   - cors.go, docs.go, home.go: CORS, /openapi.json and the home page.
+//   - state_file.go, watch.go: --state and --fixtures --watch.
+//
+// Beside it: mockserver/defects breaks the mock on purpose for mutation
+// testing, from outside (rewrites and pricing.Deviations); mockserver/rewrite
+// is the middleware that changes requests and answers; mockserver/mocktest
+// serves a mock for a run of the contract suite.
+package mockserver

@@ -1,0 +1,61 @@
+package pricing
+
+// Deviations are departures from the spec that the domain makes when it is
+// told to: the zero value is the spec. They are how a mutation defect that
+// no rewrite of a request or an answer can express reaches validation and
+// the store; each field is set by one defect of mockserver/defects and by
+// nothing else.
+type Deviations struct {
+	// MaxLen overrides the limit of a ..255 field, by its name in the body.
+	MaxLen map[string]int
+	// MinPassword overrides the shortest password accepted (section 8: 6).
+	MinPassword int
+	// NullPasswordClears: "password": null sets an empty password instead of
+	// keeping the stored one (4.1).
+	NullPasswordClears bool
+	// TermsUnchecked: terms need not be "I agree" (4.3).
+	TermsUnchecked bool
+	// AppOnUpdateIgnored: PUT /clients takes (and drops) an app (4.4).
+	AppOnUpdateIgnored bool
+	// InvalidAppDropped: an invalid app of POST /clients is dropped and the
+	// client created anyway (4.3).
+	InvalidAppDropped bool
+	// AppNameOptional: without a marketapp hash, name is not required (7.3).
+	AppNameOptional bool
+	// BodyPlatformWins: with a hash, platform.id of the body overrides the
+	// marketplace app's platform (4.2).
+	BodyPlatformWins bool
+	// MalformedHashIgnored: a hash that is not 40 hexadecimal characters is
+	// ignored rather than refused (section 8).
+	MalformedHashIgnored bool
+	// HashTruncated: only the first 40 characters of a hash are matched.
+	HashTruncated bool
+
+	// AnyPassword: a known email logs in with any password (5).
+	AnyPassword bool
+	// AnyUserMayAct: a user may read and modify every user (5).
+	AnyUserMayAct bool
+	// AnyoneMayActOnClients: a user may read and modify every client (5).
+	AnyoneMayActOnClients bool
+	// UpdateNotStored: PUT /users answers the new values without storing
+	// them (4.1).
+	UpdateNotStored bool
+	// NobodyAPIKey, when set, is an API key that authenticates as no user
+	// (id 0): a request that carries it runs as one that skipped
+	// authentication (5).
+	NobodyAPIKey string
+}
+
+func (d Deviations) maxLen(field string) int {
+	if n, ok := d.MaxLen[field]; ok {
+		return n
+	}
+	return MaxLen
+}
+
+func (d Deviations) minPassword() int {
+	if d.MinPassword != 0 {
+		return d.MinPassword
+	}
+	return MinPassword
+}

@@ -1,0 +1,22 @@
+// Package pricing is the domain of the Pricing Service API as the reference
+// mock implements it: the rules of the spec (../shared/spec/pricing-api.md
+// from the repository root) with no HTTP in them.
+//
+//   - store.go: Store, the users, clients, apps, sessions and catalogues of
+//     one namespace behind an RWMutex, handing out copies; who may act on a
+//     user or a client (spec section 5).
+//   - validate.go: Validator, which turns a decoded request body into typed
+//     input or the field errors of spec 7.3.
+//   - codes.go: the one table of error codes and their HTTP statuses, and
+//     FieldError, the element of every error answer.
+//   - state.go: State, the document of the admin API's state export and
+//     import and of the fixtures' users, clients and apps, with its checks.
+//   - seed.go: LoadSeed, the fixtures and the target Profile they describe.
+//   - deviations.go: Deviations, the departures from the spec that mutation
+//     defects ask for; the zero value is the spec.
+//   - rand.go: Source, every random value and date, repeatable under a seed.
+//
+// The package imports neither net/http nor Gin nor the defects (a test
+// holds it to that): mockserver adapts it to HTTP, mockserver/defects
+// breaks it on purpose from the outside.
+package pricing

@@ -1,0 +1,499 @@
+package pricing
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/mail"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits of spec section 8.
+const (
+	// MaxLen is the limit of every ..255 field, counted in characters (runes).
+	MaxLen = 255
+	// MinPassword is the shortest password.
+	MinPassword     = 6
+	maxPhoneExtDigs = 10
+)
+
+var (
+	timezoneRE = regexp.MustCompile(`^[A-Za-z0-9_+\-]+(/[A-Za-z0-9_+\-]+)+$`)
+	phoneExtRE = regexp.MustCompile(`^[0-9]{1,10}$`)
+)
+
+// hash reads marketapp.hash: the hash to look up, and whether it is well
+// formed.
+func (d Deviations) hash(raw any) (string, bool) {
+	h, ok := raw.(string)
+	if d.HashTruncated && len(h) > 40 {
+		h = h[:40]
+	}
+	return h, ok && hashRE.MatchString(h)
+}
+
+// Catalog is what validation needs to know beyond the body: the catalogues
+// and whether an email is taken. *Store satisfies it; tests may pass a fake.
+type Catalog interface {
+	PhoneCountry(id int64) (PhoneCountry, bool)
+	Currency(id int64) (Currency, bool)
+	Plan(id int64) (Plan, bool)
+	Platform(id int64) (Platform, bool)
+	Marketapp(hash string) (Marketapp, bool)
+	// DefaultPlanID is the plan of an app whose body names none.
+	DefaultPlanID() int64
+	// EmailTaken reports whether a user other than exceptUserID (0: none)
+	// has the email, case-insensitively.
+	EmailTaken(email string, exceptUserID int64) bool
+}
+
+var _ Catalog = (*Store)(nil)
+
+// Body is a decoded JSON request body: an object whose numbers are
+// json.Number (the decoder's UseNumber), so that ids are read exactly.
+type Body = map[string]any
+
+// checker collects the errors of one body. prefix is the dotted path of the
+// object being checked ("" for the body, "client." or "app." inside it).
+type checker struct {
+	cat    Catalog
+	dev    Deviations
+	prefix string
+	errs   []FieldError
+}
+
+func (v *checker) fail(field string, code Code, message string) {
+	v.errs = append(v.errs, FieldError{FieldName: v.prefix + field, Error: code, Message: message})
+}
+
+func (v *checker) nested(prefix string) *checker {
+	return &checker{cat: v.cat, dev: v.dev, prefix: v.prefix + prefix}
+}
+
+// str reads a string field: present reports the key exists with a non-null
+// value, ok that the value is a string.
+func str(b Body, key string) (s string, present, ok bool) {
+	raw, exists := b[key]
+	if !exists || raw == nil {
+		return "", false, true
+	}
+	s, ok = raw.(string)
+	return s, true, ok
+}
+
+func hasKey(b Body, key string) bool {
+	_, ok := b[key]
+	return ok
+}
+
+func runes(s string) int { return utf8.RuneCountInString(s) }
+
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// requiredText checks a required ..255 string that may not be blank.
+func (v *checker) requiredText(b Body, key string, code Code) string {
+	s, present, ok := str(b, key)
+	switch {
+	case !present:
+		v.fail(key, code, fmt.Sprintf("%s is required.", key))
+	case !ok:
+		v.fail(key, code, fmt.Sprintf("%s must be a string.", key))
+	case blank(s):
+		v.fail(key, code, fmt.Sprintf("%s must not be empty.", key))
+	case v.tooLong(key, code, s):
+	default:
+		return s
+	}
+	return ""
+}
+
+// optionalText checks an optional ..255 string; absent and null give nil.
+func (v *checker) optionalText(b Body, key string, code Code) *string {
+	s, present, ok := str(b, key)
+	switch {
+	case !present:
+		return nil
+	case !ok:
+		v.fail(key, code, fmt.Sprintf("%s must be a string or null.", key))
+	case v.tooLong(key, code, s):
+	default:
+		return &s
+	}
+	return nil
+}
+
+// tooLong fails a ..255 field whose value is over its limit, and reports
+// whether it did.
+func (v *checker) tooLong(key string, code Code, s string) bool {
+	limit := v.dev.maxLen(key)
+	if runes(s) <= limit {
+		return false
+	}
+	v.fail(key, code, fmt.Sprintf("%s must be at most %d characters long.", key, limit))
+	return true
+}
+
+func (v *checker) requiredBool(b Body, key string, code Code) bool {
+	x, ok := b[key].(bool)
+	if !ok {
+		v.fail(key, code, fmt.Sprintf("%s must be true or false.", key))
+	}
+	return x
+}
+
+// id reads obj.id: absent reports that obj or its id is missing or null,
+// valid that the value is a positive integer.
+func id(b Body, obj string) (n int64, absent, valid bool) {
+	raw, exists := b[obj]
+	if !exists || raw == nil {
+		return 0, true, false
+	}
+	o, ok := raw.(map[string]any)
+	if !ok {
+		return 0, false, false
+	}
+	rawID, exists := o["id"]
+	if !exists || rawID == nil {
+		return 0, true, false
+	}
+	return positiveInt(rawID)
+}
+
+func positiveInt(raw any) (int64, bool, bool) {
+	num, ok := raw.(json.Number)
+	if !ok {
+		return 0, false, false
+	}
+	n, err := strconv.ParseInt(string(num), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, false, false
+	}
+	return n, false, true
+}
+
+func validEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && a.Name == ""
+}
+
+// Validator checks request bodies against the catalogues, under its
+// Deviations: with the zero Deviations, as the spec says.
+type Validator struct {
+	Catalog    Catalog
+	Deviations Deviations
+}
+
+func (val Validator) checker() *checker { return &checker{cat: val.Catalog, dev: val.Deviations} }
+
+// UserUpdate checks a body of PUT /users/:userId for user userID.
+func (val Validator) UserUpdate(b Body, userID int64) (UserInput, []FieldError) {
+	v := val.checker()
+	in := v.user(b, userID, false)
+	return in, v.errs
+}
+
+// UserCreate checks a body of POST /users: the body of PUT /users with
+// password, phoneCountry.id and phoneNumber required.
+func (val Validator) UserCreate(b Body) (UserInput, []FieldError) {
+	v := val.checker()
+	in := v.user(b, 0, true)
+	return in, v.errs
+}
+
+// ClientCreate checks a body of POST /clients, including its optional app.
+func (val Validator) ClientCreate(b Body) (ClientInput, []FieldError) {
+	v := val.checker()
+	in := v.client(b, true)
+	return in, v.errs
+}
+
+// ClientUpdate checks a body of PUT /clients/:clientId, which may not carry
+// an app.
+func (val Validator) ClientUpdate(b Body) (ClientInput, []FieldError) {
+	v := val.checker()
+	in := v.client(b, false)
+	return in, v.errs
+}
+
+// App checks a body of POST /apps and resolves it: with a marketplace app,
+// the app takes its name and platform.
+func (val Validator) App(b Body) (AppInput, []FieldError) {
+	v := val.checker()
+	in := v.app(b)
+	return in, v.errs
+}
+
+func (v *checker) user(b Body, userID int64, create bool) UserInput {
+	var in UserInput
+	in.Email = v.email(b, userID)
+	in.FirstName = v.requiredText(b, "firstName", CodeInvalidFirstName)
+	in.LastName = v.requiredText(b, "lastName", CodeInvalidLastName)
+	in.SubscribeWelcome = v.requiredBool(b, "subscribeWelcome", CodeInvalidSubscribeWelcome)
+	in.SubscribeBlog = v.requiredBool(b, "subscribeBlog", CodeInvalidSubscribeBlog)
+	in.SubscribeHowto = v.requiredBool(b, "subscribeHowto", CodeInvalidSubscribeHowto)
+	in.SubscribeOnboarding = v.requiredBool(b, "subscribeOnboarding", CodeInvalidSubscribeOnboarding)
+	in.Timezone = v.timezone(b)
+	in.Password = v.password(b, create)
+	v.phone(b, create, &in)
+	in.Client = v.userClient(b)
+	return in
+}
+
+// email checks a required email: a plain address no other user has.
+func (v *checker) email(b Body, userID int64) string {
+	key, code := "email", CodeInvalidEmail
+	email, present, ok := str(b, key)
+	switch {
+	case !present:
+		v.fail(key, code, "email is required.")
+	case !ok:
+		v.fail(key, code, "email must be a string.")
+	case v.tooLong(key, code, email):
+	case !validEmail(email):
+		v.fail(key, code, "email must be a valid email address.")
+	case v.cat.EmailTaken(email, userID):
+		v.fail(key, code, "email is already used by another account.")
+	default:
+		return email
+	}
+	return ""
+}
+
+// timezone checks a required Area/City name.
+func (v *checker) timezone(b Body) string {
+	key, code := "timezone", CodeInvalidTimezone
+	tz, present, ok := str(b, key)
+	switch {
+	case !present:
+		v.fail(key, code, "timezone is required.")
+	case !ok:
+		v.fail(key, code, "timezone must be a string.")
+	case v.tooLong(key, code, tz):
+	case !timezoneRE.MatchString(tz):
+		v.fail(key, code, "timezone must be a name of the form Area/City, such as Europe/London.")
+	default:
+		return tz
+	}
+	return ""
+}
+
+// password checks the password: required to create a user; on an update,
+// null or absent (nil) keeps the stored one.
+func (v *checker) password(b Body, create bool) *string {
+	key, code := "password", CodeInvalidPassword
+	least := v.dev.minPassword()
+	pw, present, ok := str(b, key)
+	switch {
+	case !present && create:
+		v.fail(key, code, fmt.Sprintf("password is required: a string of at least %d characters.", least))
+	case !present && v.dev.NullPasswordClears && hasKey(b, key):
+		return ptr("")
+	case !present:
+		// null or absent keeps the current password
+	case !ok:
+		v.fail(key, code, fmt.Sprintf("password must be a string of at least %d characters, or null.", least))
+	case runes(pw) < least:
+		v.fail(key, code, fmt.Sprintf("password must be at least %d characters long.", least))
+	default:
+		return &pw
+	}
+	return nil
+}
+
+// phone checks phoneCountry.id, phoneNumber and phoneExtension: the first
+// two are required to create a user; on an update, each one left out keeps
+// the stored value.
+func (v *checker) phone(b Body, create bool, in *UserInput) {
+	if hasKey(b, "phoneCountry") || create {
+		n, _, valid := id(b, "phoneCountry")
+		if _, known := v.cat.PhoneCountry(n); !valid || !known {
+			v.fail("phoneCountry.id", CodeInvalidPhoneCountryID, "phoneCountry.id must be the id of a phone country (see GET /phoneCountries).")
+		} else {
+			in.PhoneCountryID = n
+		}
+	}
+	if hasKey(b, "phoneNumber") || create {
+		key, code := "phoneNumber", CodeInvalidPhoneNumber
+		s, present, ok := str(b, key)
+		switch {
+		case !present || !ok || blank(s):
+			v.fail(key, code, "phoneNumber must be a non-empty string.")
+		case v.tooLong(key, code, s):
+		default:
+			in.PhoneNumber = &s
+		}
+	}
+	if hasKey(b, "phoneExtension") {
+		s, present, ok := str(b, "phoneExtension")
+		switch {
+		case !present:
+			in.SetPhoneExtension = true
+		case !ok || !phoneExtRE.MatchString(s):
+			v.fail("phoneExtension", CodeInvalidPhoneExtension, fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs))
+		default:
+			in.SetPhoneExtension, in.PhoneExtension = true, &s
+		}
+	}
+}
+
+// userClient checks the optional client of a user body: the body of POST
+// /clients, whose errors are named client.<field>.
+func (v *checker) userClient(b Body) *ClientInput {
+	raw, exists := b["client"]
+	if !exists || raw == nil {
+		return nil
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		v.fail("client", CodeInvalidClient, "client must be an object: the body of POST /clients.")
+		return nil
+	}
+	cv := v.nested("client.")
+	c := cv.client(obj, true)
+	v.errs = append(v.errs, cv.errs...)
+	return &c
+}
+
+func (v *checker) client(b Body, create bool) ClientInput {
+	var in ClientInput
+	in.Name = v.requiredText(b, "name", CodeInvalidName)
+	in.AddressLine1 = v.requiredText(b, "addressLine1", CodeInvalidAddressLine1)
+	in.AddressLine2 = v.optionalText(b, "addressLine2", CodeInvalidAddressLine2)
+	in.AddressCity = v.requiredText(b, "addressCity", CodeInvalidAddressCity)
+	in.AddressPostcode = v.requiredText(b, "addressPostcode", CodeInvalidAddressPostcode)
+	in.AddressCountry = v.requiredText(b, "addressCountry", CodeInvalidAddressCountry)
+	in.VAT = v.optionalText(b, "vat", CodeInvalidVat)
+
+	n, _, valid := id(b, "currency")
+	if _, known := v.cat.Currency(n); !valid || !known {
+		v.fail("currency.id", CodeInvalidCurrencyID, "currency.id must be the id of a currency (see GET /currencies).")
+	} else {
+		in.CurrencyID = n
+	}
+
+	if terms, _, _ := str(b, "terms"); terms != "I agree" && !v.dev.TermsUnchecked {
+		v.fail("terms", CodeInvalidTerms, `terms must be exactly "I agree" to accept the terms and conditions.`)
+	}
+
+	raw, exists := b["app"]
+	switch {
+	case !create && exists && v.dev.AppOnUpdateIgnored:
+	case !create && exists:
+		v.fail("app", CodeInvalidApp, "app cannot be given when updating a client; create an app with POST /apps.")
+	case !exists || raw == nil:
+	default:
+		obj, ok := raw.(map[string]any)
+		if !ok {
+			v.fail("app", CodeInvalidApp, "app must be an object: the body of POST /apps.")
+			break
+		}
+		av := v.nested("app.")
+		a := av.app(obj)
+		if len(av.errs) > 0 && v.dev.InvalidAppDropped {
+			break
+		}
+		v.errs = append(v.errs, av.errs...)
+		in.App = &a
+	}
+	return in
+}
+
+func (v *checker) app(b Body) AppInput {
+	var in AppInput
+	// hashGiven: the body names a marketplace app, so name and platform.id
+	// are not required, even when the hash turns out to be wrong.
+	hashGiven := v.marketapp(b, &in)
+	v.appName(b, hashGiven, &in)
+
+	pid, absent, valid := id(b, "platform")
+	_, known := v.cat.Platform(pid)
+	switch {
+	case absent && !hashGiven:
+		v.fail("platform.id", CodeInvalidPlatformID, "platform.id is required when no marketapp.hash is given (see GET /platforms).")
+	case absent:
+	case !valid || !known:
+		v.fail("platform.id", CodeInvalidPlatformID, "platform.id must be the id of a platform (see GET /platforms).")
+	case !hashGiven || v.dev.BodyPlatformWins:
+		in.PlatformID = pid
+	}
+
+	plan, absent, valid := id(b, "nextplan")
+	_, known = v.cat.Plan(plan)
+	switch {
+	case absent:
+		in.PlanID = v.cat.DefaultPlanID()
+	case !valid || !known:
+		v.fail("nextplan.id", CodeInvalidPlanID, "nextplan.id must be the id of a subscription plan (see GET /plans).")
+	default:
+		in.PlanID = plan
+	}
+	return in
+}
+
+// marketapp checks marketapp.hash and, when it names a marketplace app,
+// takes the app's name and platform from it. It reports whether the body
+// gives a hash at all.
+func (v *checker) marketapp(b Body, in *AppInput) bool {
+	raw, exists := b["marketapp"]
+	if !exists || raw == nil {
+		return false
+	}
+	const field, msg = "marketapp.hash", "marketapp.hash must be the 40-hexadecimal-character hash of a marketplace app (see GET /marketapps)."
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		v.fail(field, CodeInvalidMarketappHash, msg)
+		return true
+	}
+	rawHash, exists := obj["hash"]
+	if !exists || rawHash == nil {
+		return false
+	}
+	h, ok := v.dev.hash(rawHash)
+	switch m, known := v.cat.Marketapp(strings.ToLower(h)); {
+	case !ok && v.dev.MalformedHashIgnored:
+		return false
+	case !ok:
+		v.fail(field, CodeInvalidMarketappHash, msg)
+	case !known:
+		v.fail(field, CodeInvalidMarketappHash, "marketapp.hash matches no marketplace app (see GET /marketapps).")
+	default:
+		in.MarketappHash = ptr(m.Hash)
+		in.Name, in.PlatformID = m.Name, m.PlatformID
+	}
+	return true
+}
+
+// appName checks name, required only without a marketplace app, whose
+// name then wins.
+func (v *checker) appName(b Body, hashGiven bool, in *AppInput) {
+	name, present, ok := str(b, "name")
+	switch {
+	case !present && !hashGiven && !v.dev.AppNameOptional:
+		v.fail("name", CodeInvalidName, "name is required when no marketapp.hash is given.")
+	case !present:
+	case !ok:
+		v.fail("name", CodeInvalidName, "name must be a string or null.")
+	case v.tooLong("name", CodeInvalidName, name):
+	case blank(name) && !hashGiven && !v.dev.AppNameOptional:
+		v.fail("name", CodeInvalidName, "name must not be empty when no marketapp.hash is given.")
+	case !hashGiven:
+		in.Name = name
+	}
+}
+
+// ValidateSession checks a body of POST /sessions (decoded from JSON or from
+// a form) and returns its credentials.
+func ValidateSession(b Body) (email, password string, errs []FieldError) {
+	v := &checker{}
+	email, present, ok := str(b, "email")
+	if !present || !ok || email == "" {
+		v.fail("email", CodeInvalidEmail, "email is required: the email address of the account.")
+	}
+	password, present, ok = str(b, "password")
+	if !present || !ok || password == "" {
+		v.fail("password", CodeInvalidPassword, "password is required: the password of the account.")
+	}
+	return email, password, v.errs
+}
