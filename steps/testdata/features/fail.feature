@@ -38,3 +38,10 @@ Feature: failures explain themselves
 
   Scenario: an unknown variable
     When I send "GET" to "/users/{{C.userId}}"
+
+  Scenario: an answer that is none of those allowed
+    When I send "GET" to "/platforms"
+    Then the response is one of:
+      | status | shape                            |
+      | 400    | errors                           |
+      | 200    | {"platforms": {"#each": {"name": "#regex ios"}}} |
