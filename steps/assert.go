@@ -35,7 +35,7 @@ type assertSteps struct{ s *Suite }
 //	Then the errors are exactly:                    (table fieldName | error)
 //	Then the errors include:                        (table fieldName | error)
 //	Then the errors name the field "<fieldName>"
-//	Then the response is one of:                    (table status | shape)
+//	Then the response is one of:                    (table status | shape [| when])
 func (a assertSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.steps()) }
 
 func (a assertSteps) steps() []stepDef {
@@ -62,7 +62,9 @@ func (a assertSteps) steps() []stepDef {
 
 // theResponseIsOneOf passes when some row of the table matches: its status,
 // and its shape, if any. A shape cell is a shape's name or JSON; empty, the
-// status alone decides. It states every answer the spec allows where it
+// status alone decides. An optional column when holds key=value: the row
+// applies only when the profile holds that value (a target's choice where
+// the spec is silent). It states every answer the spec allows where it
 // allows several, each with what that answer must carry.
 func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error {
 	st, err := response(ctx)
@@ -70,15 +72,17 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 		return err
 	}
 	if t == nil || len(t.Rows) < 2 {
-		return fmt.Errorf("expected a table with the header | status | shape | and at least one row")
+		return fmt.Errorf("expected a table with the header | status | shape | (and optionally when) and at least one row")
 	}
-	statusCol, shapeCol := -1, -1
+	statusCol, shapeCol, whenCol := -1, -1, -1
 	for i, c := range t.Rows[0].Cells {
 		switch strings.TrimSpace(c.Value) {
 		case "status":
 			statusCol = i
 		case "shape":
 			shapeCol = i
+		case "when":
+			whenCol = i
 		}
 	}
 	if statusCol < 0 || shapeCol < 0 {
@@ -92,11 +96,19 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 		if _, err := strconv.Atoi(status); err != nil || len(status) != 3 {
 			return fmt.Errorf("status %q is not a three-digit code", status)
 		}
+		applies := true
+		if whenCol >= 0 {
+			if applies, err = st.suite.profile.holds(strings.TrimSpace(row.Cells[whenCol].Value)); err != nil {
+				return err
+			}
+		}
 		label := status
 		if shape != "" {
 			label += " " + shape
 		}
-		allowed = append(allowed, label)
+		if applies {
+			allowed = append(allowed, label)
+		}
 		if shape != "" && !strings.ContainsAny(shape[:1], `{["`) {
 			data, err := st.suite.fixture("shapes", shape)
 			if err != nil {
@@ -117,7 +129,7 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 				mm = append(mm, mismatch{path: "$", want: "a JSON body", got: "not JSON"})
 			}
 		}
-		if status != strconv.Itoa(st.last.status) {
+		if !applies || status != strconv.Itoa(st.last.status) {
 			continue
 		}
 		if len(mm) == 0 {
@@ -126,6 +138,9 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 		for _, m := range mm {
 			why = append(why, "  "+label+": "+m.String())
 		}
+	}
+	if len(allowed) == 0 {
+		return fmt.Errorf("no row of the table applies to this profile")
 	}
 	if len(why) == 0 {
 		return st.fail("expected one of: %s; got status %d", strings.Join(allowed, "; "), st.last.status)

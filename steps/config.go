@@ -79,6 +79,24 @@ func (p Profile) value(key string) (string, bool) {
 	return f.def, true
 }
 
+// holds reports whether the profile holds a condition written key=value;
+// an empty condition always holds.
+func (p Profile) holds(cond string) (bool, error) {
+	if cond == "" {
+		return true, nil
+	}
+	key, want, ok := strings.Cut(cond, "=")
+	key, want = strings.TrimSpace(key), strings.TrimSpace(want)
+	if !ok || key == "" {
+		return false, fmt.Errorf("condition %q is not key=value", cond)
+	}
+	got, ok := p.value(key)
+	if !ok {
+		return false, fmt.Errorf("unknown profile key %q in %q (known: %s)", key, cond, knownKeys())
+	}
+	return got == want, nil
+}
+
 // mustValue is value for a key this package names itself.
 func (p Profile) mustValue(key string) string {
 	v, ok := p.value(key)

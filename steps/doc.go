@@ -70,7 +70,10 @@
 // precondition: when the profile holds another value (or, for includes, its
 // comma-separated list lacks the value), the rest of the scenario is
 // skipped and its steps are reported as skipped. The key is a profile-file
-// key (clients_per_user, apps_per_marketapp, version_forms, ...).
+// key (clients_per_user, apps_per_marketapp, version_forms, ...). Against
+// the default profile (the mock's choices) no scenario is skipped: what the
+// other choices must answer is stated by the when column of "the response
+// is one of".
 //
 // # State, auth and request building
 //
@@ -143,9 +146,10 @@
 //	  | fieldName | error        |
 //	Then the errors name the field "<fieldName>"
 //	Then the response is one of:
-//	  | status | shape                                  |
-//	  | 200    | {"platform": {"id": "{{platformId}}"}} |
-//	  | 400    | errors                                 |
+//	  | status | shape                                  | when                 |
+//	  | 200    | {"platform": {"id": "{{platformId}}"}} |                      |
+//	  | 400    | errors                                 |                      |
+//	  | 403    |                                        | clients_per_user=one |
 //	Then I remember the JSON at "<path>" as "<name>"
 //
 // A path is a gjson path; "" and "@this" are the whole body. gjson has no
@@ -161,7 +165,10 @@
 // the (fieldName, error) pairs as a multiset, "include" as a subset. "is one
 // of" lists every answer the spec allows where it allows several: it passes
 // when a row has the response's status and the body matches that row's
-// shape (a shape's name or JSON; an empty cell checks the status alone).
+// shape (a shape's name or JSON; an empty cell checks the status alone). The
+// when column is optional: a row whose key=value the profile does not hold
+// is left out, so one scenario states the answer of each target's choice
+// and runs, unskipped, on every target.
 //
 // # Shapes
 //

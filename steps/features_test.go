@@ -190,6 +190,7 @@ func TestFailingFeature(t *testing.T) {
 		"unknown variable {{C.userId}}",
 		// an answer none of the rows allows: the rows, and why the one of
 		// its status does not match
+		// (the row for another profile is not among them)
 		"expected one of: 400 errors; 200 {\"platforms\": {\"#each\": {\"name\": \"#regex ios\"}}}; got status 200, which does not match:",
 		`200 {"platforms": {"#each": {"name": "#regex ios"}}}: $.platforms[0].name: expected #regex ios, got "Android"`,
 	}

@@ -295,6 +295,39 @@ func TestProfileVariables(t *testing.T) {
 	}
 }
 
+// TestProfileHolds: the conditions of the when column.
+func TestProfileHolds(t *testing.T) {
+	p := testProfile("http://127.0.0.1:1/v1")
+	p.ClientsPerUser = "one"
+	tests := []struct {
+		cond    string
+		want    bool
+		wantErr string
+	}{
+		{"", true, ""},
+		{"clients_per_user=one", true, ""},
+		{" clients_per_user = one ", true, ""},
+		{"clients_per_user=several", false, ""},
+		{"apps_per_marketapp=several", true, ""}, // empty: the default
+		{"login_encoding=form", false, ""},
+		{"clients_per_user", false, "not key=value"},
+		{"=one", false, "not key=value"},
+		{"client_per_user=one", false, `unknown profile key "client_per_user"`},
+	}
+	for _, tt := range tests {
+		got, err := p.holds(tt.cond)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("holds(%q) = %v, %v; want an error containing %q", tt.cond, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("holds(%q) = %v, %v; want %v", tt.cond, got, err, tt.want)
+		}
+	}
+}
+
 // TestProfileValuePrecondition: the step passes when the profile holds the
 // value, skips (godog.ErrSkip) when it does not, and fails on an unknown key.
 func TestProfileValuePrecondition(t *testing.T) {

@@ -42,6 +42,7 @@ Feature: failures explain themselves
   Scenario: an answer that is none of those allowed
     When I send "GET" to "/platforms"
     Then the response is one of:
-      | status | shape                            |
-      | 400    | errors                           |
-      | 200    | {"platforms": {"#each": {"name": "#regex ios"}}} |
+      | status | shape  | when                 |
+      | 200    |        | clients_per_user=one |
+      | 400    | errors |                      |
+      | 200    | {"platforms": {"#each": {"name": "#regex ios"}}} | |

@@ -43,6 +43,11 @@ Feature: the step vocabulary against a fake server
       | status | shape |
       | 200    | user  |
       | 400    |       |
+    And the response is one of:
+      | status | shape  | when                     |
+      | 400    | user   | clients_per_user=one     |
+      | 400    | errors | clients_per_user=several |
+      | 200    |        |                          |
 
   Scenario: preconditions on the profile that hold
     Given the profile value "clients_per_user" is "several"
