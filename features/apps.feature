@@ -4,14 +4,18 @@ Feature: POST /apps creates an app from a marketplace app
   template "app": marketapp.hash {{marketappHash}}, name null, platform.id null, nextplan.id
   {{planId}}). The profile's marketplace app is on platform {{platformId}}. A hash is hexadecimal
   and the spec does not fix the case of its letters, so spec scenarios compare an answered hash
-  ignoring case; that it comes back in lower case is the mock's decision (@reference).
+  ignoring case; that it comes back in lower case is the mock's decision (@reference). The seed's
+  app already uses the profile's marketplace app, and "further validation codes for POST /apps:
+  not shown" lets a target refuse a second app of one marketplace app: scenarios that create an
+  app from it hold as the profile's apps_per_marketapp says.
 
   Background:
     Given I am account "A" using the api-key header
 
   @s2.3 @s4.2
   Scenario: an app created from a marketplace app answers the app object
-    Given the request body is the template "app"
+    Given the profile value "apps_per_marketapp" is "several"
+    And the request body is the template "app"
     When I send "POST" to "/apps"
     Then the response status is 200
     And the response is JSON
@@ -57,16 +61,40 @@ Feature: POST /apps creates an app from a marketplace app
       | 40 characters of letters beyond f        | contract-zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz  |
 
   @s4.2 @s2.3 @get-platforms
-  Scenario: with a marketapp hash, platform.id of another platform leaves the app on the marketplace app's platform
-    When I send "GET" to "/platforms"
+  Scenario: with a marketapp hash, platform.id of another platform never moves the app off the marketplace app's platform
+    platform.id is "used when marketapp.hash is not given": an app made with a hash is on the
+    marketplace app's platform, and a target may also refuse the conflicting body (400), or a
+    second app of the marketplace app.
+
+    When I send "GET" to "{{platformsPath}}"
     Then the response status is 200
     And I remember the JSON at "platforms.#(id!={{platformId}}).id" as "otherPlatformId"
     Given the request body is the template "app"
     And the request body field "platform.id" is {{otherPlatformId}}
     When I send "POST" to "/apps"
-    Then the response status is 200
-    And the JSON at "marketapp.hash" matches the pattern "(?i)^{{marketappHash}}$"
-    And the JSON at "platform.id" is {{platformId}}
+    Then the response is one of:
+      | status | shape                                                                                            |
+      | 200    | {"platform": {"id": "{{platformId}}"}, "marketapp": {"hash": "#regex (?i){{marketappHash}}"}} |
+      | 400    | errors                                                                                           |
+
+  @s4.2 @s7.3
+  Scenario: a second app of the profile's marketplace app is created, or refused where the profile says so
+    Where a target refuses a second app of one marketplace app (the profile's apps_per_marketapp),
+    the first request may already be the second (the seed's app uses the profile's marketplace
+    app), and the second is refused.
+
+    Given the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response is one of:
+      | status | shape  | when                   |
+      | 200    | app    |                        |
+      | 400    | errors | apps_per_marketapp=one |
+    Given the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response is one of:
+      | status | shape  | when                       |
+      | 200    | app    | apps_per_marketapp=several |
+      | 400    | errors | apps_per_marketapp=one     |
 
   @reference @s4.2 @s8 @s7.1
   Scenario Outline: a marketapp hash of <case> is answered exactly InvalidMarketappHash
@@ -138,6 +166,17 @@ Feature: POST /apps creates an app from a marketplace app
     Then the errors are exactly:
       | fieldName   | error             |
       | platform.id | InvalidPlatformId |
+
+  @reference @s4.2 @s2.3 @get-platforms
+  Scenario: with a hash, platform.id of another platform is ignored
+    When I send "GET" to "/platforms"
+    Then the response status is 200
+    And I remember the JSON at "platforms.#(id!={{platformId}}).id" as "otherPlatformId"
+    Given the request body is the template "app"
+    And the request body field "platform.id" is {{otherPlatformId}}
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And the JSON at "platform.id" is {{platformId}}
 
   @reference @s4.2 @s2.3
   Scenario: with a hash, the marketplace app's name and platform win over name and platform.id

@@ -19,26 +19,41 @@ Feature: authentication and permission on every endpoint that needs them
       | PUT    | /users/{{A.userId}} | user | session-token header |
       | PUT    | /users/{{A.userId}} | user | sessionToken query   |
 
-    @post-apps @s4.2
-    Examples: POST /apps
-      | method | path  | body | scheme               |
-      | POST   | /apps | app  | api-key header       |
-      | POST   | /apps | app  | session-token header |
-      | POST   | /apps | app  | sessionToken query   |
-
-    @post-clients @s4.3
-    Examples: POST /clients
-      | method | path     | body   | scheme               |
-      | POST   | /clients | client | api-key header       |
-      | POST   | /clients | client | session-token header |
-      | POST   | /clients | client | sessionToken query   |
-
     @put-clients @s4.4 @mutates-A
     Examples: PUT /clients/:clientId
       | method | path                    | body   | scheme               |
       | PUT    | /clients/{{A.clientId}} | client | api-key header       |
       | PUT    | /clients/{{A.clientId}} | client | session-token header |
       | PUT    | /clients/{{A.clientId}} | client | sessionToken query   |
+
+  Scenario Outline: POST <path> accepts the <scheme>
+    Account A has a client, and the seed's app uses the profile's marketplace app: a target where
+    a user holds one client, or that refuses a second app of a marketplace app (the profile's
+    clients_per_user and apps_per_marketapp), refuses these bodies, but never with 401.
+
+    Given I am account "A" using the <scheme>
+    And the request body is the template "<body>"
+    When I send "POST" to "<path>"
+    Then the response is one of:
+      | status | shape  | when      |
+      | 200    | <body> | <key>=several |
+      | 400    | errors | <key>=one |
+      | 403    |        | <key>=one |
+    And the response is JSON
+
+    @post-apps @s4.2
+    Examples: POST /apps
+      | path  | body | key                | scheme               |
+      | /apps | app  | apps_per_marketapp | api-key header       |
+      | /apps | app  | apps_per_marketapp | session-token header |
+      | /apps | app  | apps_per_marketapp | sessionToken query   |
+
+    @post-clients @s4.3
+    Examples: POST /clients
+      | path     | body   | key              | scheme               |
+      | /clients | client | clients_per_user | api-key header       |
+      | /clients | client | clients_per_user | session-token header |
+      | /clients | client | clients_per_user | sessionToken query   |
 
   @s7.2
   Scenario Outline: <method> <path> without credentials is answered 401

@@ -29,15 +29,24 @@ Feature: the error body of a 400
       | method | path                    | body   | field          | value          |
       | POST   | /apps                   | app    | marketapp.hash | "{{gen:hex:39}}" |
 
-    @post-clients
-    Examples: POST /clients
-      | method | path                    | body   | field          | value          |
-      | POST   | /clients                | client | name           | ""             |
-
     @put-clients @mutates-A
     Examples: PUT /clients/:clientId
       | method | path                    | body   | field          | value          |
       | PUT    | /clients/{{A.clientId}} | client | name           | ""             |
+
+  @s7.2 @post-clients
+  Scenario: a validation failure of POST /clients answers the error array
+    Given the profile value "clients_per_user" is "several"
+    And the request body is the template "client"
+    And the request body field "name" is ""
+    When I send "POST" to "/clients"
+    Then the response status is 400
+    And the response is JSON
+    And the response matches the shape "errors"
+    And the JSON at "@this" is an array
+    And the JSON at "0.fieldName" is a string
+    And the JSON at "0.error" is a string
+    And the JSON at "0.message" is a string
 
   @put-users @s7.3 @mutates-A
   Scenario: several invalid fields of PUT /users/:userId are answered together
@@ -66,7 +75,8 @@ Feature: the error body of a 400
 
   @post-clients @s7.3 @s4.3
   Scenario: an empty name and wrong terms of POST /clients are answered together
-    Given the request body is the template "client"
+    Given the profile value "clients_per_user" is "several"
+    And the request body is the template "client"
     And the request body field "name" is ""
     And the request body field "terms" is "no"
     When I send "POST" to "/clients"

@@ -1,15 +1,18 @@
 @s9
 Feature: the version segment of the base URL
-  Section 9: the version is a segment of the base path, shown both as v1 and as v1.0; one
-  version is currently available, so another major version answers 404. Each request here is
-  sent with the base URL's version segment replaced.
+  Section 9: the version is a segment of the base path; the endpoint pages show the form v1.0
+  and the overview the form v1, and one version is currently available. A target may serve that
+  version under one form or both: the profile's version_forms lists those it serves (v1,v1.0 by
+  default, the mock's choice), and each listed form must serve the API. Another major version
+  answers 404. Each request here is sent with the base URL's version segment replaced.
 
   Background:
     Given I am account "A" using the api-key header
 
   @get-platforms @s2.5
-  Scenario Outline: GET /platforms under the version <version>
-    When I send "GET" to "/platforms" under the version "<version>"
+  Scenario Outline: GET on the platforms resource under the version <version>
+    Given the profile value "version_forms" includes "<version>"
+    When I send "GET" to "{{platformsPath}}" under the version "<version>"
     Then the response status is 200
     And the response is JSON
     And the response matches the shape "platforms"
@@ -21,7 +24,9 @@ Feature: the version segment of the base URL
 
   @post-apps @s4.2 @s2.3
   Scenario Outline: POST /apps under the version <version>
-    Given the request body is the template "app"
+    Given the profile value "version_forms" includes "<version>"
+    And the profile value "apps_per_marketapp" is "several"
+    And the request body is the template "app"
     When I send "POST" to "/apps" under the version "<version>"
     Then the response status is 200
     And the response matches the shape "app"
@@ -34,7 +39,8 @@ Feature: the version segment of the base URL
 
   @put-users @s4.1 @s2.1 @mutates-A
   Scenario Outline: PUT /users/:userId under the version <version>
-    Given I remember "{{gen:name}}" as "firstName"
+    Given the profile value "version_forms" includes "<version>"
+    And I remember "{{gen:name}}" as "firstName"
     And the request body is the template "user"
     And the request body field "email" is "{{A.email}}"
     And the request body field "firstName" is "{{firstName}}"
@@ -42,6 +48,21 @@ Feature: the version segment of the base URL
     Then the response status is 200
     And the response matches the shape "user"
     And the JSON at "firstName" is "{{firstName}}"
+
+    Examples:
+      | version |
+      | v1      |
+      | v1.0    |
+
+  @reference @get-platforms @post-apps
+  Scenario Outline: the mock serves the one version under both v1 and v1.0 (<version>)
+    When I send "GET" to "/platforms" under the version "<version>"
+    Then the response status is 200
+    And the response matches the shape "platforms"
+    Given the request body is the template "app"
+    When I send "POST" to "/apps" under the version "<version>"
+    Then the response status is 200
+    And the response matches the shape "app"
 
     Examples:
       | version |
@@ -64,8 +85,8 @@ Feature: the version segment of the base URL
       | PUT    | /users/{{A.userId}} | user |
 
   @get-platforms
-  Scenario: GET /platforms under the version v2 is answered 404
-    When I send "GET" to "/platforms" under the version "v2"
+  Scenario: GET on the platforms resource under the version v2 is answered 404
+    When I send "GET" to "{{platformsPath}}" under the version "v2"
     Then the response status is 404
 
   @reference @s7.2

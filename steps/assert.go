@@ -35,6 +35,7 @@ type assertSteps struct{}
 //	Then the errors are exactly:                    (table fieldName | error)
 //	Then the errors include:                        (table fieldName | error)
 //	Then the errors name the field "<fieldName>"
+//	Then the response is one of:                    (table status | shape [| when])
 func (a assertSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.steps()) }
 
 func (a assertSteps) steps() []stepDef {
@@ -55,7 +56,96 @@ func (a assertSteps) steps() []stepDef {
 		{`^the errors are exactly:$`, a.theErrorsAreExactly},
 		{`^the errors include:$`, a.theErrorsInclude},
 		{`^the errors name the field ` + quoted + `$`, a.theErrorsNameTheField},
+		{`^the response is one of:$`, a.theResponseIsOneOf},
 	}
+}
+
+// theResponseIsOneOf passes when some row of the table matches: its status,
+// and its shape, if any. A shape cell is a shape's name or JSON; empty, the
+// status alone decides. An optional column when holds key=value: the row
+// applies only when the profile holds that value (a target's choice where
+// the spec is silent). It states every answer the spec allows where it
+// allows several, each with what that answer must carry.
+func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error {
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	if t == nil || len(t.Rows) < 2 {
+		return fmt.Errorf("expected a table with the header | status | shape | (and optionally when) and at least one row")
+	}
+	statusCol, shapeCol, whenCol := -1, -1, -1
+	for i, c := range t.Rows[0].Cells {
+		switch strings.TrimSpace(c.Value) {
+		case "status":
+			statusCol = i
+		case "shape":
+			shapeCol = i
+		case "when":
+			whenCol = i
+		}
+	}
+	if statusCol < 0 || shapeCol < 0 {
+		return fmt.Errorf("the table header must name the columns status and shape")
+	}
+	body := gjson.ParseBytes(st.last.respBody)
+	var allowed, why []string
+	for _, row := range t.Rows[1:] {
+		status := strings.TrimSpace(row.Cells[statusCol].Value)
+		shape := strings.TrimSpace(row.Cells[shapeCol].Value)
+		if _, err := strconv.Atoi(status); err != nil || len(status) != 3 {
+			return fmt.Errorf("status %q is not a three-digit code", status)
+		}
+		applies := true
+		if whenCol >= 0 {
+			if applies, err = st.suite.profile.holds(strings.TrimSpace(row.Cells[whenCol].Value)); err != nil {
+				return err
+			}
+		}
+		label := status
+		if shape != "" {
+			label += " " + shape
+		}
+		if applies {
+			allowed = append(allowed, label)
+		}
+		if shape != "" && !strings.ContainsAny(shape[:1], `{["`) {
+			data, err := st.suite.fixture("shapes", shape)
+			if err != nil {
+				return err
+			}
+			shape = string(data)
+		}
+		if shape, err = st.substJSON(ctx, shape); err != nil {
+			return err
+		}
+		var mm []mismatch
+		if shape != "" {
+			// A malformed shape is an error of the feature, whatever the status.
+			if mm, err = matchShape(shape, body); err != nil {
+				return fmt.Errorf("the shape of %s: %w", label, err)
+			}
+			if !gjson.ValidBytes(st.last.respBody) {
+				mm = append(mm, mismatch{path: "$", want: "a JSON body", got: "not JSON"})
+			}
+		}
+		if !applies || status != strconv.Itoa(st.last.status) {
+			continue
+		}
+		if len(mm) == 0 {
+			return nil
+		}
+		for _, m := range mm {
+			why = append(why, "  "+label+": "+m.String())
+		}
+	}
+	if len(allowed) == 0 {
+		return fmt.Errorf("no row of the table applies to this profile")
+	}
+	if len(why) == 0 {
+		return st.fail("expected one of: %s; got status %d", strings.Join(allowed, "; "), st.last.status)
+	}
+	return st.fail("expected one of: %s; got status %d, which does not match:\n%s", strings.Join(allowed, "; "), st.last.status, strings.Join(why, "\n"))
 }
 
 // response returns the scenario state with a last response, or the error

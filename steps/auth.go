@@ -119,15 +119,20 @@ func (authSteps) iLogInWithEmailAndPassword(ctx context.Context, email, password
 // account is one of the profile's two accounts.
 type account struct {
 	name, email, password, apiKey string
-	firstName, lastName, timezone string // only for a restore without a snapshot
+	// Only for a restore without a snapshot: the phone's extension is
+	// "null" for none.
+	firstName, lastName, timezone               string
+	phoneCountryID, phoneNumber, phoneExtension string
 }
 
 func (s *Suite) account(name string) account {
 	p := s.profile
 	if name == "B" {
-		return account{"B", p.OtherEmail, p.OtherPassword, p.OtherAPIKey, p.OtherFirstName, p.OtherLastName, p.OtherTimezone}
+		return account{"B", p.OtherEmail, p.OtherPassword, p.OtherAPIKey, p.OtherFirstName, p.OtherLastName, p.OtherTimezone,
+			p.mustValue("other_phone_country_id"), p.mustValue("other_phone_number"), p.mustValue("other_phone_extension")}
 	}
-	return account{"A", p.Email, p.Password, p.APIKey, p.FirstName, p.LastName, p.Timezone}
+	return account{"A", p.Email, p.Password, p.APIKey, p.FirstName, p.LastName, p.Timezone,
+		p.PhoneCountryID, p.mustValue("phone_number"), p.mustValue("phone_extension")}
 }
 
 // accountIDs are raw JSON (a number, or null for a user without a client).
@@ -370,8 +375,9 @@ func (st *scenarioState) snapshot(ctx context.Context, acct string) (restore, er
 	} else {
 		st.suite.notice("restore-"+acct,
 			"GET /users/%s answered %d without a user object: after a @mutates-%s scenario account %s is restored from the profile "+
-				"(email, password, firstName %q, lastName %q, timezone %q; subscribeWelcome, subscribeBlog, subscribeHowto and subscribeOnboarding false)",
-			ids.userID, ex.status, acct, acct, a.firstName, a.lastName, a.timezone)
+				"(email, password, firstName %q, lastName %q, timezone %q; subscribeWelcome, subscribeBlog, subscribeHowto and subscribeOnboarding false; "+
+				"phone country %s, number %q, extension %s)",
+			ids.userID, ex.status, acct, acct, a.firstName, a.lastName, a.timezone, a.phoneCountryID, a.phoneNumber, a.phoneExtensionJSON())
 		r.body = profileRestoreBody(a)
 	}
 	if ids.clientID == "" || ids.clientID == "null" {
@@ -444,9 +450,9 @@ func restoreBody(user gjson.Result, password string) []byte {
 }
 
 // profileRestoreBody is the PUT /users body when there is no snapshot:
-// every field of the spec's body table, because a target may require them
-// all, from the profile. The subscribe flags are not in the profile; false
-// is the choice that sends no mail.
+// every field of the spec's body table and the phone fields of 7.3, because
+// a target may require them all, from the profile. The subscribe flags are
+// not in the profile; false is the choice that sends no mail.
 func profileRestoreBody(a account) []byte {
 	var o jsonObject
 	o.add("email", jsonString(a.email))
@@ -457,7 +463,18 @@ func profileRestoreBody(a account) []byte {
 	}
 	o.add("timezone", jsonString(a.timezone))
 	o.add("password", jsonString(a.password))
+	o.add("phoneCountry", `{"id":`+numberOrText(a.phoneCountryID).jsonText()+`}`)
+	o.add("phoneNumber", jsonString(a.phoneNumber))
+	o.add("phoneExtension", a.phoneExtensionJSON())
 	return o.bytes()
+}
+
+// phoneExtensionJSON is the extension as JSON: null for the profile's "null".
+func (a account) phoneExtensionJSON() string {
+	if a.phoneExtension == "null" {
+		return "null"
+	}
+	return jsonString(a.phoneExtension)
 }
 
 // clientRestoreBody is the PUT /clients body that writes a client snapshot

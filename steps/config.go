@@ -42,6 +42,68 @@ var profileFields = []profileField{
 	{"other_last_name", "PRICING_OTHER_LAST_NAME", "Other", func(p *Profile) *string { return &p.OtherLastName }, nil},
 	{"other_timezone", "PRICING_OTHER_TIMEZONE", "America/New_York", func(p *Profile) *string { return &p.OtherTimezone }, nil},
 	{"login_encoding", "PRICING_LOGIN_ENCODING", "json", func(p *Profile) *string { return &p.LoginEncoding }, checkLoginEncoding},
+
+	// The target's choices where the spec is silent, and realistic values
+	// for fields whose validation the spec does not show. Each defaults to
+	// the mock's choice; Profile.value reads them with that default, so a
+	// Profile built by hand need not set them.
+	{"email_domain", "PRICING_EMAIL_DOMAIN", "example.com", func(p *Profile) *string { return &p.EmailDomain }, checkEmailDomain},
+	{"phone_number", "PRICING_PHONE_NUMBER", "7700900123", func(p *Profile) *string { return &p.PhoneNumber }, nil},
+	{"phone_extension", "PRICING_PHONE_EXTENSION", "null", func(p *Profile) *string { return &p.PhoneExtension }, nil},
+	{"other_phone_country_id", "PRICING_OTHER_PHONE_COUNTRY_ID", "2", func(p *Profile) *string { return &p.OtherPhoneCountryID }, checkID},
+	{"other_phone_number", "PRICING_OTHER_PHONE_NUMBER", "2025550143", func(p *Profile) *string { return &p.OtherPhoneNumber }, nil},
+	{"other_phone_extension", "PRICING_OTHER_PHONE_EXTENSION", "42", func(p *Profile) *string { return &p.OtherPhoneExtension }, nil},
+	{"address_line1", "PRICING_ADDRESS_LINE1", "1 Contract Street", func(p *Profile) *string { return &p.AddressLine1 }, nil},
+	{"address_line2", "PRICING_ADDRESS_LINE2", "Floor 2", func(p *Profile) *string { return &p.AddressLine2 }, nil},
+	{"address_city", "PRICING_ADDRESS_CITY", "London", func(p *Profile) *string { return &p.AddressCity }, nil},
+	{"address_postcode", "PRICING_ADDRESS_POSTCODE", "EC1A 1BB", func(p *Profile) *string { return &p.AddressPostcode }, nil},
+	{"address_country", "PRICING_ADDRESS_COUNTRY", "United Kingdom", func(p *Profile) *string { return &p.AddressCountry }, nil},
+	{"vat", "PRICING_VAT", "GB123456789", func(p *Profile) *string { return &p.VAT }, nil},
+	{"clients_per_user", "PRICING_CLIENTS_PER_USER", "several", func(p *Profile) *string { return &p.ClientsPerUser }, checkSeveralOrOne},
+	{"apps_per_marketapp", "PRICING_APPS_PER_MARKETAPP", "several", func(p *Profile) *string { return &p.AppsPerMarketapp }, checkSeveralOrOne},
+	{"version_forms", "PRICING_VERSION_FORMS", "v1,v1.0", func(p *Profile) *string { return &p.VersionForms }, checkVersionForms},
+	{"platforms_path", "PRICING_PLATFORMS_PATH", "/platforms", func(p *Profile) *string { return &p.PlatformsPath }, checkPlatformsPath},
+}
+
+// value is the profile's value for a profile-file key, or the key's
+// default when the field is empty (a Profile built by hand), and false
+// for an unknown key.
+func (p Profile) value(key string) (string, bool) {
+	f, ok := lookupField(key)
+	if !ok {
+		return "", false
+	}
+	if v := *f.field(&p); v != "" {
+		return v, true
+	}
+	return f.def, true
+}
+
+// holds reports whether the profile holds a condition written key=value;
+// an empty condition always holds.
+func (p Profile) holds(cond string) (bool, error) {
+	if cond == "" {
+		return true, nil
+	}
+	key, want, ok := strings.Cut(cond, "=")
+	key, want = strings.TrimSpace(key), strings.TrimSpace(want)
+	if !ok || key == "" {
+		return false, fmt.Errorf("condition %q is not key=value", cond)
+	}
+	got, ok := p.value(key)
+	if !ok {
+		return false, fmt.Errorf("unknown profile key %q in %q (known: %s)", key, cond, knownKeys())
+	}
+	return got == want, nil
+}
+
+// mustValue is value for a key this package names itself.
+func (p Profile) mustValue(key string) string {
+	v, ok := p.value(key)
+	if !ok {
+		panic("steps: no profile key " + key)
+	}
+	return v
 }
 
 // tagsKey is the profile-file key of the default godog tag expression. It is
@@ -272,6 +334,58 @@ func checkHash(v string) error {
 		return fmt.Errorf("%q is not 40 hex characters", v)
 	}
 	return nil
+}
+
+var domainLabel = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`)
+
+// checkEmailDomain accepts a host name of at least two labels, short enough
+// that an address of 254 characters still has room for its local part.
+func checkEmailDomain(v string) error {
+	labels := strings.Split(v, ".")
+	if len(labels) < 2 || len(v) > 120 {
+		return fmt.Errorf("%q is not a domain of at least two labels and at most 120 characters", v)
+	}
+	for _, l := range labels {
+		if !domainLabel.MatchString(l) {
+			return fmt.Errorf("%q is not a domain: bad label %q", v, l)
+		}
+	}
+	return nil
+}
+
+func checkSeveralOrOne(v string) error {
+	if v != "several" && v != "one" {
+		return fmt.Errorf("%q is neither several nor one", v)
+	}
+	return nil
+}
+
+// checkVersionForms accepts a comma-separated list of path segments.
+func checkVersionForms(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" || strings.ContainsAny(s, "/?# ") {
+			return fmt.Errorf("%q is not a comma-separated list of version segments such as v1,v1.0", v)
+		}
+	}
+	return nil
+}
+
+func checkPlatformsPath(v string) error {
+	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, "?# ") {
+		return fmt.Errorf("%q is not a path relative to the base URL, such as /platforms", v)
+	}
+	return nil
+}
+
+// listed reports whether a comma-separated list holds item.
+func listed(list, item string) bool {
+	for _, s := range strings.Split(list, ",") {
+		if strings.TrimSpace(s) == item {
+			return true
+		}
+	}
+	return false
 }
 
 func checkLoginEncoding(v string) error {

@@ -32,10 +32,13 @@
 //	{{A.email}} {{A.password}} {{A.apiKey}} {{B.email}} {{B.password}} {{B.apiKey}}
 //	{{A.userId}} {{A.clientId}} {{B.userId}} {{B.clientId}}   learned by POST /sessions, once per run
 //	{{currencyId}} {{planId}} {{platformId}} {{phoneCountryId}} {{marketappHash}}
-//	{{gen:email}}      contract-<random>@example.com
+//	{{emailDomain}} {{phoneNumber}} {{phoneExtension}} {{platformsPath}}
+//	{{addressLine1}} {{addressLine2}} {{addressCity}} {{addressPostcode}} {{addressCountry}} {{vat}}
+//	{{gen:email}}      contract-<random>@<the profile's email domain>
 //	{{gen:name}}       contract-<two words>-<digits>
 //	{{gen:string:N}}   exactly N characters, contract- and letters and digits
-//	{{gen:email:N}}    a valid email of exactly N characters (labels <= 63, local part <= 64)
+//	{{gen:email:N}}    a valid email of exactly N characters (labels <= 63, local part <= 64),
+//	                   extra labels in front of the profile's email domain
 //	{{gen:hex:N}}      N lower-case hex characters
 //	{{gen:password}}   12 characters; {{gen:password:N}}: N characters
 //
@@ -51,6 +54,26 @@
 // JSON value after "is" (Given the request body field "<path>" is <json>,
 // Then the JSON at "<path>" is <json>) is not a quoted argument: it keeps
 // the escapes of JSON.
+//
+// The profile values are the target's (Profile; {{phoneExtension}} is JSON
+// null for the profile's "null"); a profile that leaves one empty gets its
+// default, the mock's.
+//
+// # Preconditions on the profile
+//
+//	Given the profile value "<key>" is "<value>"
+//	Given the profile value "<key>" includes "<value>"
+//
+// Where the spec lets a target choose (may a user hold several clients?
+// which version forms does it serve?), the profile says what the target
+// chose, and a scenario that holds only for one choice starts with this
+// precondition: when the profile holds another value (or, for includes, its
+// comma-separated list lacks the value), the rest of the scenario is
+// skipped and its steps are reported as skipped. The key is a profile-file
+// key (clients_per_user, apps_per_marketapp, version_forms, ...). Against
+// the default profile (the mock's choices) no scenario is skipped: what the
+// other choices must answer is stated by the when column of "the response
+// is one of".
 //
 // # State, auth and request building
 //
@@ -122,6 +145,11 @@
 //	Then the errors include:
 //	  | fieldName | error        |
 //	Then the errors name the field "<fieldName>"
+//	Then the response is one of:
+//	  | status | shape                                  | when                 |
+//	  | 200    | {"platform": {"id": "{{platformId}}"}} |                      |
+//	  | 400    | errors                                 |                      |
+//	  | 403    |                                        | clients_per_user=one |
 //	Then I remember the JSON at "<path>" as "<name>"
 //
 // A path is a gjson path; "" and "@this" are the whole body. gjson has no
@@ -134,7 +162,13 @@
 // deep equality, numbers compared numerically. "matches the pattern" is an
 // unanchored Go regexp on a string value (write ^...$ to anchor). The errors
 // steps require status 400 and the array of spec 7.1; "are exactly" compares
-// the (fieldName, error) pairs as a multiset, "include" as a subset.
+// the (fieldName, error) pairs as a multiset, "include" as a subset. "is one
+// of" lists every answer the spec allows where it allows several: it passes
+// when a row has the response's status and the body matches that row's
+// shape (a shape's name or JSON; an empty cell checks the status alone). The
+// when column is optional: a row whose key=value the profile does not hold
+// is left out, so one scenario states the answer of each target's choice
+// and runs, unskipped, on every target.
 //
 // # Shapes
 //
@@ -148,6 +182,7 @@
 //	"#iso8601"              an ISO 8601 date or date-time, extended or basic
 //	"#regex <re>"           a string fully matching <re>
 //	"##<marker>"            the marker, or null, or absent
+//	{"#optional": <shape>}  absent, or present and matching <shape> (null only if <shape> allows it)
 //	"#a|#b"                 alternatives (not with #regex)
 //	{...}                   an object; extra keys allowed unless "#closed": true
 //	{"#each": <shape>, "#minItems": N}   an array whose every element matches
@@ -170,7 +205,9 @@
 // On a target that does not answer GET /users/:id, the user is restored from
 // the profile: email, password, first and last name and timezone (Profile
 // FirstName, LastName, Timezone and their Other* twins, by default the
-// mock's seed) and the four subscribe flags false, with a notice. On a
+// mock's seed), the phone fields (PhoneCountryID, PhoneNumber,
+// PhoneExtension and their Other* twins) and the four subscribe flags
+// false, with a notice. On a
 // target that does not answer GET /clients/:id, the client is not restored,
 // with a notice. A failed restore fails the scenario.
 //

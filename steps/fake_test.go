@@ -335,10 +335,14 @@ func (u *fakeUser) update(body io.Reader) []apiError {
 			errs = append(errs, apiError{"password", "InvalidPassword", "at least 6 characters"})
 		}
 	}
+	phone := u.PhoneNumber
+	if _, ok := in["phoneNumber"]; ok {
+		phone = str("phoneNumber", "InvalidPhoneNumber", 1)
+	}
 	if len(errs) > 0 {
 		return errs
 	}
-	u.Email, u.FirstName, u.LastName, u.TZ, u.Subs = email, first, last, tz, subs
+	u.Email, u.FirstName, u.LastName, u.TZ, u.Subs, u.PhoneNumber = email, first, last, tz, subs, phone
 	if password != nil {
 		u.Password = *password
 		u.PasswordChanged = time.Now().UTC()

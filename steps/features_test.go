@@ -62,7 +62,7 @@ func TestPassingFeature(t *testing.T) {
 	if r.status != 0 {
 		t.Fatalf("status %d, output:\n%s", r.status, r.out)
 	}
-	if !strings.Contains(r.out, "21 scenarios (21 passed)") {
+	if !strings.Contains(r.out, "23 scenarios (23 passed)") {
 		t.Errorf("expected every scenario to run and pass:\n%s", r.out)
 	}
 	checkSeedRestored(t, f)
@@ -77,9 +77,9 @@ func TestPassingFeature(t *testing.T) {
 		got[e.Endpoint] = e.Statuses
 	}
 	want := map[string]map[string]int{
-		"PUT /users/:userId":     {"200": 4, "400": 4, "401": 0, "403": 0, "404": 0},
+		"PUT /users/:userId":     {"200": 4, "400": 5, "401": 0, "403": 0, "404": 0},
 		"POST /sessions":         {"200": 2, "401": 2},
-		"GET /platforms":         {"200": 2}, // v1.0 is the base URL's v1
+		"GET /platforms":         {"200": 4}, // v1.0 is the base URL's v1
 		"GET /v2/platforms":      {"404": 1},
 		"GET /users/:userId":     {"200": 3, "401": 5, "403": 1, "404": 1},
 		"POST /apps":             {"200": 0, "400": 0, "401": 0, "403": 0, "404": 0},
@@ -119,7 +119,7 @@ func TestPassingFeatureConcurrently(t *testing.T) {
 		if r.status != 0 {
 			t.Fatalf("status %d, output:\n%s", r.status, r.out)
 		}
-		if !strings.Contains(r.out, "21 scenarios (21 passed)") {
+		if !strings.Contains(r.out, "23 scenarios (23 passed)") {
 			t.Errorf("expected every scenario to run and pass:\n%s", r.out)
 		}
 		checkSeedRestored(t, f)
@@ -135,8 +135,8 @@ func TestFailingFeature(t *testing.T) {
 	if r.status == 0 {
 		t.Fatalf("the failing feature passed:\n%s", r.out)
 	}
-	if !strings.Contains(r.out, "4 scenarios (4 failed)") {
-		t.Errorf("expected four failed scenarios:\n%s", r.out)
+	if !strings.Contains(r.out, "5 scenarios (5 failed)") {
+		t.Errorf("expected five failed scenarios:\n%s", r.out)
 	}
 	wants := []string{
 		// a wrong status: the curl line, masked credentials, the response
@@ -162,6 +162,11 @@ func TestFailingFeature(t *testing.T) {
 		`"password": "***"`,
 		// an unknown variable is named
 		"unknown variable {{C.userId}}",
+		// an answer none of the rows allows: the rows, and why the one of
+		// its status does not match
+		// (the row for another profile is not among them)
+		"expected one of: 400 errors; 200 {\"platforms\": {\"#each\": {\"name\": \"#regex ios\"}}}; got status 200, which does not match:",
+		`200 {"platforms": {"#each": {"name": "#regex ios"}}}: $.platforms[0].name: expected #regex ios, got "Android"`,
 	}
 	for _, w := range wants {
 		if !strings.Contains(r.out, w) {
@@ -204,7 +209,7 @@ const restoreFeature = `Feature: restore
       """json
       {"email": "{{gen:email}}", "firstName": "Changed", "lastName": "Changed", "timezone": "Asia/Tokyo",
        "subscribeWelcome": true, "subscribeBlog": true, "subscribeHowto": true, "subscribeOnboarding": true,
-       "password": "{{gen:password}}"}
+       "password": "{{gen:password}}", "phoneNumber": "5550199"}
       """
     When I send "PUT" to "/users/{{B.userId}}"
     Then the response status is 200
@@ -214,7 +219,7 @@ const restoreFeature = `Feature: restore
 // gets every field of the PUT /users body back, from the profile (which the
 // fake, like the mock, requires), and the run says so once per account.
 func TestRestoreWithoutUserRead(t *testing.T) {
-	type names struct{ first, last, tz string }
+	type names struct{ first, last, tz, phone string }
 	tests := []struct {
 		name     string
 		set      func(*Profile)
@@ -225,21 +230,22 @@ func TestRestoreWithoutUserRead(t *testing.T) {
 		{
 			name:  "the defaults are the mock's seed",
 			set:   func(*Profile) {},
-			wantA: names{"Quinn", "Assurance", "Europe/London"},
-			wantB: names{"Olive", "Other", "America/New_York"},
+			wantA: names{"Quinn", "Assurance", "Europe/London", "7700900123"},
+			wantB: names{"Olive", "Other", "America/New_York", "2025550143"},
 			wantNote: []string{
-				`GET /users/1 answered 404 without a user object: after a @mutates-A scenario account A is restored from the profile (email, password, firstName "Quinn", lastName "Assurance", timezone "Europe/London"; subscribeWelcome, subscribeBlog, subscribeHowto and subscribeOnboarding false)`,
+				`GET /users/1 answered 404 without a user object: after a @mutates-A scenario account A is restored from the profile (email, password, firstName "Quinn", lastName "Assurance", timezone "Europe/London"; subscribeWelcome, subscribeBlog, subscribeHowto and subscribeOnboarding false; phone country 3, number "7700900123", extension null)`,
 				`GET /users/2 answered 404 without a user object: after a @mutates-B scenario account B is restored from the profile (email, password, firstName "Olive", lastName "Other", timezone "America/New_York"; `,
+				`phone country 2, number "2025550143", extension "42")`,
 			},
 		},
 		{
-			name: "the profile's names",
+			name: "the profile's names and phones",
 			set: func(p *Profile) {
-				p.FirstName, p.LastName, p.Timezone = "Ann", "Smith", "Europe/Paris"
-				p.OtherFirstName, p.OtherLastName, p.OtherTimezone = "Bob", "Jones", "Asia/Tokyo"
+				p.FirstName, p.LastName, p.Timezone, p.PhoneNumber = "Ann", "Smith", "Europe/Paris", "155501"
+				p.OtherFirstName, p.OtherLastName, p.OtherTimezone, p.OtherPhoneNumber = "Bob", "Jones", "Asia/Tokyo", "155502"
 			},
-			wantA:    names{"Ann", "Smith", "Europe/Paris"},
-			wantB:    names{"Bob", "Jones", "Asia/Tokyo"},
+			wantA:    names{"Ann", "Smith", "Europe/Paris", "155501"},
+			wantB:    names{"Bob", "Jones", "Asia/Tokyo", "155502"},
 			wantNote: []string{`firstName "Ann", lastName "Smith", timezone "Europe/Paris"`, `firstName "Bob", lastName "Jones", timezone "Asia/Tokyo"`},
 		},
 	}
@@ -259,8 +265,8 @@ func TestRestoreWithoutUserRead(t *testing.T) {
 				if got.Email != seed.Email || got.Password != seed.Password {
 					t.Errorf("user %d: email %q password %q, want %q %q", id, got.Email, got.Password, seed.Email, seed.Password)
 				}
-				if (names{got.FirstName, got.LastName, got.TZ}) != want {
-					t.Errorf("user %d: names %q %q %q, want %v", id, got.FirstName, got.LastName, got.TZ, want)
+				if (names{got.FirstName, got.LastName, got.TZ, got.PhoneNumber}) != want {
+					t.Errorf("user %d: names and phone %q %q %q %q, want %v", id, got.FirstName, got.LastName, got.TZ, got.PhoneNumber, want)
 				}
 				if got.Subs != [4]bool{} {
 					t.Errorf("user %d: subscribe flags %v, want all false", id, got.Subs)
@@ -373,6 +379,51 @@ func TestClientRestoreFailureFailsTheScenario(t *testing.T) {
 	for _, w := range []string{"restoring the client of account A: PUT /clients/1 answered 400, want 200", "InvalidName", `"terms":"I agree"`} {
 		if !strings.Contains(r.out, w) {
 			t.Errorf("output lacks %q:\n%s", w, r.out)
+		}
+	}
+}
+
+const preconditionFeature = `Feature: preconditions on the profile
+  Scenario: a value the profile does not hold skips the rest
+    Given the profile value "clients_per_user" is "one"
+    When I send "GET" to "/users/1"
+    Then the response status is 599
+
+  Scenario: a value the profile's list does not include skips the rest
+    Given the profile value "version_forms" includes "v1.1"
+    Then the response status is 599
+
+  Scenario: an unknown key is an error, not a skip
+    Given the profile value "clients_per_users" is "one"
+`
+
+// TestPreconditionSkips: a profile value that does not hold skips the rest
+// of the scenario, with no request sent and no later step run (a later step
+// that would fail, status 599, does not); an unknown key fails it.
+func TestPreconditionSkips(t *testing.T) {
+	f := newFakeAPI()
+	p := testProfile(f.start(t))
+	p.VersionForms = "v1,v1.0,v2"
+	r := runTestdata(t, p, godog.Options{FeatureContents: []godog.Feature{{Name: "pre.feature", Contents: []byte(preconditionFeature)}}})
+	if r.status == 0 {
+		t.Fatalf("an unknown profile key passed:\n%s", r.out)
+	}
+	// godog counts a scenario whose steps were all skipped as passed; the
+	// steps tell the truth.
+	for _, w := range []string{"3 scenarios (2 passed, 1 failed)", "6 steps (1 failed, 5 skipped)",
+		`unknown profile key "clients_per_users"`, "clients_per_user, apps_per_marketapp"} {
+		if !strings.Contains(r.out, w) {
+			t.Errorf("output lacks %q:\n%s", w, r.out)
+		}
+	}
+	if n := len(r.suite.Coverage().Endpoints); n == 0 {
+		t.Fatal("no coverage table")
+	}
+	for _, e := range r.suite.Coverage().Endpoints {
+		for code, n := range e.Statuses {
+			if n != 0 {
+				t.Errorf("a skipped scenario sent %s (%s: %d)", e.Endpoint, code, n)
+			}
 		}
 	}
 }

@@ -72,6 +72,9 @@ var vocabulary = []struct{ text, handler string }{
 	{`the errors name the field "name"`, "theErrorsNameTheField"},
 	{`I remember the JSON at "id" as "appId"`, "iRememberTheJSONAt"},
 	{`I remember the JSON at "clients.#(name=="x").id" as "clientId"`, "iRememberTheJSONAt"},
+	{`the profile value "clients_per_user" is "several"`, "theProfileValue"},
+	{`the profile value "version_forms" includes "v1.0"`, "theProfileValue"},
+	{`the response is one of:`, "theResponseIsOneOf"},
 	// Escaped quotes in quoted arguments (unescaped by the handlers).
 	{`the JSON at "clients.#(name==\"x\")" is absent`, "theJSONAtIsAbsent"},
 	{`the JSON at "clients.#(name==\"x\")" is present`, "theJSONAtIsPresent"},

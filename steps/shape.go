@@ -162,6 +162,26 @@ func (m *matcher) object(path string, shape, v gjson.Result) {
 		m.each(path, fields, each, v)
 		return
 	}
+	if inner, ok := fields["#optional"]; ok {
+		if len(keys) != 1 {
+			m.bad(path, "#optional takes no other key beside it")
+			return
+		}
+		// Absent is fine; present, the value must match the inner shape
+		// (so null passes only where the inner shape allows it). An absent
+		// value is still matched in a probe, so that a malformed inner
+		// shape is reported whatever the target answered.
+		if v.Exists() {
+			m.match(path, inner, v)
+			return
+		}
+		probe := &matcher{}
+		probe.match(path, inner, v)
+		if m.err == nil {
+			m.err = probe.err
+		}
+		return
+	}
 	closed := false
 	for _, k := range keys {
 		if !strings.HasPrefix(k, "#") {
@@ -171,7 +191,7 @@ func (m *matcher) object(path string, shape, v gjson.Result) {
 		case k == "#closed" && (fields[k].Type == gjson.True || fields[k].Type == gjson.False):
 			closed = fields[k].Type == gjson.True
 		default:
-			m.bad(path, "unknown key %q in an object shape (known: #closed; #each and #minItems together)", k)
+			m.bad(path, "unknown key %q in an object shape (known: #closed; #each and #minItems together; #optional alone)", k)
 			return
 		}
 	}

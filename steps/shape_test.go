@@ -63,6 +63,13 @@ func TestMatchShape(t *testing.T) {
 		{"##regex null", `{"a": "##regex [a-z]+"}`, `{"a": null}`, nil},
 		{"##regex wrong", `{"a": "##regex [a-z]+"}`, `{"a": "A"}`, []string{`$.a: expected ##regex [a-z]+, got "A"`}},
 		{"##iso8601 good", `"##iso8601"`, `"2024-01-02"`, nil},
+		{"#optional absent", `{"a": {"#optional": "x"}}`, `{}`, nil},
+		{"#optional equal", `{"a": {"#optional": "x"}}`, `{"a": "x"}`, nil},
+		{"#optional differs", `{"a": {"#optional": "x"}}`, `{"a": "y"}`, []string{`$.a: expected "x", got "y"`}},
+		{"#optional null is not the value", `{"a": {"#optional": "x"}}`, `{"a": null}`, []string{`$.a: expected "x", got null`}},
+		{"#optional marker", `{"a": {"#optional": "#regex [a-z]+"}}`, `{"a": "A"}`, []string{`$.a: expected #regex [a-z]+, got "A"`}},
+		{"#optional object", `{"a": {"#optional": {"b": 1}}}`, `{"a": {"b": 2}}`, []string{`$.a.b: expected 1, got 2`}},
+		{"#optional at the top", `{"#optional": 1}`, ``, nil},
 
 		// alternatives
 		{"string or null: string", `"#string|#null"`, `"x"`, nil},
@@ -143,6 +150,8 @@ func TestMatchShapeRejectsBadShapes(t *testing.T) {
 		{"key next to #each", `{"#each": 1, "a": 1}`, `key "a" next to #each`},
 		{"bad #minItems", `{"#each": 1, "#minItems": -1}`, "#minItems must be"},
 		{"nested bad marker", `{"a": {"#each": {"b": "#nope"}}}`, "invalid shape at $.a[0].b"},
+		{"key next to #optional", `{"#optional": 1, "b": 1}`, "#optional takes no other key"},
+		{"bad marker in #optional, value absent", `{"z": {"#optional": "#nope"}}`, `unknown marker "#nope"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -32,6 +32,19 @@ type Profile struct {
 	// (Quinn Assurance, Europe/London; Olive Other, America/New_York).
 	FirstName, LastName, Timezone                string // account A
 	OtherFirstName, OtherLastName, OtherTimezone string // account B
+
+	// What the target chose where the spec is silent, and realistic values
+	// for fields whose validation the spec does not show (config.go gives
+	// each its default, the mock's choice; empty means that default).
+	EmailDomain                                                string // domain of generated emails
+	PhoneNumber, PhoneExtension                                string // account A's phone, sent in every PUT /users body; "null" for no extension
+	OtherPhoneCountryID, OtherPhoneNumber, OtherPhoneExtension string // account B's phone, for a restore without a snapshot
+	AddressLine1, AddressLine2, AddressCity, AddressPostcode   string // a client address the target accepts
+	AddressCountry, VAT                                        string
+	ClientsPerUser                                             string // "several", or "one": a user with a client may not create another
+	AppsPerMarketapp                                           string // "several", or "one": a second app of a marketplace app is refused
+	VersionForms                                               string // the version segments the target serves, comma-separated
+	PlatformsPath                                              string // the path of the platforms collection
 }
 
 // seedNames are the defaults of the name and timezone fields: the mock's seed.

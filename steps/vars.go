@@ -21,13 +21,47 @@ type varSteps struct{}
 //
 //	Given I remember "<value>" as "<name>"
 //	Then I remember the JSON at "<path>" as "<name>"
+//	Given the profile value "<key>" is "<value>"
+//	Given the profile value "<key>" includes "<value>"
+//
+// The profile-value phrases are preconditions: the rest of the scenario
+// runs only when the target profile holds that value (or, for includes,
+// lists it in its comma-separated value); otherwise the rest is skipped and
+// its steps are reported as skipped (godog's summary counts a scenario whose
+// steps were all skipped as passed). The key is a profile-file key; an
+// unknown key fails the step.
 func (v varSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, v.steps()) }
 
 func (v varSteps) steps() []stepDef {
 	return []stepDef{
 		{`^I remember "(.*)" as ` + quoted + `$`, v.iRemember},
 		{`^I remember the JSON at "(.*?)" as ` + quoted + `$`, v.iRememberTheJSONAt},
+		{`^the profile value ` + quoted + ` (is|includes) ` + quoted + `$`, v.theProfileValue},
 	}
+}
+
+// theProfileValue skips the scenario unless the profile holds the value.
+func (varSteps) theProfileValue(ctx context.Context, key, verb, want string) error {
+	key, want = unescapeArg(key), unescapeArg(want)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	got, ok := st.suite.profile.value(key)
+	if !ok {
+		return fmt.Errorf("unknown profile key %q (known: %s)", key, knownKeys())
+	}
+	if (verb == "is" && got == want) || (verb == "includes" && listed(got, want)) {
+		return nil
+	}
+	return fmt.Errorf("%w: this scenario needs the profile's %s to %s %q, and it is %q", godog.ErrSkip, key, verbBase(verb), want, got)
+}
+
+func verbBase(verb string) string {
+	if verb == "is" {
+		return "be"
+	}
+	return "include"
 }
 
 var varName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
@@ -174,8 +208,30 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		return numberOrText(p.PhoneCountryID), nil
 	case "marketappHash":
 		return value{text: p.MarketappHash}, nil
+	case "phoneExtension":
+		if ext := p.mustValue("phone_extension"); ext != "null" {
+			return value{text: ext}, nil
+		}
+		return value{text: "null", json: true}, nil
+	}
+	if key, ok := profileVars[name]; ok {
+		return value{text: p.mustValue(key)}, nil
 	}
 	return value{}, fmt.Errorf("unknown variable {{%s}}: not remembered in this scenario and not a profile value or generator", name)
+}
+
+// profileVars are the variables that are profile values as text, by the
+// profile-file key they come from.
+var profileVars = map[string]string{
+	"emailDomain":     "email_domain",
+	"phoneNumber":     "phone_number",
+	"addressLine1":    "address_line1",
+	"addressLine2":    "address_line2",
+	"addressCity":     "address_city",
+	"addressPostcode": "address_postcode",
+	"addressCountry":  "address_country",
+	"vat":             "vat",
+	"platformsPath":   "platforms_path",
 }
 
 // substText replaces every placeholder of s by its value as text. It is used
@@ -251,15 +307,16 @@ func (st *scenarioState) substJSON(ctx context.Context, s string) (string, error
 // parallel runs against one server do not collide.
 
 const (
-	genPrefix   = "contract-"
-	lowerAlnum  = "abcdefghijklmnopqrstuvwxyz0123456789"
-	mixedAlnum  = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	lowerHex    = "0123456789abcdef"
-	emailDomain = "example.com"
-	maxGenLen   = 1 << 20
-	// minEmailLen is "contract-" plus one random character, "@", example.com.
-	minEmailLen = len(genPrefix) + 1 + 1 + len(emailDomain)
+	genPrefix  = "contract-"
+	lowerAlnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+	mixedAlnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	lowerHex   = "0123456789abcdef"
+	maxGenLen  = 1 << 20
 )
+
+// emailDomain is the domain of generated emails: the profile's, since a
+// target may refuse an address it cannot deliver to.
+func (st *scenarioState) emailDomain() string { return st.suite.profile.mustValue("email_domain") }
 
 func (st *scenarioState) generate(spec string) (string, error) {
 	kind, arg, hasArg := strings.Cut(spec, ":")
@@ -273,7 +330,7 @@ func (st *scenarioState) generate(spec string) (string, error) {
 	}
 	switch {
 	case kind == "email" && !hasArg:
-		return genPrefix + st.randomFrom(lowerAlnum, 12) + "@" + emailDomain, nil
+		return genPrefix + st.randomFrom(lowerAlnum, 12) + "@" + st.emailDomain(), nil
 	case kind == "email":
 		return st.genEmail(n)
 	case kind == "name" && !hasArg:
@@ -325,13 +382,15 @@ func (st *scenarioState) genString(n int) string {
 // genEmail builds an address of exactly n characters that RFC 5321 accepts
 // label by label: the local part fills up to 64 characters, and whatever is
 // left goes into extra domain labels of at most 63 characters in front of
-// example.com. The total is not capped at 254, because the limit tests need
-// a 256-character address that fails only on its length.
+// the profile's email domain. The total is not capped at 254, because the
+// limit tests need a 256-character address that fails only on its length.
 func (st *scenarioState) genEmail(n int) (string, error) {
-	if n < minEmailLen {
-		return "", fmt.Errorf("an email needs at least %d characters, got %d", minEmailLen, n)
+	domain := st.emailDomain()
+	// "contract-", one random character, "@" and the domain.
+	if minLen := len(genPrefix) + 1 + 1 + len(domain); n < minLen {
+		return "", fmt.Errorf("an email at %s needs at least %d characters, got %d", domain, minLen, n)
 	}
-	fixed := 1 + len(emailDomain) // "@" and the domain
+	fixed := 1 + len(domain) // "@" and the domain
 	local := min(64, n-fixed)
 	rest := n - fixed - local // characters for extra labels, each with its dot
 	if rest == 1 {
@@ -353,6 +412,6 @@ func (st *scenarioState) genEmail(n int) (string, error) {
 		b.WriteByte('.')
 		rest -= chunk
 	}
-	b.WriteString(emailDomain)
+	b.WriteString(domain)
 	return b.String(), nil
 }

@@ -2,12 +2,14 @@ package steps
 
 import (
 	"context"
+	"errors"
 	"net/mail"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
 )
 
@@ -122,8 +124,11 @@ var (
 	localRE     = regexp.MustCompile(`^contract-[a-z0-9]+$`)
 )
 
-// checkEmail applies the rules of RFC 5321 that the generator promises.
-func checkEmail(t *testing.T, e string) {
+// checkEmail applies the rules of RFC 5321 that the generator promises, for
+// an address at example.com (the default email domain) or below it.
+func checkEmail(t *testing.T, e string) { checkEmailAt(t, e, "example.com") }
+
+func checkEmailAt(t *testing.T, e, at string) {
 	t.Helper()
 	local, domain, ok := strings.Cut(e, "@")
 	if !ok || strings.Contains(domain, "@") {
@@ -133,7 +138,7 @@ func checkEmail(t *testing.T, e string) {
 		t.Errorf("%q: local part of %d characters %q", e, len(local), local)
 	}
 	labels := strings.Split(domain, ".")
-	if len(labels) < 2 || !strings.HasSuffix(domain, ".example.com") && domain != "example.com" {
+	if len(labels) < 2 || !strings.HasSuffix(domain, "."+at) && domain != at {
 		t.Errorf("%q: domain %q", e, domain)
 	}
 	for _, l := range labels {
@@ -227,5 +232,131 @@ func TestGeneratorsAreUniqueAndRecognizable(t *testing.T) {
 	got, err := st.substText(context.Background(), "{{gen:email}} {{gen:email}}")
 	if a, b, _ := strings.Cut(got, " "); err != nil || a == b {
 		t.Errorf("two occurrences gave %q, %v", got, err)
+	}
+}
+
+// TestEmailDomainFromTheProfile: generated addresses end in the profile's
+// domain, at every length the limit scenarios use, and the shortest
+// possible length follows the domain.
+func TestEmailDomainFromTheProfile(t *testing.T) {
+	p := testProfile("http://127.0.0.1:1/v1")
+	p.EmailDomain = "qa.pricing-test.net"
+	st := NewSuite(p, Options{}).newState(nil)
+	e, err := st.generate("email")
+	if err != nil || !regexp.MustCompile(`^contract-[a-z0-9]{12}@qa\.pricing-test\.net$`).MatchString(e) {
+		t.Errorf("gen:email = %q, %v", e, err)
+	}
+	for _, n := range []int{254, 255, 256} {
+		e, err := st.generate("email:" + strconv.Itoa(n))
+		if err != nil || len(e) != n {
+			t.Fatalf("email:%d = %q (%d), %v", n, e, len(e), err)
+		}
+		checkEmailAt(t, e, "qa.pricing-test.net")
+	}
+	shortest := len("contract-x@qa.pricing-test.net")
+	if _, err := st.generate("email:" + strconv.Itoa(shortest-1)); err == nil {
+		t.Errorf("email:%d has no room for the domain but was generated", shortest-1)
+	}
+	if e, err := st.generate("email:" + strconv.Itoa(shortest)); err != nil || len(e) != shortest {
+		t.Errorf("email:%d = %q, %v", shortest, e, err)
+	}
+}
+
+// TestProfileVariables: the profile values the features use, with the
+// defaults (the mock's) for a profile that leaves them empty.
+func TestProfileVariables(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*Profile)
+		in   string
+		want string
+	}{
+		{"defaults", func(*Profile) {},
+			`{"d": "{{emailDomain}}", "n": "{{phoneNumber}}", "x": "{{phoneExtension}}", "p": "{{platformsPath}}"}`,
+			`{"d": "example.com", "n": "7700900123", "x": null, "p": "/platforms"}`},
+		{"an extension is a string", func(p *Profile) { p.PhoneExtension = "42" },
+			`{"x": "{{phoneExtension}}"}`, `{"x": "42"}`},
+		{"the address", func(p *Profile) { p.AddressCountry, p.VAT = "DE", "DE123456789" },
+			`["{{addressLine1}}", "{{addressLine2}}", "{{addressCity}}", "{{addressPostcode}}", "{{addressCountry}}", "{{vat}}"]`,
+			`["1 Contract Street", "Floor 2", "London", "EC1A 1BB", "DE", "DE123456789"]`},
+		{"a platforms path", func(p *Profile) { p.PlatformsPath = "/catalogue/platforms" },
+			`{"p": "{{platformsPath}}"}`, `{"p": "/catalogue/platforms"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := testProfile("http://127.0.0.1:1/v1")
+			tt.edit(&p)
+			st := NewSuite(p, Options{}).newState(nil)
+			got, err := st.substJSON(context.Background(), tt.in)
+			if err != nil || got != tt.want {
+				t.Errorf("substJSON(%s) = %s, %v; want %s", tt.in, got, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestProfileHolds: the conditions of the when column.
+func TestProfileHolds(t *testing.T) {
+	p := testProfile("http://127.0.0.1:1/v1")
+	p.ClientsPerUser = "one"
+	tests := []struct {
+		cond    string
+		want    bool
+		wantErr string
+	}{
+		{"", true, ""},
+		{"clients_per_user=one", true, ""},
+		{" clients_per_user = one ", true, ""},
+		{"clients_per_user=several", false, ""},
+		{"apps_per_marketapp=several", true, ""}, // empty: the default
+		{"login_encoding=form", false, ""},
+		{"clients_per_user", false, "not key=value"},
+		{"=one", false, "not key=value"},
+		{"client_per_user=one", false, `unknown profile key "client_per_user"`},
+	}
+	for _, tt := range tests {
+		got, err := p.holds(tt.cond)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("holds(%q) = %v, %v; want an error containing %q", tt.cond, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("holds(%q) = %v, %v; want %v", tt.cond, got, err, tt.want)
+		}
+	}
+}
+
+// TestProfileValuePrecondition: the step passes when the profile holds the
+// value, skips (godog.ErrSkip) when it does not, and fails on an unknown key.
+func TestProfileValuePrecondition(t *testing.T) {
+	p := testProfile("http://127.0.0.1:1/v1")
+	p.AppsPerMarketapp = "one"
+	st := NewSuite(p, Options{}).newState(nil)
+	ctx := stateToContext(context.Background(), st)
+	tests := []struct {
+		key, verb, value string
+		want             string // "", "skip" or an error's text
+	}{
+		{"apps_per_marketapp", "is", "one", ""},
+		{"apps_per_marketapp", "is", "several", "skip"},
+		{"clients_per_user", "is", "several", ""}, // empty: the default
+		{"version_forms", "includes", "v1.0", ""},
+		{"version_forms", "includes", "v1", ""},
+		{"version_forms", "includes", "v1.", "skip"},
+		{"version_forms", "is", "v1", "skip"},
+		{"no_such_key", "is", "x", `unknown profile key "no_such_key"`},
+	}
+	for _, tt := range tests {
+		err := varSteps{}.theProfileValue(ctx, tt.key, tt.verb, tt.value)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s %s %s: %v", tt.key, tt.verb, tt.value, err)
+		case tt.want == "skip" && !errors.Is(err, godog.ErrSkip):
+			t.Errorf("%s %s %s: %v, want a skip", tt.key, tt.verb, tt.value, err)
+		case tt.want != "" && tt.want != "skip" && (err == nil || errors.Is(err, godog.ErrSkip) || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s %s %s: %v, want an error containing %q", tt.key, tt.verb, tt.value, err, tt.want)
+		}
 	}
 }

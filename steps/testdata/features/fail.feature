@@ -38,3 +38,11 @@ Feature: failures explain themselves
 
   Scenario: an unknown variable
     When I send "GET" to "/users/{{C.userId}}"
+
+  Scenario: an answer that is none of those allowed
+    When I send "GET" to "/platforms"
+    Then the response is one of:
+      | status | shape  | when                 |
+      | 200    |        | clients_per_user=one |
+      | 400    | errors |                      |
+      | 200    | {"platforms": {"#each": {"name": "#regex ios"}}} | |

@@ -26,6 +26,39 @@ Feature: the step vocabulary against a fake server
       {"platforms": [{"id": 1}, {"id": "{{iosId}}", "name": "iOS"}]}
       """
 
+  Scenario: an answer the spec allows in several forms
+    When I send "GET" to "/platforms"
+    Then the response is one of:
+      | status | shape     |
+      | 400    | errors    |
+      | 200    | platforms |
+    And the response is one of:
+      | status | shape                                                                                       |
+      | 200    | {"platforms": {"#each": {"id": "#number", "created": {"#optional": "#iso8601"}}, "#minItems": 2}} |
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    And the request body field "email" is "not-an-email"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response is one of:
+      | status | shape |
+      | 200    | user  |
+      | 400    |       |
+    And the response is one of:
+      | status | shape  | when                     |
+      | 400    | user   | clients_per_user=one     |
+      | 400    | errors | clients_per_user=several |
+      | 200    |        |                          |
+
+  Scenario: preconditions on the profile that hold
+    Given the profile value "clients_per_user" is "several"
+    And the profile value "version_forms" includes "v1.0"
+    When I send "GET" to "{{platformsPath}}"
+    Then the response status is 200
+    And the JSON at "platforms.0" matches:
+      """json
+      {"id": 1, "name": {"#optional": "Android"}, "vat": {"#optional": "#string"}}
+      """
+
   Scenario: the version segment
     When I send "GET" to "/platforms" under the version "v1.0"
     Then the response status is 200
