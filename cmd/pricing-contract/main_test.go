@@ -189,14 +189,38 @@ func TestRunAgainstMock(t *testing.T) {
 	}
 }
 
-func TestRunAgainstBrokenServerFails(t *testing.T) {
-	r := run(nil, "--base-url", startBroken(t), "--godog.concurrency", "8", "--godog.format", "progress")
-	if r.code != 1 {
-		t.Fatalf("want exit 1, got %s", r)
-	}
-	if !strings.Contains(r.stdout, "failed") {
-		t.Errorf("stdout does not report failed scenarios")
-	}
+// TestExitStatusTellsWhatBroke: CI must tell a broken contract (1) from a
+// target it cannot use at all (3).
+func TestExitStatusTellsWhatBroke(t *testing.T) {
+	t.Run("a defect of the spec: exit 1 and the scenarios that caught it", func(t *testing.T) {
+		t.Parallel()
+		m, err := mockserver.New(mockserver.Options{Faults: []string{"forbidden-as-404"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(m)
+		t.Cleanup(srv.Close)
+		r := run(nil, "--base-url", srv.URL+"/v1", "--godog.tags", "@s5", "--godog.concurrency", "4", "--godog.format", "progress")
+		if r.code != 1 {
+			t.Fatalf("want exit 1, got %s", r)
+		}
+		if !strings.Contains(r.stdout, "failed") || !strings.Contains(r.stdout, "expected status 403, got 404") {
+			t.Errorf("stdout does not report the failed scenarios and why")
+		}
+	})
+	t.Run("a server broken everywhere: exit 3 before any scenario", func(t *testing.T) {
+		t.Parallel()
+		r := run(nil, "--base-url", startBroken(t), "--godog.concurrency", "8", "--godog.format", "progress")
+		if r.code != 3 {
+			t.Fatalf("want exit 3, got %s", r)
+		}
+		if !strings.Contains(r.stderr, "not usable, no scenario was run: account A cannot log in: POST /sessions answered 500") {
+			t.Errorf("stderr does not say why: %q", r.stderr)
+		}
+		if strings.Contains(r.stdout, "scenarios (") {
+			t.Errorf("scenarios ran:\n%s", r.stdout)
+		}
+	})
 }
 
 func verifyJUnit(t *testing.T, path string) {
