@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -278,5 +279,53 @@ func verifyCoverage(t *testing.T, path string) {
 				t.Errorf("no scenario exercised %s with %s (coverage %v)", ep, s, got[ep])
 			}
 		}
+	}
+}
+
+// TestREADMEInstallLine runs the README's one-line build, as written, on a
+// clone of this checkout's branch: the binary it builds must run and name
+// the clone's commit.
+func TestREADMEInstallLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("clones and builds")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := ""
+	for _, l := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(l, `git clone --depth 1 --branch "$REF" "$REPO"`) {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatal("README.md has no one-line build (git clone --depth 1 --branch \"$REF\" \"$REPO\" …)")
+	}
+	git := func(args ...string) string {
+		out, err := exec.Command("git", append([]string{"-C", root}, args...)...).Output()
+		if err != nil {
+			t.Skipf("git %v: %v (not a git checkout)", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	branch, head := git("rev-parse", "--abbrev-ref", "HEAD"), git("rev-parse", "HEAD")
+	if branch == "HEAD" {
+		t.Skip("a detached HEAD has no branch to clone")
+	}
+	dir := t.TempDir()
+	sh := exec.Command("sh", "-c", line)
+	sh.Dir = dir
+	sh.Env = append(os.Environ(), "REPO=file://"+root, "REF="+branch, "GOFLAGS=")
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", line, err, out)
+	}
+	out, err := exec.Command(filepath.Join(dir, "pricing-contract"), "--version").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "commit "+head) {
+		t.Errorf("pricing-contract --version = %q (%v), want commit %s", out, err, head)
 	}
 }
