@@ -64,13 +64,16 @@ type stepRecord struct {
 	Err               string
 }
 
-// newRunRecord lists every pickle of the selected features as not run yet.
-// godog parses the same files the same way for the run itself, so the ids
-// it gives the pickles then are the ones seen here.
+// newRunRecord returns an empty record; addFeature lists the selected
+// scenarios in it as not run yet.
 func newRunRecord() *runRecord {
 	return &runRecord{scenarios: map[string]*scenarioRecord{}, counts: map[string]int{}}
 }
 
+// addFeature lists a feature's pickles as not run yet. godog parses the
+// same files the same way for the run itself, so the ids it gives the
+// pickles then are the ones seen here (a pickle it does not know is added
+// when it starts).
 func (r *runRecord) addFeature(doc *godog.GherkinDocument, uri string, pickles []*godog.Scenario) {
 	f := &featureRecord{URI: uri, Name: uri}
 	keywords, lines := map[string]string{}, map[string]int64{}
@@ -274,8 +277,8 @@ func (r *runRecord) finish(sr *scenarioRecord, err error, notStarted bool) {
 	}
 }
 
-// snapshot returns the features and scenarios in file order; the caller
-// must not run it concurrently with the hooks (the run is over).
+// summary counts the selected scenarios per status, and the time from
+// the first scenario's start to the last one's end.
 func (r *runRecord) summary() (counts map[string]int, total int, elapsed time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
