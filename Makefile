@@ -3,7 +3,7 @@
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: mock test race lint check contract mutation
+.PHONY: mock test race lint check contract mutation build
 
 mock: ## run the mock server on $(ADDR)
 	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
@@ -17,6 +17,9 @@ race: ## what CI runs
 lint: ## gofmt and go vet
 	@out="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+
+build: ## the three binaries in bin/, each with --version
+	$(GO) build -o bin/ ./cmd/pricing-contract ./cmd/pricing-mock ./cmd/pricing-mutation
 
 contract: ## the suite against a running server: make contract BASE_URL=http://127.0.0.1:8080/v1
 	$(GO) run ./cmd/pricing-contract --base-url $(or $(BASE_URL),http://$(ADDR)/v1)

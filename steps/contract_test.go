@@ -46,6 +46,9 @@ func init() {
 func TestContract(t *testing.T) {
 	opts := godogFlags
 	opts.Paths = append([]string(nil), godogFlags.Paths...)
+	if opts.Format == "pretty" {
+		opts.Concurrency = 1 // pretty output of concurrent scenarios is interleaved
+	}
 
 	var profile steps.Profile
 	if os.Getenv("PRICING_BASE_URL") != "" {

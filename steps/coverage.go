@@ -150,11 +150,81 @@ func (s *Suite) Coverage() Coverage {
 	return c
 }
 
+// unreachable explains, for the statuses the spec names for an endpoint
+// without stating a condition that would cause them on every correct
+// server, why no spec scenario can ask for them. Any other status the spec
+// names and no scenario received is a gap of the suite (or of the scenarios
+// selected).
+var unreachable = map[string]string{
+	"POST /apps 403": "the spec states no case where a caller may not create an app: POST /apps works on the caller's own client " +
+		"(the mock answers 403 NoClient to a user without a client, checked by an @reference scenario, run with --reference)",
+	"POST /apps 404": "POST /apps has no id in its path, and the spec states no case that must answer 404 " +
+		"(the mock answers an unknown platform.id or nextplan.id in the body with 400)",
+	"POST /users 200": "the spec names POST /users but shows neither its body nor its answer (4.5), so only the @reference scenarios, " +
+		"run with --reference, create users",
+	"POST /clients 403": "the spec states no case where a caller may not create a client: POST /clients creates one for the caller",
+	"POST /clients 404": "POST /clients has no id in its path and creates a new client, and the spec states no case that must answer 404",
+}
+
+// coverageGap is a status the spec names for an endpoint that no scenario
+// received, and why.
+type coverageGap struct {
+	Endpoint, Status, Why string
+	// Reachable: the spec gives a condition a scenario could cause, so
+	// the zero is a gap in the suite or in the scenarios selected.
+	Reachable bool
+}
+
+func gapFor(endpoint, status string) coverageGap {
+	if why, ok := unreachable[endpoint+" "+status]; ok {
+		return coverageGap{Endpoint: endpoint, Status: status, Why: why}
+	}
+	return coverageGap{Endpoint: endpoint, Status: status, Reachable: true,
+		Why: "the spec gives a condition a scenario could cause, and no scenario of this run received it: a gap in the suite, or its scenarios were not selected"}
+}
+
+// mark is the cell of the text table: "0 !" for a gap, "0 ~" for a status
+// no scenario can cause.
+func (g coverageGap) mark() string {
+	if g.Reachable {
+		return "0 !"
+	}
+	return "0 ~"
+}
+
+func (g coverageGap) class() string {
+	if g.Reachable {
+		return "gap"
+	}
+	return "unreachable"
+}
+
+// Gaps lists the statuses the spec names that no scenario received, with
+// why, in the order of the table.
+func (c Coverage) Gaps() []coverageGap {
+	var out []coverageGap
+	for _, e := range c.Endpoints {
+		var codes []string
+		for _, st := range specStatuses[e.Endpoint] {
+			code := strconv.Itoa(st)
+			if e.Statuses[code] == 0 {
+				codes = append(codes, code)
+			}
+		}
+		for _, code := range codes {
+			out = append(out, gapFor(e.Endpoint, code))
+		}
+	}
+	return out
+}
+
 // WriteText writes the coverage as a table: one line per endpoint, one
 // column per status, the number of scenarios in each; "-" where the status
 // is neither named by the spec for the endpoint nor seen. A status the spec
-// names that no scenario received shows "0 !"; endpoints the spec does not
-// name are marked "(not in the spec)".
+// names that no scenario received shows "0 !" when the spec gives a
+// condition a scenario could cause (a gap) and "0 ~" when it does not;
+// endpoints the spec does not name are marked "(not in the spec)". A
+// legend follows, and one line per zero saying why.
 func (c Coverage) WriteText(w io.Writer) error {
 	seen := map[string]bool{}
 	for _, e := range c.Endpoints {
@@ -185,7 +255,7 @@ func (c Coverage) WriteText(w io.Writer) error {
 			case !ok:
 				row = append(row, "-")
 			case named[code] && n == 0:
-				row = append(row, "0 !")
+				row = append(row, gapFor(e.Endpoint, code).mark())
 			default:
 				row = append(row, strconv.Itoa(n))
 			}
@@ -206,9 +276,21 @@ func (c Coverage) WriteText(w io.Writer) error {
 		}
 		b.WriteByte('\n')
 	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return err
+	b.WriteString("Scenarios per endpoint and status the spec names. 0 !: a condition the spec gives, that no scenario caused; " +
+		"0 ~: no condition a scenario could cause on every correct server; -: not named, not received.\n")
+	// The statuses no scenario can cause, one line each with why; the
+	// gaps on one line, as a partial run has many.
+	var gaps []string
+	for _, g := range c.Gaps() {
+		if g.Reachable {
+			gaps = append(gaps, g.Endpoint+" "+g.Status)
+			continue
+		}
+		fmt.Fprintf(&b, "  %s %s %s: %s\n", g.mark(), g.Endpoint, g.Status, g.Why)
 	}
-	_, err := fmt.Fprintln(w, "Scenarios per endpoint and status; 0 ! marks a status the spec names that no scenario received.")
+	if len(gaps) > 0 {
+		fmt.Fprintf(&b, "  0 ! no scenario of this run caused (a gap in the suite, or its scenarios were not selected): %s\n", strings.Join(gaps, ", "))
+	}
+	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -7,11 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/cucumber/godog"
 	"github.com/cucumber/godog/colors"
@@ -19,20 +22,33 @@ import (
 	"github.com/pricing-contract/pricing-contract/features"
 )
 
-// Exit statuses of Run, as godog uses them.
+// Exit statuses of Run. 0 to 2 are godog's; 3 tells CI that the target or
+// the profile could not be used at all, rather than that the contract broke.
 const (
-	exitPass  = 0
-	exitFail  = 1
-	exitUsage = 2
+	exitPass     = 0
+	exitFail     = 1
+	exitUsage    = 2
+	exitUnusable = 3
 )
+
+// defaultTimeout bounds one request, connection and answer included: long
+// enough for a slow staging server, short enough that a hung one is found
+// by the preflight in seconds.
+const defaultTimeout = 10 * time.Second
 
 const usageHeader = `Usage: pricing-contract [flags]
 
-Runs the Pricing API contract suite against the server at --base-url and exits
-non-zero on any failed, undefined or pending step. The target profile comes from
---profile FILE and the PRICING_* environment (flag > environment > file > the
-mock's seed). Scenarios tagged @reference check the mock's own decisions and run
-only with --reference.
+Runs the Pricing API contract suite against the server at --base-url. The
+target profile comes from --profile FILE and the PRICING_* environment (flag >
+environment > file > the mock's seed). Scenarios tagged @reference check the
+mock's own decisions and run only with --reference. Before the first scenario
+a preflight checks that the target answers and that both accounts log in and
+their api keys authenticate. --version prints the version of the binary.
+
+Exit status: 0 every scenario passed; 1 a scenario failed (or had an undefined
+or pending step, or the run was interrupted); 2 a bad flag or profile; 3 the
+target or the profile is not usable (preflight failed, or the target stopped
+answering during the run).
 
 Flags:
 `
@@ -40,132 +56,207 @@ Flags:
 // Run is the whole of cmd/pricing-contract: args are the command-line
 // arguments without the program name, getenv supplies the PRICING_*
 // variables. Suite output and the coverage summary go to stdout; stderr gets
-// one line on what is run and one line per usage error. The status is 0 when
-// every scenario passed, 1 when one failed (or had an undefined or pending
-// step, or the run was interrupted through ctx), 2 for a bad flag or profile.
+// one line on what is run, progress lines when no console format is chosen,
+// and one line per usage error or unusable target. The exit statuses are the
+// ones of usageHeader.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	cfg, code := parseArgs(args, getenv, stdout, stderr)
-	if cfg == nil {
-		return code
+	cfg, err := parseArgs(args, getenv, stdout)
+	if err != nil {
+		if errors.Is(err, errHelpShown) {
+			return exitPass
+		}
+		fmt.Fprintf(stderr, "pricing-contract: %v (see --help)\n", err)
+		return exitUsage
 	}
 	return cfg.run(ctx, stdout, stderr)
 }
 
 // runConfig is a parsed command line.
 type runConfig struct {
-	profile    Profile
-	features   string // a folder on disk; empty means the embedded features
-	fixtures   string
-	coverage   string
-	godog      godog.Options
-	scenarios  int
-	structured bool // a machine-readable format writes to stdout
+	profile     Profile
+	features    string // a folder on disk; empty means the embedded features
+	fixtures    string
+	coverage    string
+	report      string   // --report: the HTML report
+	junit       []string // files of the JUnit report; "" is stdout
+	timeout     time.Duration
+	noPreflight bool
+	godog       godog.Options
+	scenarios   int
+	record      *runRecord // the selected scenarios, filled in by the run
+	console     bool       // pretty or progress prints on stdout
+	// structured: a machine-readable format writes to stdout, so the
+	// coverage summary goes to stderr.
+	structured bool
+	notes      []string // said on stderr when the run starts
 }
 
-func parseArgs(args []string, getenv func(string) string, stdout, stderr io.Writer) (*runConfig, int) {
-	usageErr := func(format string, a ...any) (*runConfig, int) {
-		fmt.Fprintf(stderr, "pricing-contract: "+format+" (see --help)\n", a...)
-		return nil, exitUsage
-	}
+// errHelpShown ends parseArgs after --help printed the usage.
+var errHelpShown = errors.New("help shown")
 
-	fs := flag.NewFlagSet("pricing-contract", flag.ContinueOnError)
-	var (
-		cfg         = &runConfig{}
-		baseURL     = fs.String("base-url", "", "base `URL` of the server under test, with the version segment (env PRICING_BASE_URL)")
-		profilePath = fs.String("profile", "", "read the target profile and default tags from `FILE` (key = value lines, ${VAR} from the environment)")
-		reference   = fs.Bool("reference", false, "also run the @reference scenarios, which check the mock's decisions where the spec is silent")
-	)
-	fs.StringVar(&cfg.features, "features", "", "run the *.feature files of `DIR` instead of the embedded ones")
-	fs.StringVar(&cfg.coverage, "coverage", "", "write the coverage of endpoints and statuses as JSON to `FILE`")
-	fs.StringVar(&cfg.fixtures, "fixtures", "", "read shapes/ and bodies/ from `DIR` before the embedded fixtures")
-
-	cfg.godog = godog.Options{Format: "pretty", Concurrency: 1, NoColors: !isTerminal(stdout)}
-	godog.BindFlags("godog.", fs, &cfg.godog)
-	describeGodogFlags(fs)
-	printUsage := func() { writeUsage(stdout, fs) }
-	// Parse errors are reported as one line below, not with the whole usage.
-	fs.Usage = func() {}
-	fs.SetOutput(io.Discard)
-
+// parseArgs turns the command line into a runConfig; every error is a usage
+// error, reported as one line by Run.
+func parseArgs(args []string, getenv func(string) string, stdout io.Writer) (*runConfig, error) {
+	cfg := &runConfig{}
+	fs, f := cfg.flagSet(stdout)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			printUsage()
-			return nil, exitPass
+			writeUsage(stdout, fs)
+			return nil, errHelpShown
 		}
-		return usageErr("%v", err)
+		return nil, err
 	}
 	if cfg.godog.ShowHelp {
-		printUsage()
-		return nil, exitPass
+		writeUsage(stdout, fs)
+		return nil, errHelpShown
 	}
 	if fs.NArg() > 0 {
-		return usageErr("unexpected argument %q: select feature files with --godog.paths", fs.Arg(0))
+		return nil, fmt.Errorf("unexpected argument %q: select feature files with --godog.paths", fs.Arg(0))
 	}
-
-	p, profileTags, err := LoadProfile(*profilePath, getenv)
-	if err != nil {
-		return usageErr("%v", err)
+	if err := cfg.loadProfile(f, getenv); err != nil {
+		return nil, err
 	}
-	if *baseURL != "" {
-		p.BaseURL = strings.TrimRight(*baseURL, "/")
-		if err := p.Validate(); err != nil {
-			return usageErr("--base-url: %v", err)
-		}
-	}
-	cfg.profile = p
-
-	userTags := profileTags
+	userTags := f.profileTags
 	if flagSet(fs, "godog.tags") || flagSet(fs, "godog.t") {
 		userTags = cfg.godog.Tags
 	}
-	if cfg.godog.Tags, err = tagFilter(userTags, *reference); err != nil {
-		return usageErr("%v", err)
+	var err error
+	if cfg.godog.Tags, err = tagFilter(userTags, f.reference); err != nil {
+		return nil, err
 	}
-
-	// godog reports a bad format on os.Stderr after the run has begun; check
-	// it here so that the one clear line goes where the caller asked.
-	for _, f := range strings.Split(cfg.godog.Format, ",") {
-		name, file, toFile := strings.Cut(f, ":")
-		if godog.FindFmt(name) == nil {
-			return usageErr("unknown --godog.format %q", name)
-		}
-		if toFile && file == "" {
-			return usageErr("--godog.format %s: needs a file name after the colon", name)
-		}
-		if !toFile && name != "pretty" && name != "progress" {
-			cfg.structured = true
-		}
+	if err := cfg.splitFormats(flagSet(fs, "godog.format") || flagSet(fs, "godog.f")); err != nil {
+		return nil, err
 	}
-	if cfg.godog.Concurrency < 1 {
-		return usageErr("--godog.concurrency must be at least 1")
+	if cfg.godog.Output == nil {
+		cfg.godog.Output = stdout
+	}
+	if cfg.timeout <= 0 {
+		return nil, fmt.Errorf("--timeout must be positive, e.g. 10s")
 	}
 
 	// The suite must fail on a step it does not know: a typo in a feature
 	// file must not pass a release.
 	cfg.godog.Strict = true
-	cfg.godog.Output = stdout
 	if cfg.godog.ShowStepDefinitions {
 		// godog colours the catalogue whatever the no-colors flag says.
+		cfg.godog.Output = stdout
 		if cfg.godog.NoColors {
 			cfg.godog.Output = colors.Uncolored(stdout)
 		}
-		return cfg, exitPass
+		return cfg, nil
 	}
 	if err := cfg.selectFeatures(); err != nil {
-		return usageErr("%v", err)
+		return nil, err
 	}
 	if cfg.fixtures != "" {
 		if fi, err := os.Stat(cfg.fixtures); err != nil || !fi.IsDir() {
-			return usageErr("--fixtures %s: not a folder", cfg.fixtures)
+			return nil, fmt.Errorf("--fixtures %s: not a folder", cfg.fixtures)
 		}
 	}
-	return cfg, exitPass
+	return cfg, nil
 }
 
-// selectFeatures points godog at the feature files and counts the scenarios
-// the tag filter keeps. --godog.paths name files within the feature source,
-// the embedded set or --features DIR, so an installed binary can run one
-// feature (`--godog.paths users.feature:12`) without a checkout.
+// cliFlags are the flags that only parseArgs reads.
+type cliFlags struct {
+	baseURL, profilePath string
+	reference            bool
+	profileTags          string // the tags of the profile file
+}
+
+func (c *runConfig) flagSet(stdout io.Writer) (*flag.FlagSet, *cliFlags) {
+	f := &cliFlags{}
+	fs := flag.NewFlagSet("pricing-contract", flag.ContinueOnError)
+	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the server under test, with the version segment (env PRICING_BASE_URL)")
+	fs.StringVar(&f.profilePath, "profile", "", "read the target profile and default tags from `FILE` (key = value lines, ${VAR} from the environment)")
+	fs.BoolVar(&f.reference, "reference", false, "also run the @reference scenarios, which check the mock's decisions where the spec is silent")
+	fs.StringVar(&c.features, "features", "", "run the *.feature files of `DIR` instead of the embedded ones")
+	fs.StringVar(&c.coverage, "coverage", "", "write the coverage of endpoints and statuses as JSON to `FILE`")
+	fs.StringVar(&c.report, "report", "", "write a self-contained HTML report to `FILE`: summary, every scenario and step, failing requests as curl, coverage and spec traceability")
+	fs.StringVar(&c.fixtures, "fixtures", "", "read shapes/ and bodies/ from `DIR` before the embedded fixtures")
+	fs.DurationVar(&c.timeout, "timeout", defaultTimeout, "give up on a request after `D` (connection and answer)")
+	fs.BoolVar(&c.noPreflight, "no-preflight", false, "skip the checks of the target and the accounts before the first scenario")
+	c.godog = godog.Options{Format: "pretty", Concurrency: 1, NoColors: !isTerminal(stdout)}
+	godog.BindFlags("godog.", fs, &c.godog)
+	describeGodogFlags(fs)
+	// Parse errors are reported as one line by Run, not with the whole usage.
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	return fs, f
+}
+
+// loadProfile applies the profile file, the environment and --base-url.
+func (c *runConfig) loadProfile(f *cliFlags, getenv func(string) string) error {
+	p, tags, err := LoadProfile(f.profilePath, getenv)
+	if err != nil {
+		return err
+	}
+	if f.baseURL != "" {
+		p.BaseURL = strings.TrimRight(f.baseURL, "/")
+		if err := p.Validate(); err != nil {
+			return fmt.Errorf("--base-url: %v", err)
+		}
+	}
+	c.profile, f.profileTags = p, tags
+	return nil
+}
+
+// splitFormats checks the formats and takes out junit, which this command
+// writes itself (with classname, resolved names and the failure text in
+// the element body). godog reports a bad format on os.Stderr after the run
+// has begun; checking here puts the one clear line where the caller asked.
+// Pretty output of concurrent scenarios is interleaved (godog prints a
+// feature's header when its first scenario starts), so an explicit pretty
+// runs one scenario at a time, and the default format becomes progress
+// when --godog.concurrency is above 1.
+func (c *runConfig) splitFormats(formatSet bool) error {
+	var kept []string
+	for _, f := range strings.Split(c.godog.Format, ",") {
+		name, file, toFile := strings.Cut(f, ":")
+		switch {
+		case godog.FindFmt(name) == nil:
+			return fmt.Errorf("unknown --godog.format %q", name)
+		case toFile && file == "":
+			return fmt.Errorf("--godog.format %s: needs a file name after the colon", name)
+		case name == "junit":
+			c.junit = append(c.junit, file)
+			c.structured = c.structured || !toFile
+			continue
+		case !toFile && (name == "pretty" || name == "progress"):
+			c.console = true
+		case !toFile:
+			c.structured = true
+		}
+		kept = append(kept, f)
+	}
+	if c.godog.Concurrency < 1 {
+		return fmt.Errorf("--godog.concurrency must be at least 1")
+	}
+	for i, f := range kept {
+		if f != "pretty" || c.godog.Concurrency == 1 {
+			continue
+		}
+		if formatSet {
+			c.notes = append(c.notes, fmt.Sprintf("pretty output runs one scenario at a time (--godog.concurrency %d is for other formats, such as progress)", c.godog.Concurrency))
+			c.godog.Concurrency = 1
+		} else {
+			kept[i] = "progress" // the default format, with the concurrency asked for
+		}
+	}
+	if len(kept) == 0 {
+		// godog needs a format; this one prints nowhere.
+		kept = []string{"progress"}
+		c.godog.Output = io.Discard
+	}
+	c.godog.Format = strings.Join(kept, ",")
+	return nil
+}
+
+// selectFeatures points godog at the feature files, counts the scenarios
+// the tag filter keeps and lists them in the run's record. --godog.paths
+// name files within the feature source, the embedded set or --features DIR,
+// so an installed binary can run one feature (`--godog.paths
+// users.feature:12`) without a checkout; a line inside a scenario selects
+// that scenario.
 func (c *runConfig) selectFeatures() error {
 	paths := c.godog.Paths
 	if len(paths) == 0 {
@@ -173,7 +264,7 @@ func (c *runConfig) selectFeatures() error {
 	}
 	if c.features == "" {
 		c.godog.FS = features.FS
-		c.godog.Paths = paths
+		c.godog.Paths = slices.Clone(paths)
 	} else {
 		if fi, err := os.Stat(c.features); err != nil || !fi.IsDir() {
 			return fmt.Errorf("--features %s: not a folder", c.features)
@@ -184,108 +275,217 @@ func (c *runConfig) selectFeatures() error {
 			c.godog.Paths[i] = filepath.Join(c.features, p)
 		}
 	}
+	withLine := false
+	for i, p := range c.godog.Paths {
+		resolved, err := resolveScenarioLine(c.godog.FS, p)
+		if err != nil {
+			return err
+		}
+		withLine = withLine || resolved != p || hasLine(p)
+		c.godog.Paths[i] = resolved
+	}
 
 	opts := c.godog
 	feats, err := (godog.TestSuite{Options: &opts}).RetrieveFeatures()
 	if err != nil {
 		return err
 	}
+	c.record = newRunRecord()
 	for _, f := range feats {
+		c.record.addFeature(f.GherkinDocument, f.Uri, f.Pickles)
 		c.scenarios += len(f.Pickles)
 	}
 	if c.scenarios == 0 {
+		if withLine {
+			return fmt.Errorf("the scenario of --godog.paths %s does not match the tag filter %q (a @reference scenario needs --reference)", strings.Join(paths, ","), c.godog.Tags)
+		}
 		return fmt.Errorf("no scenario matches the tag filter %q", c.godog.Tags)
 	}
 	return nil
 }
 
-func (c *runConfig) run(ctx context.Context, stdout, stderr io.Writer) int {
+// outputs are the files a run writes, created before it starts so that a
+// bad path fails in a second, not after the run.
+type outputs struct {
+	coverage, report *os.File
+	junit            []io.Writer // a file, or stdout
+	files            []*os.File
+}
+
+func (c *runConfig) createOutputs(stdout io.Writer) (*outputs, error) {
+	o := &outputs{}
+	create := func(flagName, path string) (*os.File, error) {
+		f, err := os.Create(path)
+		if err != nil {
+			o.close()
+			return nil, fmt.Errorf("%s: %v", flagName, err)
+		}
+		o.files = append(o.files, f)
+		return f, nil
+	}
+	var err error
+	if c.coverage != "" {
+		if o.coverage, err = create("--coverage", c.coverage); err != nil {
+			return nil, err
+		}
+	}
+	if c.report != "" {
+		if o.report, err = create("--report", c.report); err != nil {
+			return nil, err
+		}
+	}
+	for _, path := range c.junit {
+		if path == "" {
+			o.junit = append(o.junit, stdout)
+			continue
+		}
+		f, err := create("--godog.format junit", path)
+		if err != nil {
+			return nil, err
+		}
+		o.junit = append(o.junit, f)
+	}
+	return o, nil
+}
+
+func (o *outputs) close() {
+	for _, f := range o.files {
+		f.Close()
+	}
+}
+
+func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 	if c.godog.ShowStepDefinitions {
 		godog.TestSuite{ScenarioInitializer: NewSuite(c.profile, Options{}).InitializeScenario, Options: &c.godog}.Run()
 		return exitPass // godog answers 2 after printing the catalogue
 	}
+	out, err := c.createOutputs(stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "pricing-contract: %v\n", err)
+		return exitUsage
+	}
+	defer out.close()
+	c.announce(stderr)
 
-	var coverageFile *os.File
-	if c.coverage != "" {
-		// Created before the run so a bad path fails in a second, not after it.
-		f, err := os.Create(c.coverage)
-		if err != nil {
-			fmt.Fprintf(stderr, "pricing-contract: --coverage: %v\n", err)
-			return exitUsage
+	// The run's own context: cancelled, with ErrTargetDown as the cause,
+	// when the target stops answering.
+	ctx, stop := context.WithCancelCause(parent)
+	defer stop(nil)
+	watch := &targetWatch{next: http.DefaultTransport, onDown: stop}
+	suite := NewSuite(c.profile, Options{
+		HTTPClient:  &http.Client{Timeout: c.timeout, Transport: watch},
+		FixturesDir: c.fixtures,
+		Output:      stderr,
+	})
+
+	status, stopped := exitPass, error(nil)
+	if !c.noPreflight {
+		stopped = suite.Preflight(ctx)
+	}
+	if stopped == nil {
+		if !c.console {
+			c.record.progress = progressPrinter(stderr)
 		}
-		defer f.Close()
-		coverageFile = f
+		status = godog.TestSuite{
+			Name:                 "pricing-contract",
+			TestSuiteInitializer: suite.InitializeTestSuite,
+			ScenarioInitializer:  c.record.hooks(ctx, suite.InitializeScenario),
+			Options:              &c.godog,
+		}.Run()
+		if cause := context.Cause(ctx); errors.Is(cause, ErrTargetDown) {
+			stopped = cause
+		}
 	}
 
+	if stopped == nil || c.scenarios > c.record.notRun() {
+		// A machine-readable report on stdout must stay parseable.
+		summary := stdout
+		if c.structured {
+			summary = stderr
+		}
+		fmt.Fprintln(summary)
+		if err := suite.Coverage().WriteText(summary); err != nil {
+			fmt.Fprintf(stderr, "pricing-contract: coverage summary: %v\n", err)
+		}
+	}
+	if err := c.writeReports(out, suite, stopped); err != nil {
+		fmt.Fprintf(stderr, "pricing-contract: %v\n", err)
+		status = max(status, exitFail)
+	}
+
+	var unusable *UnusableError
+	switch {
+	case parent.Err() != nil && c.record.notRun() == c.scenarios:
+		fmt.Fprintf(stderr, "pricing-contract: interrupted (%v) before the first scenario\n", context.Cause(parent))
+		return exitFail
+	case errors.As(stopped, &unusable):
+		fmt.Fprintf(stderr, "pricing-contract: target or profile not usable, no scenario was run: %s\n", unusable.Reason)
+		if unusable.Detail != "" {
+			fmt.Fprintf(stderr, "%s\n", indent(strings.TrimRight(unusable.Detail, "\n"), "  "))
+		}
+		return exitUnusable
+	case stopped != nil:
+		fmt.Fprintf(stderr, "pricing-contract: stopped early, %d of %d scenarios not run: %v\n", c.record.notRun(), c.scenarios, stopped)
+		return exitUnusable
+	case parent.Err() != nil:
+		fmt.Fprintf(stderr, "pricing-contract: interrupted (%v): the scenarios under way finished, the others were not run\n", context.Cause(parent))
+		return max(status, exitFail)
+	}
+	return status
+}
+
+// announce says on stderr what is run, where, and in which order: not
+// every format prints the seed, and this line is in every CI log.
+func (c *runConfig) announce(stderr io.Writer) {
 	source := "embedded features"
 	if c.features != "" {
 		source = c.features
 	}
 	order := ""
 	if c.godog.Randomize != 0 {
-		// Not every format prints the seed; this line is in every CI log.
 		order = fmt.Sprintf(", random order --godog.random=%d", c.godog.Randomize)
 	}
 	fmt.Fprintf(stderr, "pricing-contract: %d scenarios from %s against %s (tags %q%s)\n",
 		c.scenarios, source, c.profile.BaseURL, c.godog.Tags, order)
-
-	suite := NewSuite(c.profile, Options{FixturesDir: c.fixtures, Output: stderr})
-	status := godog.TestSuite{
-		Name:                 "pricing-contract",
-		TestSuiteInitializer: suite.InitializeTestSuite,
-		ScenarioInitializer:  stopWhenDone(ctx, suite.InitializeScenario),
-		Options:              &c.godog,
-	}.Run()
-
-	// A machine-readable report on stdout must stay parseable.
-	summary := stdout
-	if c.structured {
-		summary = stderr
+	for _, n := range c.notes {
+		fmt.Fprintf(stderr, "pricing-contract: %s\n", n)
 	}
-	cov := suite.Coverage()
-	fmt.Fprintln(summary)
-	if err := cov.WriteText(summary); err != nil {
-		fmt.Fprintf(stderr, "pricing-contract: coverage summary: %v\n", err)
-	}
-	if coverageFile != nil {
-		if err := writeCoverageJSON(coverageFile, cov); err != nil {
-			fmt.Fprintf(stderr, "pricing-contract: --coverage: %v\n", err)
-			status = max(status, exitFail)
-		}
-	}
-	if ctx.Err() != nil {
-		fmt.Fprintf(stderr, "pricing-contract: interrupted (%v): the scenarios under way finished, the others failed\n", context.Cause(ctx))
-		status = max(status, exitFail)
-	}
-	return status
 }
 
-func writeCoverageJSON(f *os.File, cov Coverage) error {
+// writeReports writes the coverage JSON, the JUnit and the HTML reports
+// that were asked for.
+func (c *runConfig) writeReports(out *outputs, suite *Suite, stopped error) error {
+	rep := c.newReport(suite, stopped)
+	var errs []error
+	if out.coverage != nil {
+		if err := writeCoverageJSON(out.coverage, rep.Coverage); err != nil {
+			errs = append(errs, fmt.Errorf("--coverage: %w", err))
+		}
+	}
+	for _, w := range out.junit {
+		if err := rep.writeJUnit(w); err != nil {
+			errs = append(errs, fmt.Errorf("--godog.format junit: %w", err))
+		}
+	}
+	if out.report != nil {
+		if err := rep.writeHTML(out.report); err != nil {
+			errs = append(errs, fmt.Errorf("--report: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func writeCoverageJSON(w io.Writer, cov Coverage) error {
 	b, err := json.MarshalIndent(cov, "", "  ")
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(append(b, '\n')); err != nil {
-		return err
-	}
-	return f.Close()
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
-// stopWhenDone fails every scenario that starts after ctx is done (an
-// interrupt), so the run ends quickly with its report. ctx is deliberately
-// not the scenarios' context: a scenario under way runs to its end, After
-// hook included, so an account it changed on a shared server is restored.
-// The hook comes first so its error is the one reported.
-func stopWhenDone(ctx context.Context, init func(*godog.ScenarioContext)) func(*godog.ScenarioContext) {
-	return func(sc *godog.ScenarioContext) {
-		sc.Before(func(sctx context.Context, _ *godog.Scenario) (context.Context, error) {
-			if err := ctx.Err(); err != nil {
-				return sctx, fmt.Errorf("not started: %w", context.Cause(ctx))
-			}
-			return sctx, nil
-		})
-		init(sc)
-	}
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
 // describeGodogFlags replaces the descriptions of godog's flags that do not

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -38,19 +39,36 @@ func (r runResult) String() string {
 	return fmt.Sprintf("exit %d\n--- stderr:\n%s\n--- stdout:\n%s", r.code, r.stderr, out)
 }
 
-// platformsServer answers GET <prefix>/platforms like a correct server and
-// 500 to everything else: enough for the small features below, and a
-// server that needs neither the mock nor credentials.
+// platformsServer answers GET <prefix>/platforms like a correct server, and
+// just enough of the rest for the preflight: the two seed accounts log in
+// (users 1 and 2 of clients 1 and 2) and their api keys are accepted on
+// their own user, whose empty update is refused with 400. Everything else
+// is 500. It needs neither the mock nor other credentials.
 func platformsServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		if r.Method == http.MethodGet && r.URL.Path == "/v1/platforms" {
+		switch {
+		case r.Method == http.MethodGet && r.URL.Path == "/v1/platforms":
 			w.Write([]byte(`{"platforms":[{"id":1,"name":"Android"},{"id":2,"name":"iOS"}]}`))
-			return
+		case r.Method == http.MethodPost && r.URL.Path == "/v1/sessions":
+			body, _ := io.ReadAll(r.Body)
+			for i, acct := range []string{`"qa@example.com"`, `"other@example.com"`} {
+				if bytes.Contains(body, []byte(acct)) {
+					fmt.Fprintf(w, `{"id":9,"created":"2026-01-02T03:04:05Z","creatorUserId":%d,"userId":%[1]d,"clientId":%[1]d,"token":"t%[1]d"}`, i+1)
+					return
+				}
+			}
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`[{"fieldName":"","error":"Unauthorized","message":"wrong credentials"}]`))
+		case r.Method == http.MethodPut && (r.URL.Path == "/v1/users/1" && r.Header.Get("Authorization") == "api-key qa-api-key" ||
+			r.URL.Path == "/v1/users/2" && r.Header.Get("Authorization") == "api-key other-api-key"):
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`[{"fieldName":"firstName","error":"InvalidFirstName","message":"required"}]`))
+		default:
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte(`[{"fieldName":"","error":"Internal","message":"not in this fake"}]`))
 		}
-		w.WriteHeader(http.StatusInternalServerError)
-		w.Write([]byte(`[{"fieldName":"","error":"Internal","message":"not in this fake"}]`))
 	}))
 	t.Cleanup(srv.Close)
 	return srv
@@ -262,17 +280,30 @@ func readCoverage(t *testing.T, path string) map[string]map[string]int {
 	return out
 }
 
-// junitReport is the part of godog's JUnit XML the tests look at.
+// junitReport is the part of the JUnit XML the tests look at.
 type junitReport struct {
 	XMLName  xml.Name `xml:"testsuites"`
 	Tests    int      `xml:"tests,attr"`
 	Failures int      `xml:"failures,attr"`
+	Errors   int      `xml:"errors,attr"`
+	Skipped  int      `xml:"skipped,attr"`
 	Suites   []struct {
 		Name  string `xml:"name,attr"`
 		Cases []struct {
-			Name    string    `xml:"name,attr"`
-			Status  string    `xml:"status,attr"`
-			Failure *struct{} `xml:"failure"`
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+			Status    string `xml:"status,attr"`
+			Failure   *struct {
+				Message string `xml:"message,attr"`
+				Body    string `xml:",chardata"`
+			} `xml:"failure"`
+			Error *struct {
+				Message string `xml:"message,attr"`
+				Body    string `xml:",chardata"`
+			} `xml:"error"`
+			Skipped *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"skipped"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
 }
@@ -291,9 +322,12 @@ func readJUnit(t *testing.T, path string) junitReport {
 }
 
 // TestRunAgainstBrokenServer runs every embedded scenario against a server
-// that answers 500 to everything: the run must fail, and say so in JUnit.
+// that passes the preflight and answers 500 to nearly everything else: the
+// contract is broken, so the run exits 1, and the JUnit report says so as
+// CI servers read it: the feature as classname, names without
+// placeholders, a one-line message and the failing request in the body.
 func TestRunAgainstBrokenServer(t *testing.T) {
-	srv := errorServer(t)
+	srv := platformsServer(t)
 	tmp := t.TempDir()
 	report, cov := filepath.Join(tmp, "report.xml"), filepath.Join(tmp, "c.json")
 	r := runSuite(t, context.Background(), nil, "--base-url", srv.URL+"/v1",
@@ -306,19 +340,35 @@ func TestRunAgainstBrokenServer(t *testing.T) {
 	for _, s := range rep.Suites {
 		for _, c := range s.Cases {
 			cases++
-			if c.Failure != nil {
-				failed++
+			if c.Classname == "" || c.Classname != s.Name {
+				t.Errorf("testcase %q: classname %q, want its feature %q", c.Name, c.Classname, s.Name)
+			}
+			if strings.Contains(c.Name, "{{") {
+				t.Errorf("testcase name %q keeps a placeholder", c.Name)
+			}
+			if c.Failure == nil {
+				continue
+			}
+			failed++
+			if strings.Contains(c.Failure.Message, "\n") || len(c.Failure.Message) > 201+len("…") {
+				t.Errorf("testcase %q: message %q is not one short line", c.Name, c.Failure.Message)
+			}
+			if !strings.Contains(c.Failure.Body, c.Failure.Message) || !strings.Contains(c.Failure.Body, "curl -sS -X ") {
+				t.Errorf("testcase %q: the body lacks the message or the response:\n%s", c.Name, c.Failure.Body)
 			}
 		}
 	}
-	if cases == 0 || rep.Tests != cases {
-		t.Errorf("JUnit: %d testcases, tests=%d", cases, rep.Tests)
+	if cases != 174 || rep.Tests != cases {
+		t.Errorf("JUnit: %d testcases, tests=%d, want 174", cases, rep.Tests)
 	}
-	if failed == 0 || rep.Failures == 0 {
-		t.Errorf("JUnit: no failure recorded among %d testcases", cases)
+	if failed == 0 || rep.Failures != failed {
+		t.Errorf("JUnit: %d failures among %d testcases, failures=%d", failed, cases, rep.Failures)
 	}
-	if got := readCoverage(t, cov)["POST /sessions"]["500"]; got == 0 {
-		t.Errorf("coverage counted no 500 from POST /sessions")
+	if !strings.Contains(r.stderr, "scenarios done: ") {
+		t.Errorf("a file-only format and no progress line on stderr:\n%s", r.stderr)
+	}
+	if got := readCoverage(t, cov)["PUT /clients/:clientId"]["500"]; got == 0 {
+		t.Errorf("coverage counted no 500 from PUT /clients/:clientId")
 	}
 }
 

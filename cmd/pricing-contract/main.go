@@ -3,20 +3,30 @@
 //
 //	pricing-contract --base-url https://staging.example.com/v1
 //
-// The feature files are embedded, so `go install` is all a pipeline needs.
-// Run it with --help for the flags; package steps documents the vocabulary.
+// The feature files are embedded, so the binary built from a checkout
+// (`go build -o pricing-contract ./cmd/pricing-contract`) is all a pipeline
+// needs. Run it with --help for the flags; package steps documents the
+// vocabulary.
 package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/buildinfo"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 func main() {
+	// The version belongs to the binary, not to the step library that
+	// parses the other flags.
+	if buildinfo.Requested(os.Args[1:]) {
+		fmt.Println(buildinfo.Line("pricing-contract"))
+		return
+	}
 	// The first interrupt lets the scenarios under way finish (and restore
 	// what they changed) and fails the rest; once it is seen, the default
 	// handling is back, so a second interrupt ends the process at once.

@@ -9,11 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
@@ -183,14 +185,37 @@ func TestRunAgainstMock(t *testing.T) {
 	}
 }
 
-func TestRunAgainstBrokenServerFails(t *testing.T) {
-	r := run(nil, "--base-url", startBroken(t), "--godog.concurrency", "8", "--godog.format", "progress")
-	if r.code != 1 {
-		t.Fatalf("want exit 1, got %s", r)
-	}
-	if !strings.Contains(r.stdout, "failed") {
-		t.Errorf("stdout does not report failed scenarios")
-	}
+// TestExitStatusTellsWhatBroke: CI must tell a broken contract (1) from a
+// target it cannot use at all (3).
+func TestExitStatusTellsWhatBroke(t *testing.T) {
+	t.Run("a defect of the spec: exit 1 and the scenarios that caught it", func(t *testing.T) {
+		t.Parallel()
+		ds, err := defects.Find([]string{"forbidden-as-404"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := mocktest.MustStart(t, mocktest.Options{Defects: ds})
+		r := run(nil, "--base-url", m.URL, "--godog.tags", "@s5", "--godog.concurrency", "4", "--godog.format", "progress")
+		if r.code != 1 {
+			t.Fatalf("want exit 1, got %s", r)
+		}
+		if !strings.Contains(r.stdout, "failed") || !strings.Contains(r.stdout, "expected status 403, got 404") {
+			t.Errorf("stdout does not report the failed scenarios and why")
+		}
+	})
+	t.Run("a server broken everywhere: exit 3 before any scenario", func(t *testing.T) {
+		t.Parallel()
+		r := run(nil, "--base-url", startBroken(t), "--godog.concurrency", "8", "--godog.format", "progress")
+		if r.code != 3 {
+			t.Fatalf("want exit 3, got %s", r)
+		}
+		if !strings.Contains(r.stderr, "not usable, no scenario was run: account A cannot log in: POST /sessions answered 500") {
+			t.Errorf("stderr does not say why: %q", r.stderr)
+		}
+		if strings.Contains(r.stdout, "scenarios (") {
+			t.Errorf("scenarios ran:\n%s", r.stdout)
+		}
+	})
 }
 
 func verifyJUnit(t *testing.T, path string) {
@@ -248,5 +273,53 @@ func verifyCoverage(t *testing.T, path string) {
 				t.Errorf("no scenario exercised %s with %s (coverage %v)", ep, s, got[ep])
 			}
 		}
+	}
+}
+
+// TestREADMEInstallLine runs the README's one-line build, as written, on a
+// clone of this checkout's branch: the binary it builds must run and name
+// the clone's commit.
+func TestREADMEInstallLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("clones and builds")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := ""
+	for _, l := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(l, `git clone --depth 1 --branch "$REF" "$REPO"`) {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatal("README.md has no one-line build (git clone --depth 1 --branch \"$REF\" \"$REPO\" …)")
+	}
+	git := func(args ...string) string {
+		out, err := exec.Command("git", append([]string{"-C", root}, args...)...).Output()
+		if err != nil {
+			t.Skipf("git %v: %v (not a git checkout)", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	branch, head := git("rev-parse", "--abbrev-ref", "HEAD"), git("rev-parse", "HEAD")
+	if branch == "HEAD" {
+		t.Skip("a detached HEAD has no branch to clone")
+	}
+	dir := t.TempDir()
+	sh := exec.Command("sh", "-c", line)
+	sh.Dir = dir
+	sh.Env = append(os.Environ(), "REPO=file://"+root, "REF="+branch, "GOFLAGS=")
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", line, err, out)
+	}
+	out, err := exec.Command(filepath.Join(dir, "pricing-contract"), "--version").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "commit "+head) {
+		t.Errorf("pricing-contract --version = %q (%v), want commit %s", out, err, head)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/buildinfo"
 	"github.com/pricing-contract/pricing-contract/mockserver"
 	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 )
@@ -98,6 +99,7 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 	})
 	fs.BoolVar(&cfg.watch, "watch", false, "reload the --fixtures folder when a file in it changes")
 	fs.StringVar(&cfg.state, "state", "", "keep the data in `FILE` across restarts (loaded at start, written after each change)")
+	buildinfo.AddFlag(fs)
 	return fs
 }
 

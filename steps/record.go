@@ -1,0 +1,325 @@
+package steps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cucumber/godog"
+)
+
+// Status of a scenario or a step in the reports. They are godog's words,
+// plus notRun for what the run never reached (stopped early, interrupted, or
+// after a failure under --godog.stop-on-failure).
+const (
+	statusPassed    = "passed"
+	statusFailed    = "failed"
+	statusSkipped   = "skipped"
+	statusUndefined = "undefined"
+	statusPending   = "pending"
+	statusNotRun    = "not run"
+)
+
+// runRecord is what the reports show: every selected scenario, in the order
+// of the feature files, with the outcome of each step. It is filled by
+// hooks, not by a godog formatter, so that it works whatever formats the
+// user chose and however many runs share the process.
+type runRecord struct {
+	mu        sync.Mutex
+	started   time.Time
+	finished  time.Time
+	features  []*featureRecord
+	scenarios map[string]*scenarioRecord // pickle id
+	done      int
+	counts    map[string]int // scenario status -> number
+
+	// progress, when set, is told of each finished scenario.
+	progress func(done, total int, counts map[string]int, elapsed time.Duration)
+}
+
+type featureRecord struct {
+	URI, Name string
+	Scenarios []*scenarioRecord
+}
+
+type scenarioRecord struct {
+	ID, Name, URI string
+	Line          int64
+	Tags          []string
+	Steps         []*stepRecord
+	Status        string
+	Err           string // the error that ended the scenario, hooks included
+	Duration      time.Duration
+	started       time.Time
+}
+
+type stepRecord struct {
+	ID, Keyword, Text string
+	Arg               string // a doc string or table, as written
+	Status            string
+	Err               string
+}
+
+// newRunRecord returns an empty record; addFeature lists the selected
+// scenarios in it as not run yet.
+func newRunRecord() *runRecord {
+	return &runRecord{scenarios: map[string]*scenarioRecord{}, counts: map[string]int{}}
+}
+
+// addFeature lists a feature's pickles as not run yet. godog parses the
+// same files the same way for the run itself, so the ids it gives the
+// pickles then are the ones seen here (a pickle it does not know is added
+// when it starts).
+func (r *runRecord) addFeature(doc *godog.GherkinDocument, uri string, pickles []*godog.Scenario) {
+	f := &featureRecord{URI: uri, Name: uri}
+	keywords, lines := map[string]string{}, map[string]int64{}
+	if doc != nil && doc.Feature != nil {
+		f.Name = doc.Feature.Name
+		indexFeature(doc, keywords, lines)
+	}
+	for _, p := range pickles {
+		sr := &scenarioRecord{ID: p.Id, Name: p.Name, URI: uri, Status: statusNotRun}
+		if len(p.AstNodeIds) > 0 {
+			sr.Line = lines[p.AstNodeIds[len(p.AstNodeIds)-1]] // the example row, or the scenario
+			if sr.Line == 0 {
+				sr.Line = lines[p.AstNodeIds[0]]
+			}
+		}
+		for _, t := range p.Tags {
+			sr.Tags = append(sr.Tags, t.Name)
+		}
+		for _, s := range p.Steps {
+			step := &stepRecord{ID: s.Id, Text: s.Text, Status: statusNotRun}
+			if len(s.AstNodeIds) > 0 {
+				step.Keyword = strings.TrimSpace(keywords[s.AstNodeIds[0]])
+			}
+			step.Arg = stepArgument(s)
+			sr.Steps = append(sr.Steps, step)
+		}
+		f.Scenarios = append(f.Scenarios, sr)
+		r.scenarios[p.Id] = sr
+	}
+	r.features = append(r.features, f)
+}
+
+// indexFeature maps the ids of the document's steps to their keywords and
+// the ids of scenarios and example rows to their lines.
+func indexFeature(doc *godog.GherkinDocument, keywords map[string]string, lines map[string]int64) {
+	// The children of a Rule are copied into children of the feature's own
+	// kind, so that one loop reads both (the message types are not named
+	// here: they belong to godog's dependencies).
+	children := append(doc.Feature.Children[:0:0], doc.Feature.Children...)
+	for _, c := range doc.Feature.Children {
+		if c.Rule == nil {
+			continue
+		}
+		for _, rc := range c.Rule.Children {
+			fc := *c
+			fc.Rule, fc.Background, fc.Scenario = nil, rc.Background, rc.Scenario
+			children = append(children, &fc)
+		}
+	}
+	for _, c := range children {
+		if c.Background != nil {
+			for _, s := range c.Background.Steps {
+				keywords[s.Id] = s.Keyword
+			}
+		}
+		sc := c.Scenario
+		if sc == nil {
+			continue
+		}
+		lines[sc.Id] = sc.Location.Line
+		for _, s := range sc.Steps {
+			keywords[s.Id] = s.Keyword
+		}
+		for _, ex := range sc.Examples {
+			for _, row := range ex.TableBody {
+				lines[row.Id] = row.Location.Line
+			}
+		}
+	}
+}
+
+func stepArgument(s *godog.Step) string {
+	if s.Argument == nil {
+		return ""
+	}
+	if ds := s.Argument.DocString; ds != nil {
+		return ds.Content
+	}
+	var b strings.Builder
+	if dt := s.Argument.DataTable; dt != nil {
+		for _, row := range dt.Rows {
+			b.WriteString("|")
+			for _, c := range row.Cells {
+				b.WriteString(" " + c.Value + " |")
+			}
+			b.WriteString("\n")
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+type recordKey struct{}
+
+// hooks installs the recording hooks around init, the suite's scenario
+// initializer. The first hook also refuses to start a scenario once ctx is
+// done (an interrupt, or the target found down), so that the run ends
+// quickly with its reports; ctx is deliberately not the scenarios' context:
+// a scenario under way runs to its end, After hook included, so an account
+// it changed on a shared server is restored.
+func (r *runRecord) hooks(ctx context.Context, init func(*godog.ScenarioContext)) func(*godog.ScenarioContext) {
+	return func(sc *godog.ScenarioContext) {
+		sc.Before(func(sctx context.Context, p *godog.Scenario) (context.Context, error) {
+			sr := r.start(p)
+			sctx = context.WithValue(sctx, recordKey{}, sr)
+			if err := ctx.Err(); err != nil {
+				return sctx, fmt.Errorf("not started: %w", context.Cause(ctx))
+			}
+			return sctx, nil
+		})
+		sc.StepContext().After(func(sctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+			if sr, ok := sctx.Value(recordKey{}).(*scenarioRecord); ok {
+				r.step(sr, st, status.String(), err)
+			}
+			return sctx, nil
+		})
+		init(sc)
+		// Registered last, so it sees the errors of the suite's hooks too
+		// (a failed restore).
+		sc.After(func(sctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
+			if sr, ok := sctx.Value(recordKey{}).(*scenarioRecord); ok {
+				r.finish(sr, err, ctx.Err() != nil && errors.Is(err, context.Cause(ctx)))
+			}
+			return sctx, nil
+		})
+	}
+}
+
+func (r *runRecord) start(p *godog.Scenario) *scenarioRecord {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.started.IsZero() {
+		r.started = time.Now()
+	}
+	sr, ok := r.scenarios[p.Id]
+	if !ok {
+		// Not seen when the features were selected: keep it anyway.
+		sr = &scenarioRecord{ID: p.Id, Name: p.Name, URI: p.Uri}
+		for _, s := range p.Steps {
+			sr.Steps = append(sr.Steps, &stepRecord{ID: s.Id, Text: s.Text, Status: statusNotRun, Arg: stepArgument(s)})
+		}
+		r.scenarios[p.Id] = sr
+		r.features = append(r.features, &featureRecord{URI: p.Uri, Name: p.Uri, Scenarios: []*scenarioRecord{sr}})
+	}
+	sr.started = time.Now()
+	return sr
+}
+
+func (r *runRecord) step(sr *scenarioRecord, st *godog.Step, status string, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range sr.Steps {
+		if s.ID == st.Id {
+			s.Status = status
+			if err != nil && status != statusSkipped {
+				s.Err = err.Error()
+			}
+			return
+		}
+	}
+}
+
+// finish sets the scenario's outcome from its error. notStarted marks a
+// scenario refused by the first hook: it is reported as not run.
+func (r *runRecord) finish(sr *scenarioRecord, err error, notStarted bool) {
+	r.mu.Lock()
+	sr.Duration = time.Since(sr.started)
+	switch {
+	case notStarted:
+		sr.Status = statusNotRun
+	case err == nil:
+		sr.Status = statusPassed
+		for _, s := range sr.Steps {
+			if s.Status == statusSkipped {
+				sr.Status = statusSkipped
+			}
+		}
+	case errors.Is(err, godog.ErrUndefined):
+		sr.Status = statusUndefined
+	case errors.Is(err, godog.ErrPending):
+		sr.Status = statusPending
+	case errors.Is(err, godog.ErrSkip):
+		sr.Status = statusSkipped
+	default:
+		sr.Status = statusFailed
+	}
+	if err != nil {
+		sr.Err = err.Error()
+	}
+	r.done++
+	r.counts[sr.Status]++
+	r.finished = time.Now()
+	done, total, elapsed := r.done, len(r.scenarios), time.Since(r.started)
+	counts := make(map[string]int, len(r.counts))
+	for k, v := range r.counts {
+		counts[k] = v
+	}
+	progress := r.progress
+	r.mu.Unlock()
+	if progress != nil {
+		progress(done, total, counts, elapsed)
+	}
+}
+
+// summary counts the selected scenarios per status, and the time from
+// the first scenario's start to the last one's end.
+func (r *runRecord) summary() (counts map[string]int, total int, elapsed time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	counts = map[string]int{}
+	for _, f := range r.features {
+		for _, s := range f.Scenarios {
+			counts[s.Status]++
+			total++
+		}
+	}
+	if !r.started.IsZero() {
+		elapsed = r.finished.Sub(r.started)
+	}
+	return counts, total, elapsed
+}
+
+// progressPrinter writes a line to w each time another tenth of the
+// scenarios has finished, for runs whose chosen formats print nothing on
+// the console (a CI log would otherwise stay silent for minutes).
+func progressPrinter(w io.Writer) func(done, total int, counts map[string]int, elapsed time.Duration) {
+	return func(done, total int, counts map[string]int, elapsed time.Duration) {
+		step := max(1, (total+9)/10)
+		if done%step != 0 && done != total {
+			return
+		}
+		fmt.Fprintf(w, "pricing-contract: %d/%d scenarios done: %s (%s)\n",
+			done, total, countsText(counts), elapsed.Round(time.Second))
+	}
+}
+
+// countsText is "170 passed, 4 failed": the statuses that occurred, in a
+// fixed order.
+func countsText(counts map[string]int) string {
+	var parts []string
+	for _, s := range []string{statusPassed, statusFailed, statusUndefined, statusPending, statusSkipped, statusNotRun} {
+		if counts[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,205 @@
+package steps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pricing-contract/pricing-contract/fixtures"
+)
+
+// report is one run as the JUnit and HTML reports show it: names resolved,
+// features and scenarios in file order.
+type report struct {
+	Target      string
+	Tags        string
+	Seed        int64
+	Concurrency int
+	Started     time.Time
+	Duration    time.Duration
+	Total       int
+	Counts      map[string]int
+	// Stopped is why the run ended before its scenarios did (the preflight
+	// failed, the target stopped answering), with the request that showed it.
+	Stopped, StoppedDetail string
+	Preflight              bool // the preflight failed: no scenario ran
+	Features               []reportFeature
+	Coverage               Coverage
+	Trace                  []traceRow
+	TraceErr               string // the traceability file could not be read
+}
+
+type reportFeature struct {
+	Name, URI string
+	Counts    map[string]int
+	Scenarios []reportScenario
+}
+
+type reportScenario struct {
+	ID, Name, Status, URI string
+	Line                  int64
+	Tags                  []string
+	Steps                 []reportStep
+	Err                   string
+	Duration              time.Duration
+}
+
+type reportStep struct {
+	Keyword, Text, Arg, Status, Err string
+}
+
+// traceRow is one rule of the spec with the scenarios of this run that
+// check it.
+type traceRow struct {
+	Section, Rule string
+	Scenarios     []reportScenario
+	Result        string // passed, failed, or not run (no scenario of the run checks it)
+}
+
+func (c *runConfig) newReport(suite *Suite, stopped error) *report {
+	counts, total, elapsed := c.record.summary()
+	rep := &report{
+		Target:      c.profile.BaseURL,
+		Tags:        c.godog.Tags,
+		Seed:        c.godog.Randomize,
+		Concurrency: c.godog.Concurrency,
+		Started:     c.record.started,
+		Duration:    elapsed,
+		Total:       total,
+		Counts:      counts,
+		Coverage:    suite.Coverage(),
+	}
+	if rep.Started.IsZero() {
+		rep.Started = time.Now()
+	}
+	var unusable *UnusableError
+	if errors.As(stopped, &unusable) {
+		rep.Stopped, rep.StoppedDetail, rep.Preflight = unusable.Reason, unusable.Detail, true
+	} else if stopped != nil {
+		rep.Stopped = stopped.Error()
+	}
+	var all []reportScenario
+	for _, f := range c.record.features {
+		rf := reportFeature{Name: f.Name, URI: f.URI, Counts: map[string]int{}}
+		for _, s := range f.Scenarios {
+			rs := reportScenario{
+				ID: s.ID, Name: suite.resolveName(s.Name), Status: s.Status, URI: f.URI, Line: s.Line,
+				Tags: s.Tags, Err: s.Err, Duration: s.Duration,
+			}
+			for _, st := range s.Steps {
+				rs.Steps = append(rs.Steps, reportStep{Keyword: st.Keyword, Text: st.Text, Arg: st.Arg, Status: st.Status, Err: st.Err})
+			}
+			rf.Counts[s.Status]++
+			rf.Scenarios = append(rf.Scenarios, rs)
+			all = append(all, rs)
+		}
+		rep.Features = append(rep.Features, rf)
+	}
+	rules, err := fixtures.Traceability()
+	if err != nil {
+		rep.TraceErr = err.Error()
+	}
+	for _, ru := range rules {
+		row := traceRow{Section: ru.Section, Rule: ru.Text, Result: statusNotRun}
+		for _, s := range all {
+			tags := map[string]bool{}
+			for _, t := range s.Tags {
+				tags[t] = true
+			}
+			if ru.Covers(tags) {
+				row.Scenarios = append(row.Scenarios, s)
+			}
+		}
+		row.Result = traceResult(row.Scenarios)
+		rep.Trace = append(rep.Trace, row)
+	}
+	return rep
+}
+
+// traceResult: failed when a scenario of the rule failed (or was undefined
+// or pending), passed when all passed, else not run.
+func traceResult(scenarios []reportScenario) string {
+	result := statusNotRun
+	for _, s := range scenarios {
+		switch s.Status {
+		case statusFailed, statusUndefined, statusPending:
+			return statusFailed
+		case statusPassed:
+			result = statusPassed
+		}
+	}
+	return result
+}
+
+// notRun counts the selected scenarios that never ran.
+func (r *runRecord) notRun() int {
+	counts, _, _ := r.summary()
+	return counts[statusNotRun]
+}
+
+// resolveName replaces the placeholders of a scenario name that name the
+// target's accounts and ids (an outline row such as
+// "PUT /users/{{A.userId}} accepts the api-key header") with their values,
+// so that reports name what was tested. Secrets are shown as ***; a
+// placeholder that has no value yet (no login happened) is kept.
+func (s *Suite) resolveName(name string) string {
+	if !strings.Contains(name, "{{") {
+		return name
+	}
+	st := s.newState(nil)
+	return placeholder.ReplaceAllStringFunc(name, func(m string) string {
+		key := placeholder.FindStringSubmatch(m)[1]
+		if acct, field, ok := strings.Cut(key, "."); ok && (acct == "A" || acct == "B") {
+			switch field {
+			case "password", "apiKey":
+				return "***"
+			case "userId", "clientId":
+				ids, ok := s.cachedIDs(acct)
+				if !ok {
+					return m
+				}
+				if field == "userId" {
+					return ids.userID
+				}
+				return ids.clientID
+			}
+		}
+		if strings.HasPrefix(key, "gen:") {
+			return m // a new value on every use: the name keeps the recipe
+		}
+		v, err := st.lookup(context.Background(), key)
+		if err != nil {
+			return m
+		}
+		return v.plain()
+	})
+}
+
+// firstLine is the first non-empty line of s, cut to n characters.
+func firstLine(s string, n int) string {
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if len(l) > n {
+				l = l[:n] + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+// CountsText is "170 passed, 4 failed", for the page.
+func (r *report) CountsText() string { return countsText(r.Counts) }
+
+// DurationText is the run's wall time, for the page.
+func (r *report) DurationText() string { return r.Duration.Round(time.Millisecond).String() }
+
+func scenarioLocation(s reportScenario) string {
+	uri, _, _ := strings.Cut(s.URI, ":")
+	if s.Line == 0 {
+		return uri
+	}
+	return fmt.Sprintf("%s:%d", uri, s.Line)
+}

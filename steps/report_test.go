@@ -1,0 +1,157 @@
+package steps_test
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath is Debian's chromium; .ci/run installs it when missing.
+const chromiumPath = "/usr/bin/chromium"
+
+// reportFeatures: one scenario passes, one fails on its response, and one
+// outline names account A's user by a placeholder.
+var reportFeatures = map[string]string{
+	"platforms.feature": platformsFeature,
+	"ios.feature": `@s2.5 @get-platforms
+Feature: the platforms list iOS first
+  Scenario: iOS is the first platform
+    Given I am not authenticated
+    When I send "GET" to "/platforms"
+    Then the JSON at "platforms.0.name" is "iOS"
+`,
+	"named.feature": `@s4.1 @put-users
+Feature: names with placeholders
+  Scenario Outline: <path> refuses an empty body
+    Given I am account "A" using the api-key header
+    And the request body is:
+      """
+      {}
+      """
+    When I send "PUT" to "<path>"
+    Then the response status is 400
+
+    Examples:
+      | path                |
+      | /users/{{A.userId}} |
+`,
+}
+
+// TestReportInBrowser writes the HTML report of a failing run and opens it
+// in headless Chromium, as a person would, to check what the page shows:
+// the summary counts, the failing scenario opened with its request as curl
+// and the response, the coverage matrix and the traceability table.
+func TestReportInBrowser(t *testing.T) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set and %s is missing (%v): .ci/run installs it with apt-get", chromiumPath, err)
+		}
+		t.Skipf("%s is missing (apt-get install chromium); CI runs this test", chromiumPath)
+	}
+	srv := platformsServer(t)
+	dir := writeFeatures(t, reportFeatures)
+	out := t.TempDir()
+	report := filepath.Join(out, "report.html")
+	r := runSuite(t, context.Background(), nil, "--features", dir, "--base-url", srv.URL+"/v1", "--report", report, "--godog.format", "progress")
+	if r.code != 1 {
+		t.Fatalf("want exit 1 (one scenario fails), got %s", r)
+	}
+	page, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Self-contained: nothing to fetch, nothing to run.
+	if m := regexp.MustCompile(`(?i)<script|<link|<img|\bsrc=|@import|url\(`).Find(page); m != nil {
+		t.Errorf("the report loads something from elsewhere: %q", m)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// The flags of mockserver/browser_test.go: root needs no-sandbox, and
+	// the closed network needs the background-networking flags.
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 1024),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+	)
+	defer cancelAlloc()
+	browser, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+
+	if err := chromedp.Do(browser,
+		chromedp.Navigate("file://"+report),
+		chromedp.WaitVisible(chromedp.CSS("#summary")),
+		// The failing scenario is open: its failing step's text is visible.
+		chromedp.WaitVisible(chromedp.CSS("details.scenario.failed pre.failure")),
+	); err != nil {
+		t.Fatalf("open the report in chromium: %v", err)
+	}
+	text := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(browser, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("read %s: %v", sel, err)
+		}
+		return s
+	}
+	summary, failure := text("#summary"), text("details.scenario.failed pre.failure")
+	coverage, trace, names := text("#coverage"), text("#traceability"), text("#features")
+	// Quality 100 is a lossless PNG.
+	shot, err := chromedp.Run(browser, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	// REPORT_SCREENSHOT=FILE keeps the picture, to look at it.
+	if keep := os.Getenv("REPORT_SCREENSHOT"); keep != "" {
+		if err := os.WriteFile(keep, shot, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if img, err := png.Decode(bytes.NewReader(shot)); err != nil || img.Bounds().Dx() < 800 || img.Bounds().Dy() < 600 {
+		t.Errorf("the screenshot is not a page-sized PNG (err %v)", err)
+	}
+
+	for _, want := range []string{"3 scenarios: 2 passed, 1 failed", srv.URL + "/v1", "~@reference", "Failing scenarios", "iOS is the first platform"} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("the summary does not show %q:\n%s", want, summary)
+		}
+	}
+	for _, want := range []string{`expected "iOS"`, "curl -sS -X GET '" + srv.URL + "/v1/platforms'", "response status: 200 OK", `"Android"`} {
+		if !strings.Contains(failure, want) {
+			t.Errorf("the failing step does not show %q:\n%s", want, failure)
+		}
+	}
+	if !strings.Contains(names, "/users/1 refuses an empty body") || strings.Contains(names, "{{A.userId}} refuses") {
+		t.Errorf("the outline's name is not resolved:\n%s", names)
+	}
+	for _, want := range []string{"GET /platforms", "PUT /users/:userId", "0 ~", "POST /apps", "why no scenario received it"} {
+		if !strings.Contains(coverage, want) {
+			t.Errorf("the coverage section does not show %q:\n%s", want, coverage)
+		}
+	}
+	// The rule of 2.5 is checked by the two platform scenarios, one of which
+	// failed; rules no scenario of this run checks say so.
+	if !regexp.MustCompile(`a collection endpoint answers a wrapper object[^\n]*\n?[^\n]*iOS is the first platform[\s\S]*?failed`).MatchString(trace) ||
+		!strings.Contains(trace, "none selected") {
+		t.Errorf("the traceability table does not show the failed rule and the rules not run:\n%.3000s", trace)
+	}
+}
