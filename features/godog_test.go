@@ -1,16 +1,17 @@
 // This file lets the godog CLI, which QA teams know, run the contract suite.
-// From the repository root, `godog run --strict` builds this package's tests
-// and finds InitializeTestSuite and InitializeScenario below (the CLI looks
-// for exported functions taking *godog.TestSuiteContext and
-// *godog.ScenarioContext in the test files of the current folder), then runs
-// features/ against the target of the PRICING_* environment. Without
+// From this folder, `godog run --strict .` builds this package's tests and
+// finds InitializeTestSuite and InitializeScenario below (the CLI looks for
+// exported functions taking *godog.TestSuiteContext and *godog.ScenarioContext
+// in the test files of the current folder), then runs the feature files here
+// against the target of the PRICING_* environment. The entry lives beside the
+// features because the repository root holds no Go package. Without
 // --strict, godog passes undefined steps.
 //
 // pricing-contract remains the supported runner: it adds the preflight's
 // exit status 3, --timeout, --profile, the HTML and JUnit reports and the
 // coverage table. This entry does the preflight too, so a wrong profile stops
 // the CLI before any scenario changes data.
-package pricingcontract_test
+package features_test
 
 import (
 	"context"

@@ -1,28 +1,22 @@
-package pricingcontract_test
+package features_test
 
 import (
 	"bytes"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/cucumber/godog"
 
-	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 )
 
 // TestGodogCLIEntry runs the features the way the main that the godog CLI
 // generates does (its template in godog v0.15.1 internal/builder): this
-// package's InitializeTestSuite and InitializeScenario, the features/ folder
-// of the current directory, the target from PRICING_BASE_URL.
+// package's InitializeTestSuite and InitializeScenario, the feature files of
+// the current directory (the path "." that the README's command gives), the
+// target from PRICING_BASE_URL.
 func TestGodogCLIEntry(t *testing.T) {
-	m, err := mockserver.New(mockserver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(m)
-	t.Cleanup(srv.Close)
-	t.Setenv("PRICING_BASE_URL", srv.URL+"/v1")
+	t.Setenv("PRICING_BASE_URL", mocktest.MustStart(t, mocktest.Options{}).URL)
 
 	var out bytes.Buffer
 	status := godog.TestSuite{
@@ -31,7 +25,8 @@ func TestGodogCLIEntry(t *testing.T) {
 		ScenarioInitializer:  InitializeScenario,
 		Options: &godog.Options{
 			Format: "progress", Output: &out, NoColors: true, Strict: true,
-			Tags: "@s2.4,@s2.5 && ~@reference", // the CLI's default path is features/
+			Paths: []string{"."},
+			Tags:  "@s2.4,@s2.5 && ~@reference",
 		},
 	}.Run()
 	if status != 0 {
