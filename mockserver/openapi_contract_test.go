@@ -2,26 +2,20 @@ package mockserver_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/cucumber/godog"
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
+	"github.com/pricing-contract/pricing-contract/mockserver/openapitest"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -182,11 +176,11 @@ func TestContractAgainstOpenAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole contract suite")
 	}
-	v, err := newExchangeValidator(loadOpenAPI(t))
+	v, err := openapitest.New(loadOpenAPI(t))
 	if err != nil {
 		t.Fatalf("router of openapi.json: %v", err)
 	}
-	m := mocktest.MustStart(t, mocktest.Options{Wrap: v.wrap})
+	m := mocktest.MustStart(t, mocktest.Options{Wrap: v.Wrap})
 	run := steps.NewSuite(m.Profile, steps.Options{Output: io.Discard}).Run("contract-openapi", godog.Options{
 		Format:      "progress",
 		Concurrency: 4,
@@ -196,7 +190,7 @@ func TestContractAgainstOpenAPI(t *testing.T) {
 		t.Errorf("the contract suite failed against the mock (status %d):\n%s", run.Status, run.Output)
 	}
 
-	checked, violations := v.result()
+	checked, violations := v.Result()
 	// The suite sends several hundred requests; a handful would mean the
 	// middleware saw little of it and proved nothing.
 	if checked < 300 {
@@ -208,256 +202,25 @@ func TestContractAgainstOpenAPI(t *testing.T) {
 	t.Logf("%d exchanges checked against openapi.json", checked)
 }
 
-// servedDocument loads and validates the document the mock serves.
+// servedDocument loads and validates the document h serves.
 func servedDocument(t *testing.T, h http.Handler) *openapi3.T {
 	t.Helper()
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
-	if rec.Code != http.StatusOK {
-		t.Fatalf("GET /openapi.json: status %d", rec.Code)
-	}
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(rec.Body.Bytes())
+	doc, err := openapitest.Load(h)
 	if err != nil {
-		t.Fatalf("loading /openapi.json: %v", err)
-	}
-	if err := doc.Validate(loader.Context, openapi3.EnableExamplesValidation()); err != nil {
-		t.Fatalf("/openapi.json is not valid: %v", err)
+		t.Fatal(err)
 	}
 	return doc
-}
-
-// exchangeValidator checks requests and responses against a document and
-// records what disagrees. It is safe for concurrent use.
-type exchangeValidator struct {
-	doc    *openapi3.T
-	router *docRouter
-	errors *openapi3.Schema // the error array, for answers of no route
-
-	mu         sync.Mutex
-	checked    int
-	violations map[string]int // message -> times seen
-}
-
-func newExchangeValidator(doc *openapi3.T) (*exchangeValidator, error) {
-	r := newDocRouter(doc)
-	errs := doc.Components.Schemas["Errors"]
-	if errs == nil {
-		return nil, fmt.Errorf("components.schemas.Errors is missing")
-	}
-	return &exchangeValidator{doc: doc, router: r, errors: errs.Value, violations: map[string]int{}}, nil
-}
-
-func (v *exchangeValidator) result() (int, []string) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	var out []string
-	for msg, n := range v.violations {
-		if n > 1 {
-			msg += fmt.Sprintf(" (%d times)", n)
-		}
-		out = append(out, msg)
-	}
-	sort.Strings(out)
-	return v.checked, out
-}
-
-func (v *exchangeValidator) record(r *http.Request, status int, format string, args ...any) {
-	msg := fmt.Sprintf("%s %s -> %d: %s", r.Method, r.URL.Path, status, fmt.Sprintf(format, args...))
-	v.mu.Lock()
-	v.violations[msg]++
-	v.mu.Unlock()
-}
-
-// wrap serves next and checks each exchange after it was answered.
-func (v *exchangeValidator) wrap(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		rewrite.Answers(next, func(a *rewrite.Answer) { v.check(r, body, a) }).ServeHTTP(w, r)
-	})
-}
-
-// terse keeps schema dumps and values (passwords, tokens) out of messages.
-var terse = []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()}
-
-var passAuth = &openapi3filter.Options{
-	// Credentials are the mock's business: the contract suite checks them.
-	AuthenticationFunc:      openapi3filter.NoopAuthenticationFunc,
-	MultiError:              true,
-	SchemaValidationOptions: terse,
-}
-
-func (v *exchangeValidator) check(r *http.Request, body []byte, answer *rewrite.Answer) {
-	v.mu.Lock()
-	v.checked++
-	v.mu.Unlock()
-
-	ctx := context.Background()
-	req := r.Clone(ctx)
-	req.Body = io.NopCloser(bytes.NewReader(body))
-	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	normaliseContentType(req, len(body) > 0)
-	status := answer.Status
-
-	route, params, err := v.router.FindRoute(req)
-	if err != nil {
-		// No operation: the document promises a 404 (no such path) or 405
-		// (no such method) with an error array, and an Allow header on 405.
-		switch {
-		case err == routers.ErrPathNotFound && status != http.StatusNotFound,
-			err == routers.ErrMethodNotAllowed && status != http.StatusMethodNotAllowed:
-			v.record(r, status, "the document has no operation (%v), yet the mock answered", err)
-			return
-		case status == http.StatusMethodNotAllowed && answer.Header.Get("Allow") == "":
-			v.record(r, status, "405 without an Allow header")
-		}
-		if r.Method == http.MethodHead {
-			return
-		}
-		if err := v.checkJSON(v.errors, answer.Body); err != nil {
-			v.record(r, status, "the error body is not an error array: %v", err)
-		}
-		return
-	}
-
-	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: passAuth}
-	if err := openapi3filter.ValidateRequest(ctx, in); err != nil && status < 300 {
-		v.record(r, status, "the mock accepted a request that the document refuses: %v", oneLine(err))
-	}
-	out := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: in,
-		Status:                 status,
-		Header:                 answer.Header,
-		Body:                   io.NopCloser(bytes.NewReader(answer.Body)),
-		Options: &openapi3filter.Options{
-			IncludeResponseStatus:   true,
-			MultiError:              true,
-			ExcludeResponseBody:     r.Method == http.MethodHead,
-			SchemaValidationOptions: terse,
-		},
-	}
-	if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
-		v.record(r, status, "the response disagrees with the document: %v", oneLine(err))
-	}
-}
-
-func (v *exchangeValidator) checkJSON(s *openapi3.Schema, body []byte) error {
-	var value any
-	if err := json.Unmarshal(body, &value); err != nil {
-		return err
-	}
-	return s.VisitJSON(value, terse...)
-}
-
-// normaliseContentType reads the request as the mock does (README, "Where
-// the spec is silent", section 4): every body is JSON whatever its
-// Content-Type, except the form body of POST /sessions.
-func normaliseContentType(r *http.Request, hasBody bool) {
-	if !hasBody {
-		return
-	}
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "application/x-www-form-urlencoded" && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sessions") {
-		return
-	}
-	r.Header.Set("Content-Type", "application/json")
-}
-
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
-}
-
-// docRouter finds the operation of a request in the document, path-level
-// servers included (the admin API and the docs sit outside /v1). It stands
-// in for kin-openapi's gorillamux router, which needs gorilla/mux, and its
-// legacy router, which ignores path-level servers.
-type docRouter struct {
-	routes []docRoute
-}
-
-type docRoute struct {
-	segs  []string // "{name}" matches one non-empty segment
-	route routers.Route
-}
-
-func newDocRouter(doc *openapi3.T) *docRouter {
-	r := &docRouter{}
-	for _, path := range doc.Paths.InMatchingOrder() {
-		item := doc.Paths.Value(path)
-		servers := doc.Servers
-		if len(item.Servers) > 0 {
-			servers = item.Servers
-		}
-		for _, srv := range servers {
-			full := strings.TrimSuffix(srv.URL, "/") + path
-			r.routes = append(r.routes, docRoute{
-				segs:  strings.Split(full, "/"),
-				route: routers.Route{Spec: doc, Server: srv, Path: path, PathItem: item},
-			})
-		}
-	}
-	return r
-}
-
-// FindRoute answers like a kin-openapi router: the route and its path
-// parameters, or routers.ErrPathNotFound / routers.ErrMethodNotAllowed.
-func (r *docRouter) FindRoute(req *http.Request) (*routers.Route, map[string]string, error) {
-	segs := strings.Split(req.URL.Path, "/")
-	for _, dr := range r.routes {
-		params, ok := matchSegments(dr.segs, segs)
-		if !ok {
-			continue
-		}
-		op := dr.route.PathItem.GetOperation(req.Method)
-		if op == nil {
-			return nil, nil, routers.ErrMethodNotAllowed
-		}
-		route := dr.route
-		route.Method, route.Operation = req.Method, op
-		return &route, params, nil
-	}
-	return nil, nil, routers.ErrPathNotFound
-}
-
-func matchSegments(template, segs []string) (map[string]string, bool) {
-	if len(template) != len(segs) {
-		return nil, false
-	}
-	params := map[string]string{}
-	for i, t := range template {
-		if strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {
-			if segs[i] == "" {
-				return nil, false
-			}
-			params[t[1:len(t)-1]] = segs[i]
-			continue
-		}
-		if t != segs[i] {
-			return nil, false
-		}
-	}
-	return params, true
-}
-
-func init() {
-	// The home page is HTML; its schema is a string, read as text.
-	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
 }
 
 // TestAdminAndDocsAgainstOpenAPI checks the part of the document the contract
 // suite never reaches: the admin API, the mock's headers and the docs.
 func TestAdminAndDocsAgainstOpenAPI(t *testing.T) {
 	m := newServer(t)
-	v, err := newExchangeValidator(servedDocument(t, m))
+	v, err := openapitest.New(servedDocument(t, m))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(v.wrap(m))
+	srv := httptest.NewServer(v.Wrap(m))
 	t.Cleanup(srv.Close)
 
 	send := func(method, path, ns, body string, want int) []byte {
@@ -516,7 +279,7 @@ func TestAdminAndDocsAgainstOpenAPI(t *testing.T) {
 	send("GET", "/v1/platforms", "not a name!", "", 400)
 	send("GET", "/__admin/state", "not a name!", "", 400)
 
-	checked, violations := v.result()
+	checked, violations := v.Result()
 	if checked != 20 {
 		t.Errorf("%d exchanges checked, want 20", checked)
 	}
@@ -562,7 +325,7 @@ func TestExchangeValidatorCatches(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v, err := newExchangeValidator(doc)
+			v, err := openapitest.New(doc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -575,8 +338,8 @@ func TestExchangeValidatorCatches(t *testing.T) {
 				io.WriteString(w, tt.answer)
 			})
 			req := httptest.NewRequest(tt.method, tt.path, strings.NewReader(tt.body))
-			v.wrap(fake).ServeHTTP(httptest.NewRecorder(), req)
-			checked, violations := v.result()
+			v.Wrap(fake).ServeHTTP(httptest.NewRecorder(), req)
+			checked, violations := v.Result()
 			if checked != 1 || len(violations) != tt.wantViolations {
 				t.Errorf("checked %d, violations %d, want 1 and %d:\n%s", checked, len(violations), tt.wantViolations, strings.Join(violations, "\n"))
 			}
