@@ -34,7 +34,8 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 	for _, s := range doc.Servers {
 		servers = append(servers, s.URL)
 	}
-	if want := []string{"/v1", "/v1.0"}; !slices.Equal(servers, want) {
+	// Served to httptest's example.com: absolute URLs on the request's host.
+	if want := []string{"http://example.com/v1", "http://example.com/v1.0"}; !slices.Equal(servers, want) {
 		t.Errorf("servers %v, want %v (spec section 9: both serve the API)", servers, want)
 	}
 	for _, name := range []string{"apiKey", "sessionToken", "sessionTokenQuery"} {
