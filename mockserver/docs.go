@@ -1,10 +1,14 @@
 package mockserver
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,7 +21,9 @@ import (
 // openapiJSON is the OpenAPI 3.0 description of everything the engine
 // serves. It is the one list of routes outside routes.go: the home page and
 // closestRoute read it, and docs_test.go checks that it and the engine name
-// the same routes.
+// the same routes. Its server URLs are paths ("/v1", "/"): the document
+// served at /openapi.json carries them absolute, on the origin of the
+// request that fetched it (openapiFor).
 //
 //go:embed openapi.json
 var openapiJSON []byte
@@ -26,9 +32,138 @@ var openapiJSON []byte
 // credentials; both are for people and tools exploring the mock.
 func (s *Server) registerDocs(r *gin.Engine) {
 	r.GET("/openapi.json", func(c *gin.Context) {
-		c.Data(http.StatusOK, contentTypeJSON, openapiJSON)
+		c.Data(http.StatusOK, contentTypeJSON, openapiFor(requestOrigin(c.Request)))
 	})
 	r.GET("/", s.home)
+}
+
+// requestOrigin is the scheme and host a client reached the mock at, as it
+// wrote them ("http://localhost:8080"): the Host of the request, or, for a
+// request without one, the address the mock listens on. "" when neither is
+// known.
+func requestOrigin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" {
+		if addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+			host = addr.String()
+		}
+	}
+	if host == "" {
+		return ""
+	}
+	return scheme + "://" + host
+}
+
+// openapiFor is the document with every server URL that is a path made
+// absolute on origin, so that a tool that imports it (Postman, Swagger UI,
+// a client generator) calls the mock it came from; the document as embedded
+// when origin is "".
+func openapiFor(origin string) []byte {
+	spans := openapiServerURLs()
+	if origin == "" || len(spans) == 0 {
+		return openapiJSON
+	}
+	out := make([]byte, 0, len(openapiJSON)+len(spans)*len(origin))
+	last := 0
+	for _, sp := range spans {
+		out = append(out, openapiJSON[last:sp.start]...)
+		u := sp.url
+		if strings.HasPrefix(u, "/") {
+			// The root is the origin itself: a server URL ends without "/".
+			u = origin + strings.TrimSuffix(u, "/")
+		}
+		quoted, _ := json.Marshal(u)
+		out = append(out, quoted...)
+		last = sp.end
+	}
+	return append(out, openapiJSON[last:]...)
+}
+
+// urlSpan is where one server URL sits in the embedded document: the bytes
+// of its JSON string, quotes included, and its value.
+type urlSpan struct {
+	start, end int
+	url        string
+}
+
+// openapiServerURLs finds the server URLs of the embedded document once: the
+// document's servers and those of each path item. Like docRoutes, it panics
+// on a malformed document, which the package's tests catch.
+var openapiServerURLs = sync.OnceValue(func() []urlSpan {
+	spans, err := serverURLSpans(openapiJSON)
+	if err != nil {
+		panic("mockserver: openapi.json: " + err.Error())
+	}
+	return spans
+})
+
+// serverURLSpans walks the tokens of an OpenAPI document and returns the
+// spans of servers[].url and paths.*.servers[].url, in document order.
+// Splicing the document there keeps every other byte, and so its order and
+// layout, as written.
+func serverURLSpans(doc []byte) ([]urlSpan, error) {
+	type frame struct {
+		key    string // this container's key in its parent; "" in an array
+		object bool
+		want   bool   // object: the next token is a key
+		next   string // object: the key of the value that comes next
+	}
+	var stack []frame
+	var spans []urlSpan
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	for {
+		before := dec.InputOffset()
+		tok, err := dec.Token()
+		if err == io.EOF {
+			if len(stack) > 0 {
+				return nil, io.ErrUnexpectedEOF
+			}
+			return spans, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		key := ""
+		if n := len(stack); n > 0 && stack[n-1].object {
+			top := &stack[n-1]
+			if top.want {
+				if d, ok := tok.(json.Delim); ok && d == '}' {
+					stack = stack[:n-1]
+					continue
+				}
+				top.next, top.want = tok.(string), false
+				continue
+			}
+			key, top.want = top.next, true
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{key: key, object: true, want: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, frame{key: key})
+			continue
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		u, ok := tok.(string)
+		n := len(stack)
+		server := n == 3 && stack[1].key == "servers" || n == 5 && stack[1].key == "paths" && stack[3].key == "servers"
+		if !ok || key != "url" || !server {
+			continue
+		}
+		end := int(dec.InputOffset())
+		start := bytes.IndexByte(doc[before:end], '"')
+		if start < 0 {
+			return nil, fmt.Errorf("no string at offset %d", before)
+		}
+		spans = append(spans, urlSpan{start: int(before) + start, end: end, url: u})
+	}
 }
 
 // docRoute is one operation of the document: a method and a gin-style
@@ -37,7 +172,7 @@ type docRoute struct {
 	Method   string
 	Path     string
 	Summary  string
-	Auth     bool // needs credentials (spec section 5)
+	Auth     bool // the mock needs credentials (spec section 5)
 	template []string
 }
 
@@ -99,13 +234,19 @@ func parseDocRoutes(doc []byte) ([]docRoute, error) {
 			if op.Security != nil {
 				security = *op.Security
 			}
+			// An empty requirement ({}) makes credentials optional.
+			auth := len(security) > 0 && !slices.ContainsFunc(security, func(r map[string][]string) bool { return len(r) == 0 })
 			for _, srv := range servers {
-				full := strings.TrimSuffix(srv.URL, "/") + paramRE.ReplaceAllString(path, ":$1")
+				u, err := url.Parse(srv.URL)
+				if err != nil {
+					return nil, fmt.Errorf("server of %s: %w", path, err)
+				}
+				full := strings.TrimSuffix(u.Path, "/") + paramRE.ReplaceAllString(path, ":$1")
 				routes = append(routes, docRoute{
 					Method:   strings.ToUpper(m),
 					Path:     full,
 					Summary:  op.Summary,
-					Auth:     len(security) > 0,
+					Auth:     auth,
 					template: strings.Split(full, "/"),
 				})
 			}

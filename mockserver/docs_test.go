@@ -1,10 +1,16 @@
 package mockserver
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -158,9 +164,7 @@ func testDocsAreServed(t *testing.T, opts Options) {
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		t.Errorf("GET /openapi.json: %d %q, want 200 application/json", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	if body != string(openapiJSON) {
-		t.Errorf("GET /openapi.json does not answer the embedded document (%d bytes, want %d)", len(body), len(openapiJSON))
-	}
+	wantServedDocument(t, []byte(body), srv.URL)
 
 	resp, body = get("/")
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
@@ -193,5 +197,152 @@ func testDocsAreServed(t *testing.T, opts Options) {
 	resp, _ = get("/__admin/requests")
 	if want := map[bool]int{false: http.StatusOK, true: http.StatusNotFound}[opts.NoAdmin]; resp.StatusCode != want {
 		t.Errorf("GET /__admin/requests: %d, want %d", resp.StatusCode, want)
+	}
+}
+
+// wantServedDocument checks that served is the embedded document with every
+// server URL absolute on origin, and nothing else changed.
+func wantServedDocument(t *testing.T, served []byte, origin string) {
+	t.Helper()
+	var got, want map[string]any
+	if err := json.Unmarshal(served, &got); err != nil {
+		t.Fatalf("the served document is not JSON: %v", err)
+	}
+	if err := json.Unmarshal(openapiJSON, &want); err != nil {
+		t.Fatal(err)
+	}
+	absolute := func(servers any) {
+		for _, s := range servers.([]any) {
+			s := s.(map[string]any)
+			s["url"] = origin + strings.TrimSuffix(s["url"].(string), "/")
+		}
+	}
+	absolute(want["servers"])
+	n := len(want["servers"].([]any))
+	for _, item := range want["paths"].(map[string]any) {
+		if servers, ok := item.(map[string]any)["servers"]; ok {
+			absolute(servers)
+			n += len(servers.([]any))
+		}
+	}
+	if n < 3 {
+		t.Fatalf("the embedded document has %d server URLs; want those of the API and of the paths outside it", n)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the served document is not the embedded one with its %d server URLs on %s:\n%.600s", n, origin, served)
+	}
+	// What redocly's server rules ask of the document served (.ci/run lints
+	// the embedded one): absolute, no trailing slash, no variables.
+	for _, u := range serverURLs(got) {
+		if p, err := url.Parse(u); err != nil || !p.IsAbs() || p.Host == "" || strings.HasSuffix(u, "/") || strings.Contains(u, "{") {
+			t.Errorf("server URL %q: want an absolute URL without a trailing slash or variables", u)
+		}
+	}
+}
+
+// serverURLs lists the server URLs of a decoded document, its own and its
+// paths'.
+func serverURLs(doc map[string]any) []string {
+	var out []string
+	add := func(servers any) {
+		list, _ := servers.([]any)
+		for _, s := range list {
+			out = append(out, s.(map[string]any)["url"].(string))
+		}
+	}
+	add(doc["servers"])
+	for _, item := range doc["paths"].(map[string]any) {
+		add(item.(map[string]any)["servers"])
+	}
+	return out
+}
+
+// TestOpenAPIServerURLs: /openapi.json names the mock that served it, with
+// the scheme and host of the request (the listen address when the request
+// has no Host), so that a tool importing it calls that mock.
+func TestOpenAPIServerURLs(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	tests := []struct {
+		name   string
+		target string
+		host   string // replaces the request's Host; "-" empties it
+		local  net.Addr
+		origin string
+	}{
+		{"the default address", "/openapi.json", "127.0.0.1:8080", nil, "http://127.0.0.1:8080"},
+		{"another port", "/openapi.json", "127.0.0.1:9191", nil, "http://127.0.0.1:9191"},
+		{"a name", "/openapi.json", "localhost:5173", nil, "http://localhost:5173"},
+		{"IPv6", "/openapi.json", "[::1]:8080", nil, "http://[::1]:8080"},
+		{"no port", "/openapi.json", "mock.test", nil, "http://mock.test"},
+		{"TLS", "https://mock.test:8443/openapi.json", "", nil, "https://mock.test:8443"},
+		{"no Host: the listen address", "/openapi.json", "-", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8181}, "http://127.0.0.1:8181"},
+		{"neither: the paths as written", "/openapi.json", "-", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, tt.target, nil)
+			switch tt.host {
+			case "":
+			case "-":
+				req.Host = ""
+			default:
+				req.Host = tt.host
+			}
+			if tt.local != nil {
+				req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, tt.local))
+			}
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("GET %s: status %d", tt.target, rec.Code)
+			}
+			if tt.origin == "" {
+				if !bytes.Equal(rec.Body.Bytes(), openapiJSON) {
+					t.Errorf("without a Host or a listen address the document should be served as embedded")
+				}
+				return
+			}
+			wantServedDocument(t, rec.Body.Bytes(), tt.origin)
+		})
+	}
+
+	// Through a real listener the servers name the address it listens on.
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	resp, err := http.Get(srv.URL + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantServedDocument(t, b, srv.URL)
+}
+
+func TestServerURLSpans(t *testing.T) {
+	doc := []byte(`{"servers": [{"url": "/v1", "description": "url"}, {"description": "x", "url":"/v\u0031.0"}],
+	 "paths": {"/a": {"servers": [{"url": "/"}], "get": {"servers": [{"url": "/op"}], "x": {"url": "/no"}}},
+	  "/b": {"get": {"description": "{\"url\": \"/no\"}"}}},
+	 "components": {"schemas": {"S": {"example": {"servers": [{"url": "/no"}]}}}}, "url": "/no"}`)
+	spans, err := serverURLSpans(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, sp := range spans {
+		got = append(got, sp.url+"="+string(doc[sp.start:sp.end]))
+	}
+	want := []string{`/v1="/v1"`, `/v1.0="/v\u0031.0"`, `/="/"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("spans %q, want %q", got, want)
+	}
+	if _, err := serverURLSpans([]byte(`{"servers": [`)); err == nil {
+		t.Errorf("a truncated document gave no error")
 	}
 }

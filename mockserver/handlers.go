@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"mime"
@@ -50,22 +51,24 @@ func decodeBody(c *gin.Context) (pricing.Body, bool) {
 	if !ok {
 		return nil, false
 	}
-	return decodeJSON(c, b)
+	return decodeJSON(c, b, "")
 }
 
-func decodeJSON(c *gin.Context, b []byte) (pricing.Body, bool) {
+// decodeJSON reads a JSON object; hint, when set, follows the message of a
+// body that is not one, to say what the endpoint takes.
+func decodeJSON(c *gin.Context, b []byte, hint string) (pricing.Body, bool) {
 	var v any
 	switch err := jsonio.Decode(b, &v); {
 	case errors.Is(err, jsonio.ErrTrailingData):
-		invalidBody(c, "The request body holds more than one JSON value.")
+		invalidBody(c, "The request body holds more than one JSON value."+hint)
 		return nil, false
 	case err != nil:
-		invalidBody(c, "The request body is not valid JSON: "+err.Error()+".")
+		invalidBody(c, "The request body is not valid JSON: "+err.Error()+"."+hint)
 		return nil, false
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		invalidBody(c, "The request body must be a JSON object.")
+		invalidBody(c, "The request body must be a JSON object."+hint)
 		return nil, false
 	}
 	return obj, true
@@ -101,6 +104,10 @@ func pathID(c *gin.Context, name, what string) (int64, bool) {
 
 // --- sessions ---
 
+// sessionBodyHint ends the message of a login body that cannot be read.
+const sessionBodyHint = ` POST /sessions takes {"email": "...", "password": "..."} as JSON, ` +
+	`or email=...&password=... with Content-Type application/x-www-form-urlencoded.`
+
 // createSession handles POST /sessions: JSON or form credentials.
 func (s *Server) createSession(c *gin.Context) {
 	raw, ok := readBody(c)
@@ -108,10 +115,10 @@ func (s *Server) createSession(c *gin.Context) {
 		return
 	}
 	var body pricing.Body
-	if mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type")); mt == "application/x-www-form-urlencoded" {
+	if isFormLogin(c.GetHeader("Content-Type"), raw) {
 		form, err := url.ParseQuery(string(raw))
 		if err != nil {
-			invalidBody(c, "The form body could not be parsed.")
+			invalidBody(c, "The form body could not be parsed."+sessionBodyHint)
 			return
 		}
 		body = pricing.Body{}
@@ -120,7 +127,7 @@ func (s *Server) createSession(c *gin.Context) {
 				body[k] = vs[0]
 			}
 		}
-	} else if body, ok = decodeJSON(c, raw); !ok {
+	} else if body, ok = decodeJSON(c, raw, sessionBodyHint); !ok {
 		return
 	}
 	email, password, errs := pricing.ValidateSession(body)
@@ -139,6 +146,18 @@ func (s *Server) createSession(c *gin.Context) {
 		return
 	}
 	writeJSON(c, http.StatusOK, toWireSession(sess))
+}
+
+// isFormLogin reports whether a login body is read as a form: typed as one
+// (in any case, with any parameters) and not JSON. `curl -d '{"email":...}'`
+// types its JSON as a form, and a form never starts with "{" or "[", so such
+// a body is read as the JSON it is rather than as a form with no email.
+func isFormLogin(contentType string, body []byte) bool {
+	if mt, _, _ := mime.ParseMediaType(contentType); mt != "application/x-www-form-urlencoded" {
+		return false
+	}
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	return len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[')
 }
 
 // --- users ---

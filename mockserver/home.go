@@ -15,7 +15,7 @@ import (
 func (s *Server) home(c *gin.Context) {
 	p := s.Profile()
 	data := homeData{
-		Origin: "http://" + c.Request.Host,
+		Origin: requestOrigin(c.Request),
 		Accounts: []homeAccount{
 			{Name: "A", Email: p.Email, Password: p.Password, APIKey: p.APIKey},
 			{Name: "B", Email: p.OtherEmail, Password: p.OtherPassword, APIKey: p.OtherAPIKey},

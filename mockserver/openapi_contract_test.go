@@ -2,26 +2,20 @@ package mockserver_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/cucumber/godog"
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
+	"github.com/pricing-contract/pricing-contract/mockserver/openapitest"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -40,7 +34,8 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 	for _, s := range doc.Servers {
 		servers = append(servers, s.URL)
 	}
-	if want := []string{"/v1", "/v1.0"}; !slices.Equal(servers, want) {
+	// Served to httptest's example.com: absolute URLs on the request's host.
+	if want := []string{"http://example.com/v1", "http://example.com/v1.0"}; !slices.Equal(servers, want) {
 		t.Errorf("servers %v, want %v (spec section 9: both serve the API)", servers, want)
 	}
 	for _, name := range []string{"apiKey", "sessionToken", "sessionTokenQuery"} {
@@ -48,6 +43,35 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 			t.Errorf("security scheme %q is missing", name)
 		}
 	}
+}
+
+// schemaWalk returns a walk that visits a schema and every schema under it
+// (properties, items, additionalProperties, not, allOf, anyOf, oneOf), each
+// once however many places refer to it; where names a referenced schema by
+// its reference.
+func schemaWalk(visit func(where string, s *openapi3.Schema)) func(where string, s *openapi3.SchemaRef) {
+	seen := map[*openapi3.Schema]bool{}
+	var walk func(where string, s *openapi3.SchemaRef)
+	walk = func(where string, s *openapi3.SchemaRef) {
+		if s == nil || s.Value == nil || seen[s.Value] {
+			return
+		}
+		seen[s.Value] = true
+		if s.Ref != "" {
+			where = s.Ref
+		}
+		visit(where, s.Value)
+		for name, p := range s.Value.Properties {
+			walk(where+"."+name, p)
+		}
+		walk(where+"[]", s.Value.Items)
+		walk(where+"{}", s.Value.AdditionalProperties.Schema)
+		walk(where+"!", s.Value.Not)
+		for i, sub := range slices.Concat(s.Value.AllOf, s.Value.AnyOf, s.Value.OneOf) {
+			walk(fmt.Sprintf("%s/%d", where, i), sub)
+		}
+	}
+	return walk
 }
 
 // example is one example of the document with the schema it illustrates.
@@ -61,24 +85,11 @@ type example struct {
 // depth of components.schemas), of media types and of parameters.
 func examples(doc *openapi3.T) []example {
 	var out []example
-	seen := map[*openapi3.Schema]bool{}
-	var walk func(where string, s *openapi3.SchemaRef)
-	walk = func(where string, s *openapi3.SchemaRef) {
-		if s == nil || s.Value == nil || seen[s.Value] {
-			return
+	walk := schemaWalk(func(where string, s *openapi3.Schema) {
+		if s.Example != nil {
+			out = append(out, example{where, s, s.Example})
 		}
-		seen[s.Value] = true
-		if s.Value.Example != nil {
-			out = append(out, example{where, s.Value, s.Value.Example})
-		}
-		for name, p := range s.Value.Properties {
-			walk(where+"."+name, p)
-		}
-		walk(where+"[]", s.Value.Items)
-		for i, sub := range slices.Concat(s.Value.AllOf, s.Value.AnyOf, s.Value.OneOf) {
-			walk(where+"/"+string(rune('a'+i)), sub)
-		}
-	}
+	})
 	for name, s := range doc.Components.Schemas {
 		walk("components.schemas."+name, s)
 	}
@@ -132,32 +143,58 @@ func TestOpenAPIExamplesMatchTheirSchemas(t *testing.T) {
 	}
 }
 
-// TestOpenAPISchemasRefuseWrongValues makes sure the schemas constrain what
-// the mock answers, so that validating against them means something.
-func TestOpenAPISchemasRefuseWrongValues(t *testing.T) {
-	doc := loadOpenAPI(t)
-	schema := func(name string) *openapi3.Schema { return doc.Components.Schemas[name].Value }
-	user := func(edit func(map[string]any)) map[string]any {
-		var u map[string]any
-		b, _ := json.Marshal(schema("User").Example)
-		json.Unmarshal(b, &u)
-		edit(u)
-		return u
+// fromExample is the example of a component schema, edited: a value that
+// differs from a valid one in one way only.
+func fromExample(t *testing.T, doc *openapi3.T, name string, edit func(map[string]any)) map[string]any {
+	t.Helper()
+	var v map[string]any
+	b, err := json.Marshal(doc.Components.Schemas[name].Value.Example)
+	if err != nil || json.Unmarshal(b, &v) != nil {
+		t.Fatalf("the example of %s is not an object: %s", name, b)
 	}
-	tests := []struct {
+	edit(v)
+	return v
+}
+
+// TestOpenAPISchemaValues checks the schemas on values one by one. They
+// refuse what the spec forbids, so that validating against them means
+// something; they accept what a correct server that chose otherwise than
+// the mock answers (cmd/pricing-mutation's TestLegalVariantsAgainstOpenAPI
+// runs the spec scenarios against such servers), so that they describe the
+// spec rather than the mock.
+func TestOpenAPISchemaValues(t *testing.T) {
+	doc := loadOpenAPI(t)
+	edit := func(name string, e func(map[string]any)) map[string]any { return fromExample(t, doc, name, e) }
+	type value struct {
 		name   string
 		schema string
 		value  any
-	}{
-		{"user without id", "User", user(func(u map[string]any) { delete(u, "id") })},
-		{"user with a password", "User", user(func(u map[string]any) { u["password"] = "secret-pw" })},
-		{"date with fractional seconds", "User", user(func(u map[string]any) { u["created"] = "2025-01-06T09:00:00.5Z" })},
-		{"date not in UTC", "User", user(func(u map[string]any) { u["created"] = "2025-01-06T09:00:00+01:00" })},
+	}
+	refused := []value{
+		{"user without id", "User", edit("User", func(u map[string]any) { delete(u, "id") })},
+		{"user with a password (2.1: never returned)", "User", edit("User", func(u map[string]any) { u["password"] = "secret-pw" })},
+		{"date not ISO 8601", "User", edit("User", func(u map[string]any) { u["created"] = "06/01/2025 09:00" })},
+		{"date of month 13", "User", edit("User", func(u map[string]any) { u["created"] = "2025-13-06" })},
+		{"date and time apart", "User", edit("User", func(u map[string]any) { u["passwordLastChanged"] = "2025-01-06 09:00:00Z" })},
+		{"date extended, time basic", "Client", edit("Client", func(c map[string]any) { c["createdDate"] = "2025-01-06T090000Z" })},
+		{"date with a zone but no time", "App", edit("App", func(a map[string]any) { a["created"] = "2025-01-06Z" })},
+		{"zone past +14:00", "App", edit("App", func(a map[string]any) { a["created"] = "2025-01-06T09:00:00+15:00" })},
+		{"a Unix time", "App", edit("App", func(a map[string]any) { a["created"] = "1736154000" })},
+		{"session created as a calendar date (2.4: date-time)", "Session", edit("Session", func(s map[string]any) { s["created"] = "2026-01-02" })},
 		{"bare array for a collection", "Platforms", []any{}},
-		{"currency code in lower case", "Currency", map[string]any{"id": 1.0, "code": "gbp"}},
-		{"short writeKey", "App", map[string]any{"writeKey": "abc"}},
+		{"platform without id", "Platforms", map[string]any{"platforms": []any{map[string]any{"name": "Android"}}}},
+		{"platform named otherwise (2.3)", "App", edit("App", func(a map[string]any) { a["platform"] = map[string]any{"id": 1.0, "name": "Windows"} })},
+		{"currency code with a digit", "Currency", map[string]any{"id": 1.0, "code": "GB1"}},
+		{"currency code of four letters", "Currency", map[string]any{"id": 1.0, "code": "GBPX"}},
+		{"currency code as a number", "Currency", map[string]any{"id": 1.0, "code": 826.0}},
+		{"short writeKey", "App", edit("App", func(a map[string]any) { a["writeKey"] = "abc" })},
+		{"writeKey not hexadecimal", "App", edit("App", func(a map[string]any) { a["writeKey"] = strings.Repeat("g", 32) })},
+		{"hash of 39 characters", "App", edit("App", func(a map[string]any) { a["marketapp"] = map[string]any{"hash": strings.Repeat("a", 39)} })},
+		{"client without addressLine1", "Client", edit("Client", func(c map[string]any) { delete(c, "addressLine1") })},
+		{"dial code without its plus", "PhoneCountry", map[string]any{"id": 1.0, "name": "United Kingdom (+44)", "dialCode": "44"}},
 		{"error body as an object", "Errors", map[string]any{"fieldName": "", "error": "NotFound", "message": "x"}},
 		{"empty error array", "Errors", []any{}},
+		{"error without a message", "Errors", []any{map[string]any{"fieldName": "", "error": "InvalidName"}}},
 		{"client body with terms not agreed", "ClientCreate", map[string]any{"name": "n", "addressLine1": "a", "addressCity": "c",
 			"addressPostcode": "p", "addressCountry": "c", "currency": map[string]any{"id": 1.0}, "terms": "yes"}},
 		{"app body with neither hash nor name", "AppCreate", map[string]any{"nextplan": map[string]any{"id": 1.0}}},
@@ -166,9 +203,187 @@ func TestOpenAPISchemasRefuseWrongValues(t *testing.T) {
 		{"blank first name", "UserUpdate", map[string]any{"email": "a@example.com", "firstName": "  ", "lastName": "L",
 			"timezone": "Europe/London", "subscribeWelcome": true, "subscribeBlog": true, "subscribeHowto": true, "subscribeOnboarding": true}},
 	}
-	for _, tt := range tests {
-		if err := schema(tt.schema).VisitJSON(tt.value); err == nil {
+	accepted := []value{
+		{"user with an extra property", "User", edit("User", func(u map[string]any) { u["locale"] = "en-GB" })},
+		{"phone country with an extra property", "User", edit("User", func(u map[string]any) { u["phoneCountry"].(map[string]any)["iso"] = "GB" })},
+		{"user created on a calendar date (2.1: date)", "User", edit("User", func(u map[string]any) { u["created"] = "2025-01-06" })},
+		{"date at +05:30 with milliseconds", "User", edit("User", func(u map[string]any) { u["passwordLastChanged"] = "2025-01-06T14:30:00.000+05:30" })},
+		{"date in the basic format", "Client", edit("Client", func(c map[string]any) { c["createdDate"] = "20250106T090000Z" })},
+		{"date with a decimal comma", "App", edit("App", func(a map[string]any) { a["created"] = "2025-01-06T09:00:00,5Z" })},
+		{"date without seconds or zone", "App", edit("App", func(a map[string]any) { a["created"] = "2025-01-06T09:00" })},
+		{"session created with an offset and a fraction", "Session", edit("Session", func(s map[string]any) { s["created"] = "2026-01-02T10:04:05.123-05:00" })},
+		{"writeKey in upper case", "App", edit("App", func(a map[string]any) { a["writeKey"] = strings.ToUpper(a["writeKey"].(string)) })},
+		{"hash in upper case", "App", edit("App", func(a map[string]any) {
+			a["marketapp"] = map[string]any{"hash": strings.ToUpper(hashPuzzleAndroid), "store": "play"}
+		})},
+		{"app with extra plan flags", "App", edit("App", func(a map[string]any) { a["plan"].(map[string]any)["isTrial"] = false })},
+		{"currency code in lower case", "Currency", map[string]any{"id": 1.0, "code": "gbp"}},
+		{"client without addressLine2 and vat", "Client", edit("Client", func(c map[string]any) { delete(c, "addressLine2"); delete(c, "vat") })},
+		{"session with an opaque token", "Session", edit("Session", func(s map[string]any) { s["token"] = "opaque.Token-1" })},
+		{"a large id", "Session", edit("Session", func(s map[string]any) { s["userId"] = 1000001.0 })},
+		{"collection with a page and a total (2.5)", "Platforms", map[string]any{"platforms": []any{map[string]any{"id": 1.0}}, "page": 1.0, "total": 1.0}},
+		{"platform with its id only (2.5)", "Platforms", map[string]any{"platforms": []any{map[string]any{"id": 7.0}}}},
+		{"error with another member", "Errors", []any{map[string]any{"fieldName": "app[marketapp][hash]", "error": "InvalidMarketappHash", "message": "m", "detail": map[string]any{}}}},
+		{"a 401 body of another shape (7.2 shows none)", "ErrorBody", map[string]any{"message": "Unauthorized"}},
+	}
+	for _, tt := range refused {
+		if err := doc.Components.Schemas[tt.schema].Value.VisitJSON(tt.value); err == nil {
 			t.Errorf("%s: schema %s accepts it", tt.name, tt.schema)
+		}
+	}
+	for _, tt := range accepted {
+		if err := doc.Components.Schemas[tt.schema].Value.VisitJSON(tt.value); err != nil {
+			t.Errorf("%s: schema %s refuses it: %v", tt.name, tt.schema, err)
+		}
+	}
+}
+
+// TestOpenAPIDates checks the patterns of the Date (2.1-2.3, "date") and
+// DateTime (2.4) schemas against the forms the suite's #iso8601 matcher
+// takes and refuses (steps/shape_test.go, TestISO8601). A pattern cannot
+// know the length of a month: 2023-02-29 passes it.
+func TestOpenAPIDates(t *testing.T) {
+	doc := loadOpenAPI(t)
+	date, dateTime := doc.Components.Schemas["Date"].Value, doc.Components.Schemas["DateTime"].Value
+	tests := []struct {
+		s              string
+		date, dateTime bool
+	}{
+		{"2024-01-02", true, false},
+		{"20240102", true, false},
+		{"2024-02-29", true, false},
+		{"2024-01-02T03:04:05Z", true, true},
+		{"2024-01-02T03:04:05.123+01:00", true, true},
+		{"2024-01-02T03:04:05,5-05:00", true, true},
+		{"2024-01-02T03:04", true, true},
+		{"2024-01-02T03:04:05", true, true},
+		{"2024-01-02T03:04:05+01", true, true},
+		{"2024-01-02T03:04:05+14:59", true, true},
+		{"2024-01-02T23:59:60Z", true, true},
+		{"2024-01-02T24:00:00Z", true, true},
+		{"20240102T030405Z", true, true},
+		{"20240102T030405.5+0100", true, true},
+		{"20240102T0304", true, true},
+		{"", false, false},
+		{"2024", false, false},
+		{"2024-1-2", false, false},
+		{"2024-13-01", false, false},
+		{"2024-00-10", false, false},
+		{"2024-01-32", false, false},
+		{"2024-01-02T25:00:00Z", false, false},
+		{"2024-01-02T24:00:01Z", false, false},
+		{"2024-01-02T03:60:00Z", false, false},
+		{"2024-01-02T03:04:61Z", false, false},
+		{"2024-01-02 03:04:05Z", false, false},
+		{"2024-01-02Z", false, false},
+		{"2024-01-02T03:04:05+15:00", false, false},
+		{"2024-01-02T03:04:05+01:60", false, false},
+		{"2024-01-02T03:04:05+0100", false, false},
+		{"2024-01-02T030405Z", false, false},
+		{"20240102T03:04:05Z", false, false},
+		{"2024-01-02t03:04:05z", false, false},
+		{"Tue, 02 Jan 2024 03:04:05 GMT", false, false},
+		{"1704164645", false, false},
+		{"2024-01-02T03:04:05Zjunk", false, false},
+	}
+	for _, tt := range tests {
+		if got := date.VisitJSON(tt.s) == nil; got != tt.date {
+			t.Errorf("Date on %q: accepted %v, want %v", tt.s, got, tt.date)
+		}
+		if got := dateTime.VisitJSON(tt.s) == nil; got != tt.dateTime {
+			t.Errorf("DateTime on %q: accepted %v, want %v", tt.s, got, tt.dateTime)
+		}
+	}
+}
+
+// specOperations are the operations the spec names (sections 4 and 5);
+// every other operation of the versioned API is an extension of the mock.
+var specOperations = []string{
+	"POST /sessions", "PUT /users/{userId}", "POST /apps", "POST /clients", "PUT /clients/{clientId}", "GET /platforms",
+}
+
+// apiSchemas walks every schema an operation of the versioned API reaches:
+// its parameters, request bodies and responses, through references and
+// subschemas.
+func apiSchemas(doc *openapi3.T, visit func(where string, s *openapi3.Schema)) {
+	walk := schemaWalk(visit)
+	for path, item := range doc.Paths.Map() {
+		if len(item.Servers) > 0 {
+			continue // outside the versioned API: the admin API and the docs
+		}
+		for method, op := range item.Operations() {
+			where := method + " " + path
+			for _, p := range op.Parameters {
+				walk(where+" "+p.Value.Name, p.Value.Schema)
+			}
+			if op.RequestBody != nil {
+				for ct, mt := range op.RequestBody.Value.Content {
+					walk(where+" "+ct, mt.Schema)
+				}
+			}
+			for status, r := range op.Responses.Map() {
+				for ct, mt := range r.Value.Content {
+					walk(where+" "+status+" "+ct, mt.Schema)
+				}
+			}
+		}
+	}
+}
+
+// TestOpenAPIDescribesTheAPI: no schema of the versioned API closes an
+// object (spec 2.5: a server may add properties) or pins a date to RFC 3339
+// (spec 1: ISO 8601), and every operation the spec does not name says that
+// it is the mock's, so that the document describes the API rather than the
+// mock's choices.
+func TestOpenAPIDescribesTheAPI(t *testing.T) {
+	doc := loadOpenAPI(t)
+	n := 0
+	apiSchemas(doc, func(where string, s *openapi3.Schema) {
+		n++
+		if s.AdditionalProperties.Has != nil && !*s.AdditionalProperties.Has {
+			t.Errorf("%s closes its object (additionalProperties: false)", where)
+		}
+		if s.Format == "date-time" || s.Format == "date" {
+			t.Errorf("%s has format %s, narrower than ISO 8601", where, s.Format)
+		}
+	})
+	if n < 50 {
+		t.Errorf("the walk reached %d schemas; it lost its way", n)
+	}
+	for path, item := range doc.Paths.Map() {
+		if len(item.Servers) > 0 {
+			continue
+		}
+		for method, op := range item.Operations() {
+			name := method + " " + path
+			if _, marked := op.Extensions["x-mock-choice"]; !marked && !slices.Contains(specOperations, name) {
+				t.Errorf("%s is not in the spec, yet has no x-mock-choice saying it is the mock's", name)
+			}
+		}
+	}
+	// The mock's choices the issue named, each marked where it is.
+	for _, tt := range []struct {
+		where string
+		ext   map[string]any
+	}{
+		{"Date", doc.Components.Schemas["Date"].Value.Extensions},
+		{"DateTime", doc.Components.Schemas["DateTime"].Value.Extensions},
+		{"App.writeKey", doc.Components.Schemas["App"].Value.Properties["writeKey"].Value.Extensions},
+		{"App.marketapp.hash", doc.Components.Schemas["App"].Value.Properties["marketapp"].Value.Properties["hash"].Value.Extensions},
+		{"Currency.code", doc.Components.Schemas["Currency"].Value.Properties["code"].Value.Extensions},
+		{"Client.addressLine2", doc.Components.Schemas["Client"].Value.Properties["addressLine2"].Value.Extensions},
+		{"Client.vat", doc.Components.Schemas["Client"].Value.Properties["vat"].Value.Extensions},
+		{"Session.token", doc.Components.Schemas["Session"].Value.Properties["token"].Value.Extensions},
+		{"Session.clientId", doc.Components.Schemas["Session"].Value.Properties["clientId"].Value.Extensions},
+		{"Platform", doc.Components.Schemas["Platform"].Value.Extensions},
+		{"Credentials", doc.Components.Schemas["Credentials"].Value.Extensions},
+		{"ErrorBody", doc.Components.Schemas["ErrorBody"].Value.Extensions},
+		{"servers /v1.0", doc.Servers[1].Extensions},
+		{"X-Mock-Namespace", doc.Components.Parameters["namespace"].Value.Extensions},
+		{"413", doc.Components.Responses["TooLarge"].Value.Extensions},
+	} {
+		if s, ok := tt.ext["x-mock-choice"].(string); !ok || s == "" {
+			t.Errorf("%s: no x-mock-choice says what the mock chose", tt.where)
 		}
 	}
 }
@@ -182,11 +397,11 @@ func TestContractAgainstOpenAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole contract suite")
 	}
-	v, err := newExchangeValidator(loadOpenAPI(t))
+	v, err := openapitest.New(loadOpenAPI(t))
 	if err != nil {
 		t.Fatalf("router of openapi.json: %v", err)
 	}
-	m := mocktest.MustStart(t, mocktest.Options{Wrap: v.wrap})
+	m := mocktest.MustStart(t, mocktest.Options{Wrap: v.Wrap})
 	run := steps.NewSuite(m.Profile, steps.Options{Output: io.Discard}).Run("contract-openapi", godog.Options{
 		Format:      "progress",
 		Concurrency: 4,
@@ -196,7 +411,7 @@ func TestContractAgainstOpenAPI(t *testing.T) {
 		t.Errorf("the contract suite failed against the mock (status %d):\n%s", run.Status, run.Output)
 	}
 
-	checked, violations := v.result()
+	checked, violations := v.Result()
 	// The suite sends several hundred requests; a handful would mean the
 	// middleware saw little of it and proved nothing.
 	if checked < 300 {
@@ -208,256 +423,25 @@ func TestContractAgainstOpenAPI(t *testing.T) {
 	t.Logf("%d exchanges checked against openapi.json", checked)
 }
 
-// servedDocument loads and validates the document the mock serves.
+// servedDocument loads and validates the document h serves.
 func servedDocument(t *testing.T, h http.Handler) *openapi3.T {
 	t.Helper()
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
-	if rec.Code != http.StatusOK {
-		t.Fatalf("GET /openapi.json: status %d", rec.Code)
-	}
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(rec.Body.Bytes())
+	doc, err := openapitest.Load(h)
 	if err != nil {
-		t.Fatalf("loading /openapi.json: %v", err)
-	}
-	if err := doc.Validate(loader.Context, openapi3.EnableExamplesValidation()); err != nil {
-		t.Fatalf("/openapi.json is not valid: %v", err)
+		t.Fatal(err)
 	}
 	return doc
-}
-
-// exchangeValidator checks requests and responses against a document and
-// records what disagrees. It is safe for concurrent use.
-type exchangeValidator struct {
-	doc    *openapi3.T
-	router *docRouter
-	errors *openapi3.Schema // the error array, for answers of no route
-
-	mu         sync.Mutex
-	checked    int
-	violations map[string]int // message -> times seen
-}
-
-func newExchangeValidator(doc *openapi3.T) (*exchangeValidator, error) {
-	r := newDocRouter(doc)
-	errs := doc.Components.Schemas["Errors"]
-	if errs == nil {
-		return nil, fmt.Errorf("components.schemas.Errors is missing")
-	}
-	return &exchangeValidator{doc: doc, router: r, errors: errs.Value, violations: map[string]int{}}, nil
-}
-
-func (v *exchangeValidator) result() (int, []string) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	var out []string
-	for msg, n := range v.violations {
-		if n > 1 {
-			msg += fmt.Sprintf(" (%d times)", n)
-		}
-		out = append(out, msg)
-	}
-	sort.Strings(out)
-	return v.checked, out
-}
-
-func (v *exchangeValidator) record(r *http.Request, status int, format string, args ...any) {
-	msg := fmt.Sprintf("%s %s -> %d: %s", r.Method, r.URL.Path, status, fmt.Sprintf(format, args...))
-	v.mu.Lock()
-	v.violations[msg]++
-	v.mu.Unlock()
-}
-
-// wrap serves next and checks each exchange after it was answered.
-func (v *exchangeValidator) wrap(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		rewrite.Answers(next, func(a *rewrite.Answer) { v.check(r, body, a) }).ServeHTTP(w, r)
-	})
-}
-
-// terse keeps schema dumps and values (passwords, tokens) out of messages.
-var terse = []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()}
-
-var passAuth = &openapi3filter.Options{
-	// Credentials are the mock's business: the contract suite checks them.
-	AuthenticationFunc:      openapi3filter.NoopAuthenticationFunc,
-	MultiError:              true,
-	SchemaValidationOptions: terse,
-}
-
-func (v *exchangeValidator) check(r *http.Request, body []byte, answer *rewrite.Answer) {
-	v.mu.Lock()
-	v.checked++
-	v.mu.Unlock()
-
-	ctx := context.Background()
-	req := r.Clone(ctx)
-	req.Body = io.NopCloser(bytes.NewReader(body))
-	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	normaliseContentType(req, len(body) > 0)
-	status := answer.Status
-
-	route, params, err := v.router.FindRoute(req)
-	if err != nil {
-		// No operation: the document promises a 404 (no such path) or 405
-		// (no such method) with an error array, and an Allow header on 405.
-		switch {
-		case err == routers.ErrPathNotFound && status != http.StatusNotFound,
-			err == routers.ErrMethodNotAllowed && status != http.StatusMethodNotAllowed:
-			v.record(r, status, "the document has no operation (%v), yet the mock answered", err)
-			return
-		case status == http.StatusMethodNotAllowed && answer.Header.Get("Allow") == "":
-			v.record(r, status, "405 without an Allow header")
-		}
-		if r.Method == http.MethodHead {
-			return
-		}
-		if err := v.checkJSON(v.errors, answer.Body); err != nil {
-			v.record(r, status, "the error body is not an error array: %v", err)
-		}
-		return
-	}
-
-	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: passAuth}
-	if err := openapi3filter.ValidateRequest(ctx, in); err != nil && status < 300 {
-		v.record(r, status, "the mock accepted a request that the document refuses: %v", oneLine(err))
-	}
-	out := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: in,
-		Status:                 status,
-		Header:                 answer.Header,
-		Body:                   io.NopCloser(bytes.NewReader(answer.Body)),
-		Options: &openapi3filter.Options{
-			IncludeResponseStatus:   true,
-			MultiError:              true,
-			ExcludeResponseBody:     r.Method == http.MethodHead,
-			SchemaValidationOptions: terse,
-		},
-	}
-	if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
-		v.record(r, status, "the response disagrees with the document: %v", oneLine(err))
-	}
-}
-
-func (v *exchangeValidator) checkJSON(s *openapi3.Schema, body []byte) error {
-	var value any
-	if err := json.Unmarshal(body, &value); err != nil {
-		return err
-	}
-	return s.VisitJSON(value, terse...)
-}
-
-// normaliseContentType reads the request as the mock does (README, "Where
-// the spec is silent", section 4): every body is JSON whatever its
-// Content-Type, except the form body of POST /sessions.
-func normaliseContentType(r *http.Request, hasBody bool) {
-	if !hasBody {
-		return
-	}
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt == "application/x-www-form-urlencoded" && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sessions") {
-		return
-	}
-	r.Header.Set("Content-Type", "application/json")
-}
-
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
-}
-
-// docRouter finds the operation of a request in the document, path-level
-// servers included (the admin API and the docs sit outside /v1). It stands
-// in for kin-openapi's gorillamux router, which needs gorilla/mux, and its
-// legacy router, which ignores path-level servers.
-type docRouter struct {
-	routes []docRoute
-}
-
-type docRoute struct {
-	segs  []string // "{name}" matches one non-empty segment
-	route routers.Route
-}
-
-func newDocRouter(doc *openapi3.T) *docRouter {
-	r := &docRouter{}
-	for _, path := range doc.Paths.InMatchingOrder() {
-		item := doc.Paths.Value(path)
-		servers := doc.Servers
-		if len(item.Servers) > 0 {
-			servers = item.Servers
-		}
-		for _, srv := range servers {
-			full := strings.TrimSuffix(srv.URL, "/") + path
-			r.routes = append(r.routes, docRoute{
-				segs:  strings.Split(full, "/"),
-				route: routers.Route{Spec: doc, Server: srv, Path: path, PathItem: item},
-			})
-		}
-	}
-	return r
-}
-
-// FindRoute answers like a kin-openapi router: the route and its path
-// parameters, or routers.ErrPathNotFound / routers.ErrMethodNotAllowed.
-func (r *docRouter) FindRoute(req *http.Request) (*routers.Route, map[string]string, error) {
-	segs := strings.Split(req.URL.Path, "/")
-	for _, dr := range r.routes {
-		params, ok := matchSegments(dr.segs, segs)
-		if !ok {
-			continue
-		}
-		op := dr.route.PathItem.GetOperation(req.Method)
-		if op == nil {
-			return nil, nil, routers.ErrMethodNotAllowed
-		}
-		route := dr.route
-		route.Method, route.Operation = req.Method, op
-		return &route, params, nil
-	}
-	return nil, nil, routers.ErrPathNotFound
-}
-
-func matchSegments(template, segs []string) (map[string]string, bool) {
-	if len(template) != len(segs) {
-		return nil, false
-	}
-	params := map[string]string{}
-	for i, t := range template {
-		if strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {
-			if segs[i] == "" {
-				return nil, false
-			}
-			params[t[1:len(t)-1]] = segs[i]
-			continue
-		}
-		if t != segs[i] {
-			return nil, false
-		}
-	}
-	return params, true
-}
-
-func init() {
-	// The home page is HTML; its schema is a string, read as text.
-	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
 }
 
 // TestAdminAndDocsAgainstOpenAPI checks the part of the document the contract
 // suite never reaches: the admin API, the mock's headers and the docs.
 func TestAdminAndDocsAgainstOpenAPI(t *testing.T) {
 	m := newServer(t)
-	v, err := newExchangeValidator(servedDocument(t, m))
+	v, err := openapitest.New(servedDocument(t, m))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(v.wrap(m))
+	srv := httptest.NewServer(v.Wrap(m))
 	t.Cleanup(srv.Close)
 
 	send := func(method, path, ns, body string, want int) []byte {
@@ -516,7 +500,7 @@ func TestAdminAndDocsAgainstOpenAPI(t *testing.T) {
 	send("GET", "/v1/platforms", "not a name!", "", 400)
 	send("GET", "/__admin/state", "not a name!", "", 400)
 
-	checked, violations := v.result()
+	checked, violations := v.Result()
 	if checked != 20 {
 		t.Errorf("%d exchanges checked, want 20", checked)
 	}
@@ -538,6 +522,12 @@ func TestExchangeValidatorCatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	withPassword := fromExample(t, doc, "User", func(u map[string]any) { u["password"] = "secret-pw" })
+	b, err := json.Marshal(withPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	userWithPassword := string(b)
 	tests := []struct {
 		name           string
 		method, path   string
@@ -552,9 +542,12 @@ func TestExchangeValidatorCatches(t *testing.T) {
 		{"a 405 with Allow", "DELETE", "/v1/platforms", "", 405, http.Header{"Allow": {"GET"}}, `[{"fieldName":"","error":"MethodNotAllowed","message":"x"}]`, 0},
 		{"a refused invalid body", "PUT", "/v1/users/1", `{"email":"qa@example.com"}`, 400, nil, `[{"fieldName":"firstName","error":"InvalidFirstName","message":"x"}]`, 0},
 		{"a collection as a bare array", "GET", "/v1/platforms", "", 200, nil, `[]`, 1},
-		{"a field the document does not know", "GET", "/v1/currencies", "", 200, nil, `{"currencies":[{"id":1,"code":"GBP","symbol":"£"}]}`, 1},
+		{"a field the document does not know", "GET", "/v1/currencies", "", 200, nil, `{"currencies":[{"id":1,"code":"GBP","symbol":"£"}]}`, 0},
+		{"a field the spec forbids", "PUT", "/v1/users/1", string(userBody), 200, nil, userWithPassword, 1},
+		{"a date that is not ISO 8601", "GET", "/v1/platforms", "", 200, nil, `{"platforms":[{"id":1,"created":"01/01/2024"}]}`, 1},
 		{"a status the document does not list", "GET", "/v1/platforms", "", 418, nil, notFound, 1},
-		{"an error body that is an object", "GET", "/v1/users/1", "", 404, nil, `{"error":"NotFound"}`, 1},
+		{"a 404 body of another shape (7.2 shows none)", "GET", "/v1/users/1", "", 404, nil, `{"error":"NotFound"}`, 0},
+		{"a 400 body that is an object", "PUT", "/v1/users/1", `{}`, 400, nil, `{"error":"InvalidFirstName"}`, 1},
 		{"an invalid body accepted", "PUT", "/v1/users/1", `{"email":"qa@example.com"}`, 200, nil, `{}`, 2},
 		{"a body the document allows", "PUT", "/v1/users/1", string(userBody), 401, nil, `[{"fieldName":"","error":"Unauthorized","message":"x"}]`, 0},
 		{"a no-route answered 200", "GET", "/v1/platform", "", 200, nil, platforms, 1},
@@ -562,7 +555,7 @@ func TestExchangeValidatorCatches(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v, err := newExchangeValidator(doc)
+			v, err := openapitest.New(doc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -575,8 +568,8 @@ func TestExchangeValidatorCatches(t *testing.T) {
 				io.WriteString(w, tt.answer)
 			})
 			req := httptest.NewRequest(tt.method, tt.path, strings.NewReader(tt.body))
-			v.wrap(fake).ServeHTTP(httptest.NewRecorder(), req)
-			checked, violations := v.result()
+			v.Wrap(fake).ServeHTTP(httptest.NewRecorder(), req)
+			checked, violations := v.Result()
 			if checked != 1 || len(violations) != tt.wantViolations {
 				t.Errorf("checked %d, violations %d, want 1 and %d:\n%s", checked, len(violations), tt.wantViolations, strings.Join(violations, "\n"))
 			}
