@@ -45,6 +45,9 @@ type Profile struct {
 	AppsPerMarketapp                                           string // "several", or "one": a second app of a marketplace app is refused
 	VersionForms                                               string // the version segments the target serves, comma-separated
 	PlatformsPath                                              string // the path of the platforms collection
+	// The catalogues the target offers, at least two entries each
+	// (catalogue.go): "1:GBP,2:EUR", "1:lite,2:pro", "1:Android,2:iOS".
+	Currencies, Plans, Platforms string
 }
 
 // seedNames are the defaults of the name and timezone fields: the mock's seed.
