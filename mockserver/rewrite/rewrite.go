@@ -6,6 +6,7 @@ package rewrite
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -94,6 +95,37 @@ func Requests(next http.Handler, edit func(*http.Request)) http.Handler {
 		r.RequestURI = r.URL.RequestURI()
 		next.ServeHTTP(w, r)
 	})
+}
+
+// EditRequestJSON hands the request's body, decoded, to edit and puts back
+// what edit returns when edit reports a change, with Content-Length to
+// match; numbers stay as written. A body that is not one JSON value is left
+// as it was, and EditRequestJSON reports whether the body changed. It reads
+// the body, so r must be the request a handler will read (Requests hands
+// its edit a copy).
+func EditRequestJSON(r *http.Request, edit func(v any) (any, bool)) bool {
+	if r.Body == nil {
+		return false
+	}
+	raw, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	r.Body = io.NopCloser(bytes.NewReader(raw))
+	var v any
+	if err != nil || jsonio.Decode(raw, &v) != nil {
+		return false
+	}
+	v, changed := edit(v)
+	if !changed {
+		return false
+	}
+	b, err := jsonio.Encode(v)
+	if err != nil {
+		panic("rewrite: the edited request does not encode: " + err.Error())
+	}
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	r.ContentLength = int64(len(b))
+	r.Header.Set("Content-Length", strconv.Itoa(len(b)))
+	return true
 }
 
 // SetPath points a request at another path.
