@@ -295,6 +295,8 @@ var catalogue = []defect{
 	// Rules with a second half.
 	{Defect: Defect{"client-app-dropped", "4.3", "POST /clients ignores its app: the client is created, the app is not"},
 		request: editBody(postTo(clientsPath), func(b map[string]any) bool { return drop(b, "app") })},
+	{Defect: Defect{"client-app-to-primary", "4.3", "the app of POST /clients joins the caller's first client, and the new client has none"},
+		deviate: func(d *pricing.Deviations) { d.ClientAppToPrimary = true }},
 	{Defect: Defect{"put-users-client-dropped", "4.1", "PUT /users/:userId ignores client: answered 200, and no client is created"},
 		request: editBody(putUser, func(b map[string]any) bool { return drop(b, "client") })},
 	{Defect: Defect{"put-users-creates-client", "4.1", "PUT /users/:userId without a client creates one, as POST /users does"},
@@ -340,6 +342,11 @@ var catalogue = []defect{
 	{Defect: Defect{"client-members-leaked", "2.1", "a client answer lists its members with their password hashes"},
 		answer: answerTo(func(r *http.Request) bool { return postTo(clientsPath)(r) || putClient(r) }, func(o map[string]any) {
 			o["users"] = []any{map[string]any{"id": json.Number("1"), "passwordHash": "$2y$10$" + strings.Repeat("Q", 53)}}
+		})},
+
+	{Defect: Defect{"app-creator-leaked", "2.1", "an app answer carries the user who created it, password hash included"},
+		answer: answerTo(postTo(appsPath), func(o map[string]any) {
+			o["creator"] = map[string]any{"id": json.Number("1"), "passwordHash": "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"}
 		})},
 
 	// Valid but unusual input.

@@ -76,6 +76,9 @@ type Deviations struct {
 	// stored before the permission is checked; the store then refuses it
 	// with ErrRefusedAfterWrite (5).
 	PermissionCheckedAfterWrite bool
+	// ClientAppToPrimary: the app of POST /clients joins the caller's
+	// primary client instead of the new one (4.3).
+	ClientAppToPrimary bool
 	// UnknownHashIgnored: a well-formed hash that matches no marketplace app
 	// is ignored, and the app made from name and platform.id (1, 4.2).
 	UnknownHashIgnored bool

@@ -854,7 +854,11 @@ func (s *Store) addClientLocked(r *userRecord, in ClientInput, g generated) Clie
 		r.PrimaryClientID = c.ID
 	}
 	if in.App != nil {
-		s.addAppLocked(c.ID, *in.App, g)
+		owner := c.ID
+		if s.dev.ClientAppToPrimary && r.PrimaryClientID != c.ID {
+			owner = r.PrimaryClientID
+		}
+		s.addAppLocked(owner, *in.App, g)
 	}
 	return c.copy()
 }
