@@ -291,26 +291,33 @@ func (assertSteps) matchAt(ctx context.Context, path, what, shape string) error 
 // theJSONAtIs takes the expected value as JSON, with JSON's own escapes: only
 // the quoted path is a step argument to unescape.
 func (assertSteps) theJSONAtIs(ctx context.Context, path, raw string) error {
-	path = unescapeArg(path)
-	st, err := response(ctx)
+	st, path, want, v, err := expectedAt(ctx, path, raw)
 	if err != nil {
 		return err
+	}
+	if !jsonEqual(want, v) {
+		return st.fail("the JSON at %q: expected %s, got %s", path, want.Raw, describe(v))
+	}
+	return nil
+}
+
+// expectedAt reads a step's quoted path and JSON value: the value with its
+// variables substituted, and the JSON of the last response at the path.
+func expectedAt(ctx context.Context, quotedPath, raw string) (*scenarioState, string, gjson.Result, gjson.Result, error) {
+	path := unescapeArg(quotedPath)
+	st, err := response(ctx)
+	if err != nil {
+		return nil, path, gjson.Result{}, gjson.Result{}, err
 	}
 	text, err := st.substJSON(ctx, raw)
 	if err != nil {
-		return err
+		return nil, path, gjson.Result{}, gjson.Result{}, err
 	}
 	if !gjson.Valid(text) {
-		return fmt.Errorf("expected value %s is not JSON", text)
+		return nil, path, gjson.Result{}, gjson.Result{}, fmt.Errorf("expected value %s is not JSON", text)
 	}
 	v, err := st.jsonAt(ctx, path)
-	if err != nil {
-		return err
-	}
-	if !jsonEqual(gjson.Parse(text), v) {
-		return st.fail("the JSON at %q: expected %s, got %s", path, text, describe(v))
-	}
-	return nil
+	return st, path, gjson.Parse(text), v, err
 }
 
 // valueAt is the JSON of the last response at a path written as a quoted
@@ -384,24 +391,12 @@ func (assertSteps) theJSONAtIsPresent(ctx context.Context, path string) error {
 // theJSONAtDiffersFrom is the negation of theJSONAtIs: the value is there
 // and is not the one given.
 func (assertSteps) theJSONAtDiffersFrom(ctx context.Context, path, raw string) error {
-	path = unescapeArg(path)
-	st, err := response(ctx)
+	st, path, other, v, err := expectedAt(ctx, path, raw)
 	if err != nil {
 		return err
 	}
-	text, err := st.substJSON(ctx, raw)
-	if err != nil {
-		return err
-	}
-	if !gjson.Valid(text) {
-		return fmt.Errorf("the value %s is not JSON", text)
-	}
-	v, err := st.jsonAt(ctx, path)
-	if err != nil {
-		return err
-	}
-	if !v.Exists() || jsonEqual(gjson.Parse(text), v) {
-		return st.fail("the JSON at %q: expected a value other than %s, got %s", path, text, describe(v))
+	if !v.Exists() || jsonEqual(other, v) {
+		return st.fail("the JSON at %q: expected a value other than %s, got %s", path, other.Raw, describe(v))
 	}
 	return nil
 }

@@ -31,10 +31,10 @@ type authSteps struct{}
 // again until the session's created is in a later second than the first
 // one's (spec 2.4: the date-time the session was created), so that what the
 // server dates from then on is dated in a later second than anything it
-// answered before. It waits at most clockWait and never fails on the clock:
-// when the sessions are dated by the day, or their date does not move (a
-// server may answer a login with the session it already has), it goes on.
-// The last login is the response.
+// answered before. It waits 3 s at most (Suite.clockWait) and never fails
+// on the clock: when the sessions are dated by the day, or their date does
+// not move (a server may answer a login with the session it already has),
+// it goes on. The last login is the response.
 func (a authSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.steps()) }
 
 func (a authSteps) steps() []stepDef {
@@ -103,9 +103,6 @@ func (authSteps) iLogInAsAccount(ctx context.Context, acct string) error {
 	return nil
 }
 
-// clockWait bounds the wait for the server's clock to move on a second.
-const clockWait = 3 * time.Second
-
 func (authSteps) iLogInAsAccountAfterASecond(ctx context.Context, acct string) error {
 	st, err := stateFromContext(ctx)
 	if err != nil {
@@ -134,7 +131,7 @@ func (authSteps) iLogInAsAccountAfterASecond(ctx context.Context, acct string) e
 		return err // dated by the minute or the day: no later second to wait for
 	}
 	next := first.lo.Truncate(time.Second).Add(time.Second)
-	deadline := time.Now().Add(clockWait)
+	deadline := time.Now().Add(st.suite.clockWait)
 	// The local clock tells when the server's second is likely over; the
 	// server's own answer decides.
 	pause := time.Until(time.Now().Truncate(time.Second).Add(time.Second + 10*time.Millisecond))

@@ -89,6 +89,8 @@ type Suite struct {
 	http    *http.Client
 	retries int
 	backoff time.Duration
+	// clockWait bounds the wait for the server's clock to move on a second.
+	clockWait time.Duration
 
 	idsMu sync.Mutex
 	ids   map[string]accountIDs // account name -> ids learned by POST /sessions
@@ -133,15 +135,16 @@ func NewSuite(p Profile, o Options) *Suite {
 		o.Output = os.Stderr
 	}
 	return &Suite{
-		profile: p,
-		opts:    o,
-		http:    hc,
-		retries: retries,
-		backoff: 200 * time.Millisecond,
-		ids:     map[string]accountIDs{},
-		locks:   map[string]*sync.RWMutex{"A": {}, "B": {}},
-		noticed: map[string]bool{},
-		cov:     newCoverageCounter(),
+		profile:   p,
+		opts:      o,
+		http:      hc,
+		retries:   retries,
+		backoff:   200 * time.Millisecond,
+		clockWait: 3 * time.Second,
+		ids:       map[string]accountIDs{},
+		locks:     map[string]*sync.RWMutex{"A": {}, "B": {}},
+		noticed:   map[string]bool{},
+		cov:       newCoverageCounter(),
 	}
 }
 
