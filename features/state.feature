@@ -207,3 +207,18 @@ Feature: what a server answered stays true afterwards
     Examples: not permitted
       | status | case                               | caller                                    | owner |
       | 403    | account A changing account B's user | I am account "A" using the api-key header | B     |
+
+  @s5 @s7.2 @s4.4 @put-clients @get-extensions @mutates-B
+  Scenario: a PUT /clients/:clientId answered 403 changes nothing, as the read extension GET /clients/:clientId shows where the target has it
+    Given I am account "B" using the api-key header
+    When I send "GET" to "/clients/{{B.clientId}}" if the target has that read extension
+    Then the response status is 200
+    And I remember the JSON at "name" as "name"
+    Given I am account "A" using the api-key header
+    And the request body is the template "client"
+    When I send "PUT" to "/clients/{{B.clientId}}"
+    Then the response status is 403
+    Given I am account "B" using the api-key header
+    When I send "GET" to "/clients/{{B.clientId}}" if the target has that read extension
+    Then the response status is 200
+    And the JSON at "name" is {{name}}

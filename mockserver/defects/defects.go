@@ -282,13 +282,13 @@ var catalogue = []defect{
 				setError(a, http.StatusUnauthorized, pricing.CodeUnauthorized, "Authentication is required.")
 			}
 		}},
-	{Defect: Defect{"forbidden-update-applied", "5", "a PUT /users/:userId of another user is applied, then answered 403"},
+	{Defect: Defect{"forbidden-update-applied", "5", "a PUT /users/:userId or /clients/:clientId the caller may not make is applied, then answered 403"},
 		deviate: func(d *pricing.Deviations) { d.PermissionCheckedAfterWrite = true },
 		answer: func(a *rewrite.Answer) {
 			// The store refuses the update it stored (ErrRefusedAfterWrite),
 			// which the mock, knowing no such refusal, answers 500.
-			if putUser(a.Request) && a.Status == http.StatusInternalServerError {
-				setError(a, http.StatusForbidden, pricing.CodeForbidden, "You may only view or modify your own user.")
+			if (putUser(a.Request) || putClient(a.Request)) && a.Status == http.StatusInternalServerError {
+				setError(a, http.StatusForbidden, pricing.CodeForbidden, "You may not modify this resource.")
 			}
 		}},
 

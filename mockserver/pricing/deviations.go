@@ -72,9 +72,9 @@ type Deviations struct {
 	// NobodyMayActOnUsers: the caller of NobodyAPIKey may modify every user
 	// (5).
 	NobodyMayActOnUsers bool
-	// PermissionCheckedAfterWrite: a user's update by another user is
-	// stored before the permission is checked; the store then refuses it
-	// with ErrRefusedAfterWrite (5).
+	// PermissionCheckedAfterWrite: an update of a user or a client by a
+	// caller who may not make it is stored before the permission is
+	// checked; the store then refuses it with ErrRefusedAfterWrite (5).
 	PermissionCheckedAfterWrite bool
 	// ClientAppToPrimary: the app of POST /clients joins the caller's
 	// primary client instead of the new one (4.3).

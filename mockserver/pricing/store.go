@@ -192,7 +192,7 @@ type Store struct {
 	// (LastSessionWins), and whether the latest permission check of each
 	// user refused its caller (PermissionCheckedAfterWrite).
 	lastSessionUser int64
-	refused         map[int64]bool
+	refused         map[string]bool // "user 1", "client 2"
 }
 
 func NewStore(seed *Seed, src *Source, dev Deviations) *Store {
@@ -473,20 +473,31 @@ func (s *Store) Validator() Validator { return Validator{Catalog: s, Deviations:
 // its own (spec section 5).
 func (s *Store) MayActOnUser(callerID, userID int64) bool {
 	if s.dev.PermissionCheckedAfterWrite {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.refused == nil {
-			s.refused = map[int64]bool{}
-		}
-		s.refused[userID] = callerID != userID
+		s.noteRefusal(fmt.Sprint("user ", userID), callerID != userID)
 		return true
 	}
 	return callerID == userID || s.dev.AnyUserMayAct || (callerID == 0 && s.dev.NobodyMayActOnUsers)
 }
 
+// noteRefusal records the outcome of the latest permission check of a
+// resource, under Deviations.PermissionCheckedAfterWrite: the write that
+// follows is stored, then refused.
+func (s *Store) noteRefusal(resource string, refused bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refused == nil {
+		s.refused = map[string]bool{}
+	}
+	s.refused[resource] = refused
+}
+
 // MayActOnClient reports whether the caller may read and modify a client:
 // only one it is a member of (spec section 5).
 func (s *Store) MayActOnClient(callerID, clientID int64) bool {
+	if s.dev.PermissionCheckedAfterWrite {
+		s.noteRefusal(fmt.Sprint("client ", clientID), !s.IsMember(callerID, clientID))
+		return true
+	}
 	return s.IsMember(callerID, clientID) || s.dev.AnyoneMayActOnClients
 }
 
@@ -768,7 +779,7 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 		r.SubscribeWelcome, r.SubscribeBlog = kept.SubscribeWelcome, kept.SubscribeBlog
 		r.SubscribeHowto, r.SubscribeOnboarding = kept.SubscribeHowto, kept.SubscribeOnboarding
 	}
-	if s.dev.PermissionCheckedAfterWrite && s.refused[id] {
+	if s.dev.PermissionCheckedAfterWrite && s.refused[fmt.Sprint("user ", id)] {
 		return User{}, ErrRefusedAfterWrite
 	}
 	return answer, nil
@@ -915,6 +926,9 @@ func (s *Store) UpdateClient(id int64, in ClientInput) (Client, error) {
 	c.apply(in)
 	if !s.dev.ClientUpdateNotStored {
 		s.clients[id] = c
+	}
+	if s.dev.PermissionCheckedAfterWrite && s.refused[fmt.Sprint("client ", id)] {
+		return Client{}, ErrRefusedAfterWrite
 	}
 	return c.copy(), nil
 }
