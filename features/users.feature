@@ -67,7 +67,7 @@ Feature: PUT /users/:userId updates a user
       """
 
   @s4.1 @mutates-A
-  Scenario: after an email change the new email address logs in
+  Scenario: after an email change the new email address logs in and the old one no longer does
     Given I remember "{{gen:email}}" as "email"
     And the request body is the template "user"
     And the request body field "email" is "{{email}}"
@@ -76,6 +76,8 @@ Feature: PUT /users/:userId updates a user
     When I log in with email "{{email}}" and password "{{A.password}}"
     Then the response status is 200
     And the JSON at "userId" is {{A.userId}}
+    When I log in with email "{{A.email}}" and password "{{A.password}}"
+    Then the response status is 401 or 400
 
   @s4.1 @s8 @mutates-A
   Scenario: a new password works for the next login and the old one no longer does

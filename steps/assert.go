@@ -32,6 +32,10 @@ type assertSteps struct{}
 //	Then the JSON at "<path>" matches the pattern "<regexp>"
 //	Then the JSON at "<path>" is absent
 //	Then the JSON at "<path>" is present
+//	Then the JSON at "<path>" differs from <json>
+//	Then the JSON at "<path>" names the same instant as "<date>"
+//	Then the JSON at "<path>" names an instant no earlier than "<date>"
+//	Then the response does not carry the password "<password>"
 //	Then the errors are exactly:                    (table fieldName | error)
 //	Then the errors include:                        (table fieldName | error)
 //	Then the errors name the field "<fieldName>"
@@ -53,6 +57,9 @@ func (a assertSteps) steps() []stepDef {
 		{`^the JSON at "(.*?)" is an? (string|number|boolean|object|array|null)$`, a.theJSONAtIsA},
 		{`^the JSON at "(.*?)" is absent$`, a.theJSONAtIsAbsent},
 		{`^the JSON at "(.*?)" is present$`, a.theJSONAtIsPresent},
+		{`^the JSON at "(.*?)" differs from ([-"{\[0-9tfn].*)$`, a.theJSONAtDiffersFrom},
+		{`^the JSON at "(.*?)" names (the same instant as|an instant no earlier than) "(.*)"$`, a.theJSONAtNamesAnInstant},
+		{`^the response does not carry the password ` + quoted + `$`, a.theResponseDoesNotCarryThePassword},
 		{`^the errors are exactly:$`, a.theErrorsAreExactly},
 		{`^the errors include:$`, a.theErrorsInclude},
 		{`^the errors name the field ` + quoted + `$`, a.theErrorsNameTheField},
@@ -284,26 +291,33 @@ func (assertSteps) matchAt(ctx context.Context, path, what, shape string) error 
 // theJSONAtIs takes the expected value as JSON, with JSON's own escapes: only
 // the quoted path is a step argument to unescape.
 func (assertSteps) theJSONAtIs(ctx context.Context, path, raw string) error {
-	path = unescapeArg(path)
-	st, err := response(ctx)
+	st, path, want, v, err := expectedAt(ctx, path, raw)
 	if err != nil {
 		return err
+	}
+	if !jsonEqual(want, v) {
+		return st.fail("the JSON at %q: expected %s, got %s", path, want.Raw, describe(v))
+	}
+	return nil
+}
+
+// expectedAt reads a step's quoted path and JSON value: the value with its
+// variables substituted, and the JSON of the last response at the path.
+func expectedAt(ctx context.Context, quotedPath, raw string) (*scenarioState, string, gjson.Result, gjson.Result, error) {
+	path := unescapeArg(quotedPath)
+	st, err := response(ctx)
+	if err != nil {
+		return nil, path, gjson.Result{}, gjson.Result{}, err
 	}
 	text, err := st.substJSON(ctx, raw)
 	if err != nil {
-		return err
+		return nil, path, gjson.Result{}, gjson.Result{}, err
 	}
 	if !gjson.Valid(text) {
-		return fmt.Errorf("expected value %s is not JSON", text)
+		return nil, path, gjson.Result{}, gjson.Result{}, fmt.Errorf("expected value %s is not JSON", text)
 	}
 	v, err := st.jsonAt(ctx, path)
-	if err != nil {
-		return err
-	}
-	if !jsonEqual(gjson.Parse(text), v) {
-		return st.fail("the JSON at %q: expected %s, got %s", path, text, describe(v))
-	}
-	return nil
+	return st, path, gjson.Parse(text), v, err
 }
 
 // valueAt is the JSON of the last response at a path written as a quoted
@@ -370,6 +384,77 @@ func (assertSteps) theJSONAtIsPresent(ctx context.Context, path string) error {
 	}
 	if !v.Exists() {
 		return st.fail("the JSON at %q: expected present, got absent", path)
+	}
+	return nil
+}
+
+// theJSONAtDiffersFrom is the negation of theJSONAtIs: the value is there
+// and is not the one given.
+func (assertSteps) theJSONAtDiffersFrom(ctx context.Context, path, raw string) error {
+	st, path, other, v, err := expectedAt(ctx, path, raw)
+	if err != nil {
+		return err
+	}
+	if !v.Exists() || jsonEqual(other, v) {
+		return st.fail("the JSON at %q: expected a value other than %s, got %s", path, other.Raw, describe(v))
+	}
+	return nil
+}
+
+// theJSONAtNamesAnInstant compares two ISO 8601 values as instants, each as
+// precise as it is written (instant.go): the same instant when the two may
+// name one, no earlier unless the value ends before the other begins. So a
+// later read may write the same instant in another form, and a server that
+// dates by the second or by the day is not failed for it.
+func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, other string) error {
+	path, other = unescapeArg(path), unescapeArg(other)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	if other, err = st.substText(ctx, other); err != nil {
+		return err
+	}
+	want, err := parseISORange(other)
+	if err != nil {
+		return fmt.Errorf("the date to compare with: %w", err)
+	}
+	v, err := st.jsonAt(ctx, path)
+	if err != nil {
+		return err
+	}
+	got, err := parseISORange(v.Str)
+	if v.Type != gjson.String || err != nil {
+		return st.fail("the JSON at %q: expected an ISO 8601 date, got %s", path, describe(v))
+	}
+	if relation == "the same instant as" && !got.sameInstant(want) {
+		return st.fail("the JSON at %q: expected the instant of %s, got %s, another instant", path, other, v.Raw)
+	}
+	if relation == "an instant no earlier than" && !got.noEarlierThan(want) {
+		return st.fail("the JSON at %q: expected an instant no earlier than %s, got %s, before it", path, other, v.Raw)
+	}
+	return nil
+}
+
+// theResponseDoesNotCarryThePassword checks spec 2.1, "The password is never
+// returned", in any answer: no string of the body holds the password, nor
+// its MD5, SHA-1 or SHA-256 (hexadecimal or base64), and none is a stored
+// password hash in a common format (bcrypt, Argon2, scrypt, PBKDF2).
+func (assertSteps) theResponseDoesNotCarryThePassword(ctx context.Context, password string) error {
+	password = unescapeArg(password)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	if password, err = st.substText(ctx, password); err != nil {
+		return err
+	}
+	if password == "" {
+		return fmt.Errorf("an empty password cannot be looked for")
+	}
+	st.addSecret(password)
+	if where := passwordIn(st.last.respBody, password); where != "" {
+		return st.fail("the response carries the password: %s", where)
 	}
 	return nil
 }

@@ -24,7 +24,17 @@ type authSteps struct{}
 //	Given I am account "A" using the sessionToken query
 //	Given I am not authenticated
 //	When I log in as account "A"
+//	When I log in as account "A" after the server's clock has moved on a second
 //	When I log in with email "<email>" and password "<password>"
+//
+// "after the server's clock has moved on a second" logs in, then logs in
+// again until the session's created is in a later second than the first
+// one's (spec 2.4: the date-time the session was created), so that what the
+// server dates from then on is dated in a later second than anything it
+// answered before. It waits 3 s at most (Suite.clockWait) and never fails
+// on the clock: when the sessions are dated by the day, or their date does
+// not move (a server may answer a login with the session it already has),
+// it goes on. The last login is the response.
 func (a authSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.steps()) }
 
 func (a authSteps) steps() []stepDef {
@@ -32,6 +42,7 @@ func (a authSteps) steps() []stepDef {
 		{`^I am account "([AB])" using the (api-key header|session-token header|sessionToken query)$`, a.iAmAccountUsing},
 		{`^I am not authenticated$`, a.iAmNotAuthenticated},
 		{`^I log in as account "([AB])"$`, a.iLogInAsAccount},
+		{`^I log in as account "([AB])" after the server's clock has moved on a second$`, a.iLogInAsAccountAfterASecond},
 		{`^I log in with email "(.*)" and password "(.*)"$`, a.iLogInWithEmailAndPassword},
 	}
 }
@@ -88,6 +99,53 @@ func (authSteps) iLogInAsAccount(ctx context.Context, acct string) error {
 	}
 	if ex.status == http.StatusOK {
 		st.learnSession(acct, ex)
+	}
+	return nil
+}
+
+func (authSteps) iLogInAsAccountAfterASecond(ctx context.Context, acct string) error {
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	a := st.suite.account(acct)
+	login := func() (isoRange, error) {
+		ex := st.postSession(ctx, a.email, a.password)
+		st.record(ex)
+		if ex.err != nil {
+			return isoRange{}, st.fail("logging in as account %s: %v", acct, ex.err)
+		}
+		if ex.status != http.StatusOK {
+			return isoRange{}, st.fail("logging in as account %s: POST /sessions answered %d, want 200", acct, ex.status)
+		}
+		st.learnSession(acct, ex)
+		created := gjson.GetBytes(ex.respBody, "created")
+		r, err := parseISORange(created.Str)
+		if err != nil {
+			return isoRange{}, st.fail("the session's created: %v", err)
+		}
+		return r, nil
+	}
+	first, err := login()
+	if err != nil || first.whole > time.Second {
+		return err // dated by the minute or the day: no later second to wait for
+	}
+	next := first.lo.Truncate(time.Second).Add(time.Second)
+	deadline := time.Now().Add(st.suite.clockWait)
+	// The local clock tells when the server's second is likely over; the
+	// server's own answer decides.
+	pause := time.Until(time.Now().Truncate(time.Second).Add(time.Second + 10*time.Millisecond))
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+		r, err := login()
+		if err != nil || !r.lo.Before(next) {
+			return err
+		}
+		pause = 50 * time.Millisecond
 	}
 	return nil
 }

@@ -63,6 +63,9 @@ var profileFields = []profileField{
 	{"apps_per_marketapp", "PRICING_APPS_PER_MARKETAPP", "several", func(p *Profile) *string { return &p.AppsPerMarketapp }, checkSeveralOrOne},
 	{"version_forms", "PRICING_VERSION_FORMS", "v1,v1.0", func(p *Profile) *string { return &p.VersionForms }, checkVersionForms},
 	{"platforms_path", "PRICING_PLATFORMS_PATH", "/platforms", func(p *Profile) *string { return &p.PlatformsPath }, checkPlatformsPath},
+	{"currencies", "PRICING_CURRENCIES", "1:GBP,2:EUR,3:USD", func(p *Profile) *string { return &p.Currencies }, checkCurrencies},
+	{"plans", "PRICING_PLANS", "1:lite,2:pro,3:dynamic", func(p *Profile) *string { return &p.Plans }, checkPlans},
+	{"platforms", "PRICING_PLATFORMS", "1:Android,2:iOS", func(p *Profile) *string { return &p.Platforms }, checkPlatforms},
 }
 
 // value is the profile's value for a profile-file key, or the key's

@@ -53,6 +53,9 @@ func seedProfile() Profile {
 		AppsPerMarketapp:    "several",
 		VersionForms:        "v1,v1.0",
 		PlatformsPath:       "/platforms",
+		Currencies:          "1:GBP,2:EUR,3:USD",
+		Plans:               "1:lite,2:pro,3:dynamic",
+		Platforms:           "1:Android,2:iOS",
 	}
 }
 
@@ -108,6 +111,9 @@ func TestProfileFromEnv(t *testing.T) {
 				"PRICING_APPS_PER_MARKETAPP":     "one",
 				"PRICING_VERSION_FORMS":          "v1.0",
 				"PRICING_PLATFORMS_PATH":         "/catalogue/platforms",
+				"PRICING_CURRENCIES":             "7:CHF,8:JPY",
+				"PRICING_PLANS":                  "4:pro,5:none",
+				"PRICING_PLATFORMS":              "9:iOS,10:Android",
 			},
 			Profile{
 				BaseURL: "https://staging.example.com/v1.0", Email: "a@example.org", Password: "pa", APIKey: "ka",
@@ -121,6 +127,7 @@ func TestProfileFromEnv(t *testing.T) {
 				AddressLine1: "Unter den Linden 1", AddressLine2: "Hinterhaus", AddressCity: "Berlin",
 				AddressPostcode: "10117", AddressCountry: "DE", VAT: "DE123456789",
 				ClientsPerUser: "one", AppsPerMarketapp: "one", VersionForms: "v1.0", PlatformsPath: "/catalogue/platforms",
+				Currencies: "7:CHF,8:JPY", Plans: "4:pro,5:none", Platforms: "9:iOS,10:Android",
 			},
 		},
 		{
@@ -308,6 +315,15 @@ func TestProfileValidate(t *testing.T) {
 		{"a platforms path without its slash", func(p *Profile) { p.PlatformsPath = "platforms" }, "PRICING_PLATFORMS_PATH"},
 		{"a platforms path with a query", func(p *Profile) { p.PlatformsPath = "/platforms?all=1" }, "PRICING_PLATFORMS_PATH"},
 		{"other phone country not an id", func(p *Profile) { p.OtherPhoneCountryID = "US" }, "PRICING_OTHER_PHONE_COUNTRY_ID"},
+		{"two currencies", func(p *Profile) { p.Currencies = "1:GBP, 2:eur" }, ""},
+		{"one currency", func(p *Profile) { p.Currencies = "1:GBP" }, "at least 2"},
+		{"a currency code of four letters", func(p *Profile) { p.Currencies = "1:GBPX,2:EUR" }, "PRICING_CURRENCIES"},
+		{"a currency id twice", func(p *Profile) { p.Currencies = "1:GBP,1:EUR" }, "the id 1 twice"},
+		{"a currency without its code", func(p *Profile) { p.Currencies = "1,2" }, "id:word"},
+		{"plans of one kind", func(p *Profile) { p.Plans = "1:lite,2:lite" }, ""},
+		{"an unknown plan kind", func(p *Profile) { p.Plans = "1:lite,2:gold" }, "PRICING_PLANS"},
+		{"a platform of another name", func(p *Profile) { p.Platforms = "1:Android,2:Windows" }, "PRICING_PLATFORMS"},
+		{"a platform id that is not a number", func(p *Profile) { p.Platforms = "a:Android,2:iOS" }, "PRICING_PLATFORMS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

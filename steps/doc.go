@@ -39,8 +39,18 @@
 //	{{gen:string:N}}   exactly N characters, contract- and letters and digits
 //	{{gen:email:N}}    a valid email of exactly N characters (labels <= 63, local part <= 64),
 //	                   extra labels in front of the profile's email domain
-//	{{gen:hex:N}}      N lower-case hex characters
+//	{{gen:email:plus}}       contract-<random>+<tag>@<the profile's email domain>
+//	{{gen:email:dots}}       contract-<a>.<b>.<c>@<the profile's email domain>
+//	{{gen:email:subdomain}}  contract-<random>@contract-<label>.<the profile's email domain>
+//	{{gen:unicode:N}}  exactly N characters, contract- and non-ASCII letters (2 or 3 bytes
+//	                   each in UTF-8, one UTF-16 unit, unchanged by Unicode normalisation)
+//	{{gen:hex:N}}      N lower-case hex characters; {{gen:HEX:N}}: upper-case
 //	{{gen:password}}   12 characters; {{gen:password:N}}: N characters
+//	{{upper:name}}     the value of the variable name in upper case ({{upper:marketappHash}})
+//	{{currencies.N.id}} {{currencies.N.code}}   the Nth entry (from 1) of the profile's currencies
+//	{{plans.N.id}} {{plans.N.isLite}} {{plans.N.isPro}} {{plans.N.isDynamic}}
+//	                   the Nth plan, and the flags an app created with it answers (JSON booleans)
+//	{{platforms.N.id}} {{platforms.N.name}}     the Nth entry of the profile's platforms
 //
 // # Quoted arguments
 //
@@ -91,6 +101,7 @@
 //	Given the request body is the template "<name>"
 //	Given the request body field "<path>" is <json>
 //	Given the request body field "<path>" is a string of <N> characters
+//	Given the request body field "<path>" is a non-ASCII string of <N> characters
 //	Given the request body field "<path>" is an email of <N> characters
 //	Given the request body field "<path>" is absent
 //	Given the raw request body is:
@@ -109,7 +120,9 @@
 //
 //	When I send "<METHOD>" to "<path>"
 //	When I send "<METHOD>" to "<path>" under the version "<v>"
+//	When I send "GET" to "<path>" if the target has that read extension
 //	When I log in as account "A"
+//	When I log in as account "A" after the server's clock has moved on a second
 //	When I log in with email "<email>" and password "<password>"
 //
 // The path is relative to the base URL; the version form replaces the base
@@ -118,6 +131,17 @@
 // components are dropped) counts for the endpoint; under another version
 // (v2, v1.1) it counts under its literal path, such as GET /v2/platforms. A transport error on GET, PUT, HEAD, OPTIONS or DELETE
 // is retried (Options.Retries); POST is not.
+//
+// The spec has no read endpoint (GET /users/:userId and the like): a scenario
+// that observes a rule only through one says so with "if the target has that
+// read extension", and the rest of it is skipped where the target answers
+// 404, 405 or 501 (no such endpoint) or 403 (not for this caller).
+//
+// "after the server's clock has moved on a second" logs in until a session
+// is dated in a later second than the first login's (at most 3 s; never a
+// failure), so that whatever the server dates afterwards is dated in a later
+// second than what it answered before: a date that must not move can then be
+// told from one that moved, on a server that dates by the second.
 //
 // # Assertions on the last response
 //
@@ -139,6 +163,10 @@
 //	Then the JSON at "<path>" matches the pattern "<regexp>"
 //	Then the JSON at "<path>" is absent
 //	Then the JSON at "<path>" is present
+//	Then the JSON at "<path>" differs from <json>
+//	Then the JSON at "<path>" names the same instant as "<date>"
+//	Then the JSON at "<path>" names an instant no earlier than "<date>"
+//	Then the response does not carry the password "<password>"
 //	Then the errors are exactly:
 //	  | fieldName | error        |
 //	  | email     | InvalidEmail |
@@ -169,6 +197,19 @@
 // when column is optional: a row whose key=value the profile does not hold
 // is left out, so one scenario states the answer of each target's choice
 // and runs, unskipped, on every target.
+//
+// "differs from" is the negation of "is": the value is there and is another.
+// "names the same instant as" and "names an instant no earlier than" compare
+// ISO 8601 values as instants, never as strings, each as precise as it is
+// written: 2026-01-02T15:04:05Z is any moment of that second, 2026-01-02 any
+// moment of that day in any zone. Two values are the same instant when they
+// may name one; a value is no earlier unless it ends before the other
+// begins. So a server may write dates in any ISO 8601 form, by the second or
+// by the day, and a later read may write the same instant another way.
+// "does not carry the password" holds spec 2.1's "The password is never
+// returned" for any answer: no string of it (key or value) contains the
+// password, an unsalted MD5, SHA-1 or SHA-256 of it, or a password hash in
+// the bcrypt, Argon2, scrypt or PBKDF2 format.
 //
 // # Shapes
 //

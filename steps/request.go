@@ -34,6 +34,7 @@ type requestSteps struct{}
 //	Given the request body is:            (doc string)
 //	Given the request body is the template "<name>"
 //	Given the request body field "<path>" is a string of <N> characters
+//	Given the request body field "<path>" is a non-ASCII string of <N> characters
 //	Given the request body field "<path>" is an email of <N> characters
 //	Given the request body field "<path>" is absent
 //	Given the request body field "<path>" is <json>
@@ -41,6 +42,13 @@ type requestSteps struct{}
 //	Given the request content type is "<type>"
 //	When I send "<METHOD>" to "<path>"
 //	When I send "<METHOD>" to "<path>" under the version "<v>"
+//	When I send "GET" to "<path>" if the target has that read extension
+//
+// The last phrase reads through an endpoint the spec does not have (GET
+// /users/:userId and the like): when the target answers 404, 405 or 501
+// (it has no such endpoint) or 403 (it does not let the caller read that
+// resource), the rest of the scenario is skipped, since the rule it checks
+// cannot be observed there; any other answer is the response.
 func (r requestSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, r.steps()) }
 
 func (r requestSteps) steps() []stepDef {
@@ -49,7 +57,7 @@ func (r requestSteps) steps() []stepDef {
 		{`^the request query parameter ` + quoted + ` is "(.*)"$`, r.theRequestQueryParameterIs},
 		{`^the request body is:$`, r.theRequestBodyIs},
 		{`^the request body is the template ` + quoted + `$`, r.theRequestBodyIsTheTemplate},
-		{`^the request body field ` + quoted + ` is an? string of (\d+) characters?$`, r.theRequestBodyFieldIsAStringOf},
+		{`^the request body field ` + quoted + ` is an? (non-ASCII )?string of (\d+) characters?$`, r.theRequestBodyFieldIsAStringOf},
 		{`^the request body field ` + quoted + ` is an? email of (\d+) characters?$`, r.theRequestBodyFieldIsAnEmailOf},
 		{`^the request body field ` + quoted + ` is absent$`, r.theRequestBodyFieldIsAbsent},
 		// A JSON value starts with one of these characters; the phrases
@@ -59,6 +67,7 @@ func (r requestSteps) steps() []stepDef {
 		{`^the request content type is ` + quoted + `$`, r.theRequestContentTypeIs},
 		{`^I send "([A-Za-z]+)" to ` + quoted + `$`, r.iSendTo},
 		{`^I send "([A-Za-z]+)" to ` + quoted + ` under the version ` + quoted + `$`, r.iSendToUnderTheVersion},
+		{`^I send "GET" to ` + quoted + ` if the target has that read extension$`, r.iSendGETIfTheTargetHasThatReadExtension},
 	}
 }
 
@@ -157,8 +166,14 @@ func decodeJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-func (r requestSteps) theRequestBodyFieldIsAStringOf(ctx context.Context, field string, n int) error {
-	return r.setGenerated(ctx, unescapeArg(field), "gen:string:"+strconv.Itoa(n))
+// theRequestBodyFieldIsAStringOf sets a generated string: gen:string:N, or
+// gen:unicode:N for a non-ASCII one.
+func (r requestSteps) theRequestBodyFieldIsAStringOf(ctx context.Context, field, nonASCII string, n int) error {
+	gen := "gen:string:"
+	if nonASCII != "" {
+		gen = "gen:unicode:"
+	}
+	return r.setGenerated(ctx, unescapeArg(field), gen+strconv.Itoa(n))
 }
 
 func (r requestSteps) theRequestBodyFieldIsAnEmailOf(ctx context.Context, field string, n int) error {
@@ -312,6 +327,31 @@ func (r requestSteps) iSendToUnderTheVersion(ctx context.Context, method, p, ver
 		return fmt.Errorf("version %q must be one path segment, such as v1.0", version)
 	}
 	return r.send(ctx, method, p, version)
+}
+
+// noExtension are the answers of a target that has no read endpoint there,
+// or does not let the caller read through it.
+var noExtension = map[int]string{
+	http.StatusNotFound:         "has no such endpoint",
+	http.StatusMethodNotAllowed: "has no such endpoint",
+	http.StatusNotImplemented:   "has no such endpoint",
+	http.StatusForbidden:        "does not let this caller read it",
+}
+
+func (r requestSteps) iSendGETIfTheTargetHasThatReadExtension(ctx context.Context, p string) error {
+	p = unescapeArg(p)
+	if err := r.send(ctx, http.MethodGet, p, ""); err != nil {
+		return err
+	}
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	if why, ok := noExtension[st.last.status]; ok {
+		return fmt.Errorf("%w: GET %s is a read extension the spec does not have, and the target %s (%d): the rest of the scenario, which reads through it, is skipped",
+			godog.ErrSkip, p, why, st.last.status)
+	}
+	return nil
 }
 
 func (requestSteps) send(ctx context.Context, method, p, version string) error {

@@ -45,6 +45,9 @@ type Profile struct {
 	AppsPerMarketapp                                           string // "several", or "one": a second app of a marketplace app is refused
 	VersionForms                                               string // the version segments the target serves, comma-separated
 	PlatformsPath                                              string // the path of the platforms collection
+	// The catalogues the target offers, at least two entries each
+	// (catalogue.go): "1:GBP,2:EUR", "1:lite,2:pro", "1:Android,2:iOS".
+	Currencies, Plans, Platforms string
 }
 
 // seedNames are the defaults of the name and timezone fields: the mock's seed.
@@ -86,6 +89,8 @@ type Suite struct {
 	http    *http.Client
 	retries int
 	backoff time.Duration
+	// clockWait bounds the wait for the server's clock to move on a second.
+	clockWait time.Duration
 
 	idsMu sync.Mutex
 	ids   map[string]accountIDs // account name -> ids learned by POST /sessions
@@ -130,15 +135,16 @@ func NewSuite(p Profile, o Options) *Suite {
 		o.Output = os.Stderr
 	}
 	return &Suite{
-		profile: p,
-		opts:    o,
-		http:    hc,
-		retries: retries,
-		backoff: 200 * time.Millisecond,
-		ids:     map[string]accountIDs{},
-		locks:   map[string]*sync.RWMutex{"A": {}, "B": {}},
-		noticed: map[string]bool{},
-		cov:     newCoverageCounter(),
+		profile:   p,
+		opts:      o,
+		http:      hc,
+		retries:   retries,
+		backoff:   200 * time.Millisecond,
+		clockWait: 3 * time.Second,
+		ids:       map[string]accountIDs{},
+		locks:     map[string]*sync.RWMutex{"A": {}, "B": {}},
+		noticed:   map[string]bool{},
+		cov:       newCoverageCounter(),
 	}
 }
 

@@ -173,6 +173,13 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		}
 		return value{text: s}, nil
 	}
+	if inner, ok := strings.CutPrefix(name, "upper:"); ok {
+		v, err := st.lookup(ctx, inner)
+		if err != nil {
+			return value{}, err
+		}
+		return value{text: strings.ToUpper(v.plain())}, nil
+	}
 	if v, ok := st.vars[name]; ok {
 		return v, nil
 	}
@@ -216,6 +223,9 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 	}
 	if key, ok := profileVars[name]; ok {
 		return value{text: p.mustValue(key)}, nil
+	}
+	if list, rest, ok := strings.Cut(name, "."); ok && catalogueKeys[list] != "" {
+		return p.catalogueValue(list, rest)
 	}
 	return value{}, fmt.Errorf("unknown variable {{%s}}: not remembered in this scenario and not a profile value or generator", name)
 }
@@ -311,7 +321,14 @@ const (
 	lowerAlnum = "abcdefghijklmnopqrstuvwxyz0123456789"
 	mixedAlnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	lowerHex   = "0123456789abcdef"
-	maxGenLen  = 1 << 20
+	upperHex   = "0123456789ABCDEF"
+	// nonASCII are letters that take two or three bytes in UTF-8, one code
+	// point and one UTF-16 unit each, with no decomposition and unchanged
+	// by Unicode normalisation (NFC, NFD, NFKC, NFKD): whichever of these a
+	// server counts or applies, a string of them has as many characters as
+	// code points. Only a count of bytes differs.
+	nonASCII  = "жщыюяфцшлдбгпøæßđħłŋλπσω中文字日本語"
+	maxGenLen = 1 << 20
 )
 
 // emailDomain is the domain of generated emails: the profile's, since a
@@ -320,6 +337,9 @@ func (st *scenarioState) emailDomain() string { return st.suite.profile.mustValu
 
 func (st *scenarioState) generate(spec string) (string, error) {
 	kind, arg, hasArg := strings.Cut(spec, ":")
+	if kind == "email" && emailForms[arg] {
+		return st.genEmailForm(arg), nil
+	}
 	n := -1
 	if hasArg {
 		var err error
@@ -337,14 +357,37 @@ func (st *scenarioState) generate(spec string) (string, error) {
 		return genPrefix + st.word(st.faker.Adjective()) + "-" + st.word(st.faker.Noun()) + "-" + st.randomFrom("0123456789", 8), nil
 	case kind == "string" && hasArg:
 		return st.genString(n), nil
+	case kind == "unicode" && hasArg:
+		return st.genUnicode(n), nil
 	case kind == "hex" && hasArg:
 		return st.randomFrom(lowerHex, n), nil
+	case kind == "HEX" && hasArg:
+		return st.randomFrom(upperHex, n), nil
 	case kind == "password" && !hasArg:
 		return st.randomFrom(mixedAlnum, 12), nil
 	case kind == "password":
 		return st.randomFrom(mixedAlnum, n), nil
 	}
-	return "", fmt.Errorf("unknown generator gen:%s (known: gen:email, gen:email:N, gen:name, gen:string:N, gen:hex:N, gen:password, gen:password:N)", spec)
+	return "", fmt.Errorf("unknown generator gen:%s (known: gen:email, gen:email:N, gen:email:plus, gen:email:dots, gen:email:subdomain, "+
+		"gen:name, gen:string:N, gen:unicode:N, gen:hex:N, gen:HEX:N, gen:password, gen:password:N)", spec)
+}
+
+// emailForms are the unusual but valid addresses gen:email:<form> makes, all
+// at the profile's email domain: a + in the local part, dots in the local
+// part, and a subdomain of the profile's domain.
+var emailForms = map[string]bool{"plus": true, "dots": true, "subdomain": true}
+
+func (st *scenarioState) genEmailForm(form string) string {
+	local, domain := genPrefix+st.randomFrom(lowerAlnum, 12), st.emailDomain()
+	switch form {
+	case "plus":
+		local += "+" + st.randomFrom(lowerAlnum, 6)
+	case "dots":
+		local = genPrefix + st.randomFrom(lowerAlnum, 6) + "." + st.randomFrom(lowerAlnum, 6) + "." + st.randomFrom(lowerAlnum, 4)
+	case "subdomain":
+		domain = "contract-" + st.randomFrom(lowerAlnum, 6) + "." + domain
+	}
+	return local + "@" + domain
 }
 
 func (st *scenarioState) randomFrom(alphabet string, n int) string {
@@ -377,6 +420,21 @@ func (st *scenarioState) genString(n int) string {
 		return st.randomFrom(lowerAlnum, n)
 	}
 	return genPrefix + st.randomFrom(lowerAlnum, n-len(genPrefix))
+}
+
+// genUnicode is exactly n characters; from 9 on it starts with "contract-",
+// and the rest are non-ASCII letters (nonASCII).
+func (st *scenarioState) genUnicode(n int) string {
+	letters := []rune(nonASCII)
+	var b strings.Builder
+	if n >= len(genPrefix) {
+		b.WriteString(genPrefix)
+		n -= len(genPrefix)
+	}
+	for range n {
+		b.WriteRune(letters[st.faker.Rand.Intn(len(letters))])
+	}
+	return b.String()
 }
 
 // genEmail builds an address of exactly n characters that RFC 5321 accepts

@@ -1233,6 +1233,19 @@ func TestVariantsAreConsistent(t *testing.T) {
 			{"GET", "/v1/platforms", "api-key nobody", "", 401, nil},
 			{"GET", "/v1/platforms", b, "", 200, nil},
 		}},
+		{"apps-from-a-store-only", []call{
+			{"POST", "/v1/apps", a, `{"marketapp":{"hash":null},"name":"contract-x","platform":{"id":1},"nextplan":{"id":999}}`, 400,
+				[]string{"marketapp.hash InvalidMarketappHash", "nextplan.id InvalidPlanId"}},
+			{"POST", "/v1/apps", a, `{"marketapp":{"hash":null},"name":null,"platform":{"id":1}}`, 400, []string{"name InvalidName"}},
+			{"POST", "/v1/apps", "", `{"name":"contract-x","platform":{"id":1}}`, 401, nil},
+			{"POST", "/v1/clients", a, client(`,"app":{"name":"contract-x","platform":{"id":2}}`), 400, []string{"app.marketapp.hash InvalidMarketappHash"}},
+			{"POST", "/v1/apps", a, `{"marketapp":{"hash":"` + onIOS + `"},"name":"contract-x"}`, 200, nil},
+		}},
+		{"unknown-marketapp-404", []call{
+			{"POST", "/v1/apps", a, `{"marketapp":{"hash":"` + strings.Repeat("0", 40) + `"}}`, 404, nil},
+			{"POST", "/v1/apps", a, `{"marketapp":{"hash":"` + strings.Repeat("0", 39) + `"}}`, 400, []string{"marketapp.hash InvalidMarketappHash"}},
+			{"POST", "/v1/apps", a, `{"marketapp":{"hash":"` + onIOS + `"}}`, 200, nil},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.variant, func(t *testing.T) {

@@ -19,13 +19,20 @@
 package defects
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
+	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pricing-contract/pricing-contract/mockserver"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
@@ -231,6 +238,188 @@ var catalogue = []defect{
 	{Defect: Defect{"user-update-not-stored", "4.1", "PUT /users/:userId answers the new values but does not store them"},
 		deviate: func(d *pricing.Deviations) { d.UpdateNotStored = true }},
 
+	// Behaviour over time: what was answered stays true afterwards.
+	{Defect: Defect{"user-created-changes-on-update", "2.1", "PUT /users/:userId answers created as the time of the update"},
+		answer: answerTo(putUser, func(o map[string]any) { o["created"] = now() })},
+	{Defect: Defect{"passwordLastChanged-on-every-update", "2.1", `every PUT /users/:userId answers passwordLastChanged as the time of the update, "password": null included`},
+		answer: answerTo(putUser, func(o map[string]any) { o["passwordLastChanged"] = now() })},
+	{Defect: Defect{"password-change-undated", "2.1", "a new password leaves passwordLastChanged as it was"},
+		deviate: func(d *pricing.Deviations) { d.PasswordChangeUndated = true }},
+	{Defect: Defect{"client-createdDate-changes-on-update", "2.2", "PUT /clients/:clientId answers createdDate as the time of the update"},
+		answer: answerTo(putClient, func(o map[string]any) { o["createdDate"] = now() })},
+	{Defect: Defect{"client-createdDate-unset", "2.2", "POST /clients answers createdDate 0001-01-01T00:00:00Z, a date never set"},
+		answer: answerTo(postTo(clientsPath), func(o map[string]any) { o["createdDate"] = unsetDate })},
+	{Defect: Defect{"app-created-unset", "2.3", "POST /apps answers created 0001-01-01T00:00:00Z, a date never set"},
+		answer: answerTo(postTo(appsPath), func(o map[string]any) { o["created"] = unsetDate })},
+	{Defect: Defect{"app-ids-repeat", "2.3", "every app POST /apps creates answers the id 1"},
+		answer: answerTo(postTo(appsPath), func(o map[string]any) { o["id"] = json.Number("1") })},
+	{Defect: Defect{"client-ids-repeat", "2.2", "every client POST /clients creates answers the id 1"},
+		answer: answerTo(postTo(clientsPath), func(o map[string]any) { o["id"] = json.Number("1") })},
+	{Defect: Defect{"writekey-shared", "2.3", "every app POST /apps creates answers the same writeKey"},
+		answer: answerTo(postTo(appsPath), func(o map[string]any) { o["writeKey"] = "0123456789abcdef0123456789abcdef" })},
+	{Defect: Defect{"old-email-still-logs-in", "4.1", "after an email change the old address still logs in"},
+		deviate: func(d *pricing.Deviations) { d.OldEmailKept = true }},
+	{Defect: Defect{"new-email-not-logging-in", "4.1", "an email change is stored, but the login still knows only the old address"},
+		deviate: func(d *pricing.Deviations) { d.LoginEmailStale = true }},
+	{Defect: Defect{"user-profile-not-stored", "4.1", "PUT /users/:userId answers the new names, subscribe flags and timezone but does not store them"},
+		deviate: func(d *pricing.Deviations) { d.UserProfileNotStored = true }},
+	{Defect: Defect{"client-update-not-stored", "4.4", "PUT /clients/:clientId answers the new values but does not store them"},
+		deviate: func(d *pricing.Deviations) { d.ClientUpdateNotStored = true }},
+	{Defect: Defect{"session-token-acts-as-last-login", "5", "every session token acts as the user who logged in last"},
+		deviate: func(d *pricing.Deviations) { d.LastSessionWins = true }},
+	{Defect: Defect{"rejected-password-stored", "4.1", "a PUT /users/:userId answered 400 still stores its valid new password"},
+		deviate: func(d *pricing.Deviations) { d.RejectedPasswordStored = true }},
+	{Defect: Defect{"unauthenticated-update-applied", "5", "a PUT /users/:userId without credentials is applied to the user, then answered 401"},
+		request: func(r *http.Request) {
+			if r.Method == http.MethodPut && userPath.MatchString(r.URL.Path) && !hasCredentials(r) {
+				r.Header.Set("Authorization", "api-key "+nobodyKey)
+				r.Header.Set(anonymousMark, "1")
+			}
+		},
+		deviate: func(d *pricing.Deviations) { d.NobodyAPIKey, d.NobodyMayActOnUsers = nobodyKey, true },
+		answer: func(a *rewrite.Answer) {
+			if a.Request.Header.Get(anonymousMark) != "" {
+				setError(a, http.StatusUnauthorized, pricing.CodeUnauthorized, "Authentication is required.")
+			}
+		}},
+	{Defect: Defect{"forbidden-update-applied", "5", "a PUT /users/:userId or /clients/:clientId the caller may not make is applied, then answered 403"},
+		deviate: func(d *pricing.Deviations) { d.PermissionCheckedAfterWrite = true },
+		answer: func(a *rewrite.Answer) {
+			// The store refuses the update it stored (ErrRefusedAfterWrite),
+			// which the mock, knowing no such refusal, answers 500.
+			if (putUser(a.Request) || putClient(a.Request)) && a.Status == http.StatusInternalServerError {
+				setError(a, http.StatusForbidden, pricing.CodeForbidden, "You may not modify this resource.")
+			}
+		}},
+
+	// Rules with a second half.
+	{Defect: Defect{"client-app-dropped", "4.3", "POST /clients ignores its app: the client is created, the app is not"},
+		request: editBody(postTo(clientsPath), func(b map[string]any) bool { return drop(b, "app") })},
+	{Defect: Defect{"client-app-to-primary", "4.3", "the app of POST /clients joins the caller's first client, and the new client has none"},
+		deviate: func(d *pricing.Deviations) { d.ClientAppToPrimary = true }},
+	{Defect: Defect{"put-users-client-dropped", "4.1", "PUT /users/:userId ignores client: answered 200, and no client is created"},
+		request: editBody(putUser, func(b map[string]any) bool { return drop(b, "client") })},
+	{Defect: Defect{"put-users-creates-client", "4.1", "PUT /users/:userId without a client creates one, as POST /users does"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			if _, ok := b["client"]; ok {
+				return false
+			}
+			b["client"] = map[string]any{"name": "Default client", "addressLine1": "1 Default Street", "addressCity": "London",
+				"addressPostcode": "EC1A 1BB", "addressCountry": "United Kingdom", "currency": map[string]any{"id": json.Number("1")}, "terms": "I agree"}
+			return true
+		})},
+	{Defect: Defect{"app-name-replaced", "4.2", "an app made from name and platform.id is named Untitled app, not the name sent"},
+		answer: answerTo(postTo(appsPath), func(o map[string]any) {
+			if m, ok := o["marketapp"].(map[string]any); ok && m["hash"] == nil {
+				o["name"] = "Untitled app"
+			}
+		})},
+	{Defect: Defect{"unknown-hash-ignored", "4.2", "a well-formed hash of no marketplace app is ignored, and the app made from name and platform.id"},
+		deviate: func(d *pricing.Deviations) { d.UnknownHashIgnored = true }},
+	{Defect: Defect{"password-echoed-by-sessions", "2.1", "POST /sessions answers the password it was sent"},
+		request: notePassword(postTo(sessionsPath)),
+		answer: func(a *rewrite.Answer) {
+			if pw := a.Request.Header.Get(passwordMark); pw != "" {
+				answerTo(postTo(sessionsPath), func(o map[string]any) { o["password"] = pw })(a)
+			}
+		}},
+	{Defect: Defect{"password-in-error-message", "2.1", "the InvalidPassword message quotes the password it refused"},
+		request: notePassword(putUser),
+		answer: func(a *rewrite.Answer) {
+			pw := a.Request.Header.Get(passwordMark)
+			if pw == "" {
+				return
+			}
+			onBadRequest(func(errs []any) any {
+				for _, e := range errs {
+					if o, ok := e.(map[string]any); ok && o["fieldName"] == "password" {
+						o["message"] = "The password " + strconv.Quote(pw) + " is too short."
+					}
+				}
+				return errs
+			})(a)
+		}},
+	{Defect: Defect{"client-members-leaked", "2.1", "a client answer lists its members with their password hashes"},
+		answer: answerTo(func(r *http.Request) bool { return postTo(clientsPath)(r) || putClient(r) }, func(o map[string]any) {
+			o["users"] = []any{map[string]any{"id": json.Number("1"), "passwordHash": "$2y$10$" + strings.Repeat("Q", 53)}}
+		})},
+
+	{Defect: Defect{"app-creator-leaked", "2.1", "an app answer carries the user who created it, password hash included"},
+		answer: answerTo(postTo(appsPath), func(o map[string]any) {
+			o["creator"] = map[string]any{"id": json.Number("1"), "passwordHash": "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"}
+		})},
+
+	// Valid but unusual input.
+	{Defect: Defect{"firstname-limit-in-bytes", "8", "firstName is limited to 255 bytes of UTF-8, not 255 characters"},
+		request: editBody(putUser, overBytes("firstName"))},
+	{Defect: Defect{"client-name-limit-in-bytes", "8", "the name of a client is limited to 255 bytes of UTF-8, not 255 characters"},
+		request: editBody(toClients, overBytes("name"))},
+	{Defect: Defect{"addressline1-limit-in-bytes", "8", "addressLine1 is limited to 255 bytes of UTF-8, not 255 characters"},
+		request: editBody(toClients, overBytes("addressLine1"))},
+	{Defect: Defect{"names-ascii-only", "2.1", "firstName and lastName refuse letters outside ASCII"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			return refuseIf(b, "firstName", "", notASCII) || refuseIf(b, "lastName", "", notASCII)
+		})},
+	{Defect: Defect{"one-character-name-refused", "7.3", "a first name of one character is refused as not provided"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			return refuseIf(b, "firstName", "", func(s string) bool { return utf8.RuneCountInString(s) == 1 })
+		})},
+	{Defect: Defect{"names-html-escaped", "2.1", "firstName and lastName are stored HTML-escaped (O&#39;Brien)"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			changed := false
+			for _, k := range []string{"firstName", "lastName"} {
+				if s, ok := b[k].(string); ok && html.EscapeString(s) != s {
+					b[k], changed = html.EscapeString(s), true
+				}
+			}
+			return changed
+		})},
+	{Defect: Defect{"json-quotes-unescaped", "1", `a " inside a string is written unescaped, so the answer is not JSON`},
+		answer: func(a *rewrite.Answer) { a.Body = bytes.ReplaceAll(a.Body, []byte(`\"`), []byte(`"`)) }},
+	{Defect: Defect{"email-plus-refused", "7.3", "an email with a + in its local part is refused as invalid"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			return refuseIf(b, "email", "not-an-email", func(s string) bool { local, _, _ := strings.Cut(s, "@"); return strings.Contains(local, "+") })
+		})},
+	{Defect: Defect{"email-dots-refused", "7.3", "an email with a dot in its local part is refused as invalid"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			return refuseIf(b, "email", "not-an-email", func(s string) bool { local, _, _ := strings.Cut(s, "@"); return strings.Contains(local, ".") })
+		})},
+	{Defect: Defect{"email-subdomain-refused", "7.3", "an email whose domain has more than two labels is refused as invalid"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			return refuseIf(b, "email", "not-an-email", func(s string) bool { _, domain, _ := strings.Cut(s, "@"); return strings.Count(domain, ".") > 1 })
+		})},
+	{Defect: Defect{"timezone-hyphen-refused", "2.1", "a timezone whose city has a hyphen (America/Port-au-Prince) is refused"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			return refuseIf(b, "timezone", "Invalid", func(s string) bool { return strings.Contains(s, "-") })
+		})},
+	{Defect: Defect{"password-minimum-in-bytes", "8", "the password minimum of 6 counts bytes: 5 characters of two bytes each pass"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			pw, ok := b["password"].(string)
+			if !ok || utf8.RuneCountInString(pw) >= pricing.MinPassword || len(pw) < pricing.MinPassword {
+				return false
+			}
+			b["password"] = pw + strings.Repeat("x", pricing.MinPassword)
+			return true
+		})},
+	{Defect: Defect{"password-ascii-only", "8", "a password with characters outside ASCII is refused"},
+		request: editBody(putUser, func(b map[string]any) bool { return refuseIf(b, "password", "", notASCII) })},
+	{Defect: Defect{"uppercase-hash-refused", "8", "a marketapp hash in upper-case hexadecimal is refused"},
+		request: editBody(postTo(appsPath), func(b map[string]any) bool {
+			m, ok := b["marketapp"].(map[string]any)
+			return ok && refuseIf(m, "hash", "not-hexadecimal", func(s string) bool { return strings.ContainsAny(s, "ABCDEF") })
+		})},
+	{Defect: Defect{"currency-id-ignored", "2.2", "currency.id is ignored: every client bills in the first currency"},
+		request: editBody(toClients, func(b map[string]any) bool { return setID(b, "currency", "1") })},
+	{Defect: Defect{"nextplan-id-ignored", "4.2", "nextplan.id is ignored: every app gets the first plan"},
+		request: editBody(postTo(appsPath), func(b map[string]any) bool { return setID(b, "nextplan", "1") })},
+	{Defect: Defect{"platform-id-ignored", "4.2", "without a hash, platform.id is ignored: every app is on the first platform"},
+		request: editBody(postTo(appsPath), func(b map[string]any) bool {
+			if m, ok := b["marketapp"].(map[string]any); ok && m["hash"] != nil {
+				return false
+			}
+			return setID(b, "platform", "1")
+		})},
+
 	// Requests rewritten on the way in.
 	{Defect: Defect{"v1.0-not-served", "9", "the base path v1.0 is not routed, only v1"},
 		request: func(r *http.Request) {
@@ -420,4 +609,148 @@ func onObjects(edit func(key string, o map[string]any)) func(*rewrite.Answer) {
 
 func dropField(name string) func(*rewrite.Answer) {
 	return onObjects(func(_ string, o map[string]any) { delete(o, name) })
+}
+
+// Paths of the API under any base path, and the requests to them.
+var (
+	userPath     = regexp.MustCompile(`^/[^/]+/users/[^/]+$`)
+	appsPath     = regexp.MustCompile(`^/[^/]+/apps$`)
+	clientsPath  = regexp.MustCompile(`^/[^/]+/clients$`)
+	sessionsPath = regexp.MustCompile(`^/[^/]+/sessions$`)
+)
+
+func putUser(r *http.Request) bool {
+	return r.Method == http.MethodPut && userPath.MatchString(r.URL.Path)
+}
+func putClient(r *http.Request) bool {
+	return r.Method == http.MethodPut && clientPath.MatchString(r.URL.Path)
+}
+
+func postTo(path *regexp.Regexp) func(*http.Request) bool {
+	return func(r *http.Request) bool { return r.Method == http.MethodPost && path.MatchString(r.URL.Path) }
+}
+
+// toClients is a request whose body is a client's: POST /clients and PUT
+// /clients/:clientId.
+func toClients(r *http.Request) bool { return postTo(clientsPath)(r) || putClient(r) }
+
+// Headers a request rewrite leaves for the answer rewrite of the same
+// defect. The mock ignores them.
+const (
+	anonymousMark = "X-Defect-Anonymous"
+	passwordMark  = "X-Defect-Password"
+)
+
+// unsetDate is what a date field that was never set looks like in Go.
+const unsetDate = "0001-01-01T00:00:00Z"
+
+func now() string { return time.Now().UTC().Truncate(time.Second).Format(time.RFC3339) }
+
+func hasCredentials(r *http.Request) bool {
+	return r.Header.Get("Authorization") != "" || r.Header.Get("session-token") != "" || r.URL.Query().Has("sessionToken")
+}
+
+// answerTo edits the JSON object of a 200 to the requests that match.
+func answerTo(match func(*http.Request) bool, edit func(o map[string]any)) func(*rewrite.Answer) {
+	return func(a *rewrite.Answer) {
+		if a.Status != http.StatusOK || !match(a.Request) {
+			return
+		}
+		editJSON(a, func(v any) any {
+			if o, ok := v.(map[string]any); ok {
+				edit(o)
+			}
+			return v
+		})
+	}
+}
+
+// setError replaces an answer with the error array of one code.
+func setError(a *rewrite.Answer, status int, code pricing.Code, message string) {
+	a.Status = status
+	a.Header.Set("Content-Type", "application/json; charset=utf-8")
+	a.Body, _ = json.Marshal([]map[string]string{{"fieldName": "", "error": code.String(), "message": message}})
+}
+
+// editBody rewrites the JSON object body of the requests that match; edit
+// reports whether it changed the body.
+func editBody(match func(*http.Request) bool, edit func(b map[string]any) bool) func(*http.Request) {
+	return func(r *http.Request) {
+		if !match(r) {
+			return
+		}
+		rewrite.EditRequestJSON(r, func(v any) (any, bool) {
+			b, ok := v.(map[string]any)
+			return v, ok && edit(b)
+		})
+	}
+}
+
+func drop(b map[string]any, key string) bool {
+	_, ok := b[key]
+	delete(b, key)
+	return ok
+}
+
+// refuseIf replaces the string at key by a value the mock refuses when
+// refused says so: how a server that refuses such a string answers.
+func refuseIf(b map[string]any, key, refusal string, refused func(string) bool) bool {
+	if s, ok := b[key].(string); ok && refused(s) {
+		b[key] = refusal
+		return true
+	}
+	return false
+}
+
+func notASCII(s string) bool {
+	for _, r := range s {
+		if r >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// overBytes refuses a string of more than 255 bytes at key, as a limit
+// counted in bytes does, by a string of 256 characters.
+func overBytes(key string) func(b map[string]any) bool {
+	return func(b map[string]any) bool {
+		return refuseIf(b, key, strings.Repeat("x", pricing.MaxLen+1), func(s string) bool { return len(s) > pricing.MaxLen })
+	}
+}
+
+// setID sets obj.id to id where the body has an id there.
+func setID(b map[string]any, obj, id string) bool {
+	o, ok := b[obj].(map[string]any)
+	if !ok || o["id"] == nil || o["id"] == json.Number(id) {
+		return false
+	}
+	o["id"] = json.Number(id)
+	return true
+}
+
+// notePassword leaves the password of a matching request's body (JSON or
+// form) in a header, for the answer to leak.
+func notePassword(match func(*http.Request) bool) func(*http.Request) {
+	return func(r *http.Request) {
+		if !match(r) || r.Body == nil {
+			return
+		}
+		raw, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		var pw string
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "application/x-www-form-urlencoded" {
+			form, _ := url.ParseQuery(string(raw))
+			pw = form.Get("password")
+		} else {
+			var b map[string]any
+			if json.Unmarshal(raw, &b) == nil {
+				pw, _ = b["password"].(string)
+			}
+		}
+		if pw != "" {
+			r.Header.Set(passwordMark, pw)
+		}
+	}
 }

@@ -224,3 +224,87 @@ func TestUpdateNotStored(t *testing.T) {
 		t.Errorf("a later read shows firstName %s, want the stored one", got)
 	}
 }
+
+// TestNewDefectsChangeTheAnswer checks the defects of behaviour over time,
+// of rules with a second half and of unusual input at the unit level: a
+// short run of requests observes the same as the spec without the defect,
+// and something else with it. The last probe's observation is compared.
+func TestNewDefectsChangeTheAnswer(t *testing.T) {
+	seedCreated := func(r *httptest.ResponseRecorder) string {
+		return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "created").Str == "2025-01-06T09:00:00Z")
+	}
+	newPassword := strings.Replace(userBody, `"password":null`, `"password":"contract-new-pw"`, 1)
+	bBody := strings.Replace(newPassword, "{{email}}", "other@example.com", 1)
+	bLogin := probe{"POST", "/v1/sessions", `{"email":"other@example.com","password":"contract-new-pw"}`, anonymous, status}
+	aLogin := probe{"POST", "/v1/sessions", `{"email":"{{email}}","password":"contract-new-pw"}`, anonymous, status}
+	tests := []struct {
+		defect      string
+		probes      []probe
+		clean, want string
+	}{
+		{"user-created-changes-on-update", []probe{{"PUT", "/v1/users/1", userBody, nil, seedCreated}}, "true", "false"},
+		{"passwordLastChanged-on-every-update", []probe{{"PUT", "/v1/users/1", userBody, nil, func(r *httptest.ResponseRecorder) string {
+			return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "passwordLastChanged").Str == "2025-01-06T09:00:00Z")
+		}}}, "true", "false"},
+		{"writekey-shared", []probe{{"POST", "/v1/apps", appBody, nil, func(r *httptest.ResponseRecorder) string {
+			return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "writeKey").Str == "0123456789abcdef0123456789abcdef")
+		}}}, "false", "true"},
+		{"client-createdDate-unset", []probe{{"POST", "/v1/clients", clientBody, nil, func(r *httptest.ResponseRecorder) string {
+			return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "createdDate").Str == unsetDate)
+		}}}, "false", "true"},
+		{"unauthenticated-update-applied", []probe{{"PUT", "/v1/users/1", newPassword, anonymous, status}, aLogin}, "401", "200"},
+		{"forbidden-update-applied", []probe{{"PUT", "/v1/users/2", bBody, nil, status}, bLogin}, "401", "200"},
+		{"rejected-password-stored", []probe{{"PUT", "/v1/users/1", strings.Replace(newPassword, `"Q"`, `""`, 1), nil, status}, aLogin}, "401", "200"},
+		{"session-token-acts-as-last-login", []probe{
+			{"POST", "/v1/sessions", login, anonymous, status},
+			{"POST", "/v1/sessions", `{"email":"other@example.com","password":"other-password"}`, anonymous, status},
+			{"GET", "/v1/users/2", "", []string{"session-token", "{{token}}"}, status},
+		}, "403", "200"},
+		{"old-email-still-logs-in", []probe{
+			{"PUT", "/v1/users/1", strings.Replace(userBody, "{{email}}", "contract-new@example.com", 1), nil, status},
+			{"POST", "/v1/sessions", login, anonymous, status},
+		}, "401", "200"},
+		{"names-ascii-only", []probe{{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"Zoë"`, 1), nil, status}}, "200", "400"},
+		{"firstname-limit-in-bytes", []probe{{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"`+strings.Repeat("ж", 255)+`"`, 1), nil, status}}, "200", "400"},
+		{"email-plus-refused", []probe{{"PUT", "/v1/users/1", strings.Replace(userBody, "{{email}}", "qa+tag@example.com", 1), nil, status}}, "200", "400"},
+		{"currency-id-ignored", []probe{{"PUT", "/v1/clients/1", strings.Replace(clientBody, `"id":1`, `"id":2`, 1), nil, jsonAt("currency.id")}}, "2", "1"},
+		{"platform-id-ignored", []probe{{"POST", "/v1/apps", `{"name":"contract-x","platform":{"id":2}}`, nil, jsonAt("platform.id")}}, "2", "1"},
+		{"uppercase-hash-refused", []probe{{"POST", "/v1/apps", `{"marketapp":{"hash":"FECAF482F29181490AE5ECFB2790186CE7F82078"}}`, nil, status}}, "200", "400"},
+		{"unknown-hash-ignored", []probe{{"POST", "/v1/apps", `{"marketapp":{"hash":"` + strings.Repeat("0", 40) + `"},"name":"contract-x","platform":{"id":1}}`, nil, status}}, "400", "200"},
+		{"put-users-creates-client", []probe{{"PUT", "/v1/users/1", userBody, nil, status}, {"GET", "/v1/users/1/clients", "", nil, jsonAt("clients.#")}}, "1", "2"},
+		{"password-echoed-by-sessions", []probe{{"POST", "/v1/sessions", login, anonymous, jsonAt("password")}}, "", `"qa-password"`},
+		{"json-quotes-unescaped", []probe{{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"a\"b"`, 1), nil, func(r *httptest.ResponseRecorder) string {
+			return strconv.FormatBool(gjson.ValidBytes(r.Body.Bytes()))
+		}}}, "true", "false"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.defect, func(t *testing.T) {
+			t.Parallel()
+			for _, names := range [][]string{nil, {tt.defect}} {
+				srv, h := mock(t, names...)
+				var got string
+				token := ""
+				for _, p := range tt.probes {
+					for i, v := range p.headers {
+						if v == "{{token}}" {
+							p.headers = append([]string(nil), p.headers...)
+							p.headers[i] = token
+						}
+					}
+					rec := p.send(t, srv, h)
+					if tok := gjson.GetBytes(rec.Body.Bytes(), "token"); tok.Exists() && token == "" {
+						token = tok.Str
+					}
+					got = p.observe(rec)
+				}
+				want := tt.clean
+				if names != nil {
+					want = tt.want
+				}
+				if got != want {
+					t.Errorf("with %v: got %s, want %s", names, got, want)
+				}
+			}
+		})
+	}
+}

@@ -44,6 +44,44 @@ type Deviations struct {
 	// (id 0): a request that carries it runs as one that skipped
 	// authentication (5).
 	NobodyAPIKey string
+
+	// PasswordChangeUndated: a new password leaves passwordLastChanged as it
+	// was (2.1).
+	PasswordChangeUndated bool
+	// OldEmailKept: after an email change the old address still logs in,
+	// beside the new one (4.1).
+	OldEmailKept bool
+	// LoginEmailStale: an email change is stored in the user but not where
+	// the login looks, so the old address logs in and the new one does not
+	// (4.1).
+	LoginEmailStale bool
+	// UserProfileNotStored: PUT /users stores the email, the password and
+	// the phone but only answers the names, the subscribe flags and the
+	// timezone (4.1).
+	UserProfileNotStored bool
+	// ClientUpdateNotStored: PUT /clients answers the new values without
+	// storing them (4.4).
+	ClientUpdateNotStored bool
+	// LastSessionWins: every session token acts as the user who logged in
+	// last (5).
+	LastSessionWins bool
+	// RejectedPasswordStored: the new password of a PUT /users body is stored
+	// as soon as it is found valid, even when another field makes the
+	// request a 400 (4.1).
+	RejectedPasswordStored bool
+	// NobodyMayActOnUsers: the caller of NobodyAPIKey may modify every user
+	// (5).
+	NobodyMayActOnUsers bool
+	// PermissionCheckedAfterWrite: an update of a user or a client by a
+	// caller who may not make it is stored before the permission is
+	// checked; the store then refuses it with ErrRefusedAfterWrite (5).
+	PermissionCheckedAfterWrite bool
+	// ClientAppToPrimary: the app of POST /clients joins the caller's
+	// primary client instead of the new one (4.3).
+	ClientAppToPrimary bool
+	// UnknownHashIgnored: a well-formed hash that matches no marketplace app
+	// is ignored, and the app made from name and platform.id (1, 4.2).
+	UnknownHashIgnored bool
 }
 
 func (d Deviations) maxLen(field string) int {

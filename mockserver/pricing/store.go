@@ -19,6 +19,10 @@ var (
 	ErrEmailTaken       = errors.New("email address already in use")
 	ErrUnknownReference = errors.New("unknown catalogue reference")
 	ErrIncompleteInput  = errors.New("incomplete input")
+	// ErrRefusedAfterWrite is what the store answers, under the deviation
+	// PermissionCheckedAfterWrite, to an update it stored for a caller who
+	// may not make it.
+	ErrRefusedAfterWrite = errors.New("the update was stored, then refused")
 )
 
 // User is a user account. The password is not part of it: the store keeps
@@ -183,6 +187,12 @@ type Store struct {
 	// gen counts writes; pristine is true from a reset to the first write.
 	gen      uint64
 	pristine bool
+
+	// Only under Deviations: the user of the newest session
+	// (LastSessionWins), and whether the latest permission check of each
+	// user refused its caller (PermissionCheckedAfterWrite).
+	lastSessionUser int64
+	refused         map[string]bool // "user 1", "client 2"
 }
 
 func NewStore(seed *Seed, src *Source, dev Deviations) *Store {
@@ -365,6 +375,7 @@ func (s *Store) CreateSession(userID int64) (Session, error) {
 		ClientID:      r.PrimaryClientID,
 	}
 	s.nextSession++
+	s.lastSessionUser = userID
 	s.sessions[sha256.Sum256([]byte(token))] = sess
 	s.changedLocked()
 	sess.Token = token
@@ -387,6 +398,9 @@ func (s *Store) UserIDForToken(token string) (int64, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	sess, ok := s.sessions[sha256.Sum256([]byte(token))]
+	if ok && s.dev.LastSessionWins {
+		return s.lastSessionUser, true
+	}
 	return sess.UserID, ok
 }
 
@@ -458,12 +472,32 @@ func (s *Store) Validator() Validator { return Validator{Catalog: s, Deviations:
 // MayActOnUser reports whether the caller may read and modify a user: only
 // its own (spec section 5).
 func (s *Store) MayActOnUser(callerID, userID int64) bool {
-	return callerID == userID || s.dev.AnyUserMayAct
+	if s.dev.PermissionCheckedAfterWrite {
+		s.noteRefusal(fmt.Sprint("user ", userID), callerID != userID)
+		return true
+	}
+	return callerID == userID || s.dev.AnyUserMayAct || (callerID == 0 && s.dev.NobodyMayActOnUsers)
+}
+
+// noteRefusal records the outcome of the latest permission check of a
+// resource, under Deviations.PermissionCheckedAfterWrite: the write that
+// follows is stored, then refused.
+func (s *Store) noteRefusal(resource string, refused bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.refused == nil {
+		s.refused = map[string]bool{}
+	}
+	s.refused[resource] = refused
 }
 
 // MayActOnClient reports whether the caller may read and modify a client:
 // only one it is a member of (spec section 5).
 func (s *Store) MayActOnClient(callerID, clientID int64) bool {
+	if s.dev.PermissionCheckedAfterWrite {
+		s.noteRefusal(fmt.Sprint("client ", clientID), !s.IsMember(callerID, clientID))
+		return true
+	}
 	return s.IsMember(callerID, clientID) || s.dev.AnyoneMayActOnClients
 }
 
@@ -722,17 +756,45 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 		return User{}, err
 	}
 	s.changedLocked()
-	delete(s.emails, strings.ToLower(r.Email))
-	s.emails[strings.ToLower(in.Email)] = id
+	if !s.dev.LoginEmailStale {
+		if !s.dev.OldEmailKept {
+			delete(s.emails, strings.ToLower(r.Email))
+		}
+		s.emails[strings.ToLower(in.Email)] = id
+	}
+	kept := r.User
 	r.applyInput(in)
 	if g.hasPW {
 		r.salt, r.hash = g.salt, g.hash
-		r.PasswordLastChanged = g.now
+		if !s.dev.PasswordChangeUndated {
+			r.PasswordLastChanged = g.now
+		}
 	}
 	if in.Client != nil {
 		s.addClientLocked(r, *in.Client, g)
 	}
-	return r.copy(), nil
+	answer := r.copy()
+	if s.dev.UserProfileNotStored {
+		r.FirstName, r.LastName, r.Timezone = kept.FirstName, kept.LastName, kept.Timezone
+		r.SubscribeWelcome, r.SubscribeBlog = kept.SubscribeWelcome, kept.SubscribeBlog
+		r.SubscribeHowto, r.SubscribeOnboarding = kept.SubscribeHowto, kept.SubscribeOnboarding
+	}
+	if s.dev.PermissionCheckedAfterWrite && s.refused[fmt.Sprint("user ", id)] {
+		return User{}, ErrRefusedAfterWrite
+	}
+	return answer, nil
+}
+
+// setPassword replaces a user's password, nothing else (Deviations.RejectedPasswordStored).
+func (s *Store) setPassword(id int64, password string) {
+	salt, hash := s.hashPassword(password)
+	now := s.src.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.users[id]; ok {
+		s.changedLocked()
+		r.salt, r.hash, r.PasswordLastChanged = salt, hash, now
+	}
 }
 
 // updatedUser is the user as UpdateUser would leave it, without the update
@@ -803,7 +865,11 @@ func (s *Store) addClientLocked(r *userRecord, in ClientInput, g generated) Clie
 		r.PrimaryClientID = c.ID
 	}
 	if in.App != nil {
-		s.addAppLocked(c.ID, *in.App, g)
+		owner := c.ID
+		if s.dev.ClientAppToPrimary && r.PrimaryClientID != c.ID {
+			owner = r.PrimaryClientID
+		}
+		s.addAppLocked(owner, *in.App, g)
 	}
 	return c.copy()
 }
@@ -858,7 +924,12 @@ func (s *Store) UpdateClient(id int64, in ClientInput) (Client, error) {
 	}
 	s.changedLocked()
 	c.apply(in)
-	s.clients[id] = c
+	if !s.dev.ClientUpdateNotStored {
+		s.clients[id] = c
+	}
+	if s.dev.PermissionCheckedAfterWrite && s.refused[fmt.Sprint("client ", id)] {
+		return Client{}, ErrRefusedAfterWrite
+	}
 	return c.copy(), nil
 }
 

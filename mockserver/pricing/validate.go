@@ -191,6 +191,9 @@ func (val Validator) checker() *checker { return &checker{cat: val.Catalog, dev:
 func (val Validator) UserUpdate(b Body, userID int64) (UserInput, []FieldError) {
 	v := val.checker()
 	in := v.user(b, userID, false)
+	if s, ok := val.Catalog.(*Store); ok && len(v.errs) > 0 && in.Password != nil && val.Deviations.RejectedPasswordStored {
+		s.setPassword(userID, *in.Password)
+	}
 	return in, v.errs
 }
 
@@ -453,6 +456,8 @@ func (v *checker) marketapp(b Body, in *AppInput) bool {
 	h, ok := v.dev.hash(rawHash)
 	switch m, known := v.cat.Marketapp(strings.ToLower(h)); {
 	case !ok && v.dev.MalformedHashIgnored:
+		return false
+	case ok && !known && v.dev.UnknownHashIgnored:
 		return false
 	case !ok:
 		v.fail(field, CodeInvalidMarketappHash, msg)

@@ -452,3 +452,53 @@ func TestDeviationsOfLength(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateUnusualButValidInput: what the contract suite sends as valid
+// but unusual input is valid to the reference too: limits count characters
+// of any script, emails may have a +, dots and subdomains, a hash may be in
+// upper case, a name may be one character or carry quotes and markup, a
+// timezone's city may have hyphens.
+func TestValidateUnusualButValidInput(t *testing.T) {
+	cjk := func(n int) string { return strings.Repeat("中", n) } // three bytes each in UTF-8
+	users := []struct {
+		name    string
+		changes map[string]any
+		want    []string
+	}{
+		{"firstName of 255 three-byte characters", map[string]any{"firstName": cjk(255)}, nil},
+		{"firstName of 256 three-byte characters", map[string]any{"firstName": cjk(256)}, []string{"firstName:InvalidFirstName"}},
+		{"lastName of 246 letters after contract-", map[string]any{"lastName": "contract-" + strings.Repeat("ж", 246)}, nil},
+		{"firstName of one character", map[string]any{"firstName": "Q"}, nil},
+		{"names with quotes, a backslash and markup", map[string]any{"firstName": `O'Brien "Q" \ <b>&amp;`, "lastName": "Øster-Ødegård"}, nil},
+		{"email with a plus", map[string]any{"email": "contract-a1b2+tag@example.com"}, nil},
+		{"email with dots", map[string]any{"email": "contract-a.b.c@example.com"}, nil},
+		{"email at a subdomain", map[string]any{"email": "contract-a1@contract-x1.example.com"}, nil},
+		{"email with all three at 254", map[string]any{"email": "contract-" + strings.Repeat("a", 50) + ".b+c@" + strings.Repeat("d", 63) + "." + strings.Repeat("e", 63) + ".f" + strings.Repeat("g", 49) + ".example.com"}, nil},
+		{"timezone with hyphens", map[string]any{"timezone": "America/Port-au-Prince"}, nil},
+		{"password of 6 two-byte characters", map[string]any{"password": strings.Repeat("ж", 6)}, nil},
+		{"password of 5 three-byte characters", map[string]any{"password": cjk(5)}, []string{"password:InvalidPassword"}},
+	}
+	for _, tt := range users {
+		t.Run(tt.name, func(t *testing.T) {
+			in, errs := spec.UserUpdate(with(t, body(t, userJSON), tt.changes), 1)
+			if got := codes(errs); !slices.Equal(got, append([]string{}, tt.want...)) {
+				t.Fatalf("errors = %q, want %q", got, tt.want)
+			}
+			if e, ok := tt.changes["email"].(string); ok && len(errs) == 0 && in.Email != e {
+				t.Errorf("email stored as %q, want %q as sent", in.Email, e)
+			}
+		})
+	}
+	for _, field := range []string{"name", "addressLine1", "addressLine2", "addressCity"} {
+		if _, errs := spec.ClientCreate(with(t, body(t, clientJSON), map[string]any{field: cjk(255)})); len(errs) > 0 {
+			t.Errorf("client %s of 255 three-byte characters: %q", field, codes(errs))
+		}
+		if _, errs := spec.ClientCreate(with(t, body(t, clientJSON), map[string]any{field: cjk(256)})); len(errs) != 1 {
+			t.Errorf("client %s of 256 three-byte characters: %q, want one error", field, codes(errs))
+		}
+	}
+	in, errs := spec.App(with(t, body(t, hashAppJSON), map[string]any{"marketapp.hash": strings.ToUpper(knownHash)}))
+	if len(errs) > 0 || in.MarketappHash == nil || *in.MarketappHash != knownHash {
+		t.Errorf("an upper-case hash: %+v, %q; want the marketplace app %s", in, codes(errs), knownHash)
+	}
+}

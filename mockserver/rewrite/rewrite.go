@@ -6,6 +6,7 @@ package rewrite
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -68,21 +69,30 @@ func (w *heldWriter) Write(b []byte) (int, error) {
 // digits is not rounded) and HTML is not escaped. A body that is not one
 // JSON value is left alone, and EditJSON reports whether the body changed.
 func (a *Answer) EditJSON(edit func(v any) (any, bool)) bool {
+	b, changed := editJSON(a.Body, edit)
+	if changed {
+		a.Body = b
+	}
+	return changed
+}
+
+// editJSON decodes raw, hands it to edit and encodes what edit returns,
+// when raw is one JSON value and edit reports a change.
+func editJSON(raw []byte, edit func(v any) (any, bool)) ([]byte, bool) {
 	var v any
-	if jsonio.Decode(a.Body, &v) != nil {
-		return false
+	if jsonio.Decode(raw, &v) != nil {
+		return nil, false
 	}
 	v, changed := edit(v)
 	if !changed {
-		return false
+		return nil, false
 	}
 	b, err := jsonio.Encode(v)
 	if err != nil {
 		// edit built something that is not JSON: a bug of the rewrite.
-		panic("rewrite: the edited answer does not encode: " + err.Error())
+		panic("rewrite: the edited JSON does not encode: " + err.Error())
 	}
-	a.Body = b
-	return true
+	return b, true
 }
 
 // Requests serves each request with next after edit has changed it; edit
@@ -94,6 +104,29 @@ func Requests(next http.Handler, edit func(*http.Request)) http.Handler {
 		r.RequestURI = r.URL.RequestURI()
 		next.ServeHTTP(w, r)
 	})
+}
+
+// EditRequestJSON hands the request's body, decoded, to edit and puts back
+// what edit returns when edit reports a change, with Content-Length to
+// match; numbers stay as written. A body that is not one JSON value is left
+// as it was, and EditRequestJSON reports whether the body changed. It reads
+// the body, so r must be the request a handler will read (Requests hands
+// its edit a copy).
+func EditRequestJSON(r *http.Request, edit func(v any) (any, bool)) bool {
+	if r.Body == nil {
+		return false
+	}
+	raw, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	b, changed := editJSON(raw, edit)
+	if err != nil || !changed {
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	r.ContentLength = int64(len(b))
+	r.Header.Set("Content-Length", strconv.Itoa(len(b)))
+	return true
 }
 
 // SetPath points a request at another path.

@@ -1,6 +1,7 @@
 package rewrite
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -84,5 +85,35 @@ func TestEachObject(t *testing.T) {
 	slices.Sort(keys)
 	if want := []string{"", "client", "users"}; !slices.Equal(keys, want) {
 		t.Errorf("objects under %q, want %q", keys, want)
+	}
+}
+
+func TestEditRequestJSON(t *testing.T) {
+	echo := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("X-Length", strconv.FormatInt(r.ContentLength, 10))
+		w.Write(b)
+	})
+	tests := []struct {
+		name, body, want string
+		edit             func(v any) (any, bool)
+	}{
+		{"edited, numbers kept", `{"id":12345678901234567890,"name":"<b>"}`, `{"id":12345678901234567890,"name":"x"}` + "\n",
+			func(v any) (any, bool) { v.(map[string]any)["name"] = "x"; return v, true }},
+		{"looked at, not changed", `{"id":1}`, `{"id":1}`, func(v any) (any, bool) { return "ignored", false }},
+		{"not JSON is left alone", `{"id":`, `{"id":`, func(v any) (any, bool) { return v, true }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := Requests(echo, func(r *http.Request) { EditRequestJSON(r, tt.edit) })
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/x", strings.NewReader(tt.body)))
+			if rec.Body.String() != tt.want {
+				t.Errorf("the handler read %q, want %q", rec.Body, tt.want)
+			}
+			if got := rec.Header().Get("X-Length"); got != strconv.Itoa(len(tt.want)) {
+				t.Errorf("Content-Length %s, want %d", got, len(tt.want))
+			}
+		})
 	}
 }

@@ -12,3 +12,6 @@ plan_id          = 1
 platform_id      = 1
 phone_country_id = 1
 marketapp_hash   = fecaf482f29181490ae5ecfb2790186ce7f82078
+currencies       = 1:GBP,2:EUR,3:USD
+plans            = 1:lite,2:pro,3:dynamic
+platforms        = 1:Android,2:iOS

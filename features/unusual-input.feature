@@ -1,0 +1,213 @@
+Feature: valid but unusual input is accepted
+  Section 8 counts characters, not bytes: a string of 255 letters outside ASCII is accepted and
+  answered as sent, and one of 256 refused, in every field that takes free text. The letters used
+  take two or three bytes in UTF-8, one code point and one UTF-16 unit each, and no normalisation
+  changes them, so that every reading of "character" but bytes agrees. Valid emails with a +, dots
+  and a subdomain of the profile's email domain are accepted and log in; hexadecimal in upper case
+  is hexadecimal; a one-character name is a name provided; a name may hold quotes, a backslash and
+  markup; a timezone's city may have a hyphen. And every catalogue value the profile lists works,
+  so that a server that ignores currency.id or nextplan.id (and always takes its first entry) is
+  caught; platform.id is checked in consequences.feature.
+
+  Scenario Outline: <method> <path> accepts 255 non-ASCII characters in <field> and answers them as sent
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:unicode:255}}" as "value"
+    And the request body is the template "<body>"
+    And the request body field "<field>" is "{{value}}"
+    When I send "<method>" to "<path>"
+    Then the response status is 200
+    And the response matches:
+      """json
+      {"<field>": <answer>}
+      """
+
+    @put-users @s4.1 @s8 @mutates-A
+    Examples: PUT /users/:userId
+      | method | path                | body | field     | answer      |
+      | PUT    | /users/{{A.userId}} | user | firstName | "{{value}}" |
+      | PUT    | /users/{{A.userId}} | user | lastName  | "{{value}}" |
+
+    @put-clients @s4.4 @s8 @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | body   | field        | answer                     |
+      | PUT    | /clients/{{A.clientId}} | client | name         | "{{value}}"                |
+      | PUT    | /clients/{{A.clientId}} | client | addressLine1 | "{{value}}"                |
+      | PUT    | /clients/{{A.clientId}} | client | addressLine2 | {"#optional": "{{value}}"} |
+      | PUT    | /clients/{{A.clientId}} | client | addressCity  | "{{value}}"                |
+
+  @post-clients @s4.3 @s8
+  Scenario Outline: POST /clients accepts 255 non-ASCII characters in <field> and answers them as sent
+    Given the profile value "clients_per_user" is "several"
+    And I am account "A" using the api-key header
+    And I remember "{{gen:unicode:255}}" as "value"
+    And the request body is the template "client"
+    And the request body field "<field>" is "{{value}}"
+    When I send "POST" to "/clients"
+    Then the response status is 200
+    And the response matches:
+      """json
+      {"<field>": <answer>}
+      """
+
+    Examples:
+      | field        | answer                     |
+      | name         | "{{value}}"                |
+      | addressLine1 | "{{value}}"                |
+      | addressCity  | "{{value}}"                |
+
+  Scenario Outline: <method> <path> refuses 256 non-ASCII characters in <field>
+    Given I am account "A" using the api-key header
+    And the request body is the template "<body>"
+    And the request body field "<field>" is a non-ASCII string of 256 characters
+    When I send "<method>" to "<path>"
+    Then the errors name the field "<field>"
+
+    @put-users @s4.1 @s8 @mutates-A
+    Examples: PUT /users/:userId
+      | method | path                | body | field     |
+      | PUT    | /users/{{A.userId}} | user | firstName |
+      | PUT    | /users/{{A.userId}} | user | lastName  |
+
+    @put-clients @s4.4 @s8 @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | body   | field        |
+      | PUT    | /clients/{{A.clientId}} | client | name         |
+      | PUT    | /clients/{{A.clientId}} | client | addressLine1 |
+
+  @put-users @s4.1 @s8 @post-sessions @mutates-A
+  Scenario: a password of 6 non-ASCII characters is accepted and logs in
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:unicode:6}}" as "newPassword"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is "{{newPassword}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    When I log in with email "{{A.email}}" and password "{{newPassword}}"
+    Then the response status is 200
+    And the JSON at "userId" is {{A.userId}}
+
+  @put-users @s4.1 @s8 @s7.3 @post-sessions @mutates-A
+  Scenario: a password of 5 non-ASCII characters, more than 6 bytes, is too short
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is "{{gen:unicode:5}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the errors include:
+      | fieldName | error           |
+      | password  | InvalidPassword |
+    When I log in with email "{{A.email}}" and password "{{A.password}}"
+    Then the response status is 200
+
+  @put-users @s4.1 @s2.1 @post-sessions @mutates-A
+  Scenario Outline: an email with <form> is accepted, answered as sent, and logs in
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:email:<generator>}}" as "email"
+    And the request body is the template "user"
+    And the request body field "email" is "{{email}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the JSON at "email" is "{{email}}"
+    When I log in with email "{{email}}" and password "{{A.password}}"
+    Then the response status is 200
+    And the JSON at "userId" is {{A.userId}}
+
+    Examples:
+      | form                                   | generator |
+      | a plus sign in its local part          | plus      |
+      | dots in its local part                 | dots      |
+      | a subdomain of the profile's domain    | subdomain |
+
+  @put-users @s4.1 @s2.1 @s7.3 @mutates-A
+  Scenario Outline: a first name <case> is accepted and answered as sent
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    And the request body field "firstName" is <value>
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the JSON at "firstName" is <value>
+
+    Examples:
+      | case                              | value                               |
+      | of one character                  | "Q"                                 |
+      | with an apostrophe and a hyphen   | "contract-O'Brien-Smith"            |
+      | with quotes and a backslash       | "contract-\"Q\" \\\\ the 2nd"       |
+      | with markup                       | "contract-<b>Q</b> & co"            |
+
+  @put-users @s4.1 @s2.1 @mutates-A
+  Scenario Outline: the timezone <timezone>, a name of the form Area/City, is accepted and answered as sent
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    And the request body field "timezone" is "<timezone>"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the JSON at "timezone" is "<timezone>"
+
+    Examples:
+      | timezone               |
+      | America/Port-au-Prince |
+      | America/Los_Angeles    |
+
+  @post-apps @s4.2 @s8
+  Scenario: a marketapp hash in upper-case hexadecimal names the same marketplace app
+    Given the profile value "apps_per_marketapp" is "several"
+    And I am account "A" using the api-key header
+    And the request body is the template "app"
+    And the request body field "marketapp.hash" is "{{upper:marketappHash}}"
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And the JSON at "marketapp.hash" matches the pattern "(?i)^{{marketappHash}}$"
+    And the JSON at "platform.id" is {{platformId}}
+
+  @put-clients @s4.4 @s2.2 @mutates-A
+  Scenario Outline: PUT /clients/:clientId with the currency <n> of the profile answers that currency
+    Given I am account "A" using the api-key header
+    And the request body is the template "client"
+    And the request body field "currency.id" is {{currencies.<n>.id}}
+    When I send "PUT" to "/clients/{{A.clientId}}"
+    Then the response status is 200
+    And the JSON at "currency.id" is {{currencies.<n>.id}}
+    And the JSON at "currency.code" matches the pattern "(?i)^{{currencies.<n>.code}}$"
+
+    Examples:
+      | n |
+      | 1 |
+      | 2 |
+
+  @post-clients @s4.3 @s2.2
+  Scenario Outline: POST /clients with the currency <n> of the profile answers that currency
+    Given the profile value "clients_per_user" is "several"
+    And I am account "A" using the api-key header
+    And the request body is the template "client"
+    And the request body field "currency.id" is {{currencies.<n>.id}}
+    When I send "POST" to "/clients"
+    Then the response status is 200
+    And the JSON at "currency.id" is {{currencies.<n>.id}}
+    And the JSON at "currency.code" matches the pattern "(?i)^{{currencies.<n>.code}}$"
+
+    Examples:
+      | n |
+      | 1 |
+      | 2 |
+
+  @post-apps @s4.2 @s2.3
+  Scenario Outline: POST /apps with the plan <n> of the profile answers the plan flags the profile gives it
+    The app answers plan flags, not a plan id (2.3); the profile's plans say which flag an app
+    created with each nextplan.id answers.
+
+    Given the profile value "apps_per_marketapp" is "several"
+    And I am account "A" using the api-key header
+    And the request body is the template "app"
+    And the request body field "nextplan.id" is {{plans.<n>.id}}
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And the JSON at "plan" matches:
+      """json
+      {"isLite": "{{plans.<n>.isLite}}", "isPro": "{{plans.<n>.isPro}}", "isDynamic": "{{plans.<n>.isDynamic}}"}
+      """
+
+    Examples:
+      | n |
+      | 1 |
+      | 2 |

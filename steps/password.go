@@ -1,0 +1,77 @@
+package steps
+
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"regexp"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// passwordHash matches the stored forms of a password that frameworks
+// write: bcrypt ($2a$, $2b$, $2y$), Argon2, scrypt and Django's or
+// Werkzeug's PBKDF2. No other value of an answer has these forms.
+var passwordHash = regexp.MustCompile(`^(\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}|\$argon2(id|i|d)\$.+|\$scrypt\$.+|\$7\$.+|pbkdf2[:_$]sha(1|256|512)[:$].+)$`)
+
+// passwordIn says where body carries the password (in clear, as an unsalted
+// digest, or any value in a password-hash format), or "" when it does not.
+// A body that is not JSON is searched as text.
+func passwordIn(body []byte, password string) string {
+	var forms []string
+	for _, sum := range [][]byte{md5sum(password), sha1sum(password), sha256sum(password)} {
+		forms = append(forms, hex.EncodeToString(sum), base64.StdEncoding.EncodeToString(sum), base64.RawURLEncoding.EncodeToString(sum))
+	}
+	check := func(path, s string) string {
+		switch {
+		case strings.Contains(s, password):
+			return "the value at " + path + " contains it"
+		case passwordHash.MatchString(s):
+			return "the value at " + path + " is a password hash"
+		}
+		for _, f := range forms {
+			if strings.Contains(strings.ToLower(s), strings.ToLower(f)) {
+				return "the value at " + path + " holds an unsalted digest of it"
+			}
+		}
+		return ""
+	}
+	if !gjson.ValidBytes(body) {
+		return check("(the body, not JSON)", string(body))
+	}
+	var where string
+	var walk func(path string, v gjson.Result)
+	walk = func(path string, v gjson.Result) {
+		if where != "" {
+			return
+		}
+		switch {
+		case v.Type == gjson.String:
+			where = check(path, v.Str)
+		case v.IsObject() || v.IsArray():
+			v.ForEach(func(k, e gjson.Result) bool {
+				p := k.String()
+				if path != "" {
+					p = path + "." + p
+				}
+				if k.Type == gjson.String {
+					if w := check("the key "+p, k.Str); w != "" {
+						where = w
+						return false
+					}
+				}
+				walk(p, e)
+				return where == ""
+			})
+		}
+	}
+	walk("", gjson.ParseBytes(body))
+	return where
+}
+
+func md5sum(s string) []byte    { h := md5.Sum([]byte(s)); return h[:] }
+func sha1sum(s string) []byte   { h := sha1.Sum([]byte(s)); return h[:] }
+func sha256sum(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
