@@ -25,6 +25,11 @@ type Profile struct {
 	MarketappHash                                  string
 	LoginEncoding                                  string // "json" (default) or "form": body of POST /sessions
 
+	// Pairs 2, 3, … of accounts A and B (email_2 and so on): a pool that
+	// lets scenarios which change an account run at once, each on a pair of
+	// its own. Email … OtherAPIKey are pair 1.
+	Pairs []AccountPair
+
 	// The names and timezones of the accounts, used only to restore an
 	// account after a @mutates-X scenario on a target that does not answer
 	// GET /users/:id: PUT /users needs every field, and these are the ones
@@ -45,6 +50,13 @@ type Profile struct {
 	AppsPerMarketapp                                           string // "several", or "one": a second app of a marketplace app is refused
 	VersionForms                                               string // the version segments the target serves, comma-separated
 	PlatformsPath                                              string // the path of the platforms collection
+}
+
+// AccountPair is one pair of accounts: A, a user of a client, and B, a user
+// of another client (for the 403 scenarios).
+type AccountPair struct {
+	Email, Password, APIKey                string // account A
+	OtherEmail, OtherPassword, OtherAPIKey string // account B
 }
 
 // seedNames are the defaults of the name and timezone fields: the mock's seed.
@@ -77,9 +89,9 @@ type Options struct {
 }
 
 // Suite is the step library bound to one target. It holds configuration and
-// the little state that must outlive a scenario: the learned account ids, the
-// account locks and the coverage counters, each behind its own mutex.
-// Everything else lives in the scenario's context.
+// the little state that must outlive a scenario: the pool of account pairs
+// with their learned ids, and the coverage counters, each behind its own
+// mutex. Everything else lives in the scenario's context.
 type Suite struct {
 	profile Profile
 	opts    Options
@@ -87,10 +99,7 @@ type Suite struct {
 	retries int
 	backoff time.Duration
 
-	idsMu sync.Mutex
-	ids   map[string]accountIDs // account name -> ids learned by POST /sessions
-
-	locks map[string]*sync.RWMutex // account name -> lock
+	pool *accountPool
 
 	noticeMu sync.Mutex
 	noticed  map[string]bool
@@ -135,8 +144,7 @@ func NewSuite(p Profile, o Options) *Suite {
 		http:    hc,
 		retries: retries,
 		backoff: 200 * time.Millisecond,
-		ids:     map[string]accountIDs{},
-		locks:   map[string]*sync.RWMutex{"A": {}, "B": {}},
+		pool:    newAccountPool(profilePairs(p)),
 		noticed: map[string]bool{},
 		cov:     newCoverageCounter(),
 	}
@@ -196,6 +204,8 @@ type scenarioState struct {
 
 	vars map[string]value
 
+	pair    *pair  // the accounts of this scenario; nil when it names none
+	need    need   // what it holds of them
 	account string // "A", "B" or "" for not authenticated
 	scheme  authScheme
 	tokens  map[string]string // account -> session token of this scenario
@@ -206,10 +216,10 @@ type scenarioState struct {
 
 	covered map[coverageKey]bool
 
-	unlock   []func()
-	mutates  []string           // accounts restored by the After hook
-	restores map[string]restore // account -> how to restore it
-	done     bool
+	mutates     []string        // accounts restored by the After hook
+	snapshotted map[string]bool // account and resource ("A users") read before its first change
+	snapshots   []snapshot      // what the After hook puts back
+	done        bool
 }
 
 type stateKey struct{}
@@ -239,16 +249,20 @@ func (s *Suite) newState(pickle *godog.Scenario) *scenarioState {
 			return http.ErrUseLastResponse
 		}))
 	st := &scenarioState{
-		suite:    s,
-		pickle:   pickle,
-		client:   client,
-		faker:    gofakeit.New(0),
-		vars:     map[string]value{},
-		tokens:   map[string]string{},
-		covered:  map[coverageKey]bool{},
-		restores: map[string]restore{},
+		suite:       s,
+		pickle:      pickle,
+		client:      client,
+		faker:       gofakeit.New(0),
+		vars:        map[string]value{},
+		tokens:      map[string]string{},
+		covered:     map[coverageKey]bool{},
+		snapshotted: map[string]bool{},
 	}
-	st.secrets = append(st.secrets, s.profile.Password, s.profile.APIKey, s.profile.OtherPassword, s.profile.OtherAPIKey)
+	for _, pr := range s.pool.pairs {
+		for _, a := range pr.accounts {
+			st.secrets = append(st.secrets, a.password, a.apiKey)
+		}
+	}
 	return st
 }
 
