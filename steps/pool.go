@@ -33,6 +33,11 @@ type need [2]access
 
 func (n need) any() bool { return n != need{} }
 
+// overlaps reports whether n and m ask for a same account.
+func (n need) overlaps(m need) bool {
+	return (n[0] != noAccess && m[0] != noAccess) || (n[1] != noAccess && m[1] != noAccess)
+}
+
 // pair is one pair of accounts of the pool and what the run learned of
 // them.
 type pair struct {
@@ -149,10 +154,11 @@ func (p *pair) give(n need) {
 // scenario takes its pair in one acquisition and keeps it to its end, so
 // no scenario waits while holding an account (no deadlock). Waiting claims
 // are served oldest first wherever they fit; the oldest one that fits
-// nowhere reserves a pair, which younger claims may not take, so a claim
-// for exclusive use is not starved by a stream of shared ones: it waits at
-// most for the scenarios that held its pair when it became the oldest.
-// With one pair this is the behaviour of one sync.RWMutex per account.
+// nowhere reserves a pair, whose accounts it asks for younger claims may
+// not take, so a claim for exclusive use is not starved by a stream of
+// shared ones: it waits at most for the scenarios that held those accounts
+// when it became the oldest. With one pair this is one writer-preferring
+// sync.RWMutex per account, both taken at once.
 type accountPool struct {
 	mu    sync.Mutex
 	pairs []*pair
@@ -206,13 +212,13 @@ func (p *accountPool) release(pr *pair, n need) {
 
 // grant serves the waiting claims, oldest first; p.mu is held.
 func (p *accountPool) grant() {
-	var reserved *pair // the oldest waiting claim's
+	var oldest *claim // the oldest claim left waiting, with its reservation
 	kept := p.queue[:0]
 	for _, c := range p.queue {
 		var pr *pair
 		switch {
-		case reserved != nil:
-			pr = p.firstFit(c.need, reserved)
+		case oldest != nil:
+			pr = p.firstFit(c.need, oldest)
 		case c.reserved != nil && c.reserved.fits(c.need):
 			pr = c.reserved
 		default:
@@ -224,11 +230,11 @@ func (p *accountPool) grant() {
 			close(c.ready)
 			continue
 		}
-		if reserved == nil {
+		if oldest == nil {
 			if c.reserved == nil {
 				c.reserved = p.soonestFree(c.need)
 			}
-			reserved = c.reserved
+			oldest = c
 		}
 		kept = append(kept, c)
 	}
@@ -236,11 +242,15 @@ func (p *accountPool) grant() {
 	p.queue = kept
 }
 
-// firstFit is the first pair, but skip, that grants n: shared claims pile
-// up on the first pairs and leave the others to exclusive ones.
-func (p *accountPool) firstFit(n need, skip *pair) *pair {
+// firstFit is the first pair that grants n, but none of the accounts that
+// the oldest waiting claim reserved: shared claims pile up on the first
+// pairs and leave the others to exclusive ones.
+func (p *accountPool) firstFit(n need, oldest *claim) *pair {
 	for _, pr := range p.pairs {
-		if pr != skip && pr.fits(n) {
+		if oldest != nil && pr == oldest.reserved && n.overlaps(oldest.need) {
+			continue
+		}
+		if pr.fits(n) {
 			return pr
 		}
 	}
