@@ -371,7 +371,7 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 	// when the target stops answering.
 	ctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)
-	watch := &targetWatch{next: http.DefaultTransport, onDown: stop}
+	watch := &targetWatch{next: defaultTransport, onDown: stop}
 	suite := NewSuite(c.profile, Options{
 		HTTPClient:  &http.Client{Timeout: c.timeout, Transport: watch},
 		FixturesDir: c.fixtures,

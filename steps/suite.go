@@ -107,6 +107,16 @@ type Suite struct {
 	cov coverageCounter
 }
 
+// defaultTransport is http.DefaultTransport keeping more connections to
+// one host open between requests: with Go's default of two, most requests
+// of a concurrent run (and of the preflight of a pool) would open a new
+// connection, with a TLS handshake against a remote target.
+var defaultTransport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return t
+}()
+
 // NewSuite returns the step library for the target p.
 func NewSuite(p Profile, o Options) *Suite {
 	hc := o.HTTPClient
@@ -117,7 +127,7 @@ func NewSuite(p Profile, o Options) *Suite {
 	// here once keeps the per-scenario copies from racing on it.
 	if hc.Transport == nil {
 		c := *hc
-		c.Transport = http.DefaultTransport
+		c.Transport = defaultTransport
 		hc = &c
 	}
 	retries := o.Retries
