@@ -49,12 +49,7 @@ type (
 		PlatformID int64  `json:"platformId"`
 	}
 	seedProfile struct {
-		Email          string `json:"email"`
-		Password       string `json:"password"`
-		APIKey         string `json:"apiKey"`
-		OtherEmail     string `json:"otherEmail"`
-		OtherPassword  string `json:"otherPassword"`
-		OtherAPIKey    string `json:"otherApiKey"`
+		seedPair              // accounts A and B
 		CurrencyID     int64  `json:"currencyId"`
 		PlanID         int64  `json:"planId"`
 		PlatformID     int64  `json:"platformId"`
