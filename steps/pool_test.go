@@ -264,3 +264,24 @@ func TestAccountNotTakenIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveNameOfAPair: a report names the ids of the pair its scenario
+// ran on; a scenario that took no pair, or a pair whose ids are not known
+// yet, keeps what it can.
+func TestResolveNameOfAPair(t *testing.T) {
+	p := testProfile("http://127.0.0.1:1/v1")
+	p.Pairs = []AccountPair{{"a2@example.com", "pa2", "ka2", "b2@example.com", "pb2", "kb2"}}
+	s := NewSuite(p, Options{})
+	s.pool.pairs[0].learn(0, accountIDs{userID: "1", clientID: "10"})
+	s.pool.pairs[1].learn(0, accountIDs{userID: "7", clientID: "70"})
+	const name = "PUT /users/{{A.userId}} of {{A.email}} with {{A.apiKey}}, not {{B.userId}}"
+	for pairN, want := range map[int]string{
+		0: "PUT /users/1 of qa@example.com with ***, not {{B.userId}}",
+		1: "PUT /users/1 of qa@example.com with ***, not {{B.userId}}",
+		2: "PUT /users/7 of a2@example.com with ***, not {{B.userId}}",
+	} {
+		if got := s.resolveName(name, pairN); got != want {
+			t.Errorf("pair %d: %q, want %q", pairN, got, want)
+		}
+	}
+}
