@@ -3,7 +3,7 @@
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: mock test race lint check contract mutation build
+.PHONY: mock test race lint check contract mutation build bench
 
 mock: ## run the mock server on $(ADDR)
 	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
@@ -26,5 +26,8 @@ contract: ## the suite against a running server: make contract BASE_URL=http://1
 
 mutation: ## the suite against the mock with each fault: every fault must be killed
 	$(GO) run ./cmd/pricing-mutation
+
+bench: ## the spec scenarios against a mock 30 ms away with 8 pairs of accounts, at concurrency 1 and 16
+	$(GO) run ./cmd/pricing-bench --runs 3
 
 check: lint race

@@ -25,8 +25,8 @@ import (
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
-// cliSuite is the suite of one godog CLI run: one Suite holds the learned
-// account ids and the account locks that every scenario shares.
+// cliSuite is the suite of one godog CLI run: one Suite holds the pool of
+// account pairs, with their learned ids, that every scenario shares.
 var cliSuite *steps.Suite
 
 // InitializeTestSuite is found by the godog CLI. It builds the suite from the

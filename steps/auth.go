@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -71,7 +72,8 @@ func (a authSteps) iAmAccountUsing(ctx context.Context, acct, scheme string) err
 	}
 	st.account = acct
 	if st.scheme == schemeAPIKey {
-		return nil
+		_, err = st.accountOf(acct)
+		return err
 	}
 	_, err = st.session(ctx, acct)
 	return err
@@ -91,7 +93,10 @@ func (authSteps) iLogInAsAccount(ctx context.Context, acct string) error {
 	if err != nil {
 		return err
 	}
-	a := st.suite.account(acct)
+	a, err := st.accountOf(acct)
+	if err != nil {
+		return err
+	}
 	ex := st.postSession(ctx, a.email, a.password)
 	st.record(ex)
 	if ex.err != nil {
@@ -108,7 +113,10 @@ func (authSteps) iLogInAsAccountAfterASecond(ctx context.Context, acct string) e
 	if err != nil {
 		return err
 	}
-	a := st.suite.account(acct)
+	a, err := st.accountOf(acct)
+	if err != nil {
+		return err
+	}
 	login := func() (isoRange, error) {
 		ex := st.postSession(ctx, a.email, a.password)
 		st.record(ex)
@@ -174,23 +182,51 @@ func (authSteps) iLogInWithEmailAndPassword(ctx context.Context, email, password
 	return nil
 }
 
-// account is one of the profile's two accounts.
+// account is account A or B of one pair of the profile.
 type account struct {
 	name, email, password, apiKey string
-	// Only for a restore without a snapshot: the phone's extension is
-	// "null" for none.
+	pair                          int // the pair's number, from 1
+	// Only for a restore without a snapshot, the same for every pair: the
+	// phone's extension is "null" for none.
 	firstName, lastName, timezone               string
 	phoneCountryID, phoneNumber, phoneExtension string
 }
 
-func (s *Suite) account(name string) account {
-	p := s.profile
-	if name == "B" {
-		return account{"B", p.OtherEmail, p.OtherPassword, p.OtherAPIKey, p.OtherFirstName, p.OtherLastName, p.OtherTimezone,
-			p.mustValue("other_phone_country_id"), p.mustValue("other_phone_number"), p.mustValue("other_phone_extension")}
+// label names the account in messages: "account A", or "account A of
+// pair 3" in a pool.
+func (a account) label() string {
+	if a.pair > 1 {
+		return fmt.Sprintf("account %s of pair %d", a.name, a.pair)
 	}
-	return account{"A", p.Email, p.Password, p.APIKey, p.FirstName, p.LastName, p.Timezone,
-		p.PhoneCountryID, p.mustValue("phone_number"), p.mustValue("phone_extension")}
+	return "account " + a.name
+}
+
+// profilePairs are the pool's pairs of accounts, pair 1 first. The names,
+// timezones and phones, used only to restore an account without a
+// snapshot, are the profile's for every pair.
+func profilePairs(p Profile) []*pair {
+	var pairs []*pair
+	for i, ap := range p.accountPairs() {
+		n := i + 1
+		pairs = append(pairs, &pair{n: n, accounts: [2]account{
+			{"A", ap.Email, ap.Password, ap.APIKey, n, p.FirstName, p.LastName, p.Timezone,
+				p.PhoneCountryID, p.mustValue("phone_number"), p.mustValue("phone_extension")},
+			{"B", ap.OtherEmail, ap.OtherPassword, ap.OtherAPIKey, n, p.OtherFirstName, p.OtherLastName, p.OtherTimezone,
+				p.mustValue("other_phone_country_id"), p.mustValue("other_phone_number"), p.mustValue("other_phone_extension")},
+		}})
+	}
+	return pairs
+}
+
+// accountOf is the scenario's account A or B: the one of the pair it took
+// from the pool. A scenario takes the accounts its steps name; one it did
+// not take is refused rather than used without the pool's protection.
+func (st *scenarioState) accountOf(acct string) (account, error) {
+	i := accountIndex(acct)
+	if st.pair == nil || st.need[i] == noAccess {
+		return account{}, fmt.Errorf("account %s is used, but no step of the scenario names it (account %q or {{%s.…}}), so it took no account %s from the pool", acct, acct, acct, acct)
+	}
+	return st.pair.accounts[i], nil
 }
 
 // accountIDs are raw JSON (a number, or null for a user without a client).
@@ -216,7 +252,10 @@ func (st *scenarioState) session(ctx context.Context, acct string) (string, erro
 	if tok, ok := st.tokens[acct]; ok {
 		return tok, nil
 	}
-	a := st.suite.account(acct)
+	a, err := st.accountOf(acct)
+	if err != nil {
+		return "", err
+	}
 	ex := st.postSession(ctx, a.email, a.password)
 	if ex.err != nil {
 		return "", fmt.Errorf("logging in as account %s: %w\n\n%s", acct, ex.err, st.dump(ex))
@@ -240,34 +279,29 @@ func (st *scenarioState) learnSession(acct string, ex *exchange) string {
 		st.addSecret(tok.Str)
 	}
 	user, client := body.Get("userId"), body.Get("clientId")
-	if user.Type == gjson.Number && (client.Type == gjson.Number || client.Type == gjson.Null) {
-		st.suite.idsMu.Lock()
-		st.suite.ids[acct] = accountIDs{userID: user.Raw, clientID: client.Raw}
-		st.suite.idsMu.Unlock()
+	if st.pair != nil && user.Type == gjson.Number && (client.Type == gjson.Number || client.Type == gjson.Null) {
+		st.pair.learn(accountIndex(acct), accountIDs{userID: user.Raw, clientID: client.Raw})
 	}
 	return st.tokens[acct]
 }
 
-// accountIDs returns the ids of the account, learned once per run: ids do
-// not change, so later scenarios need no login for them.
+// accountIDs returns the ids of the account, learned once per run and
+// pair (by the preflight, or by the first login): ids do not change, so
+// later scenarios need no login for them.
 func (st *scenarioState) accountIDs(ctx context.Context, acct string) (accountIDs, error) {
-	if ids, ok := st.suite.cachedIDs(acct); ok {
+	if _, err := st.accountOf(acct); err != nil {
+		return accountIDs{}, err
+	}
+	if ids, ok := st.pair.learnedIDs(accountIndex(acct)); ok {
 		return ids, nil
 	}
 	if _, err := st.session(ctx, acct); err != nil {
 		return accountIDs{}, err
 	}
-	if ids, ok := st.suite.cachedIDs(acct); ok {
+	if ids, ok := st.pair.learnedIDs(accountIndex(acct)); ok {
 		return ids, nil
 	}
 	return accountIDs{}, fmt.Errorf("the session of account %s has no numeric userId and clientId", acct)
-}
-
-func (s *Suite) cachedIDs(acct string) (accountIDs, bool) {
-	s.idsMu.Lock()
-	defer s.idsMu.Unlock()
-	ids, ok := s.ids[acct]
-	return ids, ok
 }
 
 // authenticate adds the scenario's credentials to an outgoing request.
@@ -277,7 +311,11 @@ func (st *scenarioState) authenticate(ctx context.Context, out *outgoing) error 
 	}
 	switch st.scheme {
 	case schemeAPIKey:
-		out.header.Set("Authorization", "api-key "+st.suite.account(st.account).apiKey)
+		a, err := st.accountOf(st.account)
+		if err != nil {
+			return err
+		}
+		out.header.Set("Authorization", "api-key "+a.apiKey)
 	case schemeSessionHeader, schemeSessionQuery:
 		tok, err := st.session(ctx, st.account)
 		if err != nil {
@@ -292,16 +330,7 @@ func (st *scenarioState) authenticate(ctx context.Context, out *outgoing) error 
 	return nil
 }
 
-// Hooks and locks.
-
-// restore is how the After hook puts an account back: the user, and the
-// account's client when it could be read.
-type restore struct {
-	userID     string
-	body       []byte // the PUT /users body
-	clientID   string // "" when the client is not restored
-	clientBody []byte // the PUT /clients body
-}
+// Hooks, the pool and restores.
 
 var (
 	mentionOf = map[string]*regexp.Regexp{
@@ -311,59 +340,51 @@ var (
 	fixtureRef = regexp.MustCompile(`(template|shape) "([^"]+)"`)
 )
 
-// beforeScenario creates the scenario state, takes the account locks in the
-// fixed order A, B, and snapshots the accounts the scenario mutates. It
-// returns the context with the state even on error, so that the After hook
-// can release what was taken.
+// beforeScenario creates the scenario state and, when the scenario names
+// an account, takes a pair of accounts from the pool in one acquisition:
+// exclusively the accounts it changes (@mutates-A, @mutates-B), shared the
+// ones it only reads. It returns the context with the state even on error,
+// so that the After hook can release what was taken.
 func (s *Suite) beforeScenario(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
 	st := s.newState(sc)
 	ctx = stateToContext(ctx, st)
 	text := s.scenarioText(sc)
-	for _, acct := range []string{"A", "B"} {
-		lock := s.locks[acct]
+	var n need
+	for i, acct := range accountNames {
 		switch {
 		case hasTag(sc, "@mutates-"+acct):
-			lock.Lock()
-			st.unlock = append(st.unlock, lock.Unlock)
+			n[i] = exclusiveAccess
 			st.mutates = append(st.mutates, acct)
 		case mentionOf[acct].MatchString(text):
-			lock.RLock()
-			st.unlock = append(st.unlock, lock.RUnlock)
+			n[i] = sharedAccess
 		}
 	}
-	for _, acct := range st.mutates {
-		r, err := st.snapshot(ctx, acct)
-		if err != nil {
-			return ctx, fmt.Errorf("snapshot of account %s before a @mutates-%s scenario: %w", acct, acct, err)
-		}
-		st.restores[acct] = r
+	if !n.any() {
+		return ctx, nil
 	}
+	pr, err := s.pool.acquire(ctx, n)
+	if err != nil {
+		return ctx, fmt.Errorf("waiting for a pair of accounts: %w", err)
+	}
+	st.pair, st.need = pr, n
 	return ctx, nil
 }
 
-// afterScenario restores the mutated accounts, whatever the outcome, and
-// then releases the locks. A failed restore fails the scenario.
+// afterScenario ends the scenario, whatever its outcome: first what checks
+// the scenario as a whole (it sees the scenario's own requests, not the
+// restore's), then the restore of what it changed, then the release of its
+// pair. A failed restore fails the scenario.
 func (s *Suite) afterScenario(ctx context.Context, _ *godog.Scenario, _ error) (context.Context, error) {
 	st, err := stateFromContext(ctx)
 	if err != nil || st.done {
 		return ctx, nil
 	}
 	st.done = true
-	var errs []error
-	for _, acct := range st.mutates {
-		r, ok := st.restores[acct]
-		if !ok {
-			continue
-		}
-		if err := st.restoreAccount(ctx, acct, r); err != nil {
-			errs = append(errs, err)
-		}
+	err = st.restore(ctx)
+	if st.pair != nil {
+		s.pool.release(st.pair, st.need)
 	}
-	for i := len(st.unlock) - 1; i >= 0; i-- {
-		st.unlock[i]()
-	}
-	st.unlock = nil
-	return ctx, errors.Join(errs...)
+	return ctx, err
 }
 
 func hasTag(sc *godog.Scenario, tag string) bool {
@@ -412,48 +433,120 @@ func (s *Suite) scenarioText(sc *godog.Scenario) string {
 	return b.String()
 }
 
-// snapshot reads the account and its client with the account's api key.
-// When the target does not answer GET /users/:id, the user is restored from
-// the profile; when it does not answer GET /clients/:id, the client is not
-// restored. Either way a notice says so, once per run and account.
-func (st *scenarioState) snapshot(ctx context.Context, acct string) (restore, error) {
-	a := st.suite.account(acct)
-	ids, err := st.accountIDs(ctx, acct)
+// snapshot is one resource of an account that the After hook puts back:
+// a PUT of its path with a body made from what it was before the
+// scenario's first change.
+type snapshot struct {
+	acct, res, what, path string // res: "users" or "clients"
+	body                  []byte
+}
+
+func (sn snapshot) key() string { return sn.acct + " " + sn.res }
+
+// safeMethod are the methods that change nothing on a correct server.
+var safeMethod = map[string]bool{http.MethodGet: true, http.MethodHead: true, http.MethodOptions: true}
+
+// beforeChange takes, before the scenario's first request that may change
+// it, what the After hook will restore: for a request of any other method
+// than GET, HEAD and OPTIONS to /users… the user of each account the
+// scenario mutates, to /clients… its client. A scenario that changes only
+// a user neither reads nor restores a client, and one that changes nothing
+// restorable reads nothing. Another request (POST /apps) changes nothing
+// that a PUT could put back. The first scenario of a pair reads the
+// resource; later ones take the snapshot its restore wrote back.
+func (st *scenarioState) beforeChange(ctx context.Context, out outgoing) error {
+	if len(st.mutates) == 0 || safeMethod[out.method] {
+		return nil
+	}
+	res := st.suite.resourceOf(out)
+	if res != "users" && res != "clients" {
+		return nil
+	}
+	var todo []string
+	var ids []accountIDs
+	for _, acct := range st.mutates {
+		key := acct + " " + res
+		if st.snapshotted[key] {
+			continue
+		}
+		st.snapshotted[key] = true
+		if sn, ok := st.pair.keptSnapshot(key); ok {
+			if sn != nil {
+				st.snapshots = append(st.snapshots, *sn)
+			}
+			continue
+		}
+		// A login for the ids changes the scenario's state: one at a time.
+		id, err := st.accountIDs(ctx, acct)
+		if err != nil {
+			return fmt.Errorf("reading account %s before the scenario changes it: %w", acct, err)
+		}
+		todo, ids = append(todo, acct), append(ids, id)
+	}
+	snaps := make([]*snapshot, len(todo))
+	err := parallel(len(todo), func(i int) (err error) {
+		snaps[i], err = st.snapshot(ctx, todo[i], res, ids[i])
+		return err
+	})
+	for _, sn := range snaps {
+		if sn != nil {
+			st.snapshots = append(st.snapshots, *sn)
+		}
+	}
+	return err
+}
+
+// resourceOf is the first segment of a request's path below the version.
+func (s *Suite) resourceOf(out outgoing) string {
+	_, segs := s.apiPath(out)
+	return segs[0]
+}
+
+// snapshot reads the account's user or client with the account's api key.
+// When the target does not answer GET /users/:id, the user is restored
+// from the profile; when it does not answer GET /clients/:id, the client
+// is not restored (nil). Either way a notice says so, once per run and
+// account.
+func (st *scenarioState) snapshot(ctx context.Context, acct, res string, ids accountIDs) (*snapshot, error) {
+	a, err := st.accountOf(acct)
 	if err != nil {
-		return restore{}, err
+		return nil, err
 	}
-	r := restore{userID: ids.userID}
-	ex := st.get(ctx, a, "/users/"+ids.userID)
-	if ex.err != nil {
-		return restore{}, fmt.Errorf("%w\n\n%s", ex.err, st.dump(ex))
-	}
-	user := gjson.ParseBytes(ex.respBody)
-	if ex.status == http.StatusOK && user.IsObject() && user.Get("email").Exists() {
-		r.body = restoreBody(user, a.password)
-	} else {
+	if res == "users" {
+		path := "/users/" + ids.userID
+		ex := st.get(ctx, a, path)
+		if ex.err != nil {
+			return nil, fmt.Errorf("reading %s before the scenario changes it: %w\n\n%s", a.label(), ex.err, st.dump(ex))
+		}
+		user := gjson.ParseBytes(ex.respBody)
+		if ex.status == http.StatusOK && user.IsObject() && user.Get("email").Exists() {
+			return &snapshot{acct, res, a.label(), path, restoreBody(user, a.password)}, nil
+		}
 		st.suite.notice("restore-"+acct,
 			"GET /users/%s answered %d without a user object: after a @mutates-%s scenario account %s is restored from the profile "+
 				"(email, password, firstName %q, lastName %q, timezone %q; subscribeWelcome, subscribeBlog, subscribeHowto and subscribeOnboarding false; "+
 				"phone country %s, number %q, extension %s)",
 			ids.userID, ex.status, acct, acct, a.firstName, a.lastName, a.timezone, a.phoneCountryID, a.phoneNumber, a.phoneExtensionJSON())
-		r.body = profileRestoreBody(a)
+		return &snapshot{acct, res, a.label(), path, profileRestoreBody(a)}, nil
 	}
 	if ids.clientID == "" || ids.clientID == "null" {
-		return r, nil // no client to put back
+		st.pair.keepSnapshot(acct+" "+res, nil)
+		return nil, nil // no client to put back
 	}
-	ex = st.get(ctx, a, "/clients/"+ids.clientID)
+	path := "/clients/" + ids.clientID
+	ex := st.get(ctx, a, path)
 	if ex.err != nil {
-		return restore{}, fmt.Errorf("%w\n\n%s", ex.err, st.dump(ex))
+		return nil, fmt.Errorf("reading the client of %s before the scenario changes it: %w\n\n%s", a.label(), ex.err, st.dump(ex))
 	}
 	client := gjson.ParseBytes(ex.respBody)
 	if ex.status != http.StatusOK || !client.IsObject() || !client.Get("name").Exists() {
 		st.suite.notice("restore-client-"+acct,
 			"GET /clients/%s answered %d without a client object: after a @mutates-%s scenario the client of account %s is not restored",
 			ids.clientID, ex.status, acct, acct)
-		return r, nil
+		st.pair.keepSnapshot(acct+" "+res, nil)
+		return nil, nil
 	}
-	r.clientID, r.clientBody = ids.clientID, clientRestoreBody(client)
-	return r, nil
+	return &snapshot{acct, res, "the client of " + a.label(), path, clientRestoreBody(client)}, nil
 }
 
 // get reads a resource with the account's api key, outside the scenario's
@@ -556,27 +649,36 @@ func clientRestoreBody(client gjson.Result) []byte {
 	return o.bytes()
 }
 
-// restoreTimeout bounds the restore of one account, retries included.
+// restoreTimeout bounds the restore of a scenario, retries included.
 const restoreTimeout = time.Minute
 
-// restoreAccount writes the user back and then the client, each attempted
-// whatever became of the other.
-func (st *scenarioState) restoreAccount(ctx context.Context, acct string, r restore) error {
+// restore writes back every snapshot, all at once: each is a resource of
+// its own, and attempted whatever became of the others. The pair keeps
+// what was written back for its next scenario, and forgets what failed.
+func (st *scenarioState) restore(ctx context.Context) error {
 	// A cancelled run (a test timeout, an interrupt) must still put a shared
 	// account back, so the restore gets a context of its own.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), restoreTimeout)
 	defer cancel()
-	errs := []error{st.put(ctx, acct, "account "+acct, "/users/"+r.userID, r.body)}
-	if r.clientID != "" {
-		errs = append(errs, st.put(ctx, acct, "the client of account "+acct, "/clients/"+r.clientID, r.clientBody))
-	}
-	return errors.Join(errs...)
+	return parallel(len(st.snapshots), func(i int) error {
+		sn := st.snapshots[i]
+		if err := st.put(ctx, sn.acct, sn.what, sn.path, sn.body); err != nil {
+			st.pair.forgetSnapshot(sn.key())
+			return err
+		}
+		st.pair.keepSnapshot(sn.key(), &sn)
+		return nil
+	})
 }
 
 func (st *scenarioState) put(ctx context.Context, acct, what, path string, body []byte) error {
+	a, err := st.accountOf(acct)
+	if err != nil {
+		return err
+	}
 	out := outgoing{method: http.MethodPut, header: http.Header{}, body: body}
 	out.url, _ = st.suite.endpointURL(path, "")
-	out.header.Set("Authorization", "api-key "+st.suite.account(acct).apiKey)
+	out.header.Set("Authorization", "api-key "+a.apiKey)
 	out.header.Set("Content-Type", "application/json")
 	ex := st.do(ctx, out)
 	if ex.err != nil {
@@ -586,4 +688,24 @@ func (st *scenarioState) put(ctx context.Context, acct, what, path string, body 
 		return fmt.Errorf("restoring %s: PUT %s answered %d, want 200\n\n%s", what, path, ex.status, st.dump(ex))
 	}
 	return nil
+}
+
+// parallelLimit bounds the requests that parallel sends at once.
+const parallelLimit = 16
+
+// parallel runs f(0) … f(n-1), at most parallelLimit at a time, and
+// returns their errors joined, in the order of i.
+func parallel(n int, f func(i int) error) error {
+	errs := make([]error, n)
+	sem := make(chan struct{}, parallelLimit)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[i] = f(i)
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }

@@ -68,6 +68,70 @@ var profileFields = []profileField{
 	{"platforms", "PRICING_PLATFORMS", "1:Android,2:iOS", func(p *Profile) *string { return &p.Platforms }, checkPlatforms},
 }
 
+// pairFields are the values each pair of accounts has its own of. Pair N,
+// from 2 to maxPairs, takes them from the key and the variable of pair 1's
+// profileField with _N appended (email_2, PRICING_EMAIL_2), with no default.
+var pairFields = []struct {
+	key   string
+	field func(*AccountPair) *string
+}{
+	{"email", func(p *AccountPair) *string { return &p.Email }},
+	{"password", func(p *AccountPair) *string { return &p.Password }},
+	{"api_key", func(p *AccountPair) *string { return &p.APIKey }},
+	{"other_email", func(p *AccountPair) *string { return &p.OtherEmail }},
+	{"other_password", func(p *AccountPair) *string { return &p.OtherPassword }},
+	{"other_api_key", func(p *AccountPair) *string { return &p.OtherAPIKey }},
+}
+
+// maxPairs bounds the pool: the environment is searched up to pair maxPairs.
+const maxPairs = 64
+
+// numberedKey matches the key of a value of pair 2 or later.
+var numberedKey = regexp.MustCompile(`^([a-z_]+)_([1-9][0-9]*)$`)
+
+// pairKey resolves key_N to pair N's value of key: n is 0 when key names no
+// pair value, and err says why key_N is not one.
+func pairKey(key string) (n int, field func(*AccountPair) *string, err error) {
+	m := numberedKey.FindStringSubmatch(key)
+	if m == nil {
+		return 0, nil, nil
+	}
+	for _, f := range pairFields {
+		if f.key != m[1] {
+			continue
+		}
+		n, _ = strconv.Atoi(m[2])
+		if n < 2 || n > maxPairs {
+			return 0, nil, fmt.Errorf("%s: pairs of accounts are numbered from 2 to %d (pair 1 is %s)", key, maxPairs, m[1])
+		}
+		return n, f.field, nil
+	}
+	return 0, nil, nil
+}
+
+// pairN is pair n (from 2) of the profile, added (empty) if need be.
+func (p *Profile) pairN(n int) *AccountPair {
+	for len(p.Pairs) < n-1 {
+		p.Pairs = append(p.Pairs, AccountPair{})
+	}
+	return &p.Pairs[n-2]
+}
+
+// accountPairs is every pair of the profile, pair 1 first.
+func (p Profile) accountPairs() []AccountPair {
+	first := AccountPair{p.Email, p.Password, p.APIKey, p.OtherEmail, p.OtherPassword, p.OtherAPIKey}
+	return append([]AccountPair{first}, p.Pairs...)
+}
+
+// pairVar is the environment variable of pair n's value of key.
+func pairVar(key string, n int) string {
+	f, _ := lookupField(key)
+	if n == 1 {
+		return f.env
+	}
+	return f.env + "_" + strconv.Itoa(n)
+}
+
 // value is the profile's value for a profile-file key, or the key's
 // default when the field is empty (a Profile built by hand), and false
 // for an unknown key.
@@ -135,6 +199,13 @@ func applyEnv(p *Profile, getenv func(string) string) {
 	for _, f := range profileFields {
 		if v := getenv(f.env); v != "" {
 			*f.field(p) = v
+		}
+	}
+	for n := 2; n <= maxPairs; n++ {
+		for _, f := range pairFields {
+			if v := getenv(pairVar(f.key, n)); v != "" {
+				*f.field(p.pairN(n)) = v
+			}
 		}
 	}
 	p.BaseURL = strings.TrimRight(p.BaseURL, "/")
@@ -205,12 +276,20 @@ func readProfileFile(path string, p *Profile, getenv func(string) string) (tags 
 			tags = value
 			continue
 		}
+		n, pairField, err := pairKey(key)
+		if err != nil {
+			return "", fail("%v", err)
+		}
 		field, ok := lookupField(key)
-		if !ok {
+		if !ok && n == 0 {
 			return "", fail("unknown key %q (known: %s)", key, knownKeys())
 		}
 		if value == "" {
 			return "", fail("%s is empty", key)
+		}
+		if n > 0 {
+			*pairField(p.pairN(n)) = value
+			continue
 		}
 		if field.check != nil {
 			if err := field.check(value); err != nil {
@@ -239,7 +318,12 @@ func knownKeys() string {
 	for _, f := range profileFields {
 		keys = append(keys, f.key)
 	}
-	return strings.Join(append(keys, tagsKey), ", ")
+	keys = append(keys, tagsKey)
+	var pair []string
+	for _, f := range pairFields {
+		pair = append(pair, f.key+"_N")
+	}
+	return strings.Join(keys, ", ") + "; for pair N of accounts, from 2: " + strings.Join(pair, ", ")
 }
 
 func unquote(v string) string {
@@ -300,6 +384,19 @@ func (p Profile) Validate() error {
 		}
 		if err != nil {
 			return fmt.Errorf("%s (%s): %v", f.env, f.key, err)
+		}
+	}
+	for i, pair := range p.Pairs {
+		n := i + 2
+		if pair == (AccountPair{}) {
+			return fmt.Errorf("pair %d of accounts has no values, but pair %d has: number the pairs 2, 3, … without a gap (%s and so on)",
+				n, len(p.Pairs)+1, pairVar("email", n))
+		}
+		for _, f := range pairFields {
+			if *f.field(&p.Pairs[i]) == "" {
+				return fmt.Errorf("%s (%s_%d): is empty; a pair of accounts needs the six values of pair 1 (email, password, api_key, other_email, other_password, other_api_key)",
+					pairVar(f.key, n), f.key, n)
+			}
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package steps
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -138,7 +139,7 @@ func TestProfileFromEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ProfileFromEnv(mapEnv(tt.env)); got != tt.want {
+			if got := ProfileFromEnv(mapEnv(tt.env)); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("ProfileFromEnv:\n got %+v\nwant %+v", got, tt.want)
 			}
 		})
@@ -165,6 +166,20 @@ func TestLoadProfile(t *testing.T) {
 		p.BaseURL = "https://staging.example.com/v1"
 		p.Email, p.Password, p.APIKey = "contract-qa-a@example.com", "s3cret-a", "key-a"
 		p.OtherEmail, p.OtherPassword, p.OtherAPIKey = "contract-qa-b@example.com", "s3cret-b", "key-b"
+	})
+	poolSecrets := func(m map[string]string) map[string]string {
+		out := map[string]string{}
+		for k, v := range m {
+			out[k] = v
+			out[k+"_2"], out[k+"_3"] = v+"-2", v+"-3"
+		}
+		return out
+	}
+	pool := with(staging, func(p *Profile) {
+		p.Pairs = []AccountPair{
+			{"contract-qa-a2@example.com", "s3cret-a-2", "key-a-2", "contract-qa-b2@example.com", "s3cret-b-2", "key-b-2"},
+			{"contract-qa-a3@example.com", "s3cret-a-3", "key-a-3", "contract-qa-b3@example.com", "s3cret-b-3", "key-b-3"},
+		}
 	})
 	local := with(seedProfile(), func(p *Profile) {
 		p.BaseURL = "http://127.0.0.1:3000/v1"
@@ -211,6 +226,32 @@ func TestLoadProfile(t *testing.T) {
 		{name: "Cucumber tag syntax is refused", file: "tags = not @reference\n", wantErr: []string{"inline.profile:1:", "tag expression"}},
 		{name: "a bad environment value names the variable", env: map[string]string{"PRICING_CURRENCY_ID": "one"},
 			wantErr: []string{"PRICING_CURRENCY_ID", "currency_id", `"one"`}},
+		{name: "a pool of pairs with its secrets", file: "pool.profile", env: poolSecrets(stagingSecrets), want: pool},
+		{name: "the environment beats the file for a pair's value", file: "pool.profile",
+			env: withEnv(poolSecrets(stagingSecrets), "PRICING_OTHER_EMAIL_3", "b3@example.org"),
+			want: with(pool, func(p *Profile) {
+				p.Pairs = append([]AccountPair(nil), p.Pairs...)
+				p.Pairs[1].OtherEmail = "b3@example.org"
+			})},
+		{name: "a pair from the environment alone", env: map[string]string{
+			"PRICING_EMAIL_2": "a2@example.org", "PRICING_PASSWORD_2": "pa2", "PRICING_API_KEY_2": "ka2",
+			"PRICING_OTHER_EMAIL_2": "b2@example.org", "PRICING_OTHER_PASSWORD_2": "pb2", "PRICING_OTHER_API_KEY_2": "kb2"},
+			want: with(seedProfile(), func(p *Profile) {
+				p.Pairs = []AccountPair{{"a2@example.org", "pa2", "ka2", "b2@example.org", "pb2", "kb2"}}
+			})},
+		{name: "a pool's missing secret names its variable and line", file: "pool.profile",
+			env:     withEnv(poolSecrets(stagingSecrets), "PRICING_STAGING_API_KEY_3", ""),
+			wantErr: []string{"pool.profile:20:", "api_key_3", "PRICING_STAGING_API_KEY_3 is not set"}},
+		{name: "a pair without all six values", file: "email_2 = a2@example.org\npassword_2 = p\napi_key_2 = k\nother_email_2 = b2@example.org\nother_password_2 = q\n",
+			wantErr: []string{"PRICING_OTHER_API_KEY_2 (other_api_key_2): is empty", "six values"}},
+		{name: "a gap in the numbers of the pairs", env: map[string]string{
+			"PRICING_EMAIL_3": "a3@example.org", "PRICING_PASSWORD_3": "pa3", "PRICING_API_KEY_3": "ka3",
+			"PRICING_OTHER_EMAIL_3": "b3@example.org", "PRICING_OTHER_PASSWORD_3": "pb3", "PRICING_OTHER_API_KEY_3": "kb3"},
+			wantErr: []string{"pair 2 of accounts has no values, but pair 3 has", "PRICING_EMAIL_2"}},
+		{name: "pair 1 has no number", file: "email_1 = a@example.org\n", wantErr: []string{"inline.profile:1:", "numbered from 2 to 64"}},
+		{name: "past the last pair", file: "api_key_65 = k\n", wantErr: []string{"inline.profile:1:", "numbered from 2 to 64"}},
+		{name: "only the accounts' values are numbered", file: "phone_number_2 = 1\n",
+			wantErr: []string{"inline.profile:1:", `unknown key "phone_number_2"`, "for pair N of accounts, from 2: email_N"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,7 +280,7 @@ func TestLoadProfile(t *testing.T) {
 			if err != nil {
 				t.Fatalf("LoadProfile: %v", err)
 			}
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("profile:\n got %+v\nwant %+v", got, tt.want)
 			}
 			if tags != tt.wantTags {

@@ -5,15 +5,18 @@ package steps_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cucumber/godog"
@@ -37,8 +40,13 @@ func init() {
 	flag.CommandLine.Usage = usage
 }
 
+// inProcessPairs is the pool of TestContract's in-process mock: as many
+// pairs as scenarios run at once by default.
+const inProcessPairs = 4
+
 // TestContract runs every feature, each scenario as a subtest, against an
-// in-process mock, @reference scenarios included. With PRICING_BASE_URL set it
+// in-process mock with a pool of pairs of accounts, @reference scenarios
+// included. With PRICING_BASE_URL set it
 // targets that server instead (profile from the PRICING_* environment) and
 // leaves out @reference unless PRICING_REFERENCE=1. --godog.paths name files
 // of the embedded features (`--godog.paths=users.feature:12`), which go test
@@ -61,7 +69,9 @@ func TestContract(t *testing.T) {
 		}
 		t.Logf("target %s (from PRICING_BASE_URL), tags %q", profile.BaseURL, opts.Tags)
 	} else {
-		profile = startMock(t, nil)
+		// A pool of pairs, so that the scenarios changing an account run
+		// at once too.
+		profile = mocktest.MustStart(t, mocktest.Options{Pairs: inProcessPairs}).Profile
 	}
 
 	if opts.Randomize == 0 {
@@ -142,6 +152,88 @@ func andTags(a, b string) string {
 func startMock(t *testing.T, wrap func(http.Handler) http.Handler) steps.Profile {
 	t.Helper()
 	return mocktest.MustStart(t, mocktest.Options{Wrap: wrap}).Profile
+}
+
+// TestContractOnAPool runs the spec scenarios against the mock with a pool
+// of four pairs, eight at once, and with the default single pair, one at a
+// time: both pass the preflight and the run, the pool's run changes
+// accounts of several pairs, and each run leaves every account and its
+// client as the seed had them.
+func TestContractOnAPool(t *testing.T) {
+	tests := []struct {
+		name               string
+		pairs, concurrency int
+	}{
+		{"a pool of four pairs, eight scenarios at once", 4, 8},
+		{"the default single pair, one scenario at a time", 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			changed := map[string]bool{} // api keys that sent a PUT
+			m := mocktest.MustStart(t, mocktest.Options{Pairs: tt.pairs, Wrap: func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.Method == http.MethodPut {
+						mu.Lock()
+						changed[strings.TrimPrefix(r.Header.Get("Authorization"), "api-key ")] = true
+						mu.Unlock()
+					}
+					h.ServeHTTP(w, r)
+				})
+			}})
+			fresh := mocktest.MustStart(t, mocktest.Options{Pairs: tt.pairs})
+			if err := steps.NewSuite(m.Profile, steps.Options{Output: io.Discard}).Preflight(context.Background()); err != nil {
+				t.Fatalf("preflight: %v", err)
+			}
+			r := runFeatures(t, m.Profile, godog.Options{Format: "progress", Tags: "~@reference", Concurrency: tt.concurrency, Randomize: -1})
+			if r.status != 0 || r.ran == 0 {
+				t.Fatalf("status %d, %d scenarios; failed: %s", r.status, r.ran, strings.Join(r.failed, "; "))
+			}
+			keys := []string{m.Profile.APIKey, m.Profile.OtherAPIKey}
+			for _, pr := range m.Profile.Pairs {
+				keys = append(keys, pr.APIKey, pr.OtherAPIKey)
+			}
+			pairsChanged := 0
+			for i := 0; i < len(keys); i += 2 {
+				if changed[keys[i]] {
+					pairsChanged++
+				}
+			}
+			if want := min(tt.pairs, 2); pairsChanged < want {
+				t.Errorf("the scenarios changed accounts A of %d pairs, want at least %d", pairsChanged, want)
+			}
+			for _, key := range keys {
+				checkAccountAsSeeded(t, m, fresh, key)
+			}
+		})
+	}
+}
+
+// checkAccountAsSeeded fails unless the user of the api key, and its
+// primary client, are as in a fresh mock: every change was restored. The
+// restore sets the password again, and a user may have joined new clients.
+func checkAccountAsSeeded(t *testing.T, m, fresh *mocktest.Mock, key string) {
+	t.Helper()
+	id, ok := m.Server.Store().UserIDForAPIKey(key)
+	if !ok {
+		t.Errorf("api key %s: no user", key)
+		return
+	}
+	got, err1 := m.Server.Store().User(id)
+	want, err2 := fresh.Server.Store().User(id)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("user %d: %v %v", id, err1, err2)
+	}
+	got.PasswordLastChanged, got.ClientIDs, want.ClientIDs = want.PasswordLastChanged, nil, nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("user %d (api key %s) after the run:\n got %+v\nwant %+v", id, key, got, want)
+	}
+	gc, err1 := m.Server.Store().Client(want.PrimaryClientID)
+	wc, err2 := fresh.Server.Store().Client(want.PrimaryClientID)
+	if err1 != nil || err2 != nil || !reflect.DeepEqual(gc, wc) {
+		t.Errorf("client %d of user %d after the run:\n got %+v (%v)\nwant %+v (%v)", want.PrimaryClientID, id, gc, err1, wc, err2)
+	}
 }
 
 // TestBrokenMockIsCaught breaks the mock in ways the spec forbids and checks

@@ -73,19 +73,8 @@ func (c coverageCounter) add(k coverageKey) {
 // other version it keeps that version in front ("GET /v2/platforms"), so
 // that it does not count for the endpoint.
 func (s *Suite) endpointTemplate(out outgoing) string {
-	p := out.url
-	if u, err := url.Parse(out.url); err == nil {
-		p = u.EscapedPath()
-	}
-	base := s.profile.BaseURL
-	if u, err := url.Parse(base); err == nil {
-		base = u.EscapedPath()
-	}
-	prefix, baseVersion := path.Split(strings.TrimRight(base, "/"))
-	rest := strings.TrimPrefix(p, strings.TrimRight(prefix, "/"))
-	rest = strings.TrimPrefix(rest, "/")
-	version, rest, _ := strings.Cut(rest, "/")
-	segs := strings.Split(rest, "/")
+	version, segs := s.apiPath(out)
+	baseVersion, _ := s.apiPath(outgoing{url: s.profile.BaseURL})
 	for i, seg := range segs {
 		switch {
 		case i > 0 && idParams[segs[i-1]] != "":
@@ -99,6 +88,24 @@ func (s *Suite) endpointTemplate(out outgoing) string {
 		t = "/" + version + t
 	}
 	return out.method + " " + t
+}
+
+// apiPath splits a request's escaped path into its version segment (the
+// one in place of the base URL's last) and the segments below it.
+func (s *Suite) apiPath(out outgoing) (version string, segs []string) {
+	p := out.url
+	if u, err := url.Parse(out.url); err == nil {
+		p = u.EscapedPath()
+	}
+	base := s.profile.BaseURL
+	if u, err := url.Parse(base); err == nil {
+		base = u.EscapedPath()
+	}
+	prefix, _ := path.Split(strings.TrimRight(base, "/"))
+	rest := strings.TrimPrefix(p, strings.TrimRight(prefix, "/"))
+	rest = strings.TrimPrefix(rest, "/")
+	version, rest, _ = strings.Cut(rest, "/")
+	return version, strings.Split(rest, "/")
 }
 
 // sameVersion tells whether two version segments name one version: equal

@@ -234,21 +234,28 @@
 //
 // # Hooks and locks
 //
-// A scenario tagged @mutates-A or @mutates-B holds that account exclusively;
-// any other scenario that mentions account "A" or {{A. holds it shared. Locks
-// are taken in the order A, B. Before a @mutates-X scenario the account is
-// read (GET /users/{{X.userId}}) and so is its client (GET
-// /clients/{{X.clientId}}), with the account's api key; after it, pass or
-// fail, both are written back: PUT /users/:id with every field of the body
-// table, the phone fields the target showed and the profile's password, and
-// PUT /clients/:id with every field of the POST /clients body table
-// (addressLine2 and vat left out when the client has none, terms "I agree").
+// A scenario that mentions account "A" or {{A. (or B) takes a pair of
+// accounts from the profile's pool (pair 1, and pairs 2, 3, … of email_2 and
+// so on) for its whole run, in one acquisition: the accounts it is tagged
+// @mutates-A or @mutates-B for exclusively, the others it mentions shared.
+// Waiting scenarios are served oldest first, and the oldest keeps the pair
+// it waits for from younger ones, so none starves. Before the first request
+// of a @mutates-X scenario that may change X's user or client (a method
+// other than GET, HEAD and OPTIONS to /users… or /clients…), that user
+// (GET /users/{{X.userId}}) or client (GET /clients/{{X.clientId}}) is
+// read with the account's api key, once per pair: later scenarios of the
+// pair take what the last restore wrote. After the scenario, pass or fail,
+// what was read is written back, all at once: PUT /users/:id with every
+// field of the body table, the phone fields the target showed and the
+// profile's password, and PUT /clients/:id with every field of the POST
+// /clients body table (addressLine2 and vat left out when the client has
+// none, terms "I agree").
 // On a target that does not answer GET /users/:id, the user is restored from
 // the profile: email, password, first and last name and timezone (Profile
 // FirstName, LastName, Timezone and their Other* twins, by default the
 // mock's seed), the phone fields (PhoneCountryID, PhoneNumber,
-// PhoneExtension and their Other* twins) and the four subscribe flags
-// false, with a notice. On a
+// PhoneExtension and their Other* twins; the same for every pair) and the
+// four subscribe flags false, with a notice. On a
 // target that does not answer GET /clients/:id, the client is not restored,
 // with a notice. A failed restore fails the scenario.
 //

@@ -32,60 +32,122 @@ func unusable(ex *exchange, st *scenarioState, format string, args ...any) *Unus
 	return e
 }
 
-// accountEnvVars names, per account, the profile's variables of its email,
+// accountVars names the profile's variables of the account's email,
 // password and api key, for messages that say what to fix.
-var accountEnvVars = map[string][3]string{
-	"A": {"PRICING_EMAIL", "PRICING_PASSWORD", "PRICING_API_KEY"},
-	"B": {"PRICING_OTHER_EMAIL", "PRICING_OTHER_PASSWORD", "PRICING_OTHER_API_KEY"},
+func accountVars(a account) [3]string {
+	keys := [3]string{"email", "password", "api_key"}
+	if a.name == "B" {
+		keys = [3]string{"other_email", "other_password", "other_api_key"}
+	}
+	return [3]string{pairVar(keys[0], a.pair), pairVar(keys[1], a.pair), pairVar(keys[2], a.pair)}
 }
 
 // Preflight checks, before any scenario, what every run needs from the
 // target and the profile, and changes no data on a correct server:
 //
-//   - the target answers, and both accounts log in with POST /sessions
-//     (honouring the profile's login encoding);
-//   - the sessions name two different users of two different clients;
+//   - the target answers, and every account of every pair logs in with
+//     POST /sessions (honouring the profile's login encoding);
+//   - the sessions name users of clients: A and B of a pair two different
+//     users of two different clients, and no user or client in two places
+//     of the pool, since two scenarios on two pairs would then change one
+//     account at once;
 //   - each account's api key authenticates that account's user: PUT
 //     /users/:userId with the key and an empty JSON object. The spec fixes
 //     the answers: 400 when the key is accepted (no first name is provided,
 //     section 7.3), 401 when it is not, 403 when it belongs to another user.
 //     A 200 (a server that accepts the empty update) also proves the key.
 //
-// A server that validates the body before authenticating answers 400 to
-// any key, so a wrong key there passes this check and fails the scenarios
-// that use it. The error is an *UnusableError.
+// The accounts are checked at once, a login each and then a PUT each, so a
+// pool costs about as much time as one pair. A server that validates the
+// body before authenticating answers 400 to any key, so a wrong key there
+// passes this check and fails the scenarios that use it. The error, the
+// first problem in the order of the pairs, is an *UnusableError.
 func (s *Suite) Preflight(ctx context.Context) error {
-	st := s.newState(nil)
-	ids := map[string]accountIDs{}
-	for _, acct := range []string{"A", "B"} {
-		id, err := st.preflightLogin(ctx, acct)
-		if err != nil {
-			return err
-		}
-		ids[acct] = id
-	}
-	a, b := ids["A"], ids["B"]
-	for _, acct := range []string{"A", "B"} {
-		if ids[acct].clientID == "null" {
-			return &UnusableError{Reason: fmt.Sprintf("account %s (%s) belongs to no client: its session has clientId null; the suite needs a user of a client for each account", acct, s.account(acct).email)}
+	var members []preflightMember // one per account, in the order of the pairs
+	for _, pr := range s.pool.pairs {
+		for i, a := range pr.accounts {
+			st := s.newState(nil) // one each: a login changes the state
+			st.pair, st.need[i] = pr, sharedAccess
+			members = append(members, preflightMember{st, a})
 		}
 	}
-	if a.userID == b.userID {
-		return &UnusableError{Reason: fmt.Sprintf("accounts A and B are the same user (userId %s): %s and %s must be two users", a.userID, accountEnvVars["A"][0], accountEnvVars["B"][0])}
+	ids := make([]accountIDs, len(members))
+	if err := parallel(len(members), func(i int) (err error) {
+		ids[i], err = members[i].st.preflightLogin(ctx, members[i].a)
+		return err
+	}); err != nil {
+		return firstError(err)
 	}
-	if a.clientID == b.clientID {
-		return &UnusableError{Reason: fmt.Sprintf("accounts A and B are users of the same client (clientId %s): B must belong to another client, for the 403 scenarios", a.clientID)}
-	}
-	for _, acct := range []string{"A", "B"} {
-		if err := st.preflightAPIKey(ctx, acct, ids[acct]); err != nil {
-			return err
+	for i, m := range members {
+		if ids[i].clientID == "null" {
+			return &UnusableError{Reason: fmt.Sprintf("%s (%s) belongs to no client: its session has clientId null; the suite needs a user of a client for each account", m.a.label(), m.a.email)}
 		}
+	}
+	if err := checkDistinct(members, ids); err != nil {
+		return err
+	}
+	return firstError(parallel(len(members), func(i int) error {
+		return members[i].st.preflightAPIKey(ctx, members[i].a, ids[i])
+	}))
+}
+
+// preflightMember is one account of the pool, with a state of its own.
+type preflightMember struct {
+	st *scenarioState
+	a  account
+}
+
+// firstError is the first of the errors joined by parallel.
+func firstError(err error) error {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		return joined.Unwrap()[0]
+	}
+	return err
+}
+
+// checkDistinct refuses a user or a client that two accounts of the pool
+// share: A and B of one pair must differ for the 403 scenarios, and two
+// pairs must not overlap, or a scenario changing one account would race
+// with another using the same user or client through another pair.
+func checkDistinct(members []preflightMember, ids []accountIDs) error {
+	users, clients := map[string]account{}, map[string]account{}
+	for i, m := range members {
+		a := m.a
+		if b, ok := users[ids[i].userID]; ok {
+			if b.pair == a.pair {
+				return &UnusableError{Reason: fmt.Sprintf("accounts A and B%s are the same user (userId %s): %s and %s must be two users",
+					pairSuffix(a.pair), ids[i].userID, accountVars(b)[0], accountVars(a)[0])}
+			}
+			return &UnusableError{Reason: fmt.Sprintf("%s (%s) and %s (%s) are the same user (userId %s): every account of the pool must be a user of its own, or two scenarios change one user at once",
+				b.label(), accountVars(b)[0], a.label(), accountVars(a)[0], ids[i].userID)}
+		}
+		users[ids[i].userID] = a
+	}
+	for i, m := range members {
+		a := m.a
+		if b, ok := clients[ids[i].clientID]; ok {
+			if b.pair == a.pair {
+				return &UnusableError{Reason: fmt.Sprintf("accounts A and B%s are users of the same client (clientId %s): B must belong to another client, for the 403 scenarios",
+					pairSuffix(a.pair), ids[i].clientID)}
+			}
+			return &UnusableError{Reason: fmt.Sprintf("%s (%s) and %s (%s) are users of the same client (clientId %s): every account of the pool needs a client of its own, or two scenarios change one client at once",
+				b.label(), b.email, a.label(), a.email, ids[i].clientID)}
+		}
+		clients[ids[i].clientID] = a
 	}
 	return nil
 }
 
-func (st *scenarioState) preflightLogin(ctx context.Context, acct string) (accountIDs, error) {
-	a, vars := st.suite.account(acct), accountEnvVars[acct]
+// pairSuffix is " of pair N" for a pair of a pool after the first.
+func pairSuffix(n int) string {
+	if n > 1 {
+		return fmt.Sprintf(" of pair %d", n)
+	}
+	return ""
+}
+
+func (st *scenarioState) preflightLogin(ctx context.Context, a account) (accountIDs, error) {
+	vars := accountVars(a)
 	ex := st.postSession(ctx, a.email, a.password)
 	if ex.err != nil {
 		return accountIDs{}, unusable(ex, st, "the target does not answer: POST %s: %v", ex.url, st.maskText(ex.err.Error()))
@@ -94,25 +156,25 @@ func (st *scenarioState) preflightLogin(ctx context.Context, acct string) (accou
 	case ex.status == http.StatusNotFound || ex.status == http.StatusMethodNotAllowed:
 		return accountIDs{}, unusable(ex, st, "POST %s answered %d: is the base URL %s right, version segment included?", ex.url, ex.status, st.suite.profile.BaseURL)
 	case ex.status == http.StatusBadRequest || ex.status == http.StatusUnauthorized || ex.status == http.StatusForbidden:
-		return accountIDs{}, unusable(ex, st, "account %s cannot log in: POST /sessions answered %d for %s=%s and %s (login encoding %s)",
-			acct, ex.status, vars[0], a.email, vars[1], st.suite.profile.LoginEncoding)
+		return accountIDs{}, unusable(ex, st, "%s cannot log in: POST /sessions answered %d for %s=%s and %s (login encoding %s)",
+			a.label(), ex.status, vars[0], a.email, vars[1], st.suite.profile.LoginEncoding)
 	case ex.status != http.StatusOK:
-		return accountIDs{}, unusable(ex, st, "account %s cannot log in: POST /sessions answered %d, want 200", acct, ex.status)
+		return accountIDs{}, unusable(ex, st, "%s cannot log in: POST /sessions answered %d, want 200", a.label(), ex.status)
 	}
 	body := gjson.ParseBytes(ex.respBody)
 	user, client := body.Get("userId"), body.Get("clientId")
 	if tok := body.Get("token"); tok.Type != gjson.String || tok.Str == "" {
-		return accountIDs{}, unusable(ex, st, "account %s logged in, but the session has no string token", acct)
+		return accountIDs{}, unusable(ex, st, "%s logged in, but the session has no string token", a.label())
 	}
 	if user.Type != gjson.Number || (client.Type != gjson.Number && client.Type != gjson.Null) {
-		return accountIDs{}, unusable(ex, st, "account %s logged in, but the session has no numeric userId and clientId", acct)
+		return accountIDs{}, unusable(ex, st, "%s logged in, but the session has no numeric userId and clientId", a.label())
 	}
-	st.learnSession(acct, ex) // the ids are the run's from now on
+	st.learnSession(a.name, ex) // the ids are the run's from now on
 	return accountIDs{userID: user.Raw, clientID: client.Raw}, nil
 }
 
-func (st *scenarioState) preflightAPIKey(ctx context.Context, acct string, ids accountIDs) error {
-	a, vars := st.suite.account(acct), accountEnvVars[acct]
+func (st *scenarioState) preflightAPIKey(ctx context.Context, a account, ids accountIDs) error {
+	vars := accountVars(a)
 	out := outgoing{method: http.MethodPut, header: http.Header{}, body: []byte("{}")}
 	out.url, _ = st.suite.endpointURL("/users/"+ids.userID, "")
 	out.header.Set("Authorization", "api-key "+a.apiKey)
@@ -125,12 +187,12 @@ func (st *scenarioState) preflightAPIKey(ctx context.Context, acct string, ids a
 	case http.StatusBadRequest, http.StatusOK:
 		return nil
 	case http.StatusUnauthorized:
-		return unusable(ex, st, "the api key of account %s (%s) is not accepted: PUT /users/%s with it answered 401", acct, vars[2], ids.userID)
+		return unusable(ex, st, "the api key of %s (%s) is not accepted: PUT /users/%s with it answered 401", a.label(), vars[2], ids.userID)
 	case http.StatusForbidden, http.StatusNotFound:
-		return unusable(ex, st, "the api key of account %s (%s) is not the key of %s (user %s): PUT /users/%s with it answered %d",
-			acct, vars[2], a.email, ids.userID, ids.userID, ex.status)
+		return unusable(ex, st, "the api key of %s (%s) is not the key of %s (user %s): PUT /users/%s with it answered %d",
+			a.label(), vars[2], a.email, ids.userID, ids.userID, ex.status)
 	}
-	return unusable(ex, st, "checking the api key of account %s: PUT /users/%s answered %d, want 400 (auth accepted, empty body refused) or 401", acct, ids.userID, ex.status)
+	return unusable(ex, st, "checking the api key of %s: PUT /users/%s answered %d, want 400 (auth accepted, empty body refused) or 401", a.label(), ids.userID, ex.status)
 }
 
 // downAfter is how many transport errors in a row (no HTTP answer at all:

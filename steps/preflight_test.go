@@ -32,8 +32,11 @@ func newTargetFake() *targetFake {
 		sessions: map[string]string{
 			"qa@example.com":    `{"id":1,"created":"2026-01-02T03:04:05Z","creatorUserId":1,"userId":1,"clientId":1,"token":"ta"}`,
 			"other@example.com": `{"id":2,"created":"2026-01-02T03:04:05Z","creatorUserId":2,"userId":2,"clientId":2,"token":"tb"}`,
+			// Pair 2 of a pool (poolEnv).
+			"qa-2@example.com":    `{"id":3,"created":"2026-01-02T03:04:05Z","creatorUserId":3,"userId":3,"clientId":3,"token":"ta2"}`,
+			"other-2@example.com": `{"id":4,"created":"2026-01-02T03:04:05Z","creatorUserId":4,"userId":4,"clientId":4,"token":"tb2"}`,
 		},
-		keys: map[string]string{"qa-api-key": "1", "other-api-key": "2"},
+		keys: map[string]string{"qa-api-key": "1", "other-api-key": "2", "qa-api-key-2": "3", "other-api-key-2": "4"},
 	}
 }
 
@@ -88,6 +91,19 @@ func (f *targetFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// poolEnv is the environment of a pool of two pairs that the fake knows,
+// with the variables of set changed.
+func poolEnv(set map[string]string) map[string]string {
+	env := map[string]string{
+		"PRICING_EMAIL_2": "qa-2@example.com", "PRICING_PASSWORD_2": "qa-password-2", "PRICING_API_KEY_2": "qa-api-key-2",
+		"PRICING_OTHER_EMAIL_2": "other-2@example.com", "PRICING_OTHER_PASSWORD_2": "other-password-2", "PRICING_OTHER_API_KEY_2": "other-api-key-2",
+	}
+	for k, v := range set {
+		env[k] = v
+	}
+	return env
+}
+
 // closedURL is a base URL where nothing listens.
 func closedURL(t *testing.T) string {
 	t.Helper()
@@ -139,6 +155,26 @@ func TestPreflight(t *testing.T) {
 			args: []string{"--timeout", "200ms"}, code: 3, first: "the target does not answer: POST http://"},
 		{name: "--no-preflight runs the scenarios anyway", bend: func(f *targetFake) { delete(f.keys, "qa-api-key") },
 			args: []string{"--no-preflight"}, code: 0},
+
+		{name: "a pool of two pairs", env: poolEnv(nil), code: 0},
+		{name: "wrong password of account A of pair 2", env: poolEnv(map[string]string{"PRICING_PASSWORD_2": "wrong"}),
+			bend: func(f *targetFake) { delete(f.sessions, "qa-2@example.com") },
+			code: 3, first: "account A of pair 2 cannot log in: POST /sessions answered 401 for PRICING_EMAIL_2=qa-2@example.com and PRICING_PASSWORD_2 (login encoding json)"},
+		{name: "api key of account B of pair 2 refused", bend: func(f *targetFake) { delete(f.keys, "other-api-key-2") },
+			env:  poolEnv(nil),
+			code: 3, first: "the api key of account B of pair 2 (PRICING_OTHER_API_KEY_2) is not accepted: PUT /users/4 with it answered 401"},
+		{name: "pair 2 is pair 1's user under another spelling", bend: func(f *targetFake) {
+			f.sessions["QA@example.com"] = f.sessions["qa@example.com"]
+		}, env: poolEnv(map[string]string{"PRICING_EMAIL_2": "QA@example.com"}),
+			code: 3, first: "account A (PRICING_EMAIL) and account A of pair 2 (PRICING_EMAIL_2) are the same user (userId 1): every account of the pool must be a user of its own"},
+		{name: "pair 2's B is pair 1's A", env: poolEnv(map[string]string{"PRICING_OTHER_EMAIL_2": "qa@example.com"}),
+			code: 3, first: "account A (PRICING_EMAIL) and account B of pair 2 (PRICING_OTHER_EMAIL_2) are the same user (userId 1)"},
+		{name: "pair 2's A is a user of pair 1's client B", bend: func(f *targetFake) {
+			f.sessions["qa-2@example.com"] = strings.Replace(f.sessions["qa-2@example.com"], `"clientId":3`, `"clientId":2`, 1)
+		}, env: poolEnv(nil),
+			code: 3, first: "account B (other@example.com) and account A of pair 2 (qa-2@example.com) are users of the same client (clientId 2): every account of the pool needs a client of its own"},
+		{name: "A and B of pair 2 are one user", env: poolEnv(map[string]string{"PRICING_OTHER_EMAIL_2": "qa-2@example.com"}),
+			code: 3, first: "accounts A and B of pair 2 are the same user (userId 3): PRICING_EMAIL_2 and PRICING_OTHER_EMAIL_2 must be two users"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

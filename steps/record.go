@@ -54,6 +54,7 @@ type scenarioRecord struct {
 	Status        string
 	Err           string // the error that ended the scenario, hooks included
 	Duration      time.Duration
+	Pair          int // the pair of accounts it ran on; 0 for none
 	started       time.Time
 }
 
@@ -194,7 +195,11 @@ func (r *runRecord) hooks(ctx context.Context, init func(*godog.ScenarioContext)
 		// (a failed restore).
 		sc.After(func(sctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
 			if sr, ok := sctx.Value(recordKey{}).(*scenarioRecord); ok {
-				r.finish(sr, err, ctx.Err() != nil && errors.Is(err, context.Cause(ctx)))
+				pairN := 0
+				if st, _ := stateFromContext(sctx); st != nil && st.pair != nil {
+					pairN = st.pair.n
+				}
+				r.finish(sr, err, ctx.Err() != nil && errors.Is(err, context.Cause(ctx)), pairN)
 			}
 			return sctx, nil
 		})
@@ -237,9 +242,9 @@ func (r *runRecord) step(sr *scenarioRecord, st *godog.Step, status string, err 
 
 // finish sets the scenario's outcome from its error. notStarted marks a
 // scenario refused by the first hook: it is reported as not run.
-func (r *runRecord) finish(sr *scenarioRecord, err error, notStarted bool) {
+func (r *runRecord) finish(sr *scenarioRecord, err error, notStarted bool, pairN int) {
 	r.mu.Lock()
-	sr.Duration = time.Since(sr.started)
+	sr.Duration, sr.Pair = time.Since(sr.started), pairN
 	switch {
 	case notStarted:
 		sr.Status = statusNotRun

@@ -85,7 +85,7 @@ func (c *runConfig) newReport(suite *Suite, stopped error) *report {
 		rf := reportFeature{Name: f.Name, URI: f.URI, Counts: map[string]int{}}
 		for _, s := range f.Scenarios {
 			rs := reportScenario{
-				ID: s.ID, Name: suite.resolveName(s.Name), Status: s.Status, URI: f.URI, Line: s.Line,
+				ID: s.ID, Name: suite.resolveName(s.Name, s.Pair), Status: s.Status, URI: f.URI, Line: s.Line,
 				Tags: s.Tags, Err: s.Err, Duration: s.Duration,
 			}
 			for _, st := range s.Steps {
@@ -141,22 +141,29 @@ func (r *runRecord) notRun() int {
 
 // resolveName replaces the placeholders of a scenario name that name the
 // target's accounts and ids (an outline row such as
-// "PUT /users/{{A.userId}} accepts the api-key header") with their values,
-// so that reports name what was tested. Secrets are shown as ***; a
+// "PUT /users/{{A.userId}} accepts the api-key header") with their values
+// on pair pairN of the pool, the one the scenario ran on (0: pair 1), so
+// that reports name what was tested. Secrets are shown as ***; a
 // placeholder that has no value yet (no login happened) is kept.
-func (s *Suite) resolveName(name string) string {
+func (s *Suite) resolveName(name string, pairN int) string {
 	if !strings.Contains(name, "{{") {
 		return name
 	}
 	st := s.newState(nil)
+	pr := s.pool.pairs[0]
+	if pairN > 0 && pairN <= len(s.pool.pairs) {
+		pr = s.pool.pairs[pairN-1]
+	}
 	return placeholder.ReplaceAllStringFunc(name, func(m string) string {
 		key := placeholder.FindStringSubmatch(m)[1]
 		if acct, field, ok := strings.Cut(key, "."); ok && (acct == "A" || acct == "B") {
 			switch field {
 			case "password", "apiKey":
 				return "***"
+			case "email":
+				return pr.accounts[accountIndex(acct)].email
 			case "userId", "clientId":
-				ids, ok := s.cachedIDs(acct)
+				ids, ok := pr.learnedIDs(accountIndex(acct))
 				if !ok {
 					return m
 				}

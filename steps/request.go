@@ -376,6 +376,9 @@ func (requestSteps) send(ctx context.Context, method, p, version string) error {
 	if err := pending.apply(&out); err != nil {
 		return err
 	}
+	if err := st.beforeChange(ctx, out); err != nil {
+		return err
+	}
 	ex := st.do(ctx, out)
 	st.record(ex)
 	if ex.err != nil {

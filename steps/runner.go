@@ -42,8 +42,8 @@ Runs the Pricing API contract suite against the server at --base-url. The
 target profile comes from --profile FILE and the PRICING_* environment (flag >
 environment > file > the mock's seed). Scenarios tagged @reference check the
 mock's own decisions and run only with --reference. Before the first scenario
-a preflight checks that the target answers and that both accounts log in and
-their api keys authenticate. --version prints the version of the binary.
+a preflight checks that the target answers and that every account (A and B of
+each pair of the pool) logs in and its api key authenticates. --version prints the version of the binary.
 
 Exit status: 0 every scenario passed; 1 a scenario failed (or had an undefined
 or pending step, or the run was interrupted); 2 a bad flag or profile; 3 the
@@ -371,7 +371,7 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 	// when the target stops answering.
 	ctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)
-	watch := &targetWatch{next: http.DefaultTransport, onDown: stop}
+	watch := &targetWatch{next: defaultTransport, onDown: stop}
 	suite := NewSuite(c.profile, Options{
 		HTTPClient:  &http.Client{Timeout: c.timeout, Transport: watch},
 		FixturesDir: c.fixtures,

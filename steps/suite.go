@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"regexp"
 	"sync"
 	"time"
 
@@ -24,6 +25,11 @@ type Profile struct {
 	CurrencyID, PlanID, PlatformID, PhoneCountryID string // numbers as text
 	MarketappHash                                  string
 	LoginEncoding                                  string // "json" (default) or "form": body of POST /sessions
+
+	// Pairs 2, 3, … of accounts A and B (email_2 and so on): a pool that
+	// lets scenarios which change an account run at once, each on a pair of
+	// its own. Email … OtherAPIKey are pair 1.
+	Pairs []AccountPair
 
 	// The names and timezones of the accounts, used only to restore an
 	// account after a @mutates-X scenario on a target that does not answer
@@ -48,6 +54,13 @@ type Profile struct {
 	// The catalogues the target offers, at least two entries each
 	// (catalogue.go): "1:GBP,2:EUR", "1:lite,2:pro", "1:Android,2:iOS".
 	Currencies, Plans, Platforms string
+}
+
+// AccountPair is one pair of accounts: A, a user of a client, and B, a user
+// of another client (for the 403 scenarios).
+type AccountPair struct {
+	Email, Password, APIKey                string // account A
+	OtherEmail, OtherPassword, OtherAPIKey string // account B
 }
 
 // seedNames are the defaults of the name and timezone fields: the mock's seed.
@@ -80,9 +93,9 @@ type Options struct {
 }
 
 // Suite is the step library bound to one target. It holds configuration and
-// the little state that must outlive a scenario: the learned account ids, the
-// account locks and the coverage counters, each behind its own mutex.
-// Everything else lives in the scenario's context.
+// the little state that must outlive a scenario: the pool of account pairs
+// with their learned ids, and the coverage counters, each behind its own
+// mutex. Everything else lives in the scenario's context.
 type Suite struct {
 	profile Profile
 	opts    Options
@@ -92,16 +105,23 @@ type Suite struct {
 	// clockWait bounds the wait for the server's clock to move on a second.
 	clockWait time.Duration
 
-	idsMu sync.Mutex
-	ids   map[string]accountIDs // account name -> ids learned by POST /sessions
-
-	locks map[string]*sync.RWMutex // account name -> lock
+	pool *accountPool
 
 	noticeMu sync.Mutex
 	noticed  map[string]bool
 
 	cov coverageCounter
 }
+
+// defaultTransport is http.DefaultTransport keeping more connections to
+// one host open between requests: with Go's default of two, most requests
+// of a concurrent run (and of the preflight of a pool) would open a new
+// connection, with a TLS handshake against a remote target.
+var defaultTransport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return t
+}()
 
 // NewSuite returns the step library for the target p.
 func NewSuite(p Profile, o Options) *Suite {
@@ -113,7 +133,7 @@ func NewSuite(p Profile, o Options) *Suite {
 	// here once keeps the per-scenario copies from racing on it.
 	if hc.Transport == nil {
 		c := *hc
-		c.Transport = http.DefaultTransport
+		c.Transport = defaultTransport
 		hc = &c
 	}
 	retries := o.Retries
@@ -141,8 +161,7 @@ func NewSuite(p Profile, o Options) *Suite {
 		retries:   retries,
 		backoff:   200 * time.Millisecond,
 		clockWait: 3 * time.Second,
-		ids:       map[string]accountIDs{},
-		locks:     map[string]*sync.RWMutex{"A": {}, "B": {}},
+		pool:      newAccountPool(profilePairs(p)),
 		noticed:   map[string]bool{},
 		cov:       newCoverageCounter(),
 	}
@@ -187,8 +206,21 @@ type stepDef struct {
 // Given, When, Then, And and But alike.
 func registerDefs(sc *godog.ScenarioContext, defs []stepDef) {
 	for _, d := range defs {
-		sc.Step(d.expr, d.fn)
+		sc.Step(stepRegexp(d.expr), d.fn)
 	}
+}
+
+// stepRegexps holds each phrase compiled once: godog calls the scenario
+// initializer for every scenario, and compiling the whole vocabulary each
+// time was a third of a run's CPU.
+var stepRegexps sync.Map // expression -> *regexp.Regexp
+
+func stepRegexp(expr string) *regexp.Regexp {
+	if re, ok := stepRegexps.Load(expr); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, _ := stepRegexps.LoadOrStore(expr, regexp.MustCompile(expr))
+	return re.(*regexp.Regexp)
 }
 
 // scenarioState is everything one scenario owns. It is created by the Before
@@ -202,6 +234,8 @@ type scenarioState struct {
 
 	vars map[string]value
 
+	pair    *pair  // the accounts of this scenario; nil when it names none
+	need    need   // what it holds of them
 	account string // "A", "B" or "" for not authenticated
 	scheme  authScheme
 	tokens  map[string]string // account -> session token of this scenario
@@ -212,10 +246,10 @@ type scenarioState struct {
 
 	covered map[coverageKey]bool
 
-	unlock   []func()
-	mutates  []string           // accounts restored by the After hook
-	restores map[string]restore // account -> how to restore it
-	done     bool
+	mutates     []string        // accounts restored by the After hook
+	snapshotted map[string]bool // account and resource ("A users") read before its first change
+	snapshots   []snapshot      // what the After hook puts back
+	done        bool
 }
 
 type stateKey struct{}
@@ -245,16 +279,20 @@ func (s *Suite) newState(pickle *godog.Scenario) *scenarioState {
 			return http.ErrUseLastResponse
 		}))
 	st := &scenarioState{
-		suite:    s,
-		pickle:   pickle,
-		client:   client,
-		faker:    gofakeit.New(0),
-		vars:     map[string]value{},
-		tokens:   map[string]string{},
-		covered:  map[coverageKey]bool{},
-		restores: map[string]restore{},
+		suite:       s,
+		pickle:      pickle,
+		client:      client,
+		faker:       gofakeit.New(0),
+		vars:        map[string]value{},
+		tokens:      map[string]string{},
+		covered:     map[coverageKey]bool{},
+		snapshotted: map[string]bool{},
 	}
-	st.secrets = append(st.secrets, s.profile.Password, s.profile.APIKey, s.profile.OtherPassword, s.profile.OtherAPIKey)
+	for _, pr := range s.pool.pairs {
+		for _, a := range pr.accounts {
+			st.secrets = append(st.secrets, a.password, a.apiKey)
+		}
+	}
 	return st
 }
 

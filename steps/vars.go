@@ -185,7 +185,10 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 	}
 	p := st.suite.profile
 	if acct, field, ok := strings.Cut(name, "."); ok && (acct == "A" || acct == "B") {
-		a := st.suite.account(acct)
+		a, err := st.accountOf(acct)
+		if err != nil {
+			return value{}, fmt.Errorf("{{%s}}: %w", name, err)
+		}
 		switch field {
 		case "email":
 			return value{text: a.email}, nil

@@ -29,9 +29,11 @@ func testProfile(baseURL string) Profile {
 func offlineState(t *testing.T) *scenarioState {
 	t.Helper()
 	s := NewSuite(testProfile("http://127.0.0.1:1/v1"), Options{})
-	s.ids["A"] = accountIDs{userID: "1", clientID: "10"}
-	s.ids["B"] = accountIDs{userID: "2", clientID: "null"}
+	pr := s.pool.pairs[0]
+	pr.learn(0, accountIDs{userID: "1", clientID: "10"})
+	pr.learn(1, accountIDs{userID: "2", clientID: "null"})
 	st := s.newState(nil)
+	st.pair, st.need = pr, need{sharedAccess, sharedAccess}
 	st.vars["num"] = value{text: "42", json: true}
 	st.vars["str"] = value{text: `"he said \"hi\""`, json: true}
 	st.vars["obj"] = value{text: `{"a": [1, 2]}`, json: true}

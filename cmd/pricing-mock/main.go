@@ -5,6 +5,7 @@
 //	             [--state FILE] [--latency D] [--latency-jitter D]
 //	             [--cors-origins A,B] [--no-admin] [--print-env]
 //	             [--fault NAME ...] [--list-faults]
+//	             [--accounts N]
 package main
 
 import (
@@ -25,11 +26,16 @@ import (
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/buildinfo"
+	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver"
 	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 const defaultAddr = "127.0.0.1:8080"
+
+// maxAccountPairs is the largest pool the contract suite takes.
+const maxAccountPairs = 64
 
 // shutdownGrace bounds how long in-flight requests may run after a signal.
 const shutdownGrace = 5 * time.Second
@@ -56,6 +62,7 @@ type config struct {
 	corsOrigins []string // empty: any origin
 	watch       bool
 	state       string // "" : the data lives in memory only
+	accounts    int    // pairs of accounts A and B in the profile
 }
 
 // errUsage marks an error in the command line, as opposed to -h.
@@ -99,6 +106,7 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 	})
 	fs.BoolVar(&cfg.watch, "watch", false, "reload the --fixtures folder when a file in it changes")
 	fs.StringVar(&cfg.state, "state", "", "keep the data in `FILE` across restarts (loaded at start, written after each change)")
+	fs.IntVar(&cfg.accounts, "accounts", 1, "serve `N` pairs of accounts A and B, the seed's and copies of it (qa-2@example.com, …), for a contract run on a pool of pairs; --print-env prints them")
 	buildinfo.AddFlag(fs)
 	return fs
 }
@@ -122,6 +130,9 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	}
 	if cfg.latency < 0 || cfg.jitter < 0 || cfg.latency+cfg.jitter > mockserver.MaxDelay {
 		return config{}, fmt.Errorf("%w: --latency and --latency-jitter must be positive and together at most %s", errUsage, mockserver.MaxDelay)
+	}
+	if cfg.accounts < 1 || cfg.accounts > maxAccountPairs {
+		return config{}, fmt.Errorf("%w: --accounts must be from 1 to %d", errUsage, maxAccountPairs)
 	}
 	if cfg.watch && cfg.fixtures == "" {
 		return config{}, fmt.Errorf("%w: --watch needs --fixtures DIR (the embedded seed never changes)", errUsage)
@@ -212,6 +223,12 @@ func newMock(cfg config, logger *slog.Logger, stderr io.Writer) (*mockserver.Ser
 		}
 		opts.Fixtures = os.DirFS(cfg.fixtures)
 		source = "--fixtures " + cfg.fixtures
+	}
+	if cfg.accounts > 1 {
+		if opts.Fixtures == nil {
+			opts.Fixtures = fixtures.Seed()
+		}
+		opts.Fixtures = pricing.AccountPairs(opts.Fixtures, cfg.accounts)
 	}
 	srv, handler, err := defects.New(opts, ds)
 	var stateErr *mockserver.StateFileError

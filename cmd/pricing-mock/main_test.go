@@ -585,3 +585,59 @@ func TestRunAdminSwitch(t *testing.T) {
 		t.Errorf("--no-admin: X-Mock-Status 503 answered %d, want 200", code)
 	}
 }
+
+// --accounts N serves N pairs of accounts: --print-env prints pairs 2 to N
+// after the seed's profile, and every one of them logs in; a number outside
+// 1 to 64 is a usage error.
+func TestRunAccounts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args    []string
+		want    int
+		wantErr string
+	}{
+		{nil, 1, ""},
+		{[]string{"--accounts", "8"}, 8, ""},
+		{[]string{"--accounts", "64"}, 64, ""},
+		{[]string{"--accounts", "0"}, 0, "--accounts must be from 1 to 64"},
+		{[]string{"--accounts", "65"}, 0, "--accounts must be from 1 to 64"},
+		{[]string{"--accounts", "x"}, 0, "-accounts"},
+	} {
+		got, err := parseFlags(tc.args, env(nil))
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%q: error %v, want one containing %q", tc.args, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got.accounts != tc.want {
+			t.Errorf("%q: accounts %d, error %v; want %d", tc.args, got.accounts, err, tc.want)
+		}
+	}
+
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--print-env", "--accounts", "3"}, env(nil), &stdout, &stderr); code != 0 {
+		t.Fatalf("--print-env --accounts 3: exit %d, stderr %q", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	wantPairs := []string{
+		"export PRICING_EMAIL_2='qa-2@example.com'", "export PRICING_PASSWORD_2='qa-password-2'", "export PRICING_API_KEY_2='qa-api-key-2'",
+		"export PRICING_OTHER_EMAIL_2='other-2@example.com'", "export PRICING_OTHER_PASSWORD_2='other-password-2'", "export PRICING_OTHER_API_KEY_2='other-api-key-2'",
+		"export PRICING_EMAIL_3='qa-3@example.com'", "export PRICING_PASSWORD_3='qa-password-3'", "export PRICING_API_KEY_3='qa-api-key-3'",
+		"export PRICING_OTHER_EMAIL_3='other-3@example.com'", "export PRICING_OTHER_PASSWORD_3='other-password-3'", "export PRICING_OTHER_API_KEY_3='other-api-key-3'",
+	}
+	if len(lines) != 12+len(wantPairs) || strings.Join(lines[12:], "\n") != strings.Join(wantPairs, "\n") ||
+		lines[1] != "export PRICING_EMAIL='"+seed.Email+"'" {
+		t.Errorf("--print-env --accounts 3:\n%s\nwant the seed's 12 lines, then\n%s", stdout.String(), strings.Join(wantPairs, "\n"))
+	}
+
+	base, stop := startRun(t, "--accounts", "3")
+	for _, creds := range [][2]string{{"qa-3@example.com", "qa-password-3"}, {"other-2@example.com", "other-password-2"}, {seed.Email, seed.Password}} {
+		if code, body := request(t, "POST", base+"/v1/sessions", fmt.Sprintf(`{"email":%q,"password":%q}`, creds[0], creds[1])); code != 200 {
+			t.Errorf("POST /v1/sessions as %s: %d %s", creds[0], code, body)
+		}
+	}
+	if code := stop(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}

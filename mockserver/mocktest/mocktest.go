@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver"
 	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -25,6 +27,10 @@ type Options struct {
 	// Wrap, when set, puts a middleware in front of the mock and its
 	// defects: another implementation made from the mock.
 	Wrap func(http.Handler) http.Handler
+	// Pairs, above 1, serves that many pairs of accounts A and B and puts
+	// them in the profile (pricing-mock --accounts), so that a run can
+	// change several accounts at once.
+	Pairs int
 }
 
 // Mock is a mock served on 127.0.0.1.
@@ -37,7 +43,11 @@ type Mock struct {
 
 // Start serves a fresh mock. Close stops it.
 func Start(opts Options) (*Mock, error) {
-	srv, h, err := defects.New(mockserver.Options{}, opts.Defects)
+	var mo mockserver.Options
+	if opts.Pairs > 1 {
+		mo.Fixtures = pricing.AccountPairs(fixtures.Seed(), opts.Pairs)
+	}
+	srv, h, err := defects.New(mo, opts.Defects)
 	if err != nil {
 		return nil, err
 	}

@@ -48,3 +48,22 @@ func TestStartServesDefectsBehindTheWrap(t *testing.T) {
 		t.Error("Start served an unknown defect")
 	}
 }
+
+func TestStartWithPairs(t *testing.T) {
+	m := MustStart(t, Options{Pairs: 3})
+	if n := len(m.Profile.Pairs); n != 2 {
+		t.Fatalf("%d pairs after the first in the profile, want 2: %+v", n, m.Profile.Pairs)
+	}
+	users := map[int64]bool{}
+	keys := []string{m.Profile.APIKey, m.Profile.OtherAPIKey}
+	for _, pr := range m.Profile.Pairs {
+		keys = append(keys, pr.APIKey, pr.OtherAPIKey)
+	}
+	for _, key := range keys {
+		id, ok := m.Server.Store().UserIDForAPIKey(key)
+		if !ok || users[id] {
+			t.Errorf("api key %s: user %d (%v), want a user of its own", key, id, ok)
+		}
+		users[id] = true
+	}
+}

@@ -49,17 +49,23 @@ type (
 		PlatformID int64  `json:"platformId"`
 	}
 	seedProfile struct {
-		Email          string `json:"email"`
-		Password       string `json:"password"`
-		APIKey         string `json:"apiKey"`
-		OtherEmail     string `json:"otherEmail"`
-		OtherPassword  string `json:"otherPassword"`
-		OtherAPIKey    string `json:"otherApiKey"`
+		seedPair              // accounts A and B
 		CurrencyID     int64  `json:"currencyId"`
 		PlanID         int64  `json:"planId"`
 		PlatformID     int64  `json:"platformId"`
 		PhoneCountryID int64  `json:"phoneCountryId"`
 		MarketappHash  string `json:"marketappHash"`
+		// Pairs 2, 3, … of accounts A and B, each user its own of a client
+		// of its own (AccountPairs adds them).
+		Pairs []seedPair `json:"pairs,omitempty"`
+	}
+	seedPair struct {
+		Email         string `json:"email"`
+		Password      string `json:"password"`
+		APIKey        string `json:"apiKey"`
+		OtherEmail    string `json:"otherEmail"`
+		OtherPassword string `json:"otherPassword"`
+		OtherAPIKey   string `json:"otherApiKey"`
 	}
 )
 
@@ -123,6 +129,9 @@ func LoadSeed(fsys fs.FS) (*Seed, error) {
 		OtherEmail: p.OtherEmail, OtherPassword: p.OtherPassword, OtherAPIKey: p.OtherAPIKey,
 		CurrencyID: p.CurrencyID, PlanID: p.PlanID, PlatformID: p.PlatformID,
 		PhoneCountryID: p.PhoneCountryID, MarketappHash: p.MarketappHash,
+	}
+	for _, sp := range p.Pairs {
+		d.profile.Pairs = append(d.profile.Pairs, AccountPair(sp))
 	}
 	if err := d.check(); err != nil {
 		return nil, err
@@ -296,6 +305,9 @@ func (d *Seed) checkProfile(ids seedIDs) error {
 	if strings.EqualFold(p.Email, p.OtherEmail) {
 		return errors.New("fixture profile.json: email and otherEmail name the same user")
 	}
+	if err := d.checkPairs(account); err != nil {
+		return err
+	}
 	switch {
 	case !ids.currencies[p.CurrencyID]:
 		return fmt.Errorf("fixture profile.json: unknown currencyId %d", p.CurrencyID)
@@ -317,13 +329,20 @@ type Profile struct {
 	Email, Password, APIKey, OtherEmail, OtherPassword, OtherAPIKey string
 	CurrencyID, PlanID, PlatformID, PhoneCountryID                  int64
 	MarketappHash                                                   string
+	Pairs                                                           []AccountPair // pairs 2, 3, … of accounts
+}
+
+// AccountPair is one more pair of accounts A and B for the suite's pool.
+type AccountPair struct {
+	Email, Password, APIKey, OtherEmail, OtherPassword, OtherAPIKey string
 }
 
 // Env renders the profile as PRICING_* variables ("NAME=value", unquoted),
-// PRICING_BASE_URL first, then the order of the suite's documented table.
+// PRICING_BASE_URL first, then the order of the suite's documented table,
+// then the pairs of the pool (PRICING_EMAIL_2 …).
 func (p Profile) Env(baseURL string) []string {
 	i := func(n int64) string { return strconv.FormatInt(n, 10) }
-	return []string{
+	env := []string{
 		"PRICING_BASE_URL=" + baseURL,
 		"PRICING_EMAIL=" + p.Email,
 		"PRICING_PASSWORD=" + p.Password,
@@ -337,4 +356,11 @@ func (p Profile) Env(baseURL string) []string {
 		"PRICING_PHONE_COUNTRY_ID=" + i(p.PhoneCountryID),
 		"PRICING_MARKETAPP_HASH=" + p.MarketappHash,
 	}
+	for i, pr := range p.Pairs {
+		n := "_" + strconv.Itoa(i+2)
+		env = append(env,
+			"PRICING_EMAIL"+n+"="+pr.Email, "PRICING_PASSWORD"+n+"="+pr.Password, "PRICING_API_KEY"+n+"="+pr.APIKey,
+			"PRICING_OTHER_EMAIL"+n+"="+pr.OtherEmail, "PRICING_OTHER_PASSWORD"+n+"="+pr.OtherPassword, "PRICING_OTHER_API_KEY"+n+"="+pr.OtherAPIKey)
+	}
+	return env
 }

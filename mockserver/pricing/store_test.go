@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -570,7 +571,7 @@ func TestLoadSeedFromDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.profile != profile {
+	if !reflect.DeepEqual(d.profile, profile) {
 		t.Errorf("profile from the folder = %+v, want the embedded seed's %+v", d.profile, profile)
 	}
 	p := d.profile
@@ -600,5 +601,15 @@ func TestProfileEnv(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Env =\n%q\nwant\n%q", got, want)
+	}
+
+	p.Pairs = []AccountPair{{"a2@example.com", "pa2", "ka2", "b2@example.com", "pb2", "kb2"}, {"a3@example.com", "pa3", "ka3", "b3@example.com", "pb3", "kb3"}}
+	want = append(want,
+		"PRICING_EMAIL_2=a2@example.com", "PRICING_PASSWORD_2=pa2", "PRICING_API_KEY_2=ka2",
+		"PRICING_OTHER_EMAIL_2=b2@example.com", "PRICING_OTHER_PASSWORD_2=pb2", "PRICING_OTHER_API_KEY_2=kb2",
+		"PRICING_EMAIL_3=a3@example.com", "PRICING_PASSWORD_3=pa3", "PRICING_API_KEY_3=ka3",
+		"PRICING_OTHER_EMAIL_3=b3@example.com", "PRICING_OTHER_PASSWORD_3=pb3", "PRICING_OTHER_API_KEY_3=kb3")
+	if got := p.Env("http://127.0.0.1:8080/v1"); !slices.Equal(got, want) {
+		t.Errorf("Env of a pool =\n%q\nwant\n%q", got, want)
 	}
 }
