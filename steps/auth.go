@@ -283,15 +283,16 @@ func (s *Suite) beforeScenario(ctx context.Context, sc *godog.Scenario) (context
 	return ctx, nil
 }
 
-// afterScenario restores the mutated accounts, whatever the outcome, and
-// then releases the locks. A failed restore fails the scenario.
+// afterScenario fails a scenario one of whose requests earned a 5xx (the
+// floor, floor.go), restores the mutated accounts, whatever the outcome,
+// and then releases the locks. A failed restore fails the scenario.
 func (s *Suite) afterScenario(ctx context.Context, _ *godog.Scenario, _ error) (context.Context, error) {
 	st, err := stateFromContext(ctx)
 	if err != nil || st.done {
 		return ctx, nil
 	}
 	st.done = true
-	var errs []error
+	errs := []error{st.serverErrors()} // before the restore: its requests are not the scenario's
 	for _, acct := range st.mutates {
 		r, ok := st.restores[acct]
 		if !ok {
