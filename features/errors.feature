@@ -11,7 +11,7 @@ Feature: the error body of a 400
   Background:
     Given I am account "A" using the api-key header
 
-  @s7.2
+  @s7.2 @s1
   Scenario Outline: a validation failure of <method> <path> answers the error array
     Given the request body is the template "<body>"
     And the request body field "<field>" is <value>
