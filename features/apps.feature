@@ -12,7 +12,7 @@ Feature: POST /apps creates an app from a marketplace app
   Background:
     Given I am account "A" using the api-key header
 
-  @s2.3 @s4.2
+  @s2.3 @s4.2 @s1 @s2 @s4
   Scenario: an app created from a marketplace app answers the app object
     Given the profile value "apps_per_marketapp" is "several"
     And the request body is the template "app"

@@ -62,22 +62,22 @@ Feature: authentication and permission on every endpoint that needs them
     When I send "<method>" to "<path>"
     Then the response status is 401
 
-    @put-users @mutates-A
+    @put-users @s4.1 @mutates-A
     Examples: PUT /users/:userId
       | method | path                | body |
       | PUT    | /users/{{A.userId}} | user |
 
-    @post-apps
+    @post-apps @s4.2
     Examples: POST /apps
       | method | path  | body |
       | POST   | /apps | app  |
 
-    @post-clients
+    @post-clients @s4.3
     Examples: POST /clients
       | method | path     | body   |
       | POST   | /clients | client |
 
-    @put-clients @mutates-A
+    @put-clients @s4.4 @mutates-A
     Examples: PUT /clients/:clientId
       | method | path                    | body   |
       | PUT    | /clients/{{A.clientId}} | client |
@@ -90,7 +90,7 @@ Feature: authentication and permission on every endpoint that needs them
     When I send "<method>" to "<path>"
     Then the response status is 401
 
-    @put-users @mutates-A
+    @put-users @s4.1 @mutates-A
     Examples: PUT /users/:userId
       | method | path                | body | case                            | where           | name          | value                        |
       | PUT    | /users/{{A.userId}} | user | a Bearer token                  | header          | Authorization | Bearer x                     |
@@ -103,7 +103,7 @@ Feature: authentication and permission on every endpoint that needs them
       | PUT    | /users/{{A.userId}} | user | an empty sessionToken query     | query parameter | sessionToken  |                              |
       | PUT    | /users/{{A.userId}} | user | an unknown sessionToken query   | query parameter | sessionToken  | {{gen:hex:64}}               |
 
-    @post-apps
+    @post-apps @s4.2
     Examples: POST /apps
       | method | path  | body | case                            | where           | name          | value                        |
       | POST   | /apps | app  | a Bearer token                  | header          | Authorization | Bearer x                     |
@@ -116,7 +116,7 @@ Feature: authentication and permission on every endpoint that needs them
       | POST   | /apps | app  | an empty sessionToken query     | query parameter | sessionToken  |                              |
       | POST   | /apps | app  | an unknown sessionToken query   | query parameter | sessionToken  | {{gen:hex:64}}               |
 
-    @post-clients
+    @post-clients @s4.3
     Examples: POST /clients
       | method | path     | body   | case                            | where           | name          | value                        |
       | POST   | /clients | client | a Bearer token                  | header          | Authorization | Bearer x                     |
@@ -129,7 +129,7 @@ Feature: authentication and permission on every endpoint that needs them
       | POST   | /clients | client | an empty sessionToken query     | query parameter | sessionToken  |                              |
       | POST   | /clients | client | an unknown sessionToken query   | query parameter | sessionToken  | {{gen:hex:64}}               |
 
-    @put-clients @mutates-A
+    @put-clients @s4.4 @mutates-A
     Examples: PUT /clients/:clientId
       | method | path                    | body   | case                            | where           | name          | value                        |
       | PUT    | /clients/{{A.clientId}} | client | a Bearer token                  | header          | Authorization | Bearer x                     |
@@ -172,12 +172,12 @@ Feature: authentication and permission on every endpoint that needs them
     When I send "PUT" to "<path>"
     Then the response status is 404 or 403
 
-    @put-users
+    @put-users @s4.1
     Examples: PUT /users/:userId
       | path             | body |
       | /users/999999999 | user |
 
-    @put-clients
+    @put-clients @s4.4
     Examples: PUT /clients/:clientId
       | path               | body   |
       | /clients/999999999 | client |

@@ -11,7 +11,7 @@ Feature: POST /clients creates a client, PUT /clients/:clientId updates one
   Background:
     Given I am account "A" using the api-key header
 
-  @s2.2 @s4.3 @post-clients
+  @s2.2 @s4.3 @s1 @s2 @s4 @post-clients
   Scenario: POST /clients answers the client object with the values sent
     Given the profile value "clients_per_user" is "several"
     And I remember "{{gen:name}}" as "name"
@@ -35,7 +35,7 @@ Feature: POST /clients creates a client, PUT /clients/:clientId updates one
       }
       """
 
-  @s2.2 @s4.3 @post-clients
+  @s2.2 @s4.3 @s2 @post-clients
   Scenario: POST /clients without the optional addressLine2 and vat
     Given the profile value "clients_per_user" is "several"
     And I remember "{{gen:name}}" as "name"
@@ -48,7 +48,7 @@ Feature: POST /clients creates a client, PUT /clients/:clientId updates one
     And the response matches the shape "client"
     And the JSON at "name" is "{{name}}"
 
-  @s2.2 @s4.3 @post-clients
+  @s2.2 @s4.3 @s4.2 @post-clients
   Scenario: POST /clients with a valid app creates the client
     Given the profile value "clients_per_user" is "several"
     And the profile value "apps_per_marketapp" is "several"
@@ -75,7 +75,7 @@ Feature: POST /clients creates a client, PUT /clients/:clientId updates one
       | 41 hexadecimal characters              | {{gen:hex:41}}      |
       | 40 characters with a non-hexadecimal one | {{gen:hex:39}}g   |
 
-  @s2.2 @s4.4 @put-clients @mutates-A
+  @s2.2 @s4.4 @s1 @s4 @put-clients @mutates-A
   Scenario: PUT /clients/:clientId answers the client with the new values
     Given I remember "{{gen:name}}" as "name"
     And the request body is the template "client"

@@ -7,7 +7,7 @@ Feature: collections answer a wrapper object
   one of section 2.3's. The collection is read with the api key, so that a server that requires
   authentication passes too; the other collections are the mock's extensions.
 
-  @get-platforms @s4.5 @s2.3
+  @get-platforms @s4.5 @s2.3 @s1
   Scenario: GET on the platforms resource answers a wrapper object with a platforms array
     Given I am account "A" using the api-key header
     When I send "GET" to "{{platformsPath}}"

@@ -7,7 +7,7 @@ Feature: rules with a second half
   read endpoint can show the second half, the scenario reads through one of the mock's read
   extensions when the target has it and is skipped where it has none; it says so in its name.
 
-  @s4.3 @s2.3 @post-clients @get-extensions
+  @s1 @s4.3 @s2.3 @post-clients @get-extensions
   Scenario: POST /clients with a valid app creates the app in the new client, as the read extension GET /clients/:clientId/apps shows where the target has it
     Given the profile value "clients_per_user" is "several"
     And the profile value "apps_per_marketapp" is "several"
@@ -87,7 +87,7 @@ Feature: rules with a second half
       | 1 |
       | 2 |
 
-  @s4.2 @s8 @post-apps
+  @s1 @s4.2 @s8 @post-apps
   Scenario Outline: a well-formed hash of no marketplace app is refused <case>
     Section 1: "Creating an app that does not exist in a store is not supported through the API."
     A hash of 40 random hexadecimal characters names no app of any store; the spec does not say

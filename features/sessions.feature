@@ -7,7 +7,7 @@ Feature: POST /sessions opens a session
   are the mock's decisions and are @reference. Nor does it show the errors of POST /sessions:
   wrong credentials may be a validation failure (400) or a failed authentication (401), never 200.
 
-  @s5 @s2.4
+  @s5 @s2.4 @s1 @s4
   Scenario Outline: the right credentials of account <account> answer the session object
     When I log in as account "<account>"
     Then the response status is 200
@@ -18,6 +18,7 @@ Feature: POST /sessions opens a session
     And the JSON at "creatorUserId" is a number
     And the JSON at "token" is a string
     And the JSON at "token" matches the pattern "^.+$"
+    And the JSON at "created" matches the pattern "T[0-9]{2}"
 
     Examples:
       | account |

@@ -11,7 +11,7 @@ Feature: PUT /users/:userId updates a user
   Background:
     Given I am account "A" using the api-key header
 
-  @s2.1 @s4.1 @mutates-A
+  @s2.1 @s4.1 @s1 @s4 @mutates-A
   Scenario: an update answers the user object with the values sent
     Given I remember "{{gen:email}}" as "email"
     And I remember "{{gen:name}}" as "firstName"
@@ -94,7 +94,7 @@ Feature: PUT /users/:userId updates a user
     When I log in with email "{{A.email}}" and password "{{A.password}}"
     Then the response status is 401 or 400
 
-  @s4.1 @s8 @mutates-A
+  @s4.1 @s8 @s2 @mutates-A
   Scenario: password null keeps the existing password
     Given the request body is the template "user"
     And the request body field "email" is "{{A.email}}"

@@ -380,7 +380,7 @@ func (s *Suite) afterScenario(ctx context.Context, _ *godog.Scenario, _ error) (
 		return ctx, nil
 	}
 	st.done = true
-	err = st.restore(ctx)
+	err = errors.Join(st.serverErrors(), st.restore(ctx)) // the floor first: the restore's requests are not the scenario's
 	if st.pair != nil {
 		s.pool.release(st.pair, st.need)
 	}

@@ -147,6 +147,8 @@
 //
 //	Then the response status is <code>
 //	Then the response status is <code> or <code>
+//	Then the response status is 4xx
+//	Then the response status is 200 or 4xx
 //	Then the response is JSON
 //	Then the response matches the shape "<name>"
 //	Then the response matches:
@@ -173,6 +175,8 @@
 //	Then the errors include:
 //	  | fieldName | error        |
 //	Then the errors name the field "<fieldName>"
+//	Then the errors name only the field "<fieldName>"
+//	Then the errors name only the fields "<a>", "<b>" and "<c>"
 //	Then the response is one of:
 //	  | status | shape                                  | when                 |
 //	  | 200    | {"platform": {"id": "{{platformId}}"}} |                      |
@@ -188,9 +192,15 @@
 // trailing backslash or an unknown @modifier. Without that check "is absent"
 // would pass on such a path whatever the target answered. "is <json>" is
 // deep equality, numbers compared numerically. "matches the pattern" is an
-// unanchored Go regexp on a string value (write ^...$ to anchor). The errors
-// steps require status 400 and the array of spec 7.1; "are exactly" compares
-// the (fieldName, error) pairs as a multiset, "include" as a subset. "is one
+// unanchored Go regexp on a string value (write ^...$ to anchor). A status
+// class (4xx) is any code of that hundred: where the spec leaves the code
+// open (a client's mistake it names no code for), a scenario asserts the
+// class. The errors steps require status 400 and the array of spec 7.1, in
+// which every message is human-readable text (a string with a letter in it);
+// "are exactly" compares the (fieldName, error) pairs as a multiset,
+// "include" as a subset; "name only" requires each listed field to be named
+// and no element to name anything else (spec 7.1: "Name of the offending
+// body field"), for a body whose other fields are all valid. "is one
 // of" lists every answer the spec allows where it allows several: it passes
 // when a row has the response's status and the body matches that row's
 // shape (a shape's name or JSON; an empty cell checks the status alone). The
@@ -264,4 +274,17 @@
 // A failing step prints the request as a curl command, with api keys,
 // session tokens and passwords as ***, then the response status,
 // Content-Type and body (at most 4 KiB).
+//
+// # The floor: no 5xx
+//
+// Whatever the spec leaves open, a request never earns a 5xx. After every
+// scenario, before the restore of a @mutates-X scenario, the After hook
+// looks at every request the scenario's steps sent, those whose status no
+// step asserts included (one sent on the way to another check, one whose
+// status the spec leaves open): a 5xx fails the scenario, with the step
+// that sent it and the request as curl. A 5xx a status step asserts on
+// purpose ("the response status is 5xx", a 5xx row of "is one of") is
+// left alone, and one a failing step has already shown is not shown
+// twice. The preflight, the snapshot and the restore are not the
+// scenario's requests.
 package steps

@@ -48,6 +48,7 @@ type featureRecord struct {
 
 type scenarioRecord struct {
 	ID, Name, URI string
+	Written       string // the name in the feature file: an outline's, with its <placeholders>
 	Line          int64
 	Tags          []string
 	Steps         []*stepRecord
@@ -77,14 +78,17 @@ func newRunRecord() *runRecord {
 // when it starts).
 func (r *runRecord) addFeature(doc *godog.GherkinDocument, uri string, pickles []*godog.Scenario) {
 	f := &featureRecord{URI: uri, Name: uri}
-	keywords, lines := map[string]string{}, map[string]int64{}
+	keywords, lines, names := map[string]string{}, map[string]int64{}, map[string]string{}
 	if doc != nil && doc.Feature != nil {
 		f.Name = doc.Feature.Name
-		indexFeature(doc, keywords, lines)
+		indexFeature(doc, keywords, lines, names)
 	}
 	for _, p := range pickles {
-		sr := &scenarioRecord{ID: p.Id, Name: p.Name, URI: uri, Status: statusNotRun}
+		sr := &scenarioRecord{ID: p.Id, Name: p.Name, Written: p.Name, URI: uri, Status: statusNotRun}
 		if len(p.AstNodeIds) > 0 {
+			if n, ok := names[p.AstNodeIds[0]]; ok {
+				sr.Written = n
+			}
 			sr.Line = lines[p.AstNodeIds[len(p.AstNodeIds)-1]] // the example row, or the scenario
 			if sr.Line == 0 {
 				sr.Line = lines[p.AstNodeIds[0]]
@@ -107,9 +111,10 @@ func (r *runRecord) addFeature(doc *godog.GherkinDocument, uri string, pickles [
 	r.features = append(r.features, f)
 }
 
-// indexFeature maps the ids of the document's steps to their keywords and
-// the ids of scenarios and example rows to their lines.
-func indexFeature(doc *godog.GherkinDocument, keywords map[string]string, lines map[string]int64) {
+// indexFeature maps the ids of the document's steps to their keywords, the
+// ids of scenarios and example rows to their lines, and the ids of
+// scenarios to their names as written.
+func indexFeature(doc *godog.GherkinDocument, keywords map[string]string, lines map[string]int64, names map[string]string) {
 	// The children of a Rule are copied into children of the feature's own
 	// kind, so that one loop reads both (the message types are not named
 	// here: they belong to godog's dependencies).
@@ -135,6 +140,7 @@ func indexFeature(doc *godog.GherkinDocument, keywords map[string]string, lines 
 			continue
 		}
 		lines[sc.Id] = sc.Location.Line
+		names[sc.Id] = sc.Name
 		for _, s := range sc.Steps {
 			keywords[s.Id] = s.Keyword
 		}
@@ -215,7 +221,7 @@ func (r *runRecord) start(p *godog.Scenario) *scenarioRecord {
 	sr, ok := r.scenarios[p.Id]
 	if !ok {
 		// Not seen when the features were selected: keep it anyway.
-		sr = &scenarioRecord{ID: p.Id, Name: p.Name, URI: p.Uri}
+		sr = &scenarioRecord{ID: p.Id, Name: p.Name, Written: p.Name, URI: p.Uri}
 		for _, s := range p.Steps {
 			sr.Steps = append(sr.Steps, &stepRecord{ID: s.Id, Text: s.Text, Status: statusNotRun, Arg: stepArgument(s)})
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,7 @@ type reportFeature struct {
 
 type reportScenario struct {
 	ID, Name, Status, URI string
+	Written               string // the name in the feature file, which traceability.tsv uses
 	Line                  int64
 	Tags                  []string
 	Steps                 []reportStep
@@ -55,8 +57,12 @@ type reportStep struct {
 type traceRow struct {
 	Section, Rule string
 	Scenarios     []reportScenario
-	Result        string // passed, failed, or not run (no scenario of the run checks it)
+	Untested      string // why no scenario asserts the rule, when none does
+	Result        string // passed, failed, not run (no scenario of the run checks it) or no scenario
 }
+
+// traceUntested is the result of a rule that no scenario asserts.
+const traceUntested = "no scenario"
 
 func (c *runConfig) newReport(suite *Suite, stopped error) *report {
 	counts, total, elapsed := c.record.summary()
@@ -85,7 +91,7 @@ func (c *runConfig) newReport(suite *Suite, stopped error) *report {
 		rf := reportFeature{Name: f.Name, URI: f.URI, Counts: map[string]int{}}
 		for _, s := range f.Scenarios {
 			rs := reportScenario{
-				ID: s.ID, Name: suite.resolveName(s.Name, s.Pair), Status: s.Status, URI: f.URI, Line: s.Line,
+				ID: s.ID, Name: suite.resolveName(s.Name, s.Pair), Written: s.Written, Status: s.Status, URI: f.URI, Line: s.Line,
 				Tags: s.Tags, Err: s.Err, Duration: s.Duration,
 			}
 			for _, st := range s.Steps {
@@ -97,25 +103,34 @@ func (c *runConfig) newReport(suite *Suite, stopped error) *report {
 		}
 		rep.Features = append(rep.Features, rf)
 	}
-	rules, err := fixtures.Traceability()
+	rules, err := c.traceRules()
 	if err != nil {
 		rep.TraceErr = err.Error()
 	}
 	for _, ru := range rules {
-		row := traceRow{Section: ru.Section, Rule: ru.Text, Result: statusNotRun}
+		row := traceRow{Section: ru.Section, Rule: ru.Text, Untested: ru.Untested}
 		for _, s := range all {
-			tags := map[string]bool{}
-			for _, t := range s.Tags {
-				tags[t] = true
-			}
-			if ru.Covers(tags) {
+			// An outline's rows that lack the section tag assert another rule.
+			if ru.Names(s.URI, s.Written) && slices.Contains(s.Tags, ru.Tag()) {
 				row.Scenarios = append(row.Scenarios, s)
 			}
 		}
 		row.Result = traceResult(row.Scenarios)
+		if ru.Untested != "" {
+			row.Result = traceUntested
+		}
 		rep.Trace = append(rep.Trace, row)
 	}
 	return rep
+}
+
+// traceRules are the rules of --traceability FILE, read when the command
+// line was parsed, or else of the embedded fixtures/traceability.tsv.
+func (c *runConfig) traceRules() ([]fixtures.Rule, error) {
+	if c.traceability != "" {
+		return c.trace, nil
+	}
+	return fixtures.Traceability()
 }
 
 // traceResult: failed when a scenario of the rule failed (or was undefined

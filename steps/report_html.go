@@ -142,7 +142,7 @@ pre.err { border-color: var(--fail); }
 table { border-collapse: collapse; margin: .5rem 0; } th, td { border: 1px solid var(--line); padding: .25rem .55rem; text-align: left; vertical-align: top; }
 th { background: var(--bg); } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.hit { color: var(--pass); } td.gap { background: #ffebe9; color: var(--fail); font-weight: 600; } td.unreachable { background: #fff8c5; color: var(--warn); } td.none { color: var(--muted); }
-td.result.passed { color: var(--pass); font-weight: 600; } td.result.failed { color: var(--fail); font-weight: 600; } td.result.not-run { color: var(--warn); }
+td.result.passed { color: var(--pass); font-weight: 600; } td.result.failed { color: var(--fail); font-weight: 600; } td.result.not-run, td.result.no-scenario { color: var(--warn); }
 ul.plain { margin: 0; padding-left: 1.1rem; }
 .legend { color: var(--muted); font-size: .9rem; }
 </style></head>
@@ -224,7 +224,7 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 <table>
 <tr><th>§</th><th>rule</th><th>scenarios of this run</th><th>result</th></tr>
 {{- range .Trace}}
-<tr><td>{{.Section}}</td><td>{{.Rule}}</td><td>{{if .Scenarios}}<ul class="plain">{{range .Scenarios}}<li><a href="#{{anchor .ID}}">{{.Name}}</a> <span class="badge {{class .Status}}">{{.Status}}</span></li>{{end}}</ul>{{else}}<span class="where">none selected</span>{{end}}</td><td class="result {{class .Result}}">{{.Result}}</td></tr>
+<tr><td>{{.Section}}</td><td>{{.Rule}}</td><td>{{if .Scenarios}}<ul class="plain">{{range .Scenarios}}<li><a href="#{{anchor .ID}}">{{.Name}}</a> <span class="badge {{class .Status}}">{{.Status}}</span></li>{{end}}</ul>{{else if .Untested}}<span class="where untested">no scenario asserts it: {{.Untested}}</span>{{else}}<span class="where">none selected</span>{{end}}</td><td class="result {{class .Result}}">{{.Result}}</td></tr>
 {{- end}}
 </table>
 </section>

@@ -492,6 +492,11 @@ type exchange struct {
 	statusText string
 	respHeader http.Header
 	respBody   []byte
+
+	// For the floor check (floor.go): the step that sent it, whether a step
+	// asserted its 5xx on purpose, and whether a failure has shown it.
+	step            string
+	expected, shown bool
 }
 
 var idempotent = map[string]bool{
@@ -541,10 +546,12 @@ func (st *scenarioState) do(ctx context.Context, out outgoing) *exchange {
 	return ex
 }
 
-// record makes the exchange the scenario's last response and counts it
-// for coverage.
+// record makes the exchange the scenario's last response, keeps it for
+// the floor check and counts it for coverage.
 func (st *scenarioState) record(ex *exchange) {
 	st.last = ex
+	ex.step = st.step
+	st.sent = append(st.sent, ex)
 	if ex.err != nil {
 		return
 	}
@@ -572,6 +579,7 @@ func (st *scenarioState) fail(format string, args ...any) error {
 	if st.last == nil {
 		return errors.New(msg + "\n(no request was sent in this scenario)")
 	}
+	st.last.shown = true
 	return errors.New(msg + "\n\n" + st.dump(st.last))
 }
 

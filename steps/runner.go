@@ -20,6 +20,7 @@ import (
 	"github.com/cucumber/godog/colors"
 
 	"github.com/pricing-contract/pricing-contract/features"
+	"github.com/pricing-contract/pricing-contract/fixtures"
 )
 
 // Exit statuses of Run. 0 to 2 are godog's; 3 tells CI that the target or
@@ -89,6 +90,11 @@ type runConfig struct {
 	// coverage summary goes to stderr.
 	structured bool
 	notes      []string // said on stderr when the run starts
+
+	// traceability is --traceability FILE, and trace its rules, read when
+	// the command line is parsed; empty: the embedded fixtures/traceability.tsv.
+	traceability string
+	trace        []fixtures.Rule
 }
 
 // errHelpShown ends parseArgs after --help printed the usage.
@@ -153,6 +159,16 @@ func parseArgs(args []string, getenv func(string) string, stdout io.Writer) (*ru
 			return nil, fmt.Errorf("--fixtures %s: not a folder", cfg.fixtures)
 		}
 	}
+	if cfg.traceability != "" {
+		f, err := os.Open(cfg.traceability)
+		if err != nil {
+			return nil, fmt.Errorf("--traceability: %v", err)
+		}
+		defer f.Close()
+		if cfg.trace, err = fixtures.ParseTraceability(cfg.traceability, f); err != nil {
+			return nil, fmt.Errorf("--traceability: %v", err)
+		}
+	}
 	return cfg, nil
 }
 
@@ -172,6 +188,7 @@ func (c *runConfig) flagSet(stdout io.Writer) (*flag.FlagSet, *cliFlags) {
 	fs.StringVar(&c.features, "features", "", "run the *.feature files of `DIR` instead of the embedded ones")
 	fs.StringVar(&c.coverage, "coverage", "", "write the coverage of endpoints and statuses as JSON to `FILE`")
 	fs.StringVar(&c.report, "report", "", "write a self-contained HTML report to `FILE`: summary, every scenario and step, failing requests as curl, coverage and spec traceability")
+	fs.StringVar(&c.traceability, "traceability", "", "read the spec's rules and the scenarios that assert them from `FILE` (the format of fixtures/traceability.tsv) for --report, instead of the embedded file")
 	fs.StringVar(&c.fixtures, "fixtures", "", "read shapes/ and bodies/ from `DIR` before the embedded fixtures")
 	fs.DurationVar(&c.timeout, "timeout", defaultTimeout, "give up on a request after `D` (connection and answer)")
 	fs.BoolVar(&c.noPreflight, "no-preflight", false, "skip the checks of the target and the accounts before the first scenario")

@@ -169,6 +169,8 @@ func TestRunUsageErrors(t *testing.T) {
 		{"fixtures folder missing", nil, []string{"--fixtures", filepath.Join(dir, "nope")}, "not a folder"},
 		{"positional argument", nil, []string{"features/users.feature"}, "unexpected argument"},
 		{"coverage file cannot be created", nil, []string{"--coverage", filepath.Join(dir, "no", "such", "c.json")}, "--coverage"},
+		{"traceability file missing", nil, []string{"--traceability", filepath.Join(dir, "none.tsv")}, "--traceability: open"},
+		{"traceability file of another format", nil, []string{"--traceability", filepath.Join(dir, "platforms.feature")}, "--traceability: " + filepath.Join(dir, "platforms.feature") + ":1: a rule is <section> TAB <rule>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

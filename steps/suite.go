@@ -176,6 +176,7 @@ func (s *Suite) InitializeTestSuite(ctx *godog.TestSuiteContext) {}
 func (s *Suite) InitializeScenario(sc *godog.ScenarioContext) {
 	sc.Before(s.beforeScenario)
 	sc.After(s.afterScenario)
+	sc.StepContext().Before(noteStep)
 	for _, r := range s.registrars() {
 		r.Register(sc)
 	}
@@ -243,6 +244,8 @@ type scenarioState struct {
 
 	pending pendingRequest
 	last    *exchange
+	sent    []*exchange // every request of the steps, for the floor check
+	step    string      // the text of the step that runs
 
 	covered map[coverageKey]bool
 

@@ -565,6 +565,54 @@ var legalVariants = []legalVariant{
 		},
 	},
 	{
+		name: "client-mistakes-other-4xx",
+		legal: "§7.2 gives 400 to a validation failure and 404 to a resource not found, but no status to a body that is no " +
+			"JSON object or a path id that is no number (§4: \"Requests carrying a body use JSON\", \":userId (Number)\"): " +
+			"this target answers 415 to a body that is not JSON, 422 to JSON that is no object, and 400 to a path id that is no whole number",
+		wrap: func(next http.Handler, hit func()) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body := bytes.TrimSpace(readBody(r))
+				editAnswer(next, func(r *http.Request, a *answer) bool {
+					m := resourcePath.FindStringSubmatch(r.URL.Path)
+					var errs []fieldErr
+					switch {
+					case a.status == http.StatusBadRequest && json.Unmarshal(a.body, &errs) == nil && len(errs) == 1 && errs[0].Error == "InvalidBody":
+						if len(body) == 0 || !json.Valid(body) {
+							a.setErrors(http.StatusUnsupportedMediaType, "UnsupportedBody", "Send the body as a JSON object.")
+						} else {
+							a.setErrors(http.StatusUnprocessableEntity, "BodyNotAnObject", "The body must be a JSON object.")
+						}
+						return true
+					case a.status == http.StatusNotFound && m != nil && (m[2] == "users" || m[2] == "clients") &&
+						m[3] != "" && m[4] == "" && strings.Trim(m[3], "0123456789") != "":
+						a.setErrors(http.StatusBadRequest, "InvalidId", "The id in the path is not a whole number.")
+						return true
+					}
+					return false
+				}, hit).ServeHTTP(w, r)
+			})
+		},
+	},
+	{
+		name: "errors-two-per-field",
+		legal: "§7.1: each element names \"the offending body field\"; the spec does not say that a field has one element: " +
+			"this target answers a second element, with a code of its own, for every field it names",
+		wrap: func(next http.Handler, hit func()) http.Handler {
+			return editJSON(next, func(_ *http.Request, status int, v any) (any, bool) {
+				errs, ok := v.([]any)
+				if status != http.StatusBadRequest || !ok {
+					return v, false
+				}
+				for _, e := range slices.Clone(errs) {
+					if o, ok := e.(map[string]any); ok && o["fieldName"] != "" {
+						errs = append(errs, map[string]any{"fieldName": o["fieldName"], "error": "SeeAbove", "message": "This field has another problem too."})
+					}
+				}
+				return errs, len(errs) > 0
+			}, hit)
+		},
+	},
+	{
 		name:  "nested-fieldnames-bracketed",
 		legal: "§7.1: fieldName is the \"Name of the offending body field\"; how a nested field is named is not shown (here app[marketapp][hash])",
 		wrap: func(next http.Handler, hit func()) http.Handler {
@@ -1227,6 +1275,17 @@ func TestVariantsAreConsistent(t *testing.T) {
 		{"platforms-elsewhere", []call{
 			{"GET", "/v1/platforms", a, "", 404, nil},
 			{"GET", "/v1/catalogue/platforms", a, "", 200, nil},
+		}},
+		{"client-mistakes-other-4xx", []call{
+			{"POST", "/v1/apps", a, `{"marketapp":`, 415, nil},
+			{"POST", "/v1/apps", a, ``, 415, nil},
+			{"PUT", "/v1/clients/1", a, `[]`, 422, nil},
+			{"POST", "/v1/apps", "", `{"marketapp":`, 401, nil},
+			{"PUT", "/v1/users/abc", a, user(""), 400, []string{" InvalidId"}},
+			{"PUT", "/v1/users/1.5", a, user(""), 400, []string{" InvalidId"}},
+			{"PUT", "/v1/users/99999999999999999999", a, user(""), 404, nil},
+			{"PUT", "/v1/users/abc", "", user(""), 401, nil},
+			{"PUT", "/v1/users/1", a, user(`,"firstName":""`), 400, []string{"firstName InvalidFirstName"}},
 		}},
 		{"platforms-authenticated", []call{
 			{"GET", "/v1/platforms", "", "", 401, nil},

@@ -92,6 +92,23 @@ var catalogue = []defect{
 		})},
 	{Defect: Defect{"only-first-error", "7.3", "a 400 answers only the first of several errors"},
 		answer: onBadRequest(func(errs []any) any { return errs[:min(len(errs), 1)] })},
+	// The error array of 7.1, element by element (helpers in floor.go).
+	{Defect: Defect{"error-for-valid-field", "7.1", "a 400 also has an element for a field that was valid (the validator reports the field after each offending one)"},
+		request: keepBody, answer: namedFieldToo},
+	{Defect: Defect{"error-message-empty", "7.1", "the message of every error is an empty string"},
+		answer: onErrors(func(e map[string]any) { e["message"] = "" })},
+	{Defect: Defect{"error-message-not-string", "7.1", `the message of every error is an object of translations ({"en": "..."}), not a string`},
+		answer: onErrors(func(e map[string]any) { e["message"] = map[string]any{"en": e["message"]} })},
+	{Defect: Defect{"error-fieldname-empty", "7.1", "the fieldName of every error is an empty string"},
+		answer: onErrors(func(e map[string]any) { e["fieldName"] = "" })},
+	{Defect: Defect{"error-fieldname-snake-case", "7.1", "fieldName names another field than the body's: first_name for firstName"},
+		answer: onErrors(func(e map[string]any) {
+			if f, ok := e["fieldName"].(string); ok {
+				e["fieldName"] = snakeCase(f)
+			}
+		})},
+	{Defect: Defect{"error-fieldname-is-code", "7.1", "fieldName and error are swapped: the field's name is in error, the code in fieldName"},
+		answer: onErrors(func(e map[string]any) { e["fieldName"], e["error"] = e["error"], e["fieldName"] })},
 	{Defect: Defect{"password-leaked", "2.1", "the user object carries the password hash"},
 		answer: onObjects(func(key string, o map[string]any) {
 			if _, isUser := o["passwordLastChanged"]; isUser {
@@ -199,6 +216,63 @@ var catalogue = []defect{
 		deviate: func(d *pricing.Deviations) { d.MalformedHashIgnored = true }},
 	{Defect: Defect{"hash-truncated-to-40", "8", "a marketapp hash longer than 40 characters is cut to 40 and accepted"},
 		deviate: func(d *pricing.Deviations) { d.HashTruncated = true }},
+
+	// A client's mistake answered with a server error (helpers in floor.go):
+	// the body is kept on the way in and the answer replaced on the way out.
+	{Defect: Defect{"malformed-json-500", "4", "a body that is not JSON is answered 500 (the decoder's error is not mapped to a 4xx)"},
+		request: keepBody, answer: crashWhen(func(r *http.Request, body []byte) bool {
+			return bodyMethod(r) && sentJSON(r) && len(bytes.TrimSpace(body)) > 0 && !json.Valid(body)
+		})},
+	{Defect: Defect{"non-object-body-500", "4", "a JSON body that is no object (an array, a string, a number, null) is answered 500"},
+		request: keepBody, answer: crashWhen(func(r *http.Request, body []byte) bool {
+			body = bytes.TrimSpace(body)
+			return bodyMethod(r) && sentJSON(r) && json.Valid(body) && body[0] != '{'
+		})},
+	{Defect: Defect{"empty-body-500", "4", "a PUT or POST with an empty body is answered 500 (EOF is not mapped to a 4xx)"},
+		request: keepBody, answer: crashWhen(func(r *http.Request, body []byte) bool {
+			return bodyMethod(r) && len(bytes.TrimSpace(body)) == 0
+		})},
+	{Defect: Defect{"name-number-500", "4.1", "PUT /users/:userId with a number in firstName or lastName is answered 500 (a string method called on a number)"},
+		request: keepBody, answer: crashWhen(func(r *http.Request, body []byte) bool {
+			o, ok := topLevel(body)
+			return ok && r.Method == http.MethodPut && strings.Contains(r.URL.Path, "/users/") && (isNumber(o["firstName"]) || isNumber(o["lastName"]))
+		})},
+	{Defect: Defect{"currency-not-object-500", "4.3", `a client body whose currency is no object ("GBP") is answered 500`},
+		request: keepBody, answer: crashWhen(func(r *http.Request, body []byte) bool {
+			o, ok := topLevel(body)
+			c := bytes.TrimSpace(o["currency"])
+			return ok && strings.Contains(r.URL.Path, "/clients") && len(c) > 0 && c[0] != '{' && string(c) != "null"
+		})},
+	{Defect: Defect{"flag-not-boolean-500", "4.1", `PUT /users/:userId with a subscribe flag that is no boolean ("true") is answered 500`},
+		request: keepBody, answer: crashWhen(func(r *http.Request, body []byte) bool {
+			o, ok := topLevel(body)
+			if !ok || r.Method != http.MethodPut || !strings.Contains(r.URL.Path, "/users/") {
+				return false
+			}
+			for _, k := range []string{"subscribeWelcome", "subscribeBlog", "subscribeHowto", "subscribeOnboarding"} {
+				if v := string(bytes.TrimSpace(o[k])); v != "" && v != "true" && v != "false" {
+					return true
+				}
+			}
+			return false
+		})},
+	{Defect: Defect{"huge-path-id-500", "4.1", "a path id of digits past int64 (99999999999999999999) is answered 500 (the overflow is not mapped to 404)"},
+		answer: crashWhen(func(r *http.Request, _ []byte) bool { return hugeID(pathID(r)) })},
+	{Defect: Defect{"path-id-not-number-500", "4.4", "a path id that is not a whole number (abc, 1.5) is answered 500"},
+		answer: crashWhen(func(r *http.Request, _ []byte) bool {
+			id := pathID(r)
+			return id != "" && strings.Trim(id, "0123456789") != ""
+		})},
+	{Defect: Defect{"unnamed-field-500", "4", "a body field the spec does not name is answered 500 (a strict decoder's error not mapped to a 4xx); the status of such a body is the server's choice, so only the floor check sees it"},
+		request: keepBody, answer: crashWhen(func(r *http.Request, body []byte) bool {
+			o, _ := topLevel(body)
+			for k := range o {
+				if bodyMethod(r) && !knownFields[k] {
+					return true
+				}
+			}
+			return false
+		})},
 
 	// Requests rewritten on the way in; the first also tells the domain of
 	// the key it sends.

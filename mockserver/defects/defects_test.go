@@ -196,6 +196,16 @@ func TestDefectsChangeTheAnswer(t *testing.T) {
 		{"v1.0-not-served", probe{"GET", "/v1.0/platforms", "", anonymous, jsonAt("0.error")}, "", `"NotFound"`},
 		{"unknown-version-served", probe{"GET", "/v2/platforms", "", anonymous, status}, "404", "200"},
 		{"unknown-version-served", probe{"GET", "/v2/users/1", "", anonymous, status}, "404", "401"},
+		{"error-for-valid-field", probe{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `""`, 1), nil, jsonAt("#.fieldName")}, `["firstName"]`, `["firstName","lastName"]`},
+		{"error-message-empty", probe{"PUT", "/v1/users/1", `{}`, nil, jsonAt(`#(message=="")#.fieldName`)}, `[]`, `["email","firstName","lastName","subscribeWelcome","subscribeBlog","subscribeHowto","subscribeOnboarding","timezone"]`},
+		{"error-fieldname-snake-case", probe{"PUT", "/v1/users/1", `{}`, nil, jsonAt(`#(error=="InvalidFirstName").fieldName`)}, `"firstName"`, `"first_name"`},
+		{"malformed-json-500", probe{"POST", "/v1/apps", `{"marketapp":`, nil, status}, "400", "500"},
+		{"malformed-json-500", probe{"POST", "/v1/sessions", `email=x`, []string{"Content-Type", "application/x-www-form-urlencoded"}, status}, "400", "400"},
+		{"empty-body-500", probe{"POST", "/v1/apps", ``, nil, status}, "400", "500"},
+		{"huge-path-id-500", probe{"PUT", "/v1/users/99999999999999999999", userBody, nil, status}, "404", "500"},
+		{"huge-path-id-500", probe{"PUT", "/v1/users/3", userBody, nil, status}, "404", "404"},
+		{"unnamed-field-500", probe{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"Q","nickname":"q"`, 1), nil, status}, "200", "500"},
+		{"unnamed-field-500", probe{"PUT", "/v1/users/1", userBody, nil, status}, "200", "200"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.defect, func(t *testing.T) {
