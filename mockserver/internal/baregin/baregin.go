@@ -59,12 +59,12 @@ func Engine(apiKey string) *gin.Engine {
 	})
 	e.PUT("/v1/users/:userId", func(c *gin.Context) {
 		if c.GetHeader("Authorization") != "api-key "+apiKey || c.Param("userId") != "1" {
-			c.JSON(http.StatusUnauthorized, []gin.H{{"fieldName": "", "error": "Unauthorized", "message": "The API key is not valid."}})
+			c.AbortWithStatus(http.StatusUnauthorized)
 			return
 		}
 		var u user
 		if err := c.ShouldBindJSON(&u); err != nil {
-			c.JSON(http.StatusBadRequest, []gin.H{{"fieldName": "", "error": "InvalidBody", "message": err.Error()}})
+			c.AbortWithStatus(http.StatusBadRequest)
 			return
 		}
 		u.ID, u.Created, u.PasswordLastChanged, u.Password = 1, created, created, nil
