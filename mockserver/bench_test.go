@@ -41,7 +41,7 @@ func serveN(b *testing.B, h http.Handler, r benchRequest, n int) time.Duration {
 		} else {
 			req = httptest.NewRequest(r.method, r.path, nil)
 		}
-		req.Host = "127.0.0.1:8080"
+		req.Host = localHost
 		for k, v := range r.header {
 			req.Header.Set(k, v)
 		}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -74,7 +75,12 @@ func decodeJSON(c *gin.Context, b []byte) (pricing.Body, bool) {
 // storeFailed answers an error of a store write. Validation has run before,
 // so only a race (an email taken meanwhile) or a bug reaches here.
 func storeFailed(c *gin.Context, err error) {
+	var limit *pricing.LimitError
 	switch {
+	case errors.As(err, &limit):
+		msg := limit.Error()
+		abortWith(c, pricing.CodeLimitReached, strings.ToUpper(msg[:1])+msg[1:]+
+			"; POST "+adminPrefix+"/reset, or DELETE "+adminPrefix+"/namespaces/NAME for a namespace, frees room.")
 	case errors.Is(err, pricing.ErrEmailTaken):
 		fieldErrors(c, []pricing.FieldError{{FieldName: "email", Error: pricing.CodeInvalidEmail, Message: "email is already used by another account."}})
 	case errors.Is(err, pricing.ErrNotFound):

@@ -61,6 +61,7 @@ func putA(s *Server, firstName string) string {
 
 func serve(s *Server, method, path, body string, headers ...string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Host = "127.0.0.1:8080" // the admin API answers only its own host names
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}

@@ -26,7 +26,7 @@ var versions = []string{"/v1", "/v1.0"}
 //   - then, for API requests only (not /__admin, not the documentation): the
 //     namespace, the state file, the journal (which so records injected
 //     answers and delays), and the controls (latency, X-Mock-*, fault rules);
-//     admin calls take the namespace too.
+//     admin calls take the namespace too, and then guardAdmin (admin.go).
 func (s *Server) routes() *gin.Engine {
 	// SetMode only stores an atomic; release mode silences Gin's debug
 	// printing of every route.
@@ -36,7 +36,11 @@ func (s *Server) routes() *gin.Engine {
 	// A redirect would answer a non-JSON body; an unknown path is a JSON 404.
 	e.RedirectTrailingSlash = false
 	e.RedirectFixedPath = false
-	e.Use(corsMiddleware(s.opts.CORSOrigins), s.logRequests, recoverJSON, s.apiOnly(s.resolveNamespace, true), s.apiOnly(s.persistChanges, true))
+	admin := adminPrefix
+	if s.opts.NoAdmin {
+		admin = ""
+	}
+	e.Use(corsMiddleware(s.opts.CORSOrigins, admin), s.logRequests, recoverJSON, s.apiOnly(s.resolveNamespace, true), s.apiOnly(s.persistChanges, true))
 	if !s.opts.NoAdmin {
 		e.Use(s.apiOnly(s.journalRequests, false))
 	}

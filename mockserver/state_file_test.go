@@ -6,9 +6,28 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
-// Every change is on disk when its answer is; a new server loads it.
+// waitForFile waits until the file at path holds want, the interval of the
+// batched writes being one tenth of a second; it gives up after 10 s.
+func waitForFile(t *testing.T, path, want string) []byte {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(b), want) {
+			return b
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10 s the state file holds %.200q (%v), want %q in it", b, err, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Every change reaches the file, in a batch soon after its answer, and a
+// new server loads it.
 func TestStateFilePersists(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
@@ -22,10 +41,7 @@ func TestStateFilePersists(t *testing.T) {
 	if rec := serve(s, "PUT", "/v1/users/1", putA(s, "Quentin"), asA(s)...); rec.Code != 200 {
 		t.Fatalf("PUT: %d %s", rec.Code, rec.Body)
 	}
-	b, err := os.ReadFile(path)
-	if err != nil || !strings.Contains(string(b), `"Quentin"`) {
-		t.Fatalf("after the PUT the file holds %q (%v), want Quentin", b, err)
-	}
+	b := waitForFile(t, path, `"Quentin"`)
 	if p := s.Profile(); strings.Contains(string(b), p.Password) || strings.Contains(string(b), p.APIKey) {
 		t.Errorf("the state file holds a plain secret: %s", b)
 	}
@@ -35,8 +51,8 @@ func TestStateFilePersists(t *testing.T) {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
-	if len(entries) != 1 {
-		t.Errorf("files beside the state file (temporary files left?): %v", entries)
+	if len(entries) != 2 || entries[0].Name() != "state.json" || entries[1].Name() != "state.json.key" {
+		t.Errorf("files beside the state file (temporary files left?): %v; want state.json and its key file", entries)
 	}
 
 	again, err := New(Options{StateFile: path})
