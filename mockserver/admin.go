@@ -191,7 +191,7 @@ func (s *Server) adminPutState(c *gin.Context) {
 
 // adminListRequests handles GET /__admin/requests: the journal, newest first.
 func (s *Server) adminListRequests(c *gin.Context) {
-	recs := s.journal.list(s.nsFor(c).id, journalSize)
+	recs := s.journal.list(s.nsFor(c).id)
 	entries := make([]journalEntry, len(recs))
 	for i, r := range recs {
 		entries[i] = r.entry()

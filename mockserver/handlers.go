@@ -380,7 +380,9 @@ func (s *Server) listPlatforms(c *gin.Context) {
 	for _, p := range ps {
 		out = append(out, wirePlatform{ID: p.ID, Created: wireDate(p.Created), CreatorUserID: p.CreatorUserID, Name: p.Name})
 	}
-	writeJSON(c, http.StatusOK, gin.H{"platforms": out})
+	writeJSON(c, http.StatusOK, struct {
+		Platforms []wirePlatform `json:"platforms"`
+	}{out})
 }
 
 // listCurrencies handles GET /currencies.

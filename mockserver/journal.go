@@ -1,10 +1,10 @@
 package mockserver
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -21,8 +21,10 @@ import (
 // namespaces there are; the oldest entry goes first, whichever namespace it
 // is of. Each namespace shows its newest journalSize.
 const (
-	// journalSize is how many entries GET /__admin/requests shows.
-	journalSize = 1000
+	// journalSize is how many entries GET /__admin/requests shows, and
+	// journalListBytes how much recorded data (the newest first).
+	journalSize      = 1000
+	journalListBytes = 4 << 20
 	// What one entry keeps of a request; more is cut, and the entry says
 	// "truncated": true.
 	journalBodyMax       = 64 << 10 // each body, request and answer
@@ -37,26 +39,120 @@ const (
 const masked = "***"
 
 // journalRecord is one API request as recorded: copied, bounded, and not
-// yet masked.
+// yet masked. Its fields are packed into one byte slice (see pack), so that
+// the ring holds no pointer but one per record: the garbage collector,
+// which visits the live journal on every cycle, then has little to do.
 type journalRecord struct {
-	ns        uint64 // namespace.id; 0 once cleared
-	id        int64
+	ns   uint64 // namespace.id; 0 once cleared
+	id   int64
+	data []byte
+}
+
+// journalFields are a record's fields, unpacked.
+type journalFields struct {
 	time      time.Time
+	duration  time.Duration
+	status    int
+	truncated bool
 	method    string
 	path      string
 	query     string
-	header    []headerField
-	status    int
-	duration  time.Duration
 	reqType   string
-	reqBody   []byte
 	respType  string
+	header    []headerField // unpacked; pack reads request instead
+	request   http.Header
+	reqBody   []byte
 	respBody  []byte
-	truncated bool
-	size      int64
 }
 
 type headerField struct{ name, value string }
+
+// pack writes the fields, and the request headers within the journal's
+// bounds, into one slice; the headers cut or left out make the record
+// truncated.
+func (f *journalFields) pack() []byte {
+	strs := []string{f.method, f.path, f.query, f.reqType, f.respType}
+	n := 3*binary.MaxVarintLen64 + 1 + binary.MaxVarintLen64
+	for _, s := range strs {
+		n += binary.MaxVarintLen64 + len(s)
+	}
+	// At most this much of the headers is written: enough room, at once.
+	headers, values := 0, 0
+	for name, vs := range f.request {
+		for _, v := range vs {
+			headers += len(name) + len(v) + 2*binary.MaxVarintLen64
+			values++
+		}
+	}
+	n += min(headers, journalHeadersMax+journalHeaderCount*2*binary.MaxVarintLen64)
+	n += 2*binary.MaxVarintLen64 + len(f.reqBody) + len(f.respBody)
+	b := make([]byte, 0, n)
+	b = binary.AppendVarint(b, f.time.UnixNano())
+	b = binary.AppendVarint(b, int64(f.duration))
+	b = binary.AppendVarint(b, int64(f.status))
+	flag := len(b)
+	b = append(b, 0) // truncated, known at the end
+	for _, s := range strs {
+		b = appendString(b, s)
+	}
+	truncated := f.truncated
+	count, size := 0, 0
+	countAt := len(b)
+	b = append(b, 0) // the count of headers, at most journalHeaderCount: one byte
+	for name, vs := range f.request {
+		for _, v := range vs {
+			if count == journalHeaderCount || size+len(name) >= journalHeadersMax {
+				truncated = true
+				break
+			}
+			v, truncated = cut(v, min(journalHeaderMax, journalHeadersMax-size-len(name)), truncated)
+			b = appendString(appendString(b, name), v)
+			count++
+			size += len(name) + len(v)
+		}
+	}
+	b[countAt] = byte(count)
+	if values > count {
+		truncated = true
+	}
+	if truncated {
+		b[flag] = 1
+	}
+	b = appendString(b, string(f.reqBody))
+	return appendString(b, string(f.respBody))
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// unpack reads what pack wrote.
+func unpack(b []byte) journalFields {
+	var f journalFields
+	varint := func() int64 {
+		v, n := binary.Varint(b)
+		b = b[n:]
+		return v
+	}
+	str := func() string {
+		l, n := binary.Uvarint(b)
+		s := string(b[n : n+int(l)])
+		b = b[n+int(l):]
+		return s
+	}
+	f.time = time.Unix(0, varint())
+	f.duration = time.Duration(varint())
+	f.status = int(varint())
+	f.truncated, b = b[0] == 1, b[1:]
+	f.method, f.path, f.query, f.reqType, f.respType = str(), str(), str(), str(), str()
+	count := b[0]
+	b = b[1:]
+	for range count {
+		f.header = append(f.header, headerField{str(), str()})
+	}
+	f.reqBody, f.respBody = []byte(str()), []byte(str())
+	return f
+}
 
 // journal is the ring of records; safe for concurrent use. Records are
 // never changed once added (clear drops them), so readers may use them
@@ -72,11 +168,14 @@ type journal struct {
 	bytes int64
 }
 
+// size is what a record costs the journal's byte bound.
+func (r *journalRecord) size() int64 { return journalEntryOverhead + int64(cap(r.data)) }
+
 func (j *journal) add(r journalRecord) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	for j.n > 0 && (j.n >= j.maxEntries || j.bytes+r.size > j.maxBytes) {
-		j.bytes -= j.ring[j.start].size
+	for j.n > 0 && (j.n >= j.maxEntries || j.bytes+r.size() > j.maxBytes) {
+		j.bytes -= j.ring[j.start].size()
 		j.ring[j.start] = journalRecord{}
 		j.start = (j.start + 1) % len(j.ring)
 		j.n--
@@ -91,18 +190,26 @@ func (j *journal) add(r journalRecord) {
 	}
 	j.ring[(j.start+j.n)%len(j.ring)] = r
 	j.n++
-	j.bytes += r.size
+	j.bytes += r.size()
 }
 
-// list returns a namespace's newest records, newest first, at most limit.
-func (j *journal) list(ns uint64, limit int) []journalRecord {
+// list returns a namespace's newest records, newest first: journalSize at
+// most, and no more than journalListBytes of them, so that reading the
+// journal costs a bounded amount of memory too.
+func (j *journal) list(ns uint64) []journalRecord {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	var out []journalRecord
-	for i := j.n - 1; i >= 0 && len(out) < limit; i-- {
-		if r := j.ring[(j.start+i)%len(j.ring)]; r.ns == ns {
-			out = append(out, r)
+	size := int64(0)
+	for i := j.n - 1; i >= 0 && len(out) < journalSize; i-- {
+		r := j.ring[(j.start+i)%len(j.ring)]
+		if r.ns != ns {
+			continue
 		}
+		if size += r.size(); size > journalListBytes && len(out) > 0 {
+			break
+		}
+		out = append(out, r)
 	}
 	return out
 }
@@ -115,7 +222,7 @@ func (j *journal) clear(ns uint64) int {
 	for i := range j.n {
 		r := &j.ring[(j.start+i)%len(j.ring)]
 		if r.ns == ns {
-			j.bytes -= r.size
+			j.bytes -= r.size()
 			*r = journalRecord{}
 			n++
 		}
@@ -193,7 +300,9 @@ func (t *teeBody) rest() {
 	if t.eof || t.truncated {
 		return
 	}
-	buf := make([]byte, 4<<10)
+	bp := restBuffers.Get().(*[4 << 10]byte)
+	defer restBuffers.Put(bp)
+	buf := bp[:]
 	for len(t.kept) < journalBodyMax {
 		n, err := t.ReadCloser.Read(buf[:min(len(buf), journalBodyMax+1-len(t.kept))])
 		t.keep(buf[:n])
@@ -202,6 +311,10 @@ func (t *teeBody) rest() {
 		}
 	}
 }
+
+// restBuffers are the buffers teeBody.rest reads with: most bodies are read
+// to their end by the handler, so most reads find nothing.
+var restBuffers = sync.Pool{New: func() any { return new([4 << 10]byte) }}
 
 // journalRequests records the API request in the journal, after the
 // handler: the answer is copied as it is written, the request body as the
@@ -222,64 +335,33 @@ func (s *Server) journalRequests(c *gin.Context) {
 	c.Next()
 	c.Writer = w.ResponseWriter
 
-	ns := s.nsFor(c)
-	rec := journalRecord{
-		ns:        ns.id,
-		id:        ns.journalSeq.Add(1),
+	f := journalFields{
 		time:      start,
-		method:    r.Method,
-		status:    w.Status(),
 		duration:  time.Since(start),
+		status:    w.Status(),
+		truncated: w.truncated,
+		method:    r.Method,
 		reqType:   r.Header.Get("Content-Type"),
 		respType:  w.Header().Get("Content-Type"),
 		respBody:  w.body,
-		truncated: w.truncated,
 	}
-	rec.path, rec.truncated = cut(r.URL.Path, journalURLMax, rec.truncated)
-	rec.query, rec.truncated = cut(r.URL.RawQuery, journalURLMax, rec.truncated)
+	f.path, f.truncated = cut(r.URL.Path, journalURLMax, f.truncated)
+	f.query, f.truncated = cut(r.URL.RawQuery, journalURLMax, f.truncated)
 	if tee != nil {
 		tee.rest()
-		rec.reqBody, rec.truncated = tee.kept, rec.truncated || tee.truncated
+		f.reqBody, f.truncated = tee.kept, f.truncated || tee.truncated
 	}
-	var headersCut bool
-	rec.header, rec.size, headersCut = copyHeaders(r.Header)
-	rec.truncated = rec.truncated || headersCut
-	rec.size += journalEntryOverhead + int64(len(rec.method)+len(rec.path)+len(rec.query)+len(rec.reqType)+len(rec.respType)+
-		cap(rec.reqBody)+cap(rec.respBody))
-	s.journal.add(rec)
+	f.request = r.Header
+	ns := s.nsFor(c)
+	s.journal.add(journalRecord{ns: ns.id, id: ns.journalSeq.Add(1), data: f.pack()})
 }
 
-// cut returns s cut to max bytes, copied when cut so that the entry does
-// not keep the whole of s alive, and whether it was cut (or already was).
+// cut returns s cut to max bytes, and whether it was cut (or already was).
 func cut(s string, max int, already bool) (string, bool) {
 	if len(s) <= max {
 		return s, already
 	}
-	return strings.Clone(s[:max]), true
-}
-
-// copyHeaders copies a request's headers within the journal's bounds, and
-// returns them with their size and whether any was cut or left out.
-func copyHeaders(h http.Header) ([]headerField, int64, bool) {
-	n := 0
-	for _, vs := range h {
-		n += len(vs)
-	}
-	out := make([]headerField, 0, min(n, journalHeaderCount))
-	var size int64
-	truncated := false
-	for name, vs := range h {
-		for _, v := range vs {
-			if len(out) == journalHeaderCount || size+int64(len(name)) >= journalHeadersMax {
-				return out, size + int64(cap(out))*32, true
-			}
-			room := min(journalHeaderMax, journalHeadersMax-int(size)-len(name))
-			v, truncated = cut(v, room, truncated)
-			out = append(out, headerField{name, v})
-			size += int64(len(name) + len(v))
-		}
-	}
-	return out, size + int64(cap(out))*32, truncated
+	return s[:max], true
 }
 
 // journalEntry is one API request as GET /__admin/requests shows it. Bodies
@@ -299,19 +381,20 @@ type journalEntry struct {
 	Truncated    bool              `json:"truncated,omitempty"`
 }
 
-// entry masks and shapes a record for the admin API.
+// entry unpacks, masks and shapes a record for the admin API.
 func (r journalRecord) entry() journalEntry {
+	f := unpack(r.data)
 	return journalEntry{
 		ID:           r.id,
-		Time:         r.time.UTC(),
-		Method:       r.method,
-		Path:         r.path,
-		Query:        maskQuery(r.query),
-		Headers:      maskHeaders(r.header),
-		Status:       r.status,
-		DurationMs:   float64(r.duration.Microseconds()) / 1000,
-		RequestBody:  maskBody(r.reqBody, r.reqType),
-		ResponseBody: maskBody(r.respBody, r.respType),
-		Truncated:    r.truncated,
+		Time:         f.time.UTC(),
+		Method:       f.method,
+		Path:         f.path,
+		Query:        maskQuery(f.query),
+		Headers:      maskHeaders(f.header),
+		Status:       f.status,
+		DurationMs:   float64(f.duration.Microseconds()) / 1000,
+		RequestBody:  maskBody(f.reqBody, f.reqType),
+		ResponseBody: maskBody(f.respBody, f.respType),
+		Truncated:    f.truncated,
 	}
 }

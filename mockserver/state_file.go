@@ -44,6 +44,7 @@ type persister struct {
 
 	mu       sync.Mutex // one write at a time, each of the newest data
 	written  uint64     // the store generation last written
+	writes   int        // how many times the file was written
 	lastTook time.Duration
 }
 
@@ -255,6 +256,7 @@ func (p *persister) write() error {
 		return fmt.Errorf("state file %s: %w", p.path, err)
 	}
 	p.written = gen
+	p.writes++
 	p.lastTook = time.Since(start)
 	return nil
 }

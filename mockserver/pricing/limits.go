@@ -82,17 +82,19 @@ func (p *Pool) give(n int64) { p.used.Add(-n) }
 // them with the heap.
 var (
 	storeBytes   = int64(unsafe.Sizeof(Store{})) + 4<<10 // the store and its empty maps
-	userBytes    = int64(unsafe.Sizeof(userRecord{})) + 160
-	apiKeyBytes  = int64(96)
-	clientBytes  = int64(unsafe.Sizeof(Client{})) + 96
-	appBytes     = int64(unsafe.Sizeof(App{})) + 96
-	sessionBytes = int64(unsafe.Sizeof(Session{})) + 32 + 96 // value, key, map entry and queue slot
+	userBytes    = int64(unsafe.Sizeof(userRecord{})) + 256
+	apiKeyBytes  = int64(128)
+	clientBytes  = int64(unsafe.Sizeof(Client{})) + 192
+	appBytes     = int64(unsafe.Sizeof(App{})) + 192
+	sessionBytes = int64(unsafe.Sizeof(Session{})) + 32 + 160 // value, key, map entry and queue slot
 )
 
+// strBytes is what strings take on the heap: their bytes, rounded up to
+// the allocator's size classes (at most an eighth more), and a header.
 func strBytes(ss ...string) int64 {
 	n := 0
 	for _, s := range ss {
-		n += len(s)
+		n += len(s) + len(s)/8 + 16
 	}
 	return int64(n)
 }
@@ -101,7 +103,7 @@ func ptrBytes(p *string) int64 {
 	if p == nil {
 		return 0
 	}
-	return 16 + int64(len(*p))
+	return 16 + strBytes(*p)
 }
 
 func (r *userRecord) bytes() int64 {

@@ -185,10 +185,16 @@ type Store struct {
 	phoneCountries map[int64]PhoneCountry
 	marketapps     []Marketapp // fixture order
 	litePlanID     int64
-	nextUser       int64
-	nextClient     int64
-	nextApp        int64
-	nextSession    int64
+	// The catalogues sorted by id, once per install: they are read on
+	// every request to a collection, and never change.
+	platformList     []Platform
+	currencyList     []Currency
+	planList         []Plan
+	phoneCountryList []PhoneCountry
+	nextUser         int64
+	nextClient       int64
+	nextApp          int64
+	nextSession      int64
 	// gen counts writes; pristine is true from a reset to the first write.
 	gen      uint64
 	pristine bool
@@ -367,6 +373,8 @@ func (s *Store) install(d data, force bool) error {
 	s.clients, s.apps = d.clients, d.apps
 	s.platforms, s.currencies, s.plans, s.phoneCountries = d.platforms, d.currencies, d.plans, d.phoneCountries
 	s.marketapps, s.litePlanID = d.marketapps, d.litePlanID
+	s.platformList, s.currencyList = sortedValues(d.platforms), sortedValues(d.currencies)
+	s.planList, s.phoneCountryList = sortedValues(d.plans), sortedValues(d.phoneCountries)
 	s.nextUser, s.nextClient, s.nextApp, s.nextSession = d.nextUser, d.nextClient, d.nextApp, d.nextSession
 	s.pristine = d.pristine
 	s.gen++
@@ -653,28 +661,28 @@ func sortedValues[V any](m map[int64]V) []V {
 func (s *Store) Platforms() []Platform {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return sortedValues(s.platforms)
+	return slices.Clone(s.platformList)
 }
 
 // Currencies lists the billing currencies.
 func (s *Store) Currencies() []Currency {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return sortedValues(s.currencies)
+	return slices.Clone(s.currencyList)
 }
 
 // Plans lists the subscription plans.
 func (s *Store) Plans() []Plan {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return sortedValues(s.plans)
+	return slices.Clone(s.planList)
 }
 
 // PhoneCountries lists the phone countries.
 func (s *Store) PhoneCountries() []PhoneCountry {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return sortedValues(s.phoneCountries)
+	return slices.Clone(s.phoneCountryList)
 }
 
 // Marketapps lists the marketplace apps in the order of the fixture file
