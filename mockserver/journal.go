@@ -261,10 +261,6 @@ func (w *capture) keep(b []byte) {
 	if len(b) > room {
 		b, w.truncated = b[:room], true
 	}
-	if w.body == nil {
-		// Most answers are written at once: one allocation of their size.
-		w.body = make([]byte, 0, len(b))
-	}
 	w.body = append(w.body, b...)
 }
 
@@ -316,21 +312,31 @@ func (t *teeBody) rest() {
 // to their end by the handler, so most reads find nothing.
 var restBuffers = sync.Pool{New: func() any { return new([4 << 10]byte) }}
 
+// journalScratch is what recording a request needs until its record is
+// packed: reused, so that a request costs one allocation, its record.
+type journalScratch struct {
+	tee     teeBody
+	capture capture
+}
+
+var scratches = sync.Pool{New: func() any { return new(journalScratch) }}
+
 // journalRequests records the API request in the journal, after the
 // handler: the answer is copied as it is written, the request body as the
 // handler reads it.
 func (s *Server) journalRequests(c *gin.Context) {
 	start := time.Now()
 	r := c.Request
-	var tee *teeBody
-	if r.Body != nil && r.Body != http.NoBody {
-		tee = &teeBody{ReadCloser: r.Body}
-		if n := r.ContentLength; n > 0 {
-			tee.kept = make([]byte, 0, min(n, journalBodyMax))
-		}
-		r.Body = tee
+	sc := scratches.Get().(*journalScratch)
+	sc.tee = teeBody{kept: sc.tee.kept[:0]}
+	sc.capture = capture{ResponseWriter: c.Writer, body: sc.capture.body[:0]}
+	body := r.Body
+	hasBody := body != nil && body != http.NoBody
+	if hasBody {
+		sc.tee.ReadCloser = body
+		r.Body = &sc.tee
 	}
-	w := &capture{ResponseWriter: c.Writer}
+	w := &sc.capture
 	c.Writer = w
 	c.Next()
 	c.Writer = w.ResponseWriter
@@ -344,16 +350,19 @@ func (s *Server) journalRequests(c *gin.Context) {
 		reqType:   r.Header.Get("Content-Type"),
 		respType:  w.Header().Get("Content-Type"),
 		respBody:  w.body,
+		request:   r.Header,
 	}
 	f.path, f.truncated = cut(r.URL.Path, journalURLMax, f.truncated)
 	f.query, f.truncated = cut(r.URL.RawQuery, journalURLMax, f.truncated)
-	if tee != nil {
-		tee.rest()
-		f.reqBody, f.truncated = tee.kept, f.truncated || tee.truncated
+	if hasBody {
+		sc.tee.rest()
+		f.reqBody, f.truncated = sc.tee.kept, f.truncated || sc.tee.truncated
+		r.Body = body
 	}
-	f.request = r.Header
 	ns := s.nsFor(c)
 	s.journal.add(journalRecord{ns: ns.id, id: ns.journalSeq.Add(1), data: f.pack()})
+	sc.tee.ReadCloser, sc.capture.ResponseWriter = nil, nil
+	scratches.Put(sc)
 }
 
 // cut returns s cut to max bytes, and whether it was cut (or already was).

@@ -139,12 +139,22 @@ func (s *Server) logRequests(c *gin.Context) {
 	}
 	start := time.Now()
 	c.Next()
-	s.logger.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
+	// The record is made here rather than by Logger.LogAttrs, which would
+	// look up its caller's program counter on every request for a source
+	// the handler does not print.
+	h := s.logger.Handler()
+	ctx := c.Request.Context()
+	if !h.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	r := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+	r.AddAttrs(
 		slog.String("method", c.Request.Method),
 		slog.String("path", c.Request.URL.Path),
 		slog.Int("status", c.Writer.Status()),
 		slog.Duration("duration", time.Since(start)),
 	)
+	_ = h.Handle(ctx, r)
 }
 
 // recoverJSON turns a panic into a 500 JSON answer. No input should reach it;

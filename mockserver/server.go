@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -159,6 +160,8 @@ type Server struct {
 
 	seedMu sync.RWMutex
 	seed   *pricing.Seed
+	// answers are the catalogue answers of the current seed.
+	answers atomic.Pointer[catalogueAnswers]
 
 	persist   *persister // nil without StateFile
 	stop      chan struct{}
@@ -194,6 +197,7 @@ func New(opts Options) (*Server, error) {
 		admin:   newAdminGuard(opts),
 	}
 	s.rules.max = lim.AllRules
+	s.answers.Store(&catalogueAnswers{seed: seed})
 	if opts.StateFile != "" {
 		// Before any store: the secret of the file's hashes is the first
 		// thing the file needs.

@@ -197,7 +197,7 @@ func (s *Store) Import(st State) []FieldError {
 	s.mu.RLock()
 	d := data{
 		platforms: s.platforms, currencies: s.currencies, plans: s.plans,
-		phoneCountries: s.phoneCountries, marketapps: s.marketapps, litePlanID: s.litePlanID,
+		phoneCountries: s.phoneCountries, marketapps: s.marketapps, litePlanID: s.litePlanID, catalogue: s.catalogue,
 	}
 	s.mu.RUnlock()
 	if ps := checkState(st, &d, s.secret); len(ps) > 0 {
@@ -209,7 +209,7 @@ func (s *Store) Import(st State) []FieldError {
 	// The catalogues may have been reloaded meanwhile (--watch); the state
 	// was checked against the ones it is installed with.
 	d.platforms, d.currencies, d.plans = s.platforms, s.currencies, s.plans
-	d.phoneCountries, d.marketapps, d.litePlanID = s.phoneCountries, s.marketapps, s.litePlanID
+	d.phoneCountries, d.marketapps, d.litePlanID, d.catalogue = s.phoneCountries, s.marketapps, s.litePlanID, s.catalogue
 	if err := s.install(d, false); err != nil {
 		return []FieldError{{Error: CodeLimitReached, Message: "The state was not imported: " + err.Error() + "."}}
 	}

@@ -185,6 +185,7 @@ type Store struct {
 	phoneCountries map[int64]PhoneCountry
 	marketapps     []Marketapp // fixture order
 	litePlanID     int64
+	catalogue      *Seed // the seed of the catalogues
 	// The catalogues sorted by id, once per install: they are read on
 	// every request to a collection, and never change.
 	platformList     []Platform
@@ -309,6 +310,7 @@ type data struct {
 	phoneCountries map[int64]PhoneCountry
 	marketapps     []Marketapp
 	litePlanID     int64
+	catalogue      *Seed
 	nextUser       int64
 	nextClient     int64
 	nextApp        int64
@@ -332,7 +334,7 @@ func (seed *Seed) catalogues() data {
 }
 
 func buildCatalogues(seed *Seed) data {
-	var d data
+	d := data{catalogue: seed}
 	d.platforms = make(map[int64]Platform)
 	for _, p := range seed.platforms {
 		d.platforms[p.ID] = Platform(p)
@@ -372,7 +374,7 @@ func (s *Store) install(d data, force bool) error {
 	s.sessionOrder, s.sessionHead = d.sessionOrder, 0
 	s.clients, s.apps = d.clients, d.apps
 	s.platforms, s.currencies, s.plans, s.phoneCountries = d.platforms, d.currencies, d.plans, d.phoneCountries
-	s.marketapps, s.litePlanID = d.marketapps, d.litePlanID
+	s.marketapps, s.litePlanID, s.catalogue = d.marketapps, d.litePlanID, d.catalogue
 	s.platformList, s.currencyList = sortedValues(d.platforms), sortedValues(d.currencies)
 	s.planList, s.phoneCountryList = sortedValues(d.plans), sortedValues(d.phoneCountries)
 	s.nextUser, s.nextClient, s.nextApp, s.nextSession = d.nextUser, d.nextClient, d.nextApp, d.nextSession
@@ -735,6 +737,15 @@ func (s *Store) Marketapp(hash string) (Marketapp, bool) {
 		}
 	}
 	return Marketapp{}, false
+}
+
+// Catalogues is the seed whose catalogues the store serves: the same
+// pointer for stores that serve the same catalogues. A store's catalogues
+// change with a reset to another seed only, and seeds only get newer.
+func (s *Store) Catalogues() *Seed {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.catalogue
 }
 
 // DefaultPlanID is the plan of an app created without nextplan: the lite plan.
