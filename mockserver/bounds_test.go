@@ -201,6 +201,9 @@ func TestDataBounded(t *testing.T) {
 	if !refused {
 		t.Fatal("200 sign-ups of 2 KiB each fit in 96 KiB")
 	}
+	// Nor does another namespace's seed; the ones that exist still answer.
+	wantError(t, send(t, srv, "GET", "/v1/plans", inNamespace("one-more"), nil), http.StatusConflict, "LimitReached")
+	wantEq(t, "a namespace that exists", send(t, srv, "GET", "/v1/plans", inNamespace("ns-0"), nil).status, http.StatusOK)
 	// Dropping a namespace gives its share back.
 	used := usage(t, srv).Get("usage.dataBytes").Int()
 	mustStatus(t, send(t, srv, "DELETE", "/__admin/namespaces/ns-1", nil, nil), http.StatusOK, "DELETE ns-1")

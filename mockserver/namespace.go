@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,7 +47,7 @@ type namespaces struct {
 	max  int           // named namespaces
 	idle time.Duration // a named namespace unused this long is dropped
 	now  func() time.Time
-	make func(name string, id uint64) *namespace
+	make func(name string, id uint64) (*namespace, error)
 	drop func(*namespace) // frees what a dropped namespace held
 
 	def       *namespace
@@ -57,20 +58,27 @@ type namespaces struct {
 	nextID uint64
 }
 
-func newNamespaces(max int, idle time.Duration, make func(string, uint64) *namespace, drop func(*namespace)) *namespaces {
+func newNamespaces(max int, idle time.Duration, make func(string, uint64) (*namespace, error), drop func(*namespace)) (*namespaces, error) {
 	n := &namespaces{max: max, idle: idle, now: time.Now, make: make, drop: drop, named: map[string]*namespace{}}
-	n.def = make("", 1)
-	n.nextID = 2
+	def, err := make("", 1)
+	if err != nil {
+		return nil, err
+	}
+	n.def, n.nextID = def, 2
 	n.lastSweep.Store(n.now().UnixNano())
-	return n
+	return n, nil
 }
 
+// errNamespacesFull is get's error when the set holds its most namespaces,
+// idle ones dropped.
+var errNamespacesFull = errors.New("the namespaces are full")
+
 // get returns the namespace of a name, creating it (seeded) on first use.
-// ok is false when the name is new and the set is full, idle namespaces
-// dropped.
-func (n *namespaces) get(name string) (ns *namespace, ok bool) {
+// It fails with errNamespacesFull, or a *pricing.LimitError when the data
+// bound has no room for another seed.
+func (n *namespaces) get(name string) (*namespace, error) {
 	if name == "" || name == defaultName {
-		return n.def, true
+		return n.def, nil
 	}
 	now := n.now().UnixNano()
 	if last := n.lastSweep.Load(); time.Duration(now-last) > n.idle/4 && n.lastSweep.CompareAndSwap(last, now) {
@@ -80,19 +88,22 @@ func (n *namespaces) get(name string) (ns *namespace, ok bool) {
 	defer n.mu.Unlock()
 	if ns, ok := n.named[name]; ok {
 		ns.lastUsed.Store(now)
-		return ns, true
+		return ns, nil
 	}
 	if len(n.named) >= n.max {
 		n.sweepLocked(now)
 		if len(n.named) >= n.max {
-			return nil, false
+			return nil, errNamespacesFull
 		}
 	}
-	ns = n.make(name, n.nextID)
+	ns, err := n.make(name, n.nextID)
+	if err != nil {
+		return nil, err
+	}
 	n.nextID++
 	ns.lastUsed.Store(now)
 	n.named[name] = ns
-	return ns, true
+	return ns, nil
 }
 
 // sweep drops the named namespaces no request used for n.idle.
@@ -169,11 +180,14 @@ func (s *Server) resolveNamespace(c *gin.Context) {
 			"The "+NamespaceHeader+" header must be 1 to 64 characters among A-Z, a-z, 0-9, '.', '_' and '-'.")
 		return
 	}
-	ns, ok := s.spaces.get(name)
-	if !ok {
-		abortWith(c, pricing.CodeLimitReached, "The mock already holds "+strconv.Itoa(s.limits.Namespaces)+
-			" namespaces, the most it keeps; reuse a name, or free one with DELETE "+adminPrefix+"/namespaces/NAME (unused ones go after "+
-			s.limits.NamespaceIdle.String()+").")
+	ns, err := s.spaces.get(name)
+	if err != nil {
+		msg := "The mock already holds " + strconv.Itoa(s.limits.Namespaces) + " namespaces, the most it keeps"
+		if !errors.Is(err, errNamespacesFull) {
+			msg = "The namespace cannot be made: " + err.Error()
+		}
+		abortWith(c, pricing.CodeLimitReached, msg+"; reuse a name, or free one with DELETE "+adminPrefix+
+			"/namespaces/NAME (unused ones go after "+s.limits.NamespaceIdle.String()+").")
 		return
 	}
 	if ns != s.spaces.def {

@@ -207,7 +207,9 @@ func New(opts Options) (*Server, error) {
 		}
 		s.src.UseSecret(secret)
 	}
-	s.spaces = newNamespaces(lim.Namespaces, lim.NamespaceIdle, s.newNamespace, s.dropNamespace)
+	if s.spaces, err = newNamespaces(lim.Namespaces, lim.NamespaceIdle, s.newNamespace, s.dropNamespace); err != nil {
+		return nil, fmt.Errorf("mockserver: the seed does not fit in the data bound: %w", err)
+	}
 	if opts.StateFile != "" {
 		if s.persist, err = openState(opts.StateFile, s.spaces.def.store, s.logger); err != nil {
 			return nil, err
@@ -221,11 +223,14 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-func (s *Server) newNamespace(name string, id uint64) *namespace {
-	store := pricing.NewLimitedStore(s.currentSeed(), s.src, s.opts.Deviations, pricing.Limits{
+func (s *Server) newNamespace(name string, id uint64) (*namespace, error) {
+	store, err := pricing.NewLimitedStore(s.currentSeed(), s.src, s.opts.Deviations, pricing.Limits{
 		Users: s.limits.Users, Clients: s.limits.Clients, Apps: s.limits.Apps, Sessions: s.limits.Sessions, Pool: s.pool,
 	})
-	return &namespace{name: name, id: id, store: store, rules: &faultRules{all: &s.rules, max: s.limits.Rules}}
+	if err != nil {
+		return nil, err
+	}
+	return &namespace{name: name, id: id, store: store, rules: &faultRules{all: &s.rules, max: s.limits.Rules}}, nil
 }
 
 // dropNamespace frees what a namespace held once it is no longer reachable:

@@ -19,7 +19,11 @@ func limitedStore(t *testing.T, lim Limits) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewLimitedStore(d, NewSource(nil), Deviations{}, lim)
+	s, err := NewLimitedStore(d, NewSource(nil), Deviations{}, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func wantLimit(t *testing.T, err error, what string) {
@@ -118,6 +122,14 @@ func TestStorePool(t *testing.T) {
 	}
 	if _, err := b.CreateSession(1); err != nil {
 		t.Errorf("a session after room was made: %v", err)
+	}
+	// A new store needs room for its seed.
+	d := a.seedForTest(t)
+	for err = nil; err == nil; {
+		_, err = b.CreateSession(2)
+	}
+	if _, err := NewLimitedStore(d, NewSource(nil), Deviations{}, Limits{Pool: pool}); err == nil {
+		t.Error("a store was made in a full pool")
 	}
 }
 

@@ -21,7 +21,7 @@ var (
 )
 
 // User is a user account. The password is not part of it: the store keeps
-// only a salted hash, out of reach of every reader.
+// only a salted HMAC of it (secret.go), out of reach of every reader.
 type User struct {
 	ID                  int64
 	Created             time.Time
@@ -207,15 +207,23 @@ type Store struct {
 
 // NewStore returns a store holding the seed, within DefaultLimits.
 func NewStore(seed *Seed, src *Source, dev Deviations) *Store {
-	return NewLimitedStore(seed, src, dev, DefaultLimits)
+	s, _ := NewLimitedStore(seed, src, dev, Limits{Users: DefaultLimits.Users, Clients: DefaultLimits.Clients,
+		Apps: DefaultLimits.Apps, Sessions: DefaultLimits.Sessions})
+	return s
 }
 
-// NewLimitedStore returns a store holding the seed, within lim. The seed is
-// charged to lim.Pool even past its bound: a store always holds its seed.
-func NewLimitedStore(seed *Seed, src *Source, dev Deviations, lim Limits) *Store {
+// NewLimitedStore returns a store holding the seed, within lim; a
+// *LimitError when lim.Pool has no room for the seed. Once made, a store
+// always takes its seed back (Reset), room or not.
+func NewLimitedStore(seed *Seed, src *Source, dev Deviations, lim Limits) (*Store, error) {
 	s := &Store{src: src, secret: src.Secret(), dev: dev, lim: lim}
-	s.Reset(seed)
-	return s
+	d := s.seeded(seed)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.install(d, false); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Close gives the store's share of the Pool back. The store still answers
