@@ -150,7 +150,7 @@ func maskText(b []byte, contentType string) []byte {
 	mt, params, _ := mime.ParseMediaType(contentType) // lower-cases the type
 	if json.Valid(b) {
 		// Exact: the structure says which strings are keys.
-		out, _ := maskJSONText(b)
+		out, _, _ := maskJSONText(b)
 		return out
 	}
 	switch {
@@ -162,69 +162,55 @@ func maskText(b []byte, contentType string) []byte {
 		}
 	}
 	// Malformed JSON, text, a form sent as something else: mask what looks
-	// like a secret field, and the whole body if a secret name is left.
-	out, keys := maskJSONText(b)
+	// like a secret field, and the whole body if a secret name is left
+	// beside the fields masked.
+	out, keys, rest := maskJSONText(b)
 	if keys == 0 && !bytes.ContainsAny(b, "{\"") && bytes.Contains(b, []byte("=")) {
 		out = []byte(maskQuery(string(b)))
+		rest = formRest(string(out))
 	}
-	if leftover(out) {
+	if namesSecret(rest) {
 		return []byte(masked + " (a body that is neither JSON nor form data, naming a secret: masked whole)")
 	}
 	return out
 }
 
-// leftover reports whether a masked text still names a secret outside the
-// masked fields: their names are taken out first.
-func leftover(out []byte) bool {
-	text := strings.ReplaceAll(string(out), masked, "")
-	var rest strings.Builder
-	s := text
-	for {
-		i := strings.IndexByte(s, '"')
-		if i < 0 {
-			rest.WriteString(s)
-			break
-		}
-		rest.WriteString(s[:i])
-		str, n := scanString(s[i:])
-		after := strings.TrimLeft(s[i+n:], " \t\r\n")
-		if strings.HasPrefix(after, ":") && isSecretName(unescapeJSON(str)) {
-			// A masked field's name: it names a secret on purpose.
-		} else {
-			rest.WriteString(s[i : i+n])
-		}
-		s = s[i+n:]
-	}
-	// A form's masked names ("password=") are as much on purpose.
-	r := rest.String()
-	for _, part := range strings.FieldsFunc(r, func(c rune) bool { return c == '&' || c == ';' }) {
-		if k, v, ok := strings.Cut(part, "="); ok && v == "" && isSecretName(k) {
-			r = strings.Replace(r, part, "", 1)
+// formRest is a masked form without its masked arguments.
+func formRest(form string) string {
+	var rest []string
+	for _, part := range strings.FieldsFunc(form, func(c rune) bool { return c == '&' || c == ';' }) {
+		if k, v, _ := strings.Cut(part, "="); v != masked || !isSecretName(k) {
+			rest = append(rest, part)
 		}
 	}
-	return namesSecret(r)
+	return strings.Join(rest, "&")
 }
 
 // maskJSONText masks the value of every secret key of a JSON text (or of a
 // text that looks like JSON: it reads on through errors) and returns it with
-// the number of keys it masked. A null value stays null.
-func maskJSONText(b []byte) ([]byte, int) {
+// the number of keys it masked, and the text without the masked fields
+// (their names and values). A null value stays null.
+func maskJSONText(b []byte) ([]byte, int, string) {
 	s := string(b)
-	var out strings.Builder
-	out.Grow(len(s))
+	var out, others strings.Builder
 	keys := 0
+	out.Grow(len(s))
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '"')
 		if i < 0 {
 			out.WriteString(s)
+			others.WriteString(s)
 			break
 		}
 		out.WriteString(s[:i])
+		others.WriteString(s[:i])
 		str, n := scanString(s[i:])
 		out.WriteString(s[i : i+n])
+		name := s[i : i+n]
 		s = s[i+n:]
 		ws := len(s) - len(strings.TrimLeft(s, " \t\r\n"))
 		if ws >= len(s) || s[ws] != ':' || !isSecretName(unescapeJSON(str)) {
+			others.WriteString(name)
 			continue
 		}
 		// A secret key: keep the colon, replace the value.
@@ -242,7 +228,7 @@ func maskJSONText(b []byte) ([]byte, int) {
 		}
 		s = s[v:]
 	}
-	return []byte(out.String()), keys
+	return []byte(out.String()), keys, others.String()
 }
 
 // scanString reads the JSON string at the start of s (s[0] is '"'): its

@@ -60,13 +60,20 @@ func TestStateFilePersists(t *testing.T) {
 		t.Errorf("files beside the state file (temporary files left?): %v; want state.json and its key file", entries)
 	}
 
+	wantAfterRestart(t, path, "Quentin")
+}
+
+// wantAfterRestart starts a server on the state file and checks account
+// A's first name.
+func wantAfterRestart(t *testing.T, path, want string) {
+	t.Helper()
 	again, err := New(Options{StateFile: path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer again.Close()
-	if got := firstName(t, again, ""); got != "Quentin" {
-		t.Errorf("after a restart firstName %q, want Quentin", got)
+	if got := firstName(t, again, ""); got != want {
+		t.Errorf("after a restart on %s firstName %q, want %q", path, got, want)
 	}
 }
 
@@ -210,14 +217,7 @@ func TestStateFileTemporaryAndSymlink(t *testing.T) {
 	if b, err := os.ReadFile(target); err != nil || !strings.Contains(string(b), `"Linked"`) {
 		t.Errorf("the link's target holds %.100q (%v), want the change", b, err)
 	}
-	again, err := New(Options{StateFile: link})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
-	if got := firstName(t, again, ""); got != "Linked" {
-		t.Errorf("after a restart through the link, firstName %q", got)
-	}
+	wantAfterRestart(t, link, "Linked")
 }
 
 // Finding "stored secrets": API keys were unsalted SHA-256 in the file and
