@@ -94,10 +94,11 @@ func (g adminGuard) ownHost(hostport string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// hasToken reports whether a request carries the admin token.
+// hasToken reports whether a request carries the admin token:
+// "Authorization: Bearer TOKEN", the scheme in any case.
 func (g adminGuard) hasToken(r *http.Request) bool {
-	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), g.token) == 1
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), g.token) == 1
 }
 
 // pageAllowed reports whether a request comes from no page, from a page of

@@ -315,6 +315,8 @@ func TestAdminGuard(t *testing.T) {
 		{"no token", token, nil, http.StatusUnauthorized},
 		{"a wrong token", token, header("Authorization", "Bearer wrong"), http.StatusUnauthorized},
 		{"the token", token, header("Authorization", "Bearer s3cret-admin"), http.StatusOK},
+		{"the token, the scheme in lower case", token, header("Authorization", "bearer s3cret-admin"), http.StatusOK},
+		{"the API key of a user", token, header("Authorization", "api-key "+keyA), http.StatusUnauthorized},
 		{"the token through another host", token, all(header("Authorization", "Bearer s3cret-admin"), host("mock.example.com")), http.StatusOK},
 		{"the token from a page of another origin", token, all(header("Authorization", "Bearer s3cret-admin"), origin("http://evil.example")), http.StatusForbidden},
 	}
