@@ -147,12 +147,13 @@ func (s *Server) logRequests(c *gin.Context) {
 	if !h.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	r := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+	took := time.Since(start)
+	r := slog.NewRecord(start.Add(took), slog.LevelInfo, "request", 0)
 	r.AddAttrs(
 		slog.String("method", c.Request.Method),
 		slog.String("path", c.Request.URL.Path),
 		slog.Int("status", c.Writer.Status()),
-		slog.Duration("duration", time.Since(start)),
+		slog.Duration("duration", took),
 	)
 	_ = h.Handle(ctx, r)
 }

@@ -231,7 +231,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// goes out before run returns.
 	logw := mockserver.NewLogWriter(stderr, 100*time.Millisecond)
 	defer logw.Flush()
-	logger := slog.New(slog.NewTextHandler(logw, nil))
+	logger := slog.New(mockserver.NewLogHandler(logw, nil))
 	srv, handler, ok := newMock(cfg, logger, stderr)
 	if !ok {
 		return 2
