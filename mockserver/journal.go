@@ -118,11 +118,11 @@ func (f *journalFields) pack() []byte {
 	if truncated {
 		b[flag] = 1
 	}
-	b = appendString(b, string(f.reqBody))
-	return appendString(b, string(f.respBody))
+	b = appendString(b, f.reqBody)
+	return appendString(b, f.respBody)
 }
 
-func appendString(b []byte, s string) []byte {
+func appendString[S string | []byte](b []byte, s S) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
