@@ -105,7 +105,9 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 	})
 	fs.BoolVar(&cfg.watch, "watch", false, "reload the --fixtures folder when a file in it changes")
 	fs.StringVar(&cfg.state, "state", "", "keep the data in `FILE` across restarts (loaded at start, written after each change)")
-	fs.StringVar(&cfg.adminToken, "admin-token", getenv("PRICING_MOCK_ADMIN_TOKEN"),
+	// The environment's token is read after parsing, not given as the
+	// flag's default: -h would print it.
+	fs.StringVar(&cfg.adminToken, "admin-token", "",
 		"require \"Authorization: Bearer `TOKEN`\" of every /__admin call (env PRICING_MOCK_ADMIN_TOKEN); needed to listen beyond loopback")
 	fs.Func("admin-hosts", "host names `A,B` the admin API answers besides localhost, 127.0.0.1, ::1 and the host of --addr (* for any)", func(s string) error {
 		for _, h := range strings.Split(s, ",") {
@@ -146,6 +148,9 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	}
 	if cfg.watch && cfg.fixtures == "" {
 		return config{}, fmt.Errorf("%w: --watch needs --fixtures DIR (the embedded seed never changes)", errUsage)
+	}
+	if cfg.adminToken == "" {
+		cfg.adminToken = getenv("PRICING_MOCK_ADMIN_TOKEN")
 	}
 	t := cfg.timeouts
 	if t.Read <= 0 || t.Write <= 0 || t.Idle <= 0 || t.MaxHeaderBytes < 4<<10 {

@@ -626,6 +626,11 @@ func TestParseFlagsBeyondLoopback(t *testing.T) {
 	if w := exposureWarning(cfg, "0.0.0.0:8080"); !strings.Contains(w, "WARNING") || !strings.Contains(w, "beyond this machine") {
 		t.Errorf("the warning beyond loopback: %q", w)
 	}
+	var help bytes.Buffer
+	usage(&help, env(map[string]string{"PRICING_MOCK_ADMIN_TOKEN": "from-the-env"}))
+	if strings.Contains(help.String(), "from-the-env") {
+		t.Errorf("-h prints the admin token of the environment:\n%s", help.String())
+	}
 	loop, _ := parseFlags(nil, env(nil))
 	if w := exposureWarning(loop, "127.0.0.1:8080"); w != "" {
 		t.Errorf("a warning on loopback: %q", w)
