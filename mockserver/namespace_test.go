@@ -19,14 +19,8 @@ func TestIdleNamespacesDropped(t *testing.T) {
 	}
 	now := time.Now()
 	s.spaces.now = func() time.Time { return now }
-	rename := func(ns, name string) {
-		t.Helper()
-		if rec := serve(s, "PUT", "/v1/users/1", putA(s, name), append(asA(s), NamespaceHeader, ns)...); rec.Code != 200 {
-			t.Fatalf("PUT in %s: %d %s", ns, rec.Code, rec.Body)
-		}
-	}
-	rename("idle", "Idle")
-	rename("busy", "Busy")
+	rename(t, s, "idle", "Idle")
+	rename(t, s, "busy", "Busy")
 	serve(s, "POST", "/__admin/faults", `{"path":"/nowhere","status":500}`, NamespaceHeader, "idle")
 	usedWithIdle := s.pool.Used()
 	for range 6 {

@@ -43,9 +43,7 @@ func TestStateFilePersists(t *testing.T) {
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the state file exists before any change: %v", err)
 	}
-	if rec := serve(s, "PUT", "/v1/users/1", putA(s, "Quentin"), asA(s)...); rec.Code != 200 {
-		t.Fatalf("PUT: %d %s", rec.Code, rec.Body)
-	}
+	rename(t, s, "", "Quentin")
 	b := waitForFile(t, path, `"Quentin"`)
 	if p := s.Profile(); strings.Contains(string(b), p.Password) || strings.Contains(string(b), p.APIKey) {
 		t.Errorf("the state file holds a plain secret: %s", b)
@@ -119,9 +117,7 @@ func TestStateFileWritesInBatches(t *testing.T) {
 	const changes = 300
 	start := time.Now()
 	for i := range changes {
-		if rec := serve(s, "PUT", "/v1/users/1", putA(s, fmt.Sprintf("Name%d", i)), asA(s)...); rec.Code != 200 {
-			t.Fatalf("PUT: %d %s", rec.Code, rec.Body)
-		}
+		rename(t, s, "", fmt.Sprintf("Name%d", i))
 	}
 	waitForFile(t, path, fmt.Sprintf(`"Name%d"`, changes-1))
 	elapsed := time.Since(start)
@@ -204,9 +200,7 @@ func TestStateFileTemporaryAndSymlink(t *testing.T) {
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the stale temporary file is still there: %v", err)
 	}
-	if rec := serve(s, "PUT", "/v1/users/1", putA(s, "Linked"), asA(s)...); rec.Code != 200 {
-		t.Fatalf("PUT: %d %s", rec.Code, rec.Body)
-	}
+	rename(t, s, "", "Linked")
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
