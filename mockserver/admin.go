@@ -1,10 +1,14 @@
 package mockserver
 
 import (
+	"crypto/subtle"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -17,10 +21,11 @@ const adminPrefix = "/__admin"
 // maxStateBody is the largest state document PUT /__admin/state reads.
 const maxStateBody = 32 << 20
 
-// registerAdmin adds the admin API. Every call acts on the namespace of its
-// X-Mock-Namespace header, the default one without it.
+// registerAdmin adds the admin API, behind guardAdmin. Every call acts on
+// the namespace of its X-Mock-Namespace header, the default one without it,
+// except those of /__admin/namespaces, which name theirs in the path.
 func (s *Server) registerAdmin(e *gin.Engine) {
-	a := e.Group(adminPrefix)
+	a := e.Group(adminPrefix, s.guardAdmin)
 	a.POST("/reset", s.adminReset)
 	a.GET("/state", s.adminGetState)
 	a.PUT("/state", s.adminPutState)
@@ -30,13 +35,111 @@ func (s *Server) registerAdmin(e *gin.Engine) {
 	a.GET("/faults", s.adminListFaults)
 	a.DELETE("/faults", s.adminClearFaults)
 	a.DELETE("/faults/:id", s.adminRemoveFault)
+	a.GET("/namespaces", s.adminListNamespaces)
+	a.DELETE("/namespaces/:name", s.adminDeleteNamespace)
 }
 
-func nsName(ns *namespace) string {
-	if ns.name == "" {
-		return "default"
+// adminGuard decides who may use the admin API: with a token, whoever has
+// it; without one, requests to the mock's own host names. Either way, a
+// page of another origin only when --cors-origins lists it.
+type adminGuard struct {
+	token   []byte
+	anyHost bool
+	hosts   map[string]bool // lower case, without port or brackets
+	origins map[string]bool // normalized, listed by name (not "*")
+}
+
+func newAdminGuard(opts Options) adminGuard {
+	g := adminGuard{hosts: map[string]bool{}, origins: map[string]bool{}}
+	if opts.AdminToken != "" {
+		g.token = []byte(opts.AdminToken)
 	}
-	return ns.name
+	for _, h := range opts.AdminHosts {
+		if h = strings.TrimSpace(h); h == "*" {
+			g.anyHost = true
+		} else if h != "" {
+			g.hosts[hostName(h)] = true
+		}
+	}
+	for _, o := range opts.CORSOrigins {
+		if o = normalizeOrigin(o); o != "" && o != "*" {
+			g.origins[o] = true
+		}
+	}
+	return g
+}
+
+// hostName is the host of a Host header or an address, without its port
+// and brackets, in lower case and without a final dot.
+func hostName(hostport string) string {
+	h := hostport
+	if host, _, err := net.SplitHostPort(hostport); err == nil {
+		h = host
+	}
+	h = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSuffix(h, "]"), "["), ".")
+	return strings.ToLower(h)
+}
+
+// ownHost reports whether a Host header names this mock: a loopback name
+// or address, or one of Options.AdminHosts.
+func (g adminGuard) ownHost(hostport string) bool {
+	h := hostName(hostport)
+	if h == "" {
+		return false
+	}
+	if g.anyHost || g.hosts[h] || h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// hasToken reports whether a request carries the admin token:
+// "Authorization: Bearer TOKEN", the scheme in any case.
+func (g adminGuard) hasToken(r *http.Request) bool {
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), g.token) == 1
+}
+
+// pageAllowed reports whether a request comes from no page, from a page of
+// the mock itself, or from a page of an origin --cors-origins lists.
+func (g adminGuard) pageAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	o := normalizeOrigin(origin)
+	if g.origins[o] {
+		return true
+	}
+	_, host, ok := strings.Cut(o, "://")
+	return ok && strings.EqualFold(host, r.Host)
+}
+
+// showsSecrets reports whether a request may see the demo accounts'
+// passwords and keys on the home page: those it could read from the admin
+// API's own host without a token.
+func (s *Server) showsSecrets(r *http.Request) bool {
+	return !s.opts.NoAdmin && s.admin.ownHost(r.Host) && s.admin.pageAllowed(r)
+}
+
+// guardAdmin is the middleware of every admin call: 401 without the admin
+// token when there is one, 403 for a Host that is not the mock's own (when
+// there is none), 403 for a page of another origin.
+func (s *Server) guardAdmin(c *gin.Context) {
+	r := c.Request
+	switch {
+	case s.admin.token != nil && !s.admin.hasToken(r):
+		abortWith(c, pricing.CodeUnauthorized, "The admin API needs the mock's admin token: \"Authorization: Bearer TOKEN\" (--admin-token).")
+	case s.admin.token == nil && !s.admin.ownHost(r.Host):
+		abortWith(c, pricing.CodeForbidden, "The admin API answers only requests to the mock's own address (localhost, 127.0.0.1, [::1] "+
+			"and the host of --addr), not to "+strconv.Quote(r.Host)+"; start the mock with --admin-hosts to add a name, or with --admin-token.")
+	case !s.admin.pageAllowed(r):
+		abortWith(c, pricing.CodeForbidden, "The admin API does not answer pages of other origins ("+r.Header.Get("Origin")+
+			"); start the mock with --cors-origins listing the origin to allow it.")
+	default:
+		c.Next()
+	}
 }
 
 // adminReset handles POST /__admin/reset: the namespace's store back to the
@@ -54,7 +157,9 @@ func (s *Server) adminGetState(c *gin.Context) {
 
 // adminPutState handles PUT /__admin/state: the document replaces the
 // namespace's data, or, with any problem, changes nothing and answers 400
-// with the problems. It answers the state as stored (secrets hashed).
+// with the problems. It answers the state as stored (secrets hashed). In
+// the namespace of --state, the answer waits for the file: an import that
+// was answered 200 is on disk.
 func (s *Server) adminPutState(c *gin.Context) {
 	b, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxStateBody))
 	if err != nil {
@@ -71,22 +176,33 @@ func (s *Server) adminPutState(c *gin.Context) {
 		abortWith(c, pricing.CodeInvalidState, "The state was not imported: "+err.Error()+".")
 		return
 	}
-	store := s.storeFor(c)
-	if errs := store.Import(st); len(errs) > 0 {
+	ns := s.nsFor(c)
+	if errs := ns.store.Import(st); len(errs) > 0 {
 		fieldErrors(c, errs)
 		return
 	}
-	writeJSON(c, http.StatusOK, store.Export())
+	if s.persist != nil && ns == s.spaces.def {
+		if err := s.persist.flush(); err != nil {
+			internalError(c, "The state was imported but could not be written to the state file: "+err.Error()+".")
+			return
+		}
+	}
+	writeJSON(c, http.StatusOK, ns.store.Export())
 }
 
 // adminListRequests handles GET /__admin/requests: the journal, newest first.
 func (s *Server) adminListRequests(c *gin.Context) {
-	writeJSON(c, http.StatusOK, gin.H{"requests": s.nsFor(c).journal.list(), "limit": journalSize})
+	recs := s.journal.list(s.nsFor(c).id)
+	entries := make([]journalEntry, len(recs))
+	for i, r := range recs {
+		entries[i] = r.entry()
+	}
+	writeJSON(c, http.StatusOK, gin.H{"requests": entries, "limit": journalSize})
 }
 
 // adminClearRequests handles DELETE /__admin/requests.
 func (s *Server) adminClearRequests(c *gin.Context) {
-	writeJSON(c, http.StatusOK, gin.H{"deleted": s.nsFor(c).journal.clear()})
+	writeJSON(c, http.StatusOK, gin.H{"deleted": s.journal.clear(s.nsFor(c).id)})
 }
 
 // adminAddFault handles POST /__admin/faults: 201 and the rule with its id.
@@ -128,4 +244,58 @@ func (s *Server) adminRemoveFault(c *gin.Context) {
 		}
 	}
 	abortWith(c, pricing.CodeNotFound, "There is no fault rule with id "+strconv.Quote(c.Param("id"))+" in this namespace.")
+}
+
+// namespaceInfo is one namespace in GET /__admin/namespaces.
+type namespaceInfo struct {
+	Name     string     `json:"name"`
+	Users    int        `json:"users"`
+	Clients  int        `json:"clients"`
+	Apps     int        `json:"apps"`
+	Sessions int        `json:"sessions"`
+	Rules    int        `json:"rules"`
+	Bytes    int64      `json:"bytes"`
+	LastUsed *time.Time `json:"lastUsed"` // null for the default namespace
+}
+
+// adminListNamespaces handles GET /__admin/namespaces: every namespace with
+// what it holds, and the bounds.
+func (s *Server) adminListNamespaces(c *gin.Context) {
+	out := []namespaceInfo{}
+	for _, ns := range s.spaces.all() {
+		st := ns.store.Stats()
+		info := namespaceInfo{Name: nsName(ns), Users: st.Users, Clients: st.Clients, Apps: st.Apps,
+			Sessions: st.Sessions, Rules: ns.rules.len(), Bytes: st.Bytes}
+		if ns != s.spaces.def {
+			t := time.Unix(0, ns.lastUsed.Load()).UTC().Truncate(time.Second)
+			info.LastUsed = &t
+		}
+		out = append(out, info)
+	}
+	entries, journalBytes := s.journal.usage()
+	writeJSON(c, http.StatusOK, gin.H{
+		"namespaces": out,
+		"limits": gin.H{
+			"namespaces": s.limits.Namespaces, "idleSeconds": int64(s.limits.NamespaceIdle.Seconds()),
+			"dataBytes": s.limits.DataBytes, "journalEntries": s.limits.JournalEntries, "journalBytes": s.limits.JournalBytes,
+		},
+		"usage": gin.H{"dataBytes": s.pool.Used(), "journalEntries": entries, "journalBytes": journalBytes, "rules": s.rules.n.Load()},
+	})
+}
+
+// adminDeleteNamespace handles DELETE /__admin/namespaces/:name: the
+// namespace, its journal and its rules are dropped; a request naming it
+// again gets a fresh one.
+func (s *Server) adminDeleteNamespace(c *gin.Context) {
+	name := c.Param("name")
+	switch {
+	case name == defaultName:
+		abortWith(c, pricing.CodeInvalidNamespace, "The default namespace cannot be deleted; POST "+adminPrefix+"/reset puts it back to the seed.")
+	case !validNamespace(name):
+		abortWith(c, pricing.CodeInvalidNamespace, "A namespace name is 1 to 64 characters among A-Z, a-z, 0-9, '.', '_' and '-'.")
+	case !s.spaces.remove(name):
+		abortWith(c, pricing.CodeNotFound, "There is no namespace "+strconv.Quote(name)+".")
+	default:
+		writeJSON(c, http.StatusOK, gin.H{"namespace": name, "deleted": true})
+	}
 }

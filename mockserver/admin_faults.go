@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
@@ -45,11 +46,27 @@ type faultRule struct {
 
 var methodRE = regexp.MustCompile(`^[A-Z]+$`)
 
-// maxRules bounds the rules of a namespace.
-const maxRules = 1000
+// The bounds of one rule: with its compiled pattern (about 17 KiB at the
+// longest path) a rule keeps at most about 32 KiB.
+const (
+	maxRulePath = 128
+	maxRuleBody = 8 << 10
+)
+
+// ruleCount counts the rules of every namespace of a Server, up to max.
+type ruleCount struct {
+	n   atomic.Int64
+	max int
+}
 
 // faultRules is the rule list of a namespace; safe for concurrent use.
 type faultRules struct {
+	all *ruleCount
+	max int // rules of this namespace
+	// count is len(rules), read without the lock by every request: most
+	// namespaces have no rule.
+	count atomic.Int64
+
 	mu    sync.Mutex
 	rules []faultRule // oldest first: the first that matches applies
 	next  int64
@@ -75,9 +92,12 @@ func parseRule(b []byte) (faultRule, []pricing.FieldError) {
 	if r.Method != "*" && !methodRE.MatchString(r.Method) {
 		bad("method", "method is an HTTP method such as GET or PUT, or * for any.")
 	}
-	if !strings.HasPrefix(r.Path, "/") {
+	switch {
+	case !strings.HasPrefix(r.Path, "/"):
 		bad("path", `path is a pattern starting with "/", such as /v1/users/* (* within a segment, ** across).`)
-	} else {
+	case len(r.Path) > maxRulePath:
+		bad("path", fmt.Sprintf("path is at most %d bytes long.", maxRulePath))
+	default:
 		r.re = globRE(r.Path)
 	}
 	if r.Status != 0 && (r.Status < 200 || r.Status > 599) {
@@ -90,6 +110,9 @@ func parseRule(b []byte) (faultRule, []pricing.FieldError) {
 		var buf bytes.Buffer
 		if json.Compact(&buf, r.Body) == nil {
 			r.Body = append(buf.Bytes(), '\n')
+		}
+		if len(r.Body) > maxRuleBody {
+			bad("body", fmt.Sprintf("body is at most %d KiB of JSON.", maxRuleBody>>10))
 		}
 	}
 	if r.Delay != "" {
@@ -136,14 +159,29 @@ func globRE(glob string) *regexp.Regexp {
 func (f *faultRules) add(r faultRule) (faultRule, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.rules) >= maxRules {
-		return faultRule{}, fmt.Errorf("this namespace already has %d rules, the most it keeps", maxRules)
+	if len(f.rules) >= f.max {
+		return faultRule{}, fmt.Errorf("this namespace already has %d rules, the most it keeps", f.max)
+	}
+	if f.all.n.Add(1) > int64(f.all.max) {
+		f.all.n.Add(-1)
+		return faultRule{}, fmt.Errorf("the namespaces of this mock already have %d rules together, the most it keeps", f.all.max)
 	}
 	f.next++
 	r.ID = f.next
 	f.rules = append(f.rules, r)
+	f.count.Add(1)
 	return r.view(), nil
 }
+
+// dropLocked removes the rule at i; the caller holds the lock.
+func (f *faultRules) dropLocked(i int) {
+	f.rules = append(f.rules[:i], f.rules[i+1:]...)
+	f.count.Add(-1)
+	f.all.n.Add(-1)
+}
+
+// len is the number of rules.
+func (f *faultRules) len() int { return int(f.count.Load()) }
 
 // view is a copy safe to hand out.
 func (r faultRule) view() faultRule {
@@ -156,6 +194,9 @@ func (r faultRule) view() faultRule {
 // match applies the first rule that matches a request, counting it down
 // (and removing it at zero).
 func (f *faultRules) match(method, path string) (faultRule, bool) {
+	if f.count.Load() == 0 {
+		return faultRule{}, false
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i := range f.rules {
@@ -168,7 +209,7 @@ func (f *faultRules) match(method, path string) (faultRule, bool) {
 			*r.Remaining--
 			if *r.Remaining == 0 {
 				out := r.view()
-				f.rules = append(f.rules[:i], f.rules[i+1:]...)
+				f.dropLocked(i)
 				return out, true
 			}
 		}
@@ -192,7 +233,7 @@ func (f *faultRules) remove(id int64) (faultRule, bool) {
 	defer f.mu.Unlock()
 	for i, r := range f.rules {
 		if r.ID == id {
-			f.rules = append(f.rules[:i], f.rules[i+1:]...)
+			f.dropLocked(i)
 			return r.view(), true
 		}
 	}
@@ -204,5 +245,7 @@ func (f *faultRules) clear() int {
 	defer f.mu.Unlock()
 	n := len(f.rules)
 	f.rules = nil
+	f.count.Add(-int64(n))
+	f.all.n.Add(-int64(n))
 	return n
 }

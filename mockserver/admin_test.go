@@ -41,8 +41,10 @@ func TestAdminReset(t *testing.T) {
 	wantEq(t, "firstName after reset", firstNameA(t, srv, noAuth), "Quinn")
 }
 
-// GET /__admin/state exports the store; PUT imports it into another server,
-// credentials included (hashed), and the API then serves the imported data.
+// GET /__admin/state exports the store; PUT imports it back, credentials
+// included (hashed under the mock's secret), and the API then serves the
+// imported data; another namespace of the mock takes it too. Another mock,
+// with another secret, refuses it: its hashes could never match.
 func TestAdminStateRoundTrip(t *testing.T) {
 	t.Parallel()
 	src := newServer(t)
@@ -56,13 +58,23 @@ func TestAdminStateRoundTrip(t *testing.T) {
 	wantEq(t, "users exported", len(r.json.Get("users").Array()), 2)
 	wantEq(t, "sessions exported", len(r.json.Get("sessions").Array()), 1)
 
+	for _, ns := range []auth{noAuth, inNamespace("other")} {
+		mustStatus(t, send(t, src, "POST", "/__admin/reset", ns, nil), http.StatusOK, "POST /__admin/reset")
+		put := send(t, src, "PUT", "/__admin/state", ns, raw(r.body))
+		mustStatus(t, put, http.StatusOK, "PUT /__admin/state")
+		wantEq(t, "imported firstName (api key)", firstNameA(t, src, ns), "Exported")
+		got := send(t, src, "GET", "/v1/users/1", all(sessionHeader(token), ns), nil)
+		mustStatus(t, got, http.StatusOK, "GET /v1/users/1 with the exported session's token")
+		got = send(t, src, "POST", "/v1/sessions", ns, map[string]any{"email": emailA, "password": passA})
+		mustStatus(t, got, http.StatusOK, "POST /v1/sessions with the exported password")
+	}
+
 	dst := newServer(t)
+	before := send(t, dst, "GET", "/__admin/state", nil, nil)
 	put := send(t, dst, "PUT", "/__admin/state", nil, raw(r.body))
-	mustStatus(t, put, http.StatusOK, "PUT /__admin/state")
-	wantEq(t, "imported firstName (api key)", firstNameA(t, dst, noAuth), "Exported")
-	got := send(t, dst, "GET", "/v1/users/1", sessionHeader(token), nil)
-	mustStatus(t, got, http.StatusOK, "GET /v1/users/1 with the exported session's token")
-	login(t, dst, emailA, passA)
+	mustStatus(t, put, http.StatusBadRequest, "PUT /__admin/state of another mock")
+	wantErrors(t, put.json, fe{"secretId", "InvalidState"})
+	wantEq(t, "refused import changes nothing", string(send(t, dst, "GET", "/__admin/state", nil, nil).body), string(before.body))
 }
 
 // A hand-written state with plain credentials is hashed on import and works.
@@ -371,17 +383,22 @@ func TestNamespaceNameRefused(t *testing.T) {
 	wantEq(t, "64 characters", send(t, srv, "GET", "/v1/plans", inNamespace(strings.Repeat("n", 64)), nil).status, http.StatusOK)
 }
 
-// The namespaces are bounded: past 1000, a new name is refused, known ones
-// still work.
+// The namespaces are bounded: past 1000, a new name is refused with 409,
+// known ones still work, and deleting one makes room for another.
 func TestNamespacesBounded(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
 	for i := range 1000 {
 		mustStatus(t, send(t, srv, "GET", "/v1/plans", inNamespace("ns-"+itoa(i)), nil), http.StatusOK, "namespace "+itoa(i))
 	}
-	wantError(t, send(t, srv, "GET", "/v1/plans", inNamespace("one-more"), nil), http.StatusBadRequest, "InvalidNamespace")
+	wantError(t, send(t, srv, "GET", "/v1/plans", inNamespace("one-more"), nil), http.StatusConflict, "LimitReached")
 	wantEq(t, "a known one", send(t, srv, "GET", "/v1/plans", inNamespace("ns-7"), nil).status, http.StatusOK)
 	wantEq(t, "the default", send(t, srv, "GET", "/v1/plans", nil, nil).status, http.StatusOK)
+	wantEq(t, "namespaces listed", len(send(t, srv, "GET", "/__admin/namespaces", nil, nil).json.Get("namespaces").Array()), 1001)
+
+	mustStatus(t, send(t, srv, "DELETE", "/__admin/namespaces/ns-7", nil, nil), http.StatusOK, "DELETE /__admin/namespaces/ns-7")
+	wantEq(t, "one more after a delete", send(t, srv, "GET", "/v1/plans", inNamespace("one-more"), nil).status, http.StatusOK)
+	wantError(t, send(t, srv, "GET", "/v1/plans", inNamespace("two-more"), nil), http.StatusConflict, "LimitReached")
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

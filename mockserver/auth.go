@@ -39,7 +39,10 @@ func (s *Server) caller(c *gin.Context) (int64, string) {
 		}
 		ids = append(ids, id)
 	}
-	tokens := slices.Concat(c.Request.Header.Values("session-token"), c.Request.URL.Query()["sessionToken"])
+	tokens := c.Request.Header.Values("session-token")
+	if c.Request.URL.RawQuery != "" {
+		tokens = slices.Concat(tokens, c.Request.URL.Query()["sessionToken"])
+	}
 	for _, t := range tokens {
 		if t == "" {
 			return 0, "The session token is empty."

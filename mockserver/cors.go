@@ -37,22 +37,31 @@ const corsMaxAge = 600
 // means every origin). It must run before authentication: a browser sends a
 // preflight without the credentials it is asking permission to send.
 //
+// The admin API (paths under admin, when it is not "") is another matter: a
+// page of any site could reset, export or fault the mock through it, so it
+// answers CORS only to the origins the list names one by one, never to "*"
+// or by default.
+//
 // The allowed origin is echoed rather than answered with "*", with
 // Allow-Credentials, so that a page that fetches with credentials: "include"
 // (axios withCredentials, for one) works too; the mock sets no cookies, so
 // this gives a page nothing it could not read anyway.
-func corsMiddleware(origins []string) gin.HandlerFunc {
+func corsMiddleware(origins []string, admin string) gin.HandlerFunc {
 	allowed := map[string]bool{}
+	named := map[string]bool{} // listed one by one: the admin API's
 	anyOrigin := true
 	for _, o := range origins {
 		o = normalizeOrigin(o)
 		if o == "" {
 			continue
 		}
-		if o == "*" {
+		if o != "*" {
+			named[o] = true
+		}
+		if o == "*" || allowed == nil {
 			allowed = nil
 			anyOrigin = true
-			break
+			continue
 		}
 		anyOrigin = false
 		allowed[o] = true
@@ -69,7 +78,19 @@ func corsMiddleware(origins []string) gin.HandlerFunc {
 			return
 		}
 		preflight := c.Request.Method == http.MethodOptions && c.GetHeader("Access-Control-Request-Method") != ""
-		if !anyOrigin && !allowed[normalizeOrigin(origin)] {
+		p := c.Request.URL.Path
+		if admin != "" && (p == admin || strings.HasPrefix(p, admin+"/")) {
+			if !named[normalizeOrigin(origin)] {
+				// No CORS headers: the page may not read the answer, and
+				// guardAdmin refuses the request itself.
+				if preflight {
+					abortWith(c, pricing.CodeForbidden, "The admin API answers no page of another origin ("+origin+"); start the mock with --cors-origins naming it.")
+					return
+				}
+				c.Next()
+				return
+			}
+		} else if !anyOrigin && !allowed[normalizeOrigin(origin)] {
 			if preflight {
 				abortWith(c, pricing.CodeForbidden, "The origin "+origin+" is not allowed to call this mock; start it with --cors-origins including it.")
 				return

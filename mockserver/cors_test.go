@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -22,7 +23,7 @@ func corsEngine(origins []string) *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	e := gin.New()
 	e.HandleMethodNotAllowed = true
-	e.Use(corsMiddleware(origins))
+	e.Use(corsMiddleware(origins, adminPrefix))
 	e.NoRoute(func(c *gin.Context) { abortWith(c, pricing.CodeNotFound, "There is no such endpoint.") })
 	e.NoMethod(func(c *gin.Context) {
 		abortWith(c, pricing.CodeMethodNotAllowed, "wrong method")
@@ -212,33 +213,46 @@ func splitList(v string) []string {
 var corsRouteParam = regexp.MustCompile(`[:*][A-Za-z]+`)
 
 // TestCORSOnTheMock: on the mock itself, corsMiddleware runs before
-// authentication, namespaces, fault rules and latency, so every route
-// answers a browser's preflight without credentials, and an actual answer,
-// a 401 included, is readable by the page.
+// authentication, namespaces, fault rules and latency, so every route of the
+// API and the documentation answers a browser's preflight without
+// credentials, and an actual answer, a 401 included, is readable by the
+// page. The admin API answers no page of another origin unless
+// --cors-origins names it: then it does, like the rest.
 func TestCORSOnTheMock(t *testing.T) {
 	const page = "http://localhost:5173"
+	for _, origins := range [][]string{nil, {"*"}, {page}} {
+		s, err := New(Options{CORSOrigins: origins})
+		if err != nil {
+			t.Fatal(err)
+		}
+		routes := s.engine.Routes()
+		if len(routes) < 20 {
+			t.Fatalf("the engine has %d routes; want the whole API", len(routes))
+		}
+		adminReadable := len(origins) == 1 && origins[0] == page
+		for _, r := range routes {
+			path := corsRouteParam.ReplaceAllString(r.Path, "1")
+			t.Run(fmt.Sprintf("origins %v %s %s", origins, r.Method, r.Path), func(t *testing.T) {
+				req := httptest.NewRequest(http.MethodOptions, path, nil)
+				req.Header.Set("Origin", page)
+				req.Header.Set("Access-Control-Request-Method", r.Method)
+				req.Header.Set("Access-Control-Request-Headers", "authorization,content-type,session-token,x-mock-namespace")
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, req)
+				status, allow := http.StatusNoContent, page
+				if strings.HasPrefix(r.Path, adminPrefix+"/") && !adminReadable {
+					status, allow = http.StatusForbidden, ""
+				}
+				if rec.Code != status || rec.Header().Get("Access-Control-Allow-Origin") != allow {
+					t.Errorf("preflight of %s %s: status %d, Allow-Origin %q; want %d and %q; body %s",
+						r.Method, path, rec.Code, rec.Header().Get("Access-Control-Allow-Origin"), status, allow, rec.Body)
+				}
+			})
+		}
+	}
 	s, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
-	}
-	routes := s.engine.Routes()
-	if len(routes) < 20 {
-		t.Fatalf("the engine has %d routes; want the whole API", len(routes))
-	}
-	for _, r := range routes {
-		path := corsRouteParam.ReplaceAllString(r.Path, "1")
-		t.Run(r.Method+" "+r.Path, func(t *testing.T) {
-			req := httptest.NewRequest(http.MethodOptions, path, nil)
-			req.Header.Set("Origin", page)
-			req.Header.Set("Access-Control-Request-Method", r.Method)
-			req.Header.Set("Access-Control-Request-Headers", "authorization,content-type,session-token,x-mock-namespace")
-			rec := httptest.NewRecorder()
-			s.ServeHTTP(rec, req)
-			if rec.Code != http.StatusNoContent || rec.Header().Get("Access-Control-Allow-Origin") != page {
-				t.Errorf("preflight of %s %s: status %d, Allow-Origin %q; want 204 and %s; body %s",
-					r.Method, path, rec.Code, rec.Header().Get("Access-Control-Allow-Origin"), page, rec.Body)
-			}
-		})
 	}
 
 	req := httptest.NewRequest(http.MethodGet, "/v1/users/1", nil)

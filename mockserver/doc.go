@@ -14,11 +14,14 @@
 //   - errors.go: the one writer of error answers; codes and their statuses
 //     are the domain's table (pricing.Code).
 //   - wire.go: the JSON of spec section 2, converted from the domain's types.
-//   - admin.go, admin_faults.go, journal.go, latency.go, namespace.go: the
-//     admin API (/__admin: reset, state, journal, fault rules), the
-//     X-Mock-* headers and namespaces.
+//   - admin.go, admin_faults.go, journal.go, mask.go, latency.go,
+//     namespace.go: the admin API (/__admin: reset, state, journal, fault
+//     rules, namespaces) and who may use it, the masking of the journal,
+//     the X-Mock-* headers and namespaces.
 //   - cors.go, docs.go, home.go: CORS, /openapi.json and the home page.
 //   - state_file.go, watch.go: --state and --fixtures --watch.
+//   - logwriter.go, and Limits and Timeouts in server.go: what a mock keeps
+//     and how long it waits (README, "Limits and security").
 //
 // Beside it: mockserver/defects breaks the mock on purpose for mutation
 // testing, from outside (rewrites and pricing.Deviations); mockserver/rewrite

@@ -1,6 +1,9 @@
 package mockserver
 
 import (
+	"bytes"
+	"sync"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
@@ -9,16 +12,25 @@ import (
 
 const contentTypeJSON = "application/json; charset=utf-8"
 
+// encodeBuffers are the buffers answers are encoded in: an answer is
+// copied on its way out, so its buffer serves the next one.
+var encodeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // writeJSON answers status with v encoded as JSON.
 func writeJSON(c *gin.Context, status int, v any) {
-	b, err := jsonio.Encode(v)
-	if err != nil {
+	buf := encodeBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	if err := jsonio.EncodeTo(buf, v); err != nil {
 		// Every value handed here is built from wire types; failing to encode
 		// one is a programming error, answered like any other.
 		status = pricing.CodeInternal.Status()
-		b, _ = jsonio.Encode([]pricing.FieldError{{Error: pricing.CodeInternal, Message: "The response could not be encoded."}})
+		buf.Reset()
+		_ = jsonio.EncodeTo(buf, []pricing.FieldError{{Error: pricing.CodeInternal, Message: "The response could not be encoded."}})
 	}
-	c.Data(status, contentTypeJSON, b)
+	c.Data(status, contentTypeJSON, buf.Bytes())
+	if buf.Cap() <= 64<<10 {
+		encodeBuffers.Put(buf)
+	}
 }
 
 // writeErrors is the single writer of error answers: always a JSON array.

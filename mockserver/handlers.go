@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
+	"sync/atomic"
 
 	"github.com/gin-gonic/gin"
 
@@ -77,7 +79,12 @@ func decodeJSON(c *gin.Context, b []byte, hint string) (pricing.Body, bool) {
 // storeFailed answers an error of a store write. Validation has run before,
 // so only a race (an email taken meanwhile) or a bug reaches here.
 func storeFailed(c *gin.Context, err error) {
+	var limit *pricing.LimitError
 	switch {
+	case errors.As(err, &limit):
+		msg := limit.Error()
+		abortWith(c, pricing.CodeLimitReached, strings.ToUpper(msg[:1])+msg[1:]+
+			"; POST "+adminPrefix+"/reset, or DELETE "+adminPrefix+"/namespaces/NAME for a namespace, frees room.")
 	case errors.Is(err, pricing.ErrEmailTaken):
 		fieldErrors(c, []pricing.FieldError{{FieldName: "email", Error: pricing.CodeInvalidEmail, Message: "email is already used by another account."}})
 	case errors.Is(err, pricing.ErrNotFound):
@@ -386,53 +393,107 @@ func (s *Server) getApp(c *gin.Context) {
 
 // --- catalogues (no authentication) ---
 
+// The catalogues, by their index in catalogueAnswers.
+const (
+	catPlatforms = iota
+	catCurrencies
+	catPlans
+	catPhoneCountries
+	catMarketapps
+	numCatalogues
+)
+
+// catalogueAnswers are the encoded answers of the catalogue routes for the
+// stores that serve one seed's catalogues, which never change: each is
+// encoded once, then answered as is.
+type catalogueAnswers struct {
+	seed *pricing.Seed
+	body [numCatalogues]atomic.Pointer[[]byte]
+}
+
+// catalogue answers a catalogue route with the value build makes of the
+// request's store, from catalogueAnswers when the store serves the current
+// seed's catalogues.
+func (s *Server) catalogue(c *gin.Context, which int, build func(*pricing.Store) any) {
+	st := s.storeFor(c)
+	answers := s.answers.Load()
+	seed := st.Catalogues()
+	if seed == answers.seed {
+		if b := answers.body[which].Load(); b != nil {
+			c.Data(http.StatusOK, contentTypeJSON, *b)
+			return
+		}
+	}
+	b, err := jsonio.Encode(build(st))
+	if err != nil {
+		internalError(c, "The response could not be encoded.")
+		return
+	}
+	// Seeds only get newer: the same seed after build means build read its
+	// catalogues.
+	if seed == answers.seed && st.Catalogues() == seed {
+		answers.body[which].Store(&b)
+	}
+	c.Data(http.StatusOK, contentTypeJSON, b)
+}
+
 // listPlatforms handles GET /platforms.
 func (s *Server) listPlatforms(c *gin.Context) {
-	ps := s.storeFor(c).Platforms()
-	out := make([]wirePlatform, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, wirePlatform{ID: p.ID, Created: wireDate(p.Created), CreatorUserID: p.CreatorUserID, Name: p.Name})
-	}
-	writeJSON(c, http.StatusOK, gin.H{"platforms": out})
+	s.catalogue(c, catPlatforms, func(st *pricing.Store) any {
+		ps := st.Platforms()
+		out := make([]wirePlatform, 0, len(ps))
+		for _, p := range ps {
+			out = append(out, wirePlatform{ID: p.ID, Created: wireDate(p.Created), CreatorUserID: p.CreatorUserID, Name: p.Name})
+		}
+		return gin.H{"platforms": out}
+	})
 }
 
 // listCurrencies handles GET /currencies.
 func (s *Server) listCurrencies(c *gin.Context) {
-	cs := s.storeFor(c).Currencies()
-	out := make([]wireCurrency, 0, len(cs))
-	for _, cur := range cs {
-		out = append(out, wireCurrency(cur))
-	}
-	writeJSON(c, http.StatusOK, gin.H{"currencies": out})
+	s.catalogue(c, catCurrencies, func(st *pricing.Store) any {
+		cs := st.Currencies()
+		out := make([]wireCurrency, 0, len(cs))
+		for _, cur := range cs {
+			out = append(out, wireCurrency(cur))
+		}
+		return gin.H{"currencies": out}
+	})
 }
 
 // listPlans handles GET /plans.
 func (s *Server) listPlans(c *gin.Context) {
-	ps := s.storeFor(c).Plans()
-	out := make([]wirePlan, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, wirePlan(p))
-	}
-	writeJSON(c, http.StatusOK, gin.H{"plans": out})
+	s.catalogue(c, catPlans, func(st *pricing.Store) any {
+		ps := st.Plans()
+		out := make([]wirePlan, 0, len(ps))
+		for _, p := range ps {
+			out = append(out, wirePlan(p))
+		}
+		return gin.H{"plans": out}
+	})
 }
 
 // listPhoneCountries handles GET /phoneCountries.
 func (s *Server) listPhoneCountries(c *gin.Context) {
-	ps := s.storeFor(c).PhoneCountries()
-	out := make([]wirePhoneCountry, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, wirePhoneCountry(p))
-	}
-	writeJSON(c, http.StatusOK, gin.H{"phoneCountries": out})
+	s.catalogue(c, catPhoneCountries, func(st *pricing.Store) any {
+		ps := st.PhoneCountries()
+		out := make([]wirePhoneCountry, 0, len(ps))
+		for _, p := range ps {
+			out = append(out, wirePhoneCountry(p))
+		}
+		return gin.H{"phoneCountries": out}
+	})
 }
 
 // listMarketapps handles GET /marketapps.
 func (s *Server) listMarketapps(c *gin.Context) {
-	ms := s.storeFor(c).Marketapps()
-	out := make([]wireMarketapp, 0, len(ms))
-	for _, m := range ms {
-		p, _ := s.storeFor(c).Platform(m.PlatformID)
-		out = append(out, wireMarketapp{Hash: m.Hash, Name: m.Name, Platform: wireNamedID{ID: p.ID, Name: p.Name}})
-	}
-	writeJSON(c, http.StatusOK, gin.H{"marketapps": out})
+	s.catalogue(c, catMarketapps, func(st *pricing.Store) any {
+		ms := st.Marketapps()
+		out := make([]wireMarketapp, 0, len(ms))
+		for _, m := range ms {
+			p, _ := st.Platform(m.PlatformID)
+			out = append(out, wireMarketapp{Hash: m.Hash, Name: m.Name, Platform: wireNamedID{ID: p.ID, Name: p.Name}})
+		}
+		return gin.H{"marketapps": out}
+	})
 }

@@ -20,6 +20,17 @@ func (s *Server) home(c *gin.Context) {
 			{Name: "A", Email: p.Email, Password: p.Password, APIKey: p.APIKey},
 			{Name: "B", Email: p.OtherEmail, Password: p.OtherPassword, APIKey: p.OtherAPIKey},
 		},
+		Secrets:    s.showsSecrets(c.Request),
+		AdminOn:    !s.opts.NoAdmin,
+		AdminToken: s.admin.token != nil,
+	}
+	if !data.Secrets {
+		// The demo passwords and keys only for those who could read them
+		// from the admin API: not with --no-admin, not through another
+		// host name or for a page of another origin.
+		for i := range data.Accounts {
+			data.Accounts[i].Password, data.Accounts[i].APIKey = "", ""
+		}
 	}
 	// The API first, then the admin API, then the docs; /v1.0 repeats /v1,
 	// so listing it once keeps the table readable.
@@ -43,9 +54,12 @@ func (s *Server) home(c *gin.Context) {
 }
 
 type homeData struct {
-	Origin   string
-	Accounts []homeAccount
-	Routes   []docRoute
+	Origin     string
+	Accounts   []homeAccount
+	Routes     []docRoute
+	Secrets    bool // the accounts' passwords and keys are shown
+	AdminOn    bool
+	AdminToken bool // the admin API needs a token
 }
 
 type homeAccount struct {
@@ -75,7 +89,7 @@ th, td { text-align: left; padding: .2em .8em .2em 0; border-bottom: 1px solid #
 the full description is <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.0).</p>
 
 <h2>Demo accounts</h2>
-<table>
+{{if .Secrets}}<table>
 <tr><th>account</th><th>email</th><th>password</th><th>API key</th></tr>
 {{range .Accounts}}<tr><td>{{.Name}}</td><td class="mono">{{.Email}}</td><td class="mono">{{.Password}}</td><td class="mono">{{.APIKey}}</td></tr>
 {{end}}</table>
@@ -83,7 +97,13 @@ the full description is <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.0).
   -d '{"email":"{{.Email}}","password":"{{.Password}}"}'
 # then, with the userId of the answer:
 curl -s {{$.Origin}}/v1/users/USER_ID -H 'Authorization: api-key {{.APIKey}}'</pre>{{end}}
-
+{{else}}<table>
+<tr><th>account</th><th>email</th></tr>
+{{range .Accounts}}<tr><td>{{.Name}}</td><td class="mono">{{.Email}}</td></tr>
+{{end}}</table>
+<p id="secrets-hidden">Passwords and API keys are shown only on the mock's own address (localhost, 127.0.0.1) with the admin API on
+(no <code>--no-admin</code>); see the README's demo accounts.</p>
+{{end}}
 <h2>Endpoints</h2>
 <p>Credentials: <code>Authorization: api-key KEY</code>, a <code>session-token: TOKEN</code> header or a
 <code>sessionToken=TOKEN</code> query argument, with the token of <code>POST /v1/sessions</code>.
@@ -96,6 +116,7 @@ The admin API (<code>/__admin</code>) is off with <code>--no-admin</code>.</p>
 <h2>Request journal</h2>
 <p>The last API requests, newest first, refreshed every 2 seconds. Namespace
 <input id="ns" size="16" placeholder="(default)" aria-label="X-Mock-Namespace">
+{{if .AdminToken}}Admin token <input id="token" type="password" size="16" aria-label="admin token">{{end}}
 <span id="journal-state">loading…</span></p>
 <table id="journal">
 <thead><tr><th>method</th><th>path</th><th>status</th><th>duration</th><th>bodies</th></tr></thead>
@@ -141,8 +162,12 @@ The admin API (<code>/__admin</code>) is off with <code>--no-admin</code>.</p>
   function poll() {
     var headers = {};
     if (ns.value) headers['X-Mock-Namespace'] = ns.value;
+    var token = document.getElementById('token');
+    if (token && token.value) headers['Authorization'] = 'Bearer ' + token.value;
     fetch('/__admin/requests', {headers: headers}).then(function (r) {
       if (r.status === 404) { state.textContent = 'journal off (the mock runs with --no-admin)'; tbody.textContent = ''; return; }
+      if (r.status === 401) { state.textContent = 'journal: enter the admin token (--admin-token)'; tbody.textContent = ''; return; }
+      if (r.status === 403) { state.textContent = 'journal: the admin API answers only on the mock\'s own address'; tbody.textContent = ''; return; }
       if (!r.ok) { state.textContent = 'journal: HTTP ' + r.status; return; }
       return r.json().then(function (j) {
         var entries = j.requests || [];

@@ -72,6 +72,9 @@ var (
 	reDialCode = regexp.MustCompile(`^\+[0-9]+$`)
 )
 
+// localHost is the Host header of the tests' requests.
+const localHost = "127.0.0.1:8080"
+
 // newServer builds a server on the embedded seed. Every test builds its own,
 // so tests share no state and can run in parallel.
 func newServer(t testing.TB) *mockserver.Server {
@@ -163,6 +166,9 @@ func send(t testing.TB, h http.Handler, method, path string, a auth, body any) r
 		ctype = "application/json"
 	}
 	req := httptest.NewRequest(method, path, rd)
+	// As a client of the mock on this machine sends it: the admin API
+	// answers only its own host names (httptest's default is example.com).
+	req.Host = localHost
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
 	}

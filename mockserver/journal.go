@@ -1,87 +1,248 @@
 package mockserver
 
 import (
-	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/url"
-	"regexp"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
 )
 
-// journalSize is how many requests a journal keeps; older ones are dropped.
-const journalSize = 1000
-
-// journalBodyMax bounds each body a journal entry keeps.
-const journalBodyMax = 64 << 10
+// The journal records API requests for GET /__admin/requests. Recording is
+// on the path of every request, so it only copies, within bounds: the
+// masking of secrets and the encoding to JSON wait until the journal is
+// read (mask.go).
+//
+// One ring holds the entries of every namespace, so that the journal stays
+// within Limits.JournalEntries and Limits.JournalBytes however many
+// namespaces there are; the oldest entry goes first, whichever namespace it
+// is of. Each namespace shows its newest journalSize.
+const (
+	// journalSize is how many entries GET /__admin/requests shows, and
+	// journalListBytes how much recorded data (the newest first).
+	journalSize      = 1000
+	journalListBytes = 4 << 20
+	// What one entry keeps of a request; more is cut, and the entry says
+	// "truncated": true.
+	journalBodyMax       = 64 << 10 // each body, request and answer
+	journalURLMax        = 2 << 10  // the path, and the query
+	journalHeaderMax     = 1 << 10  // each header value
+	journalHeadersMax    = 8 << 10  // all header names and values
+	journalHeaderCount   = 64       // header values
+	journalEntryOverhead = 256      // the entry itself, in the ring
+)
 
 // masked replaces every credential and password in the journal.
 const masked = "***"
 
-// journalEntry is one API request as GET /__admin/requests shows it. Bodies
-// are JSON values when they parse as JSON, strings otherwise, null when
-// empty.
-type journalEntry struct {
-	ID           int64             `json:"id"`
-	Time         time.Time         `json:"time"`
-	Method       string            `json:"method"`
-	Path         string            `json:"path"`
-	Query        string            `json:"query"`
-	Headers      map[string]string `json:"headers"`
-	Status       int               `json:"status"`
-	DurationMs   float64           `json:"durationMs"`
-	RequestBody  json.RawMessage   `json:"requestBody"`
-	ResponseBody json.RawMessage   `json:"responseBody"`
-	Truncated    bool              `json:"truncated,omitempty"`
+// journalRecord is one API request as recorded: copied, bounded, and not
+// yet masked. Its fields are packed into one byte slice (see pack), so that
+// the ring holds no pointer but one per record: the garbage collector,
+// which visits the live journal on every cycle, then has little to do.
+type journalRecord struct {
+	ns   uint64 // namespace.id; 0 once cleared
+	id   int64
+	data []byte
 }
 
-// journal is a bounded ring of entries; safe for concurrent use.
-type journal struct {
-	mu      sync.Mutex
-	entries []journalEntry // oldest first
-	next    int64
+// journalFields are a record's fields, unpacked.
+type journalFields struct {
+	time      time.Time
+	duration  time.Duration
+	status    int
+	truncated bool
+	method    string
+	path      string
+	query     string
+	reqType   string
+	respType  string
+	header    []headerField // unpacked; pack reads request instead
+	request   http.Header
+	reqBody   []byte
+	respBody  []byte
 }
 
-func (j *journal) add(e journalEntry) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.next++
-	e.ID = j.next
-	if len(j.entries) == journalSize {
-		copy(j.entries, j.entries[1:])
-		j.entries = j.entries[:journalSize-1]
+type headerField struct{ name, value string }
+
+// pack writes the fields, and the request headers within the journal's
+// bounds, into one slice; the headers cut or left out make the record
+// truncated.
+func (f *journalFields) pack() []byte {
+	strs := []string{f.method, f.path, f.query, f.reqType, f.respType}
+	n := 3*binary.MaxVarintLen64 + 1 + binary.MaxVarintLen64
+	for _, s := range strs {
+		n += binary.MaxVarintLen64 + len(s)
 	}
-	j.entries = append(j.entries, e)
+	// At most this much of the headers is written: enough room, at once.
+	headers, values := 0, 0
+	for name, vs := range f.request {
+		for _, v := range vs {
+			headers += len(name) + len(v) + 2*binary.MaxVarintLen64
+			values++
+		}
+	}
+	n += min(headers, journalHeadersMax+journalHeaderCount*2*binary.MaxVarintLen64)
+	n += 2*binary.MaxVarintLen64 + len(f.reqBody) + len(f.respBody)
+	b := make([]byte, 0, n)
+	b = binary.AppendVarint(b, f.time.UnixNano())
+	b = binary.AppendVarint(b, int64(f.duration))
+	b = binary.AppendVarint(b, int64(f.status))
+	flag := len(b)
+	b = append(b, 0) // truncated, known at the end
+	for _, s := range strs {
+		b = appendString(b, s)
+	}
+	truncated := f.truncated
+	count, size := 0, 0
+	countAt := len(b)
+	b = append(b, 0) // the count of headers, at most journalHeaderCount: one byte
+	for name, vs := range f.request {
+		for _, v := range vs {
+			if count == journalHeaderCount || size+len(name) >= journalHeadersMax {
+				truncated = true
+				break
+			}
+			v, truncated = cut(v, min(journalHeaderMax, journalHeadersMax-size-len(name)), truncated)
+			b = appendString(appendString(b, name), v)
+			count++
+			size += len(name) + len(v)
+		}
+	}
+	b[countAt] = byte(count)
+	if values > count {
+		truncated = true
+	}
+	if truncated {
+		b[flag] = 1
+	}
+	b = appendString(b, f.reqBody)
+	return appendString(b, f.respBody)
 }
 
-// list returns the entries, newest first.
-func (j *journal) list() []journalEntry {
+func appendString[S string | []byte](b []byte, s S) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// unpack reads what pack wrote.
+func unpack(b []byte) journalFields {
+	var f journalFields
+	varint := func() int64 {
+		v, n := binary.Varint(b)
+		b = b[n:]
+		return v
+	}
+	str := func() string {
+		l, n := binary.Uvarint(b)
+		s := string(b[n : n+int(l)])
+		b = b[n+int(l):]
+		return s
+	}
+	f.time = time.Unix(0, varint())
+	f.duration = time.Duration(varint())
+	f.status = int(varint())
+	f.truncated, b = b[0] == 1, b[1:]
+	f.method, f.path, f.query, f.reqType, f.respType = str(), str(), str(), str(), str()
+	count := b[0]
+	b = b[1:]
+	for range count {
+		f.header = append(f.header, headerField{str(), str()})
+	}
+	f.reqBody, f.respBody = []byte(str()), []byte(str())
+	return f
+}
+
+// journal is the ring of records; safe for concurrent use. Records are
+// never changed once added (clear drops them), so readers may use them
+// after the lock is released.
+type journal struct {
+	maxEntries int
+	maxBytes   int64
+
+	mu    sync.Mutex
+	ring  []journalRecord // grows to maxEntries
+	start int             // the oldest record
+	n     int
+	bytes int64
+}
+
+// size is what a record costs the journal's byte bound.
+func (r *journalRecord) size() int64 { return journalEntryOverhead + int64(cap(r.data)) }
+
+func (j *journal) add(r journalRecord) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	out := make([]journalEntry, len(j.entries))
-	for i, e := range j.entries {
-		out[len(out)-1-i] = e
+	for j.n > 0 && (j.n >= j.maxEntries || j.bytes+r.size() > j.maxBytes) {
+		j.bytes -= j.ring[j.start].size()
+		j.ring[j.start] = journalRecord{}
+		j.start = (j.start + 1) % len(j.ring)
+		j.n--
+	}
+	if j.n == len(j.ring) {
+		// Grow by doubling up to maxEntries, the oldest first again.
+		grown := make([]journalRecord, min(max(2*len(j.ring), 64), j.maxEntries))
+		for i := range j.n {
+			grown[i] = j.ring[(j.start+i)%len(j.ring)]
+		}
+		j.ring, j.start = grown, 0
+	}
+	j.ring[(j.start+j.n)%len(j.ring)] = r
+	j.n++
+	j.bytes += r.size()
+}
+
+// list returns a namespace's newest records, newest first: journalSize at
+// most, and no more than journalListBytes of them, so that reading the
+// journal costs a bounded amount of memory too.
+func (j *journal) list(ns uint64) []journalRecord {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var out []journalRecord
+	size := int64(0)
+	for i := j.n - 1; i >= 0 && len(out) < journalSize; i-- {
+		r := j.ring[(j.start+i)%len(j.ring)]
+		if r.ns != ns {
+			continue
+		}
+		if size += r.size(); size > journalListBytes && len(out) > 0 {
+			break
+		}
+		out = append(out, r)
 	}
 	return out
 }
 
-func (j *journal) clear() int {
+// clear drops a namespace's records and returns how many it showed.
+func (j *journal) clear(ns uint64) int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	n := len(j.entries)
-	j.entries = nil
-	return n
+	n := 0
+	for i := range j.n {
+		r := &j.ring[(j.start+i)%len(j.ring)]
+		if r.ns == ns {
+			j.bytes -= r.size()
+			*r = journalRecord{}
+			n++
+		}
+	}
+	return min(n, journalSize)
 }
 
-// capture is a gin.ResponseWriter that keeps a copy of the body written.
+// usage is what the journal holds: records (cleared ones included until
+// they leave the ring) and their bytes.
+func (j *journal) usage() (int, int64) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.n, j.bytes
+}
+
+// capture is a gin.ResponseWriter that keeps a copy of the first
+// journalBodyMax bytes of the body written.
 type capture struct {
 	gin.ResponseWriter
-	body      bytes.Buffer
+	body      []byte
 	truncated bool
 }
 
@@ -96,142 +257,153 @@ func (w *capture) WriteString(s string) (int, error) {
 }
 
 func (w *capture) keep(b []byte) {
-	room := journalBodyMax - w.body.Len()
+	room := journalBodyMax - len(w.body)
 	if len(b) > room {
-		b, w.truncated = b[:max(room, 0)], true
+		b, w.truncated = b[:room], true
 	}
-	w.body.Write(b)
+	w.body = append(w.body, b...)
 }
 
-// journalRequests records the API request in its namespace's journal. The
-// body is read up front (bounded) and given back to the handler unchanged.
+// teeBody keeps a copy of the first journalBodyMax bytes of a request body
+// as the handler reads it.
+type teeBody struct {
+	io.ReadCloser
+	kept      []byte
+	eof       bool
+	truncated bool
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	t.keep(p[:n])
+	if err == io.EOF {
+		t.eof = true
+	}
+	return n, err
+}
+
+func (t *teeBody) keep(b []byte) {
+	room := journalBodyMax - len(t.kept)
+	if len(b) > room {
+		b, t.truncated = b[:room], true
+	}
+	t.kept = append(t.kept, b...)
+}
+
+// rest reads what the handler left of the body, up to the journal's bound,
+// so that the entry shows the body of a request refused before it was read.
+func (t *teeBody) rest() {
+	if t.eof || t.truncated {
+		return
+	}
+	bp := restBuffers.Get().(*[4 << 10]byte)
+	defer restBuffers.Put(bp)
+	buf := bp[:]
+	for len(t.kept) < journalBodyMax {
+		n, err := t.ReadCloser.Read(buf[:min(len(buf), journalBodyMax+1-len(t.kept))])
+		t.keep(buf[:n])
+		if err != nil {
+			return
+		}
+	}
+}
+
+// restBuffers are the buffers teeBody.rest reads with: most bodies are read
+// to their end by the handler, so most reads find nothing.
+var restBuffers = sync.Pool{New: func() any { return new([4 << 10]byte) }}
+
+// journalScratch is what recording a request needs until its record is
+// packed: reused, so that a request costs one allocation, its record.
+type journalScratch struct {
+	tee     teeBody
+	capture capture
+}
+
+var scratches = sync.Pool{New: func() any { return new(journalScratch) }}
+
+// journalRequests records the API request in the journal, after the
+// handler: the answer is copied as it is written, the request body as the
+// handler reads it.
 func (s *Server) journalRequests(c *gin.Context) {
 	start := time.Now()
-	var reqBody []byte
-	truncated := false
-	if c.Request.Body != nil && c.Request.Body != http.NoBody {
-		head, err := io.ReadAll(io.LimitReader(c.Request.Body, journalBodyMax+1))
-		if err == nil {
-			truncated = len(head) > journalBodyMax
-			reqBody = head[:min(len(head), journalBodyMax)]
-		}
-		c.Request.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(head), c.Request.Body), c.Request.Body}
+	r := c.Request
+	sc := scratches.Get().(*journalScratch)
+	sc.tee = teeBody{kept: sc.tee.kept[:0]}
+	sc.capture = capture{ResponseWriter: c.Writer, body: sc.capture.body[:0]}
+	body := r.Body
+	hasBody := body != nil && body != http.NoBody
+	if hasBody {
+		sc.tee.ReadCloser = body
+		r.Body = &sc.tee
 	}
-	w := &capture{ResponseWriter: c.Writer}
+	w := &sc.capture
 	c.Writer = w
 	c.Next()
 	c.Writer = w.ResponseWriter
 
-	r := c.Request
-	s.nsFor(c).journal.add(journalEntry{
-		Time:         start.UTC(),
-		Method:       r.Method,
-		Path:         r.URL.Path,
-		Query:        maskQuery(r.URL.RawQuery),
-		Headers:      maskHeaders(r.Header),
-		Status:       w.Status(),
-		DurationMs:   float64(time.Since(start).Microseconds()) / 1000,
-		RequestBody:  maskBody(reqBody, r.Header.Get("Content-Type")),
-		ResponseBody: maskBody(w.body.Bytes(), w.Header().Get("Content-Type")),
-		Truncated:    truncated || w.truncated,
-	})
+	f := journalFields{
+		time:      start,
+		duration:  time.Since(start),
+		status:    w.Status(),
+		truncated: w.truncated,
+		method:    r.Method,
+		reqType:   r.Header.Get("Content-Type"),
+		respType:  w.Header().Get("Content-Type"),
+		respBody:  w.body,
+		request:   r.Header,
+	}
+	f.path, f.truncated = cut(r.URL.Path, journalURLMax, f.truncated)
+	f.query, f.truncated = cut(r.URL.RawQuery, journalURLMax, f.truncated)
+	if hasBody {
+		sc.tee.rest()
+		f.reqBody, f.truncated = sc.tee.kept, f.truncated || sc.tee.truncated
+		r.Body = body
+	}
+	ns := s.nsFor(c)
+	s.journal.add(journalRecord{ns: ns.id, id: ns.journalSeq.Add(1), data: f.pack()})
+	sc.tee.ReadCloser, sc.capture.ResponseWriter = nil, nil
+	scratches.Put(sc)
 }
 
-// secretKeys are the JSON fields and form fields whose values are masked
-// (compared in lower case).
-var secretKeys = map[string]bool{"password": true, "token": true, "sessiontoken": true, "apikey": true, "authorization": true}
-
-// secretFieldRE finds secret string fields in a body that does not parse as
-// JSON, so that a malformed login body does not leak its password.
-var secretFieldRE = regexp.MustCompile(`(?i)("(?:password|token|sessionToken|apiKey)"\s*:\s*)"(?:[^"\\]|\\.)*"?`)
-
-func maskQuery(raw string) string {
-	if raw == "" {
-		return ""
+// cut returns s cut to max bytes, and whether it was cut (or already was).
+func cut(s string, max int, already bool) (string, bool) {
+	if len(s) <= max {
+		return s, already
 	}
-	parts := strings.Split(raw, "&")
-	for i, p := range parts {
-		k, _, _ := strings.Cut(p, "=")
-		if name, err := url.QueryUnescape(k); err == nil && secretKeys[strings.ToLower(name)] {
-			parts[i] = k + "=" + masked
-		}
-	}
-	return strings.Join(parts, "&")
+	return s[:max], true
 }
 
-func maskHeaders(h http.Header) map[string]string {
-	out := make(map[string]string, len(h))
-	for k, vs := range h {
-		v := strings.Join(vs, ", ")
-		switch strings.ToLower(k) {
-		case "authorization":
-			// The scheme word stays: "api-key ***" tells which scheme was used.
-			if scheme, _, ok := strings.Cut(strings.TrimSpace(v), " "); ok {
-				v = scheme + " " + masked
-			} else {
-				v = masked
-			}
-		case "session-token", "cookie", "proxy-authorization":
-			v = masked
-		}
-		out[k] = v
-	}
-	return out
+// journalEntry is one API request as GET /__admin/requests shows it. Bodies
+// are JSON values when they parse as JSON, strings otherwise, null when
+// empty; secrets are masked (mask.go).
+type journalEntry struct {
+	ID           int64             `json:"id"`
+	Time         time.Time         `json:"time"`
+	Method       string            `json:"method"`
+	Path         string            `json:"path"`
+	Query        string            `json:"query"`
+	Headers      map[string]string `json:"headers"`
+	Status       int               `json:"status"`
+	DurationMs   float64           `json:"durationMs"`
+	RequestBody  json.RawMessage   `json:"requestBody"`
+	ResponseBody json.RawMessage   `json:"responseBody"`
+	Truncated    bool              `json:"truncated,omitempty"`
 }
 
-// maskBody returns a body as a JSON value with its secrets masked.
-func maskBody(b []byte, contentType string) json.RawMessage {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil
+// entry unpacks, masks and shapes a record for the admin API.
+func (r journalRecord) entry() journalEntry {
+	f := unpack(r.data)
+	return journalEntry{
+		ID:           r.id,
+		Time:         f.time.UTC(),
+		Method:       f.method,
+		Path:         f.path,
+		Query:        maskQuery(f.query),
+		Headers:      maskHeaders(f.header),
+		Status:       f.status,
+		DurationMs:   float64(f.duration.Microseconds()) / 1000,
+		RequestBody:  maskBody(f.reqBody, f.reqType),
+		ResponseBody: maskBody(f.respBody, f.respType),
+		Truncated:    f.truncated,
 	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if dec.Decode(&v) == nil && !dec.More() {
-		// Re-encoding sorts the keys; a body without secrets keeps its order.
-		if !maskJSON(v) {
-			var buf bytes.Buffer
-			if json.Compact(&buf, b) == nil {
-				return buf.Bytes()
-			}
-		}
-		if out, err := json.Marshal(v); err == nil {
-			return out
-		}
-	}
-	text := string(b)
-	if strings.HasPrefix(contentType, "application/x-www-form-urlencoded") {
-		text = maskQuery(text)
-	} else {
-		text = secretFieldRE.ReplaceAllString(text, `${1}"`+masked+`"`)
-	}
-	out, _ := json.Marshal(strings.ToValidUTF8(text, "\uFFFD"))
-	return out
-}
-
-// maskJSON masks the secrets of a decoded JSON value in place and reports
-// whether it found any.
-func maskJSON(v any) bool {
-	found := false
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if secretKeys[strings.ToLower(k)] {
-				if e != nil {
-					x[k] = masked
-					found = true
-				}
-				continue
-			}
-			found = maskJSON(e) || found
-		}
-	case []any:
-		for _, e := range x {
-			found = maskJSON(e) || found
-		}
-	}
-	return found
 }

@@ -59,8 +59,18 @@ func putA(s *Server, firstName string) string {
 		`"timezone":"Europe/London","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
 }
 
+// rename changes account A's first name in a namespace ("" for the
+// default one) through the API.
+func rename(t *testing.T, s *Server, ns, firstName string) {
+	t.Helper()
+	if rec := serve(s, "PUT", "/v1/users/1", putA(s, firstName), append(asA(s), NamespaceHeader, ns)...); rec.Code != 200 {
+		t.Fatalf("PUT /v1/users/1 in %q: %d %s", ns, rec.Code, rec.Body)
+	}
+}
+
 func serve(s *Server, method, path, body string, headers ...string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Host = "127.0.0.1:8080" // the admin API answers only its own host names
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}

@@ -26,7 +26,7 @@ var versions = []string{"/v1", "/v1.0"}
 //   - then, for API requests only (not /__admin, not the documentation): the
 //     namespace, the state file, the journal (which so records injected
 //     answers and delays), and the controls (latency, X-Mock-*, fault rules);
-//     admin calls take the namespace too.
+//     admin calls take the namespace too, and then guardAdmin (admin.go).
 func (s *Server) routes() *gin.Engine {
 	// SetMode only stores an atomic; release mode silences Gin's debug
 	// printing of every route.
@@ -36,7 +36,11 @@ func (s *Server) routes() *gin.Engine {
 	// A redirect would answer a non-JSON body; an unknown path is a JSON 404.
 	e.RedirectTrailingSlash = false
 	e.RedirectFixedPath = false
-	e.Use(corsMiddleware(s.opts.CORSOrigins), s.logRequests, recoverJSON, s.apiOnly(s.resolveNamespace, true), s.apiOnly(s.persistChanges, true))
+	admin := adminPrefix
+	if s.opts.NoAdmin {
+		admin = ""
+	}
+	e.Use(corsMiddleware(s.opts.CORSOrigins, admin), s.logRequests, recoverJSON, s.apiOnly(s.resolveNamespace, true), s.apiOnly(s.persistChanges, true))
 	if !s.opts.NoAdmin {
 		e.Use(s.apiOnly(s.journalRequests, false))
 	}
@@ -135,12 +139,23 @@ func (s *Server) logRequests(c *gin.Context) {
 	}
 	start := time.Now()
 	c.Next()
-	s.logger.LogAttrs(c.Request.Context(), slog.LevelInfo, "request",
+	// The record is made here rather than by Logger.LogAttrs, which would
+	// look up its caller's program counter on every request for a source
+	// the handler does not print.
+	h := s.logger.Handler()
+	ctx := c.Request.Context()
+	if !h.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	took := time.Since(start)
+	r := slog.NewRecord(start.Add(took), slog.LevelInfo, "request", 0)
+	r.AddAttrs(
 		slog.String("method", c.Request.Method),
 		slog.String("path", c.Request.URL.Path),
 		slog.Int("status", c.Writer.Status()),
-		slog.Duration("duration", time.Since(start)),
+		slog.Duration("duration", took),
 	)
+	_ = h.Handle(ctx, r)
 }
 
 // recoverJSON turns a panic into a 500 JSON answer. No input should reach it;

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"log"
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -50,20 +52,106 @@ type Options struct {
 	Watch         bool
 	WatchInterval time.Duration
 	// StateFile, when set, holds the default namespace's data across
-	// restarts: New loads it when it exists (a corrupt file is an error, and
-	// is never overwritten), every change is written to it, and Close writes
-	// it a last time.
+	// restarts: New checks its folder and loads it when it exists (a corrupt
+	// file is an error, and is never overwritten); changes are written to it
+	// in batches (state_file.go), and Close writes it a last time. The
+	// secret of its credential hashes is kept beside it, in StateFile+".key".
 	StateFile string
+
+	// AdminToken, when set, is required of every admin call, as
+	// "Authorization: Bearer TOKEN"; a call that has it is answered
+	// whatever its Host.
+	AdminToken string
+	// AdminHosts are host names (or addresses) besides the loopback ones
+	// whose requests the admin API answers without AdminToken; "*" is any.
+	// The loopback names are localhost, 127.0.0.0/8 and ::1. Other hosts
+	// get 403: a page of another site that a DNS name leads to the mock
+	// (DNS rebinding) cannot drive the admin API.
+	AdminHosts []string
+	// Limits bound what the mock keeps; a zero field takes its default.
+	Limits Limits
+}
+
+// Limits bound what the mock keeps, whatever the requests (README, "Limits
+// and security"). A write past a count or the data bound is refused with
+// 409 LimitReached; sessions and journal entries make room by dropping the
+// oldest; a fault rule past its bounds is refused with 400.
+type Limits struct {
+	// Namespaces bounds the named namespaces; one unused for NamespaceIdle
+	// is dropped.
+	Namespaces    int
+	NamespaceIdle time.Duration
+	// Users, Clients, Apps and Sessions bound each namespace's store.
+	Users, Clients, Apps, Sessions int
+	// DataBytes bounds the estimated size of all stores together.
+	DataBytes int64
+	// JournalEntries and JournalBytes bound the journals of all namespaces
+	// together.
+	JournalEntries int
+	JournalBytes   int64
+	// Rules bounds a namespace's fault rules, AllRules those of all.
+	Rules, AllRules int
+}
+
+// DefaultLimits are the bounds of a Server whose Options.Limits are zero.
+// With the bounds of a fault rule (admin_faults.go: about 32 KiB each with
+// its compiled pattern), the mock keeps at most DataBytes + JournalBytes +
+// 32 MiB of rules: 224 MiB, inside the 256 MiB the README states.
+var DefaultLimits = Limits{
+	Namespaces:     1000,
+	NamespaceIdle:  time.Hour,
+	Users:          pricing.DefaultLimits.Users,
+	Clients:        pricing.DefaultLimits.Clients,
+	Apps:           pricing.DefaultLimits.Apps,
+	Sessions:       pricing.DefaultLimits.Sessions,
+	DataBytes:      160 << 20,
+	JournalEntries: 10_000,
+	JournalBytes:   32 << 20,
+	Rules:          100,
+	AllRules:       1000,
+}
+
+// withDefaults fills the zero fields of l from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	set := func(v *int, def int) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	set(&l.Namespaces, d.Namespaces)
+	set(&l.Users, d.Users)
+	set(&l.Clients, d.Clients)
+	set(&l.Apps, d.Apps)
+	set(&l.Sessions, d.Sessions)
+	set(&l.JournalEntries, d.JournalEntries)
+	set(&l.Rules, d.Rules)
+	set(&l.AllRules, d.AllRules)
+	if l.NamespaceIdle <= 0 {
+		l.NamespaceIdle = d.NamespaceIdle
+	}
+	if l.DataBytes <= 0 {
+		l.DataBytes = d.DataBytes
+	}
+	if l.JournalBytes <= 0 {
+		l.JournalBytes = d.JournalBytes
+	}
+	return l
 }
 
 // Server is the mock as an http.Handler. It is safe for concurrent use;
 // Close stops what Watch and StateFile started.
 type Server struct {
-	opts   Options
-	engine *gin.Engine
-	src    *pricing.Source
-	logger *slog.Logger
-	spaces *namespaces
+	opts    Options
+	limits  Limits
+	engine  *gin.Engine
+	src     *pricing.Source
+	logger  *slog.Logger
+	spaces  *namespaces
+	pool    *pricing.Pool // the stores' share of the memory budget
+	journal *journal      // every namespace's requests
+	rules   ruleCount     // fault rules of every namespace
+	admin   adminGuard
 	// docPaths are the paths of the documentation (home page, OpenAPI
 	// document): no journal, latency or fault rule applies to them.
 	docPaths map[string]bool
@@ -72,6 +160,8 @@ type Server struct {
 
 	seedMu sync.RWMutex
 	seed   *pricing.Seed
+	// answers are the catalogue answers of the current seed.
+	answers atomic.Pointer[catalogueAnswers]
 
 	persist   *persister // nil without StateFile
 	stop      chan struct{}
@@ -98,16 +188,33 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	lim := opts.Limits.withDefaults()
 	s := &Server{
-		opts: opts, src: pricing.NewSource(opts.Seed),
+		opts: opts, limits: lim, src: pricing.NewSource(opts.Seed),
 		logger: opts.Logger, seed: seed, sleep: sleep, stop: make(chan struct{}),
+		pool:    pricing.NewPool(lim.DataBytes),
+		journal: &journal{maxEntries: lim.JournalEntries, maxBytes: lim.JournalBytes},
+		admin:   newAdminGuard(opts),
 	}
-	s.spaces = &namespaces{named: map[string]*namespace{}, make: s.newNamespace}
-	s.spaces.def = s.newNamespace("")
+	s.rules.max = lim.AllRules
+	s.answers.Store(&catalogueAnswers{seed: seed})
+	if opts.StateFile != "" {
+		// Before any store: the secret of the file's hashes is the first
+		// thing the file needs.
+		secret, err := openSecret(opts.StateFile)
+		if err != nil {
+			return nil, err
+		}
+		s.src.UseSecret(secret)
+	}
+	if s.spaces, err = newNamespaces(lim.Namespaces, lim.NamespaceIdle, s.newNamespace, s.dropNamespace); err != nil {
+		return nil, fmt.Errorf("mockserver: the seed does not fit in the data bound: %w", err)
+	}
 	if opts.StateFile != "" {
 		if s.persist, err = openState(opts.StateFile, s.spaces.def.store, s.logger); err != nil {
 			return nil, err
 		}
+		s.persist.start(s.stop, &s.done)
 	}
 	s.engine = s.routes()
 	if opts.Watch {
@@ -116,9 +223,22 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-func (s *Server) newNamespace(name string) *namespace {
-	store := pricing.NewStore(s.currentSeed(), s.src, s.opts.Deviations)
-	return &namespace{name: name, store: store, journal: &journal{}, rules: &faultRules{}}
+func (s *Server) newNamespace(name string, id uint64) (*namespace, error) {
+	store, err := pricing.NewLimitedStore(s.currentSeed(), s.src, s.opts.Deviations, pricing.Limits{
+		Users: s.limits.Users, Clients: s.limits.Clients, Apps: s.limits.Apps, Sessions: s.limits.Sessions, Pool: s.pool,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &namespace{name: name, id: id, store: store, rules: &faultRules{all: &s.rules, max: s.limits.Rules}}, nil
+}
+
+// dropNamespace frees what a namespace held once it is no longer reachable:
+// its share of the data bound, its rules and its journal entries.
+func (s *Server) dropNamespace(ns *namespace) {
+	ns.store.Close()
+	ns.rules.clear()
+	s.journal.clear(ns.id)
 }
 
 func (s *Server) currentSeed() *pricing.Seed {
@@ -132,8 +252,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.engine.ServeHTTP(w, r)
 }
 
-// Close stops watching the fixtures and writes the state file a last time.
-// The server still answers afterwards, without persisting.
+// Close stops watching the fixtures and writing the state file in batches,
+// and writes it a last time. The server still answers afterwards, without
+// persisting.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
@@ -152,4 +273,52 @@ func (s *Server) Store() *pricing.Store { return s.spaces.def.store }
 // Profile returns the seed's target profile (profile.json of the fixtures).
 func (s *Server) Profile() pricing.Profile {
 	return s.currentSeed().Profile()
+}
+
+// Timeouts are the bounds of the http.Server that serves a mock: how long a
+// client may take to send its request and read the answer, how long an idle
+// connection stays open, how large the request head may be. A zero field
+// takes its default.
+type Timeouts struct {
+	ReadHeader, Read, Write, Idle time.Duration
+	MaxHeaderBytes                int
+}
+
+// DefaultTimeouts: a request has 30 s to arrive, body included, and its
+// answer 90 s to leave (a delay may hold it 60 s, MaxDelay); a connection
+// idle for 30 s is closed; a request head over 64 KiB answers 431.
+var DefaultTimeouts = Timeouts{
+	ReadHeader:     10 * time.Second,
+	Read:           30 * time.Second,
+	Write:          MaxDelay + 30*time.Second,
+	Idle:           30 * time.Second,
+	MaxHeaderBytes: 64 << 10,
+}
+
+func (t Timeouts) withDefaults() Timeouts {
+	d := DefaultTimeouts
+	for _, f := range []struct{ v, def *time.Duration }{{&t.ReadHeader, &d.ReadHeader}, {&t.Read, &d.Read}, {&t.Write, &d.Write}, {&t.Idle, &d.Idle}} {
+		if *f.v <= 0 {
+			*f.v = *f.def
+		}
+	}
+	if t.MaxHeaderBytes <= 0 {
+		t.MaxHeaderBytes = d.MaxHeaderBytes
+	}
+	return t
+}
+
+// NewHTTPServer returns the http.Server that serves h with the bounds of t;
+// errorLog (nil: the log package's) receives its connection errors.
+func NewHTTPServer(h http.Handler, t Timeouts, errorLog *log.Logger) *http.Server {
+	t = t.withDefaults()
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: t.ReadHeader,
+		ReadTimeout:       t.Read,
+		WriteTimeout:      t.Write,
+		IdleTimeout:       t.Idle,
+		MaxHeaderBytes:    t.MaxHeaderBytes,
+		ErrorLog:          errorLog,
+	}
 }

@@ -1,14 +1,38 @@
 package mockserver
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
-// Every change is on disk when its answer is; a new server loads it.
+// waitForFile waits until the file at path holds want, the interval of the
+// batched writes being one tenth of a second; it gives up after 10 s.
+func waitForFile(t *testing.T, path, want string) []byte {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(b), want) {
+			return b
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10 s the state file holds %.200q (%v), want %q in it", b, err, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Every change reaches the file, in a batch soon after its answer, and a
+// new server loads it.
 func TestStateFilePersists(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
@@ -19,13 +43,8 @@ func TestStateFilePersists(t *testing.T) {
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the state file exists before any change: %v", err)
 	}
-	if rec := serve(s, "PUT", "/v1/users/1", putA(s, "Quentin"), asA(s)...); rec.Code != 200 {
-		t.Fatalf("PUT: %d %s", rec.Code, rec.Body)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil || !strings.Contains(string(b), `"Quentin"`) {
-		t.Fatalf("after the PUT the file holds %q (%v), want Quentin", b, err)
-	}
+	rename(t, s, "", "Quentin")
+	b := waitForFile(t, path, `"Quentin"`)
 	if p := s.Profile(); strings.Contains(string(b), p.Password) || strings.Contains(string(b), p.APIKey) {
 		t.Errorf("the state file holds a plain secret: %s", b)
 	}
@@ -35,17 +54,24 @@ func TestStateFilePersists(t *testing.T) {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
-	if len(entries) != 1 {
-		t.Errorf("files beside the state file (temporary files left?): %v", entries)
+	if len(entries) != 2 || entries[0].Name() != "state.json" || entries[1].Name() != "state.json.key" {
+		t.Errorf("files beside the state file (temporary files left?): %v; want state.json and its key file", entries)
 	}
 
+	wantAfterRestart(t, path, "Quentin")
+}
+
+// wantAfterRestart starts a server on the state file and checks account
+// A's first name.
+func wantAfterRestart(t *testing.T, path, want string) {
+	t.Helper()
 	again, err := New(Options{StateFile: path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer again.Close()
-	if got := firstName(t, again, ""); got != "Quentin" {
-		t.Errorf("after a restart firstName %q, want Quentin", got)
+	if got := firstName(t, again, ""); got != want {
+		t.Errorf("after a restart on %s firstName %q, want %q", path, got, want)
 	}
 }
 
@@ -74,5 +100,173 @@ func TestStateFileCorrupt(t *testing.T) {
 				t.Errorf("the corrupt file was changed to %q", b)
 			}
 		})
+	}
+}
+
+// Finding "--state": every change rewrote and synced the whole file. Now
+// changes gather for a tenth of a second and are written together: a
+// burst of changes is a few writes, not one each.
+func TestStateFileWritesInBatches(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const changes = 300
+	start := time.Now()
+	for i := range changes {
+		rename(t, s, "", fmt.Sprintf("Name%d", i))
+	}
+	waitForFile(t, path, fmt.Sprintf(`"Name%d"`, changes-1))
+	elapsed := time.Since(start)
+	s.persist.mu.Lock()
+	writes := s.persist.writes
+	s.persist.mu.Unlock()
+	// At most one write per interval, however fast or slow the machine
+	// made the changes.
+	if most := int(elapsed/stateWriteInterval) + 1; writes < 1 || writes > most || writes >= changes {
+		t.Errorf("%d changes in %v made %d writes of the state file; want at most %d", changes, elapsed, writes, most)
+	}
+}
+
+// Finding "PUT /__admin/state": the 200 came before the file was written.
+// Now an import of the default namespace is on disk when it is answered.
+func TestStateFileImportIsOnDiskWhenAnswered(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	doc := `{"users":[{"id":7,"created":"2026-01-01T00:00:00Z","passwordLastChanged":"2026-01-01T00:00:00Z",
+	  "email":"dev@example.com","password":"dev-password","apiKeys":["dev-key"],"firstName":"Imported","lastName":"Eloper",
+	  "phoneCountryId":1,"phoneNumber":"7700900000","phoneExtension":null,"timezone":"UTC","clientIds":[]}],
+	 "clients":[],"apps":[],"sessions":[]}`
+	if rec := serve(s, "PUT", "/__admin/state", doc); rec.Code != 200 {
+		t.Fatalf("PUT /__admin/state: %d %s", rec.Code, rec.Body)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), `"Imported"`) {
+		t.Fatalf("when PUT /__admin/state answered, the file held %.100q (%v)", b, err)
+	}
+}
+
+// Finding "--state in a missing directory": the mock started and persisted
+// nothing. Now New refuses the folder with one line.
+func TestStateFileFolderChecked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		filepath.Join(dir, "missing", "state.json"): "does not exist",
+		filepath.Join(file, "state.json"):           "is not a folder",
+		dir:                                         "is a folder",
+	} {
+		_, err := New(Options{StateFile: path})
+		var se *StateFileError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("New with --state %s: %v, want a one-line StateFileError saying %q", path, err, want)
+		}
+	}
+}
+
+// A temporary file a crash left beside the state file is removed at start;
+// a symlinked state file is written through, and stays a link.
+func TestStateFileTemporaryAndSymlink(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real", "state.json")
+	if err := os.Mkdir(filepath.Dir(target), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "state.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(filepath.Dir(target), ".state.json.tmp-123456")
+	if err := os.WriteFile(stale, []byte("half a state"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{StateFile: link})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale temporary file is still there: %v", err)
+	}
+	rename(t, s, "", "Linked")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(link)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the state file is no longer a link: %v %v", fi, err)
+	}
+	if b, err := os.ReadFile(target); err != nil || !strings.Contains(string(b), `"Linked"`) {
+		t.Errorf("the link's target holds %.100q (%v), want the change", b, err)
+	}
+	wantAfterRestart(t, link, "Linked")
+}
+
+// Finding "stored secrets": API keys were unsalted SHA-256 in the file and
+// the export. Now neither holds a password, key or token, plain or hashed
+// without a key; the secret of the hashes is in a key file of its own,
+// readable by its owner only.
+func TestStateFileHoldsNoSecret(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Profile()
+	rec := serve(s, "POST", "/v1/sessions", `{"email":"`+p.Email+`","password":"`+p.Password+`"}`)
+	var sess struct{ Token string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &sess); rec.Code != 200 || err != nil {
+		t.Fatalf("POST /v1/sessions: %d %s", rec.Code, rec.Body)
+	}
+	export := serve(s, "GET", "/__admin/state", "").Body.String()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Users []struct {
+			PasswordSalt string `json:"passwordSalt"`
+		} `json:"users"`
+	}
+	if err := json.Unmarshal(file, &st); err != nil || len(st.Users) == 0 {
+		t.Fatalf("the state file: %v", err)
+	}
+	salt, _ := hex.DecodeString(st.Users[0].PasswordSalt)
+	for _, secret := range []string{p.Password, p.APIKey, p.OtherPassword, p.OtherAPIKey, sess.Token} {
+		plain := sha256.Sum256([]byte(secret))
+		salted := sha256.Sum256(append(slices.Clone(salt), secret...))
+		for _, form := range []string{secret, hex.EncodeToString(plain[:]), hex.EncodeToString(salted[:])} {
+			for what, doc := range map[string]string{"the state file": string(file), "the export": export} {
+				if strings.Contains(doc, form) {
+					t.Errorf("%s holds %q (a form of %q)", what, form, secret)
+				}
+			}
+		}
+	}
+	key, err := os.ReadFile(path + ".key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(file), strings.TrimSpace(string(key))) || strings.Contains(export, strings.TrimSpace(string(key))) {
+		t.Error("the state holds the secret of its hashes")
+	}
+	if fi, _ := os.Stat(path + ".key"); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the key file is %v, want -rw-------", fi.Mode().Perm())
 	}
 }

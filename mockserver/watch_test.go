@@ -107,3 +107,40 @@ func TestWatchStopsOnClose(t *testing.T) {
 		t.Fatalf("a second Close: %v", err)
 	}
 }
+
+// The catalogue answers, encoded once per seed, follow a reload: a store on
+// the new seed answers the new catalogues, one that kept the old seed the
+// old ones, each as often as asked.
+func TestCatalogueAnswersFollowTheSeed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, fixtures.Seed()); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Fixtures: os.DirFS(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	platforms := func(ns string) string {
+		t.Helper()
+		rec := serve(s, "GET", "/v1/platforms", "", NamespaceHeader, ns)
+		if rec.Code != 200 {
+			t.Fatalf("GET /v1/platforms in %q: %d %s", ns, rec.Code, rec.Body)
+		}
+		return rec.Body.String()
+	}
+	old := platforms("")
+	rename(t, s, "changed", "Kept")
+	editFixture(t, dir, "platforms.json", `"2024-01-01T00:00:00Z"`, `"2025-06-01T00:00:00Z"`)
+	if !s.reloadSeed() {
+		t.Fatal("the edited fixtures did not load")
+	}
+	for range 2 {
+		if got := platforms(""); got == old || !strings.Contains(got, "2025-06-01T00:00:00Z") {
+			t.Errorf("the default namespace after the reload answers %s", got)
+		}
+		if got := platforms("changed"); got != old {
+			t.Errorf("a namespace that kept the old seed answers %s, want %s", got, old)
+		}
+	}
+}

@@ -6,6 +6,8 @@
 //	             [--cors-origins A,B] [--no-admin] [--print-env]
 //	             [--fault NAME ...] [--list-faults]
 //	             [--accounts N]
+//	             [--admin-token T] [--admin-hosts A,B]
+//	             [--read-timeout D] [--write-timeout D] [--idle-timeout D] [--max-header-bytes N]
 package main
 
 import (
@@ -63,6 +65,10 @@ type config struct {
 	watch       bool
 	state       string // "" : the data lives in memory only
 	accounts    int    // pairs of accounts A and B in the profile
+
+	adminToken string   // "": the admin API answers its own hosts without one
+	adminHosts []string // more host names the admin API answers
+	timeouts   mockserver.Timeouts
 }
 
 // errUsage marks an error in the command line, as opposed to -h.
@@ -107,6 +113,23 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 	fs.BoolVar(&cfg.watch, "watch", false, "reload the --fixtures folder when a file in it changes")
 	fs.StringVar(&cfg.state, "state", "", "keep the data in `FILE` across restarts (loaded at start, written after each change)")
 	fs.IntVar(&cfg.accounts, "accounts", 1, "serve `N` pairs of accounts A and B, the seed's and copies of it (qa-2@example.com, …), for a contract run on a pool of pairs; --print-env prints them")
+	// The environment's token is read after parsing, not given as the
+	// flag's default: -h would print it.
+	fs.StringVar(&cfg.adminToken, "admin-token", "",
+		"require \"Authorization: Bearer `TOKEN`\" of every /__admin call (env PRICING_MOCK_ADMIN_TOKEN); needed to listen beyond loopback")
+	fs.Func("admin-hosts", "host names `A,B` the admin API answers besides localhost, 127.0.0.1, ::1 and the host of --addr (* for any)", func(s string) error {
+		for _, h := range strings.Split(s, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				cfg.adminHosts = append(cfg.adminHosts, h)
+			}
+		}
+		return nil
+	})
+	d := mockserver.DefaultTimeouts
+	fs.DurationVar(&cfg.timeouts.Read, "read-timeout", d.Read, "the longest a client may take to send a request, body included")
+	fs.DurationVar(&cfg.timeouts.Write, "write-timeout", d.Write, "the longest an answer may take, delays included")
+	fs.DurationVar(&cfg.timeouts.Idle, "idle-timeout", d.Idle, "close a keep-alive connection idle this long")
+	fs.IntVar(&cfg.timeouts.MaxHeaderBytes, "max-header-bytes", d.MaxHeaderBytes, "the largest request head (larger: 431)")
 	buildinfo.AddFlag(fs)
 	return fs
 }
@@ -137,7 +160,58 @@ func parseFlags(args []string, getenv func(string) string) (config, error) {
 	if cfg.watch && cfg.fixtures == "" {
 		return config{}, fmt.Errorf("%w: --watch needs --fixtures DIR (the embedded seed never changes)", errUsage)
 	}
+	if cfg.adminToken == "" {
+		cfg.adminToken = getenv("PRICING_MOCK_ADMIN_TOKEN")
+	}
+	t := cfg.timeouts
+	if t.Read <= 0 || t.Write <= 0 || t.Idle <= 0 || t.MaxHeaderBytes < 4<<10 {
+		return config{}, fmt.Errorf("%w: --read-timeout, --write-timeout and --idle-timeout must be positive, --max-header-bytes at least 4096", errUsage)
+	}
+	if beyondLoopback(cfg.addr) && !cfg.noAdmin && cfg.adminToken == "" {
+		return config{}, fmt.Errorf("%w: --addr %s listens beyond this machine, where anyone could reset, export and fault the mock "+
+			"through its admin API: give --admin-token TOKEN (or --no-admin)", errUsage, cfg.addr)
+	}
 	return cfg, nil
+}
+
+// beyondLoopback reports whether an address listens where other machines
+// reach it: any address but a loopback one or localhost.
+func beyondLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	if strings.EqualFold(host, "localhost") {
+		return false
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip == nil || !ip.IsLoopback()
+}
+
+// exposureWarning is the line that warns of a mock listening beyond this
+// machine; "" on loopback.
+func exposureWarning(cfg config, listening string) string {
+	if !beyondLoopback(cfg.addr) {
+		return ""
+	}
+	admin := "the admin API needs the --admin-token"
+	if cfg.noAdmin {
+		admin = "the admin API is off (--no-admin)"
+	}
+	return "pricing-mock: WARNING: listening on " + listening + ", beyond this machine: whoever reaches it can use the API " +
+		"and the demo accounts; " + admin
+}
+
+// adminHosts are the host names the admin API answers: --admin-hosts and
+// the host of --addr when it names one (0.0.0.0 names none).
+func adminHosts(cfg config) []string {
+	hosts := cfg.adminHosts
+	if host, _, err := net.SplitHostPort(cfg.addr); err == nil && host != "" {
+		if ip := net.ParseIP(strings.Trim(host, "[]")); ip == nil || !ip.IsUnspecified() {
+			hosts = append(hosts, host)
+		}
+	}
+	return hosts
 }
 
 func usage(w io.Writer, getenv func(string) string) {
@@ -169,7 +243,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 0
 	}
 
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	// The request log goes out in batches (within 100 ms); what is left
+	// goes out before run returns.
+	logw := mockserver.NewLogWriter(stderr, 100*time.Millisecond)
+	defer logw.Flush()
+	logger := slog.New(mockserver.NewLogHandler(logw, nil))
 	srv, handler, ok := newMock(cfg, logger, stderr)
 	if !ok {
 		return 2
@@ -214,6 +292,8 @@ func newMock(cfg config, logger *slog.Logger, stderr io.Writer) (*mockserver.Ser
 		CORSOrigins: cfg.corsOrigins,
 		Watch:       cfg.watch,
 		StateFile:   cfg.state,
+		AdminToken:  cfg.adminToken,
+		AdminHosts:  adminHosts(cfg),
 	}
 	source := "embedded seed"
 	if cfg.fixtures != "" {
@@ -251,11 +331,7 @@ func serve(ctx context.Context, cfg config, h http.Handler, logger *slog.Logger,
 		fmt.Fprintf(stderr, "pricing-mock: %v\n", err)
 		return 1
 	}
-	hs := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	hs := mockserver.NewHTTPServer(h, cfg.timeouts, slog.NewLogLogger(logger.Handler(), slog.LevelWarn))
 	seedName := "embedded"
 	if cfg.fixtures != "" {
 		seedName = cfg.fixtures
@@ -267,6 +343,9 @@ func serve(ctx context.Context, cfg config, h http.Handler, logger *slog.Logger,
 	}
 	if len(cfg.faults) > 0 {
 		fmt.Fprintf(stdout, "pricing-mock: DEFECTS INJECTED, this server breaks the spec on purpose: %s\n", strings.Join(cfg.faults, ", "))
+	}
+	if w := exposureWarning(cfg, ln.Addr().String()); w != "" {
+		fmt.Fprintln(stderr, w)
 	}
 
 	served := make(chan error, 1)

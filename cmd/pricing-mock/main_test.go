@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
+	"github.com/pricing-contract/pricing-contract/mockserver"
 	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
@@ -639,5 +640,113 @@ func TestRunAccounts(t *testing.T) {
 	}
 	if code := stop(); code != 0 {
 		t.Errorf("exit %d", code)
+	}
+}
+
+// Finding "admin API" on the command line: --addr beyond loopback started
+// with no word. Now the admin API needs --admin-token there (or
+// --no-admin), and the start warns.
+func TestParseFlagsBeyondLoopback(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		wantErr string
+	}{
+		{name: "loopback", args: []string{"--addr", "127.0.0.1:8080"}},
+		{name: "localhost", args: []string{"--addr", "localhost:8080"}},
+		{name: "IPv6 loopback", args: []string{"--addr", "[::1]:8080"}},
+		{name: "all interfaces without a token", args: []string{"--addr", "0.0.0.0:8080"}, wantErr: "give --admin-token"},
+		{name: "no host without a token", args: []string{"--addr", ":8080"}, wantErr: "give --admin-token"},
+		{name: "a LAN address without a token", args: []string{"--addr", "192.168.1.5:8080"}, wantErr: "give --admin-token"},
+		{name: "all interfaces with a token", args: []string{"--addr", "0.0.0.0:8080", "--admin-token", "t"}},
+		{name: "a token from the environment", args: []string{"--addr", "0.0.0.0:8080"}, env: map[string]string{"PRICING_MOCK_ADMIN_TOKEN": "t"}},
+		{name: "all interfaces without the admin API", args: []string{"--addr", "0.0.0.0:8080", "--no-admin"}},
+		{name: "a zero timeout", args: []string{"--idle-timeout", "0s"}, wantErr: "must be positive"},
+		{name: "a tiny head", args: []string{"--max-header-bytes", "100"}, wantErr: "at least 4096"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := parseFlags(tc.args, env(tc.env))
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Errorf("error %v, want %q", err, tc.wantErr)
+			}
+		})
+	}
+	cfg, err := parseFlags([]string{"--addr", "0.0.0.0:8080", "--admin-token", "t"}, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := exposureWarning(cfg, "0.0.0.0:8080"); !strings.Contains(w, "WARNING") || !strings.Contains(w, "beyond this machine") {
+		t.Errorf("the warning beyond loopback: %q", w)
+	}
+	var help bytes.Buffer
+	usage(&help, env(map[string]string{"PRICING_MOCK_ADMIN_TOKEN": "from-the-env"}))
+	if strings.Contains(help.String(), "from-the-env") {
+		t.Errorf("-h prints the admin token of the environment:\n%s", help.String())
+	}
+	loop, _ := parseFlags(nil, env(nil))
+	if w := exposureWarning(loop, "127.0.0.1:8080"); w != "" {
+		t.Errorf("a warning on loopback: %q", w)
+	}
+	if hosts := adminHosts(config{addr: "192.168.1.5:8080", adminHosts: []string{"mock.lan"}}); strings.Join(hosts, ",") != "mock.lan,192.168.1.5" {
+		t.Errorf("admin hosts %v, want --admin-hosts and the host of --addr", hosts)
+	}
+	if hosts := adminHosts(config{addr: "0.0.0.0:8080"}); len(hosts) != 0 {
+		t.Errorf("admin hosts of 0.0.0.0: %v, want none", hosts)
+	}
+}
+
+// The timeouts reach the server: their flags, with the defaults.
+func TestParseFlagsTimeouts(t *testing.T) {
+	t.Parallel()
+	cfg, err := parseFlags([]string{"--read-timeout", "5s", "--write-timeout", "2m", "--idle-timeout", "10s", "--max-header-bytes", "16384"}, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if to := cfg.timeouts; to.Read != 5*time.Second || to.Write != 2*time.Minute || to.Idle != 10*time.Second || to.MaxHeaderBytes != 16384 {
+		t.Errorf("timeouts %+v", to)
+	}
+	def, _ := parseFlags(nil, env(nil))
+	if def.timeouts != (mockserver.Timeouts{Read: 30 * time.Second, Write: 90 * time.Second, Idle: 30 * time.Second, MaxHeaderBytes: 64 << 10}) {
+		t.Errorf("default timeouts %+v", def.timeouts)
+	}
+}
+
+// Finding "--state in a missing directory": the mock started and
+// persisted nothing. Now it stops at once: exit 2 and one line.
+func TestRunRefusesStateFolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for path, want := range map[string]string{
+		dir + "/missing/state.json": "does not exist",
+		"main.go/state.json":        "is not a folder",
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state", path}, env(nil), &stdout, &stderr)
+		got := stderr.String()
+		if code != 2 || strings.Count(got, "\n") != 1 || !strings.HasPrefix(got, "pricing-mock: --state "+path+": ") || !strings.Contains(got, want) {
+			t.Errorf("--state %s: exit %d, stderr %q; want 2 and one line saying %q", path, code, got, want)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("--state %s: stdout %q; the mock must not start", path, stdout.String())
+		}
+	}
+}
+
+// The admin token protects the admin API of the running program.
+func TestRunAdminToken(t *testing.T) {
+	t.Parallel()
+	base, _ := startRun(t, "--admin-token", "s3cret")
+	if code, _ := request(t, "GET", base+"/__admin/requests", ""); code != 401 {
+		t.Errorf("GET /__admin/requests without the token: %d, want 401", code)
+	}
+	if code, _ := request(t, "GET", base+"/__admin/requests", "", "Authorization", "Bearer s3cret"); code != 200 {
+		t.Errorf("GET /__admin/requests with the token: %d, want 200", code)
+	}
+	if code, _ := request(t, "GET", base+"/v1/plans", ""); code != 200 {
+		t.Errorf("GET /v1/plans: %d; the API needs no admin token", code)
 	}
 }

@@ -99,5 +99,8 @@ var (
 	CodeInvalidMockHeader = newCode("InvalidMockHeader", 400)
 	CodeInvalidRule       = newCode("InvalidRule", 400)
 	CodeTooManyRules      = newCode("TooManyRules", 400)
-	CodeInjected          = newCode("InjectedFault", 0)
+	// A write past a bound of README's "Limits and security": the namespace
+	// or the whole mock holds the most it keeps.
+	CodeLimitReached = newCode("LimitReached", 409)
+	CodeInjected     = newCode("InjectedFault", 0)
 )

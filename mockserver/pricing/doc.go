@@ -15,6 +15,10 @@
 //   - deviations.go: Deviations, the departures from the spec that mutation
 //     defects ask for; the zero value is the spec.
 //   - rand.go: Source, every random value and date, repeatable under a seed.
+//   - secret.go: Secret, the key of the HMACs the store keeps of passwords,
+//     API keys and session tokens.
+//   - limits.go: Limits and Pool, the bounds of what a store keeps, and the
+//     estimated sizes charged to them.
 //
 // The package imports neither net/http nor Gin nor the defects (a test
 // holds it to that): mockserver adapts it to HTTP, mockserver/defects

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -18,7 +19,8 @@ import (
 // silently missing value. users.json, clients.json and apps.json hold the
 // entries of a State (StateUser, StateClient, StateApp): passwords and API
 // keys are written in plain text (they are demo credentials) and hashed
-// when loaded, or given hashed like an export's.
+// when loaded. Hashes are refused there: they belong to the secret of one
+// mock, and the seed is every mock's.
 type (
 	seedPlatform struct {
 		ID            int64     `json:"id"`
@@ -81,6 +83,9 @@ type Seed struct {
 	phoneCountries []seedPhoneCountry
 	marketapps     []seedMarketapp
 	profile        Profile
+
+	catOnce sync.Once // cat: the catalogues every store of the seed shares
+	cat     data
 }
 
 var (
@@ -163,8 +168,8 @@ func (d *Seed) check() error {
 			return err
 		}
 	}
-	cat := catalogues(d)
-	if ps := checkState(d.state(), &cat); len(ps) > 0 {
+	cat := buildCatalogues(d)
+	if ps := checkState(d.state(), &cat, nil); len(ps) > 0 {
 		return ps[0].fixtureError()
 	}
 	users := map[int64]bool{}

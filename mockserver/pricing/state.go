@@ -2,7 +2,6 @@ package pricing
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -20,15 +19,19 @@ import (
 // in it: they belong to the fixtures, and the references of a state are
 // checked against them.
 //
-// The store keeps no secret in plain text, so an export carries salted
-// password hashes, and SHA-256 hashes of API keys and session tokens. An
-// import takes those, or plain "password", "apiKeys" and "token" values,
+// The store keeps no secret in plain text, so an export carries the HMACs
+// of passwords (salted), API keys and session tokens under the store's
+// Secret, and that secret's id. An import takes those when the id is the
+// importing store's own, or plain "password", "apiKeys" and "token" values,
 // which it hashes: a developer can write a state by hand with known
 // credentials.
 //
 // The fixtures' users.json, clients.json and apps.json are lists of the same
 // entries (StateUser, StateClient, StateApp), checked by the same checkState.
 type State struct {
+	// SecretID names the Secret of the document's hashes (Secret.ID); a
+	// document without hashes needs none.
+	SecretID string         `json:"secretId,omitempty"`
 	Users    []StateUser    `json:"users"`
 	Clients  []StateClient  `json:"clients"`
 	Apps     []StateApp     `json:"apps"`
@@ -116,7 +119,8 @@ func (s *Store) Export() State {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	st := State{
-		Users: []StateUser{}, Clients: []StateClient{}, Apps: []StateApp{}, Sessions: []StateSession{},
+		SecretID: s.secret.ID(),
+		Users:    []StateUser{}, Clients: []StateClient{}, Apps: []StateApp{}, Sessions: []StateSession{},
 		Next: StateNext{User: s.nextUser, Client: s.nextClient, App: s.nextApp, Session: s.nextSession},
 	}
 	keys := map[int64][]string{}
@@ -182,15 +186,21 @@ func ParseState(b []byte) (State, error) {
 // Import replaces the store's users, clients, apps and sessions with the
 // state's, after checking every field and reference against the catalogues.
 // A state with any problem changes nothing; the answer lists the problems
-// (fieldName is a path such as "users[0].email").
+// (fieldName is a path such as "users[0].email"). A state with more users,
+// clients or apps than the Limits, or more data than the Pool has room
+// for, is refused with CodeLimitReached; sessions past Limits.Sessions are
+// dropped, oldest first, as they would have been.
 func (s *Store) Import(st State) []FieldError {
+	if errs := s.lim.check(st); len(errs) > 0 {
+		return errs
+	}
 	s.mu.RLock()
 	d := data{
 		platforms: s.platforms, currencies: s.currencies, plans: s.plans,
-		phoneCountries: s.phoneCountries, marketapps: s.marketapps, litePlanID: s.litePlanID,
+		phoneCountries: s.phoneCountries, marketapps: s.marketapps, litePlanID: s.litePlanID, catalogue: s.catalogue,
 	}
 	s.mu.RUnlock()
-	if ps := checkState(st, &d); len(ps) > 0 {
+	if ps := checkState(st, &d, s.secret); len(ps) > 0 {
 		return ps.fieldErrors()
 	}
 	s.build(&d, st)
@@ -199,17 +209,35 @@ func (s *Store) Import(st State) []FieldError {
 	// The catalogues may have been reloaded meanwhile (--watch); the state
 	// was checked against the ones it is installed with.
 	d.platforms, d.currencies, d.plans = s.platforms, s.currencies, s.plans
-	d.phoneCountries, d.marketapps, d.litePlanID = s.phoneCountries, s.marketapps, s.litePlanID
-	s.install(d)
+	d.phoneCountries, d.marketapps, d.litePlanID, d.catalogue = s.phoneCountries, s.marketapps, s.litePlanID, s.catalogue
+	if err := s.install(d, false); err != nil {
+		return []FieldError{{Error: CodeLimitReached, Message: "The state was not imported: " + err.Error() + "."}}
+	}
 	s.pristine = false
 	return nil
+}
+
+// check refuses a state with more users, clients or apps than the limits.
+func (l Limits) check(st State) []FieldError {
+	var errs []FieldError
+	for _, c := range []struct {
+		list string
+		n    int
+		max  int
+	}{{"users", len(st.Users), l.Users}, {"clients", len(st.Clients), l.Clients}, {"apps", len(st.Apps), l.Apps}} {
+		if c.max > 0 && c.n > c.max {
+			errs = append(errs, FieldError{FieldName: c.list, Error: CodeLimitReached,
+				Message: fmt.Sprintf("The state holds %d %s; a namespace keeps at most %d.", c.n, c.list, c.max)})
+		}
+	}
+	return errs
 }
 
 // A problem is one broken rule of a state: the entry (a list and an index in
 // it, with the entry's id), the field of the entry, and what is wrong. An
 // import answers it as a FieldError, a fixture as an error naming the file.
 type problem struct {
-	list  string // users, clients, apps or sessions
+	list  string // users, clients, apps or sessions; "" for the document
 	index int
 	id    int64
 	field string // such as "email" or "clientIds[0]"
@@ -229,9 +257,11 @@ func (ps *problems) in(list string, index int, id int64) report {
 func (ps problems) fieldErrors() []FieldError {
 	errs := make([]FieldError, 0, min(len(ps), maxStateErrors))
 	for _, p := range ps[:min(len(ps), maxStateErrors)] {
-		errs = append(errs, FieldError{
-			FieldName: fmt.Sprintf("%s[%d].%s", p.list, p.index, p.field), Error: CodeInvalidState, Message: p.msg,
-		})
+		name := p.field
+		if p.list != "" {
+			name = fmt.Sprintf("%s[%d].%s", p.list, p.index, p.field)
+		}
+		errs = append(errs, FieldError{FieldName: name, Error: CodeInvalidState, Message: p.msg})
 	}
 	return errs
 }
@@ -248,10 +278,15 @@ func decodeHex(s string, n int) ([]byte, bool) {
 
 // checkState checks every field and reference of st against cat's
 // catalogues. It is the one check of users, clients, apps and sessions: of a
-// state import and of the fixtures alike (LoadSeed).
-func checkState(st State, cat *data) problems {
-	c := stateCheck{cat: cat, clients: map[int64]bool{}, users: map[int64]bool{}, emails: map[string]bool{},
-		apiKeys: map[[32]byte]int64{}, apps: map[int64]bool{}, tokens: map[[32]byte]bool{}}
+// state import and of the fixtures alike (LoadSeed). Hashed credentials are
+// taken only under secret, and only when the document names it; the
+// fixtures (secret nil) must give them plain.
+func checkState(st State, cat *data, secret *Secret) problems {
+	c := stateCheck{cat: cat, secret: secret, clients: map[int64]bool{}, users: map[int64]bool{}, emails: map[string]bool{},
+		apiKeys: map[string]int64{}, apps: map[int64]bool{}, tokens: map[string]bool{}}
+	if p, ok := checkSecretID(st, secret); !ok {
+		c.ps = append(c.ps, p)
+	}
 	// Clients first: users and apps refer to them, sessions to users.
 	for i, cl := range st.Clients {
 		c.client(c.ps.in("clients", i, cl.ID), cl)
@@ -272,13 +307,59 @@ func checkState(st State, cat *data) problems {
 // keys and tokens seen so far.
 type stateCheck struct {
 	cat     *data
+	secret  *Secret
 	ps      problems
 	clients map[int64]bool
 	users   map[int64]bool
-	emails  map[string]bool // lower case
-	apiKeys map[[32]byte]int64
+	emails  map[string]bool  // lower case
+	apiKeys map[string]int64 // by credentialID
 	apps    map[int64]bool
-	tokens  map[[32]byte]bool
+	tokens  map[string]bool // by credentialID
+}
+
+// hasHashes reports whether a state gives any credential hashed.
+func (st State) hasHashes() bool {
+	for _, u := range st.Users {
+		if u.PasswordHash != "" || u.PasswordSalt != "" || len(u.APIKeyHashes) > 0 {
+			return true
+		}
+	}
+	return slices.ContainsFunc(st.Sessions, func(ss StateSession) bool { return ss.TokenHash != "" })
+}
+
+// checkSecretID is the problem of a state whose hashes were not made under
+// secret: they could never match a credential, so they are refused rather
+// than imported as accounts nobody can use.
+func checkSecretID(st State, secret *Secret) (problem, bool) {
+	hint := "give plain password, apiKeys and token values instead (they are hashed on import)"
+	switch {
+	case !st.hasHashes():
+		return problem{}, true
+	case secret == nil:
+		return problem{field: "secretId", msg: "hashed credentials belong to the secret of one mock; " + hint}, false
+	case st.SecretID == "":
+		return problem{field: "secretId", msg: "the document has hashed credentials but no secretId: an older pricing-mock wrote them " +
+			"(unkeyed SHA-256), and they cannot be checked; " + hint}, false
+	case st.SecretID != secret.ID():
+		return problem{field: "secretId", msg: fmt.Sprintf("the hashed credentials were made under another secret (secretId %s; "+
+			"this mock's is %s): import the state into the mock that exported it (with --state, its key file), or %s",
+			st.SecretID, secret.ID(), hint)}, false
+	}
+	return problem{}, true
+}
+
+// credentialID identifies an API key or a token given plain or hashed, so
+// that a duplicate is found either way: its hash in hex under the secret;
+// without one (the fixtures, which give them plain), the text itself.
+func (c *stateCheck) credentialID(plain, hashed string, hash func(*Secret, string) [32]byte) string {
+	switch {
+	case hashed != "":
+		return strings.ToLower(hashed)
+	case c.secret == nil:
+		return "plain:" + plain
+	}
+	h := hash(c.secret, plain)
+	return hex.EncodeToString(h[:])
 }
 
 // report records a problem of one entry: a field and what is wrong with it.
@@ -342,8 +423,8 @@ func userPassword(bad report, u StateUser) {
 			bad("password", "password is shorter than %d characters", MinPassword)
 		}
 	default:
-		_, ok1 := decodeHex(u.PasswordSalt, 16)
-		_, ok2 := decodeHex(u.PasswordHash, sha256.Size)
+		_, ok1 := decodeHex(u.PasswordSalt, saltSize)
+		_, ok2 := decodeHex(u.PasswordHash, 32)
 		if !ok1 || !ok2 {
 			bad("passwordHash", "a user needs a password, or passwordSalt (32 hex characters) and passwordHash (64 hex characters)")
 		}
@@ -353,7 +434,7 @@ func userPassword(bad report, u StateUser) {
 // userKeys checks a user's API keys, plain or hashed: well formed, and no
 // key of two users or twice of one.
 func (c *stateCheck) userKeys(bad report, u StateUser) {
-	key := func(field string, k [32]byte) {
+	key := func(field string, k string) {
 		switch owner, taken := c.apiKeys[k]; {
 		case taken && owner == u.ID:
 			bad(field, "the API key is listed twice")
@@ -368,16 +449,15 @@ func (c *stateCheck) userKeys(bad report, u StateUser) {
 			bad(field, "an API key may not be empty or contain white space")
 			continue
 		}
-		key(field, sha256.Sum256([]byte(k)))
+		key(field, c.credentialID(k, "", (*Secret).apiKeyHash))
 	}
 	for j, h := range u.APIKeyHashes {
 		field := fmt.Sprintf("apiKeyHashes[%d]", j)
-		b, ok := decodeHex(h, sha256.Size)
-		if !ok {
+		if _, ok := decodeHex(h, 32); !ok {
 			bad(field, "an API key hash is 64 hex characters")
 			continue
 		}
-		key(field, [32]byte(b))
+		key(field, c.credentialID("", h, nil))
 	}
 }
 
@@ -437,7 +517,9 @@ func (c *stateCheck) session(bad report, ss StateSession) {
 	if ss.ClientID != 0 && !c.clients[ss.ClientID] {
 		bad("clientId", "unknown clientId %d", ss.ClientID)
 	}
-	key, ok := ss.tokenKey()
+	_, hashOK := decodeHex(ss.TokenHash, 32)
+	ok := ss.Token != "" || hashOK
+	key := c.credentialID(ss.Token, ss.TokenHash, (*Secret).tokenHash)
 	switch {
 	case ss.Token != "" && ss.TokenHash != "":
 		bad("token", "give either token or tokenHash, not both")
@@ -451,21 +533,19 @@ func (c *stateCheck) session(bad report, ss StateSession) {
 	}
 }
 
-// tokenKey is the hash the store keeps of the session's token.
-func (ss StateSession) tokenKey() ([32]byte, bool) {
+// tokenKey is the hash the store keeps of the session's token, which
+// checkState has found well formed.
+func (ss StateSession) tokenKey(secret *Secret) [32]byte {
 	if ss.Token != "" {
-		return sha256.Sum256([]byte(ss.Token)), true
+		return secret.tokenHash(ss.Token)
 	}
-	b, ok := decodeHex(ss.TokenHash, sha256.Size)
-	if !ok {
-		return [32]byte{}, false
-	}
-	return [32]byte(b), true
+	b, _ := decodeHex(ss.TokenHash, 32)
+	return [32]byte(b)
 }
 
 // build fills d's users, clients, apps, sessions and next ids from st, which
 // checkState has found sound against d's catalogues. Plain passwords are
-// hashed with a fresh salt.
+// hashed with a fresh salt, plain keys and tokens under the secret.
 func (s *Store) build(d *data, st State) {
 	d.clients = make(map[int64]Client, len(st.Clients))
 	for _, c := range st.Clients {
@@ -491,14 +571,14 @@ func (s *Store) build(d *data, st State) {
 		if u.Password != "" {
 			r.salt, r.hash = s.hashPassword(u.Password)
 		} else {
-			r.salt, _ = decodeHex(u.PasswordSalt, 16)
-			r.hash, _ = decodeHex(u.PasswordHash, sha256.Size)
+			r.salt, _ = decodeHex(u.PasswordSalt, saltSize)
+			r.hash, _ = decodeHex(u.PasswordHash, 32)
 		}
 		for _, k := range u.APIKeys {
-			d.apiKeys[sha256.Sum256([]byte(k))] = u.ID
+			d.apiKeys[s.secret.apiKeyHash(k)] = u.ID
 		}
 		for _, h := range u.APIKeyHashes {
-			b, _ := decodeHex(h, sha256.Size)
+			b, _ := decodeHex(h, 32)
 			d.apiKeys[[32]byte(b)] = u.ID
 		}
 		d.users[u.ID] = r
@@ -514,14 +594,24 @@ func (s *Store) build(d *data, st State) {
 		d.apps[a.ID] = App(a)
 	}
 
-	d.sessions = make(map[[32]byte]Session, len(st.Sessions))
+	// Sessions are kept oldest first (by id), the newest Limits.Sessions.
+	sessions := slices.Clone(st.Sessions)
+	slices.SortStableFunc(sessions, func(a, b StateSession) int { return cmpInt(a.ID, b.ID) })
 	var maxSession int64
-	for _, ss := range st.Sessions {
-		key, _ := ss.tokenKey()
+	for _, ss := range sessions {
+		maxSession = max(maxSession, ss.ID)
+	}
+	if n := s.lim.Sessions; n > 0 && len(sessions) > n {
+		sessions = sessions[len(sessions)-n:]
+	}
+	d.sessions = make(map[[32]byte]Session, len(sessions))
+	d.sessionOrder = make([][32]byte, 0, len(sessions))
+	for _, ss := range sessions {
+		key := ss.tokenKey(s.secret)
 		d.sessions[key] = Session{
 			ID: ss.ID, Created: ss.Created.UTC(), CreatorUserID: ss.UserID, UserID: ss.UserID, ClientID: ss.ClientID,
 		}
-		maxSession = max(maxSession, ss.ID)
+		d.sessionOrder = append(d.sessionOrder, key)
 	}
 	d.nextUser = max(st.Next.User, maxKey(d.users)+1)
 	d.nextClient = max(st.Next.Client, maxKey(d.clients)+1)
@@ -529,19 +619,8 @@ func (s *Store) build(d *data, st State) {
 	d.nextSession = max(st.Next.Session, maxSession+1)
 }
 
-// hasPassword reports whether password is u's, given in plain or hashed.
-func (u StateUser) hasPassword(password string) bool {
-	if u.Password != "" {
-		return u.Password == password
-	}
-	salt, _ := decodeHex(u.PasswordSalt, 16)
-	hash, _ := decodeHex(u.PasswordHash, sha256.Size)
-	return bytes.Equal(saltedHash(salt, password), hash)
-}
+// hasPassword reports whether password is u's (the fixtures give it plain).
+func (u StateUser) hasPassword(password string) bool { return u.Password == password }
 
-// hasAPIKey reports whether key is one of u's, given in plain or hashed.
-func (u StateUser) hasAPIKey(key string) bool {
-	h := sha256.Sum256([]byte(key))
-	return slices.Contains(u.APIKeys, key) ||
-		slices.ContainsFunc(u.APIKeyHashes, func(s string) bool { return strings.EqualFold(s, hex.EncodeToString(h[:])) })
-}
+// hasAPIKey reports whether key is one of u's (the fixtures give them plain).
+func (u StateUser) hasAPIKey(key string) bool { return slices.Contains(u.APIKeys, key) }

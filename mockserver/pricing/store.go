@@ -1,7 +1,6 @@
 package pricing
 
 import (
-	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -26,7 +25,7 @@ var (
 )
 
 // User is a user account. The password is not part of it: the store keeps
-// only a salted hash, out of reach of every reader.
+// only a salted HMAC of it (secret.go), out of reach of every reader.
 type User struct {
 	ID                  int64
 	Created             time.Time
@@ -163,15 +162,25 @@ type userRecord struct {
 // API keys and the catalogues. It knows nothing of HTTP. Every method is safe
 // for concurrent use; values handed in and out are copies, and listings are
 // sorted by id.
+//
+// Passwords, API keys and session tokens are kept only as HMACs under the
+// Source's Secret (secret.go); what it keeps is bounded by its Limits
+// (limits.go).
 type Store struct {
-	src *Source
-	dev Deviations
+	src    *Source
+	secret *Secret
+	dev    Deviations
+	lim    Limits
 
-	mu             sync.RWMutex
-	users          map[int64]*userRecord
-	emails         map[string]int64 // lower-cased email -> user id
-	apiKeys        map[[32]byte]int64
-	sessions       map[[32]byte]Session
+	mu       sync.RWMutex
+	users    map[int64]*userRecord
+	emails   map[string]int64   // lower-cased email -> user id
+	apiKeys  map[[32]byte]int64 // Secret.apiKeyHash -> user id
+	sessions map[[32]byte]Session
+	// sessionOrder holds the sessions' keys, oldest first from
+	// sessionHead: the one dropped when a new session needs room.
+	sessionOrder   [][32]byte
+	sessionHead    int
 	clients        map[int64]Client
 	apps           map[int64]App
 	platforms      map[int64]Platform
@@ -180,10 +189,17 @@ type Store struct {
 	phoneCountries map[int64]PhoneCountry
 	marketapps     []Marketapp // fixture order
 	litePlanID     int64
-	nextUser       int64
-	nextClient     int64
-	nextApp        int64
-	nextSession    int64
+	catalogue      *Seed // the seed of the catalogues
+	// The catalogues sorted by id, once per install: they are read on
+	// every request to a collection, and never change.
+	platformList     []Platform
+	currencyList     []Currency
+	planList         []Plan
+	phoneCountryList []PhoneCountry
+	nextUser         int64
+	nextClient       int64
+	nextApp          int64
+	nextSession      int64
 	// gen counts writes; pristine is true from a reset to the first write.
 	gen      uint64
 	pristine bool
@@ -193,12 +209,85 @@ type Store struct {
 	// user refused its caller (PermissionCheckedAfterWrite).
 	lastSessionUser int64
 	refused         map[string]bool // "user 1", "client 2"
+	// bytes is the estimated size of the data, charged to lim.Pool until
+	// Close; closed, the store charges nothing more.
+	bytes  int64
+	closed bool
 }
 
+// NewStore returns a store holding the seed, within DefaultLimits.
 func NewStore(seed *Seed, src *Source, dev Deviations) *Store {
-	s := &Store{src: src, dev: dev}
-	s.Reset(seed)
+	s, _ := NewLimitedStore(seed, src, dev, Limits{Users: DefaultLimits.Users, Clients: DefaultLimits.Clients,
+		Apps: DefaultLimits.Apps, Sessions: DefaultLimits.Sessions})
 	return s
+}
+
+// NewLimitedStore returns a store holding the seed, within lim; a
+// *LimitError when lim.Pool has no room for the seed. Once made, a store
+// always takes its seed back (Reset), room or not.
+func NewLimitedStore(seed *Seed, src *Source, dev Deviations, lim Limits) (*Store, error) {
+	s := &Store{src: src, secret: src.Secret(), dev: dev, lim: lim}
+	d := s.seeded(seed)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.install(d, false); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close gives the store's share of the Pool back. The store still answers
+// afterwards, but charges nothing: it is being dropped.
+func (s *Store) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed && s.lim.Pool != nil {
+		s.lim.Pool.give(s.bytes)
+	}
+	s.closed = true
+}
+
+// Stats counts what a store holds.
+type Stats struct {
+	Users, Clients, Apps, Sessions int
+	Bytes                          int64 // estimated, as charged to the Pool
+}
+
+// Stats counts what the store holds now.
+func (s *Store) Stats() Stats {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return Stats{Users: len(s.users), Clients: len(s.clients), Apps: len(s.apps), Sessions: len(s.sessions), Bytes: s.bytes}
+}
+
+// charge accounts for delta bytes more (or fewer) in the store; past the
+// Pool's bound it fails and changes nothing. The caller holds the write
+// lock.
+func (s *Store) charge(delta int64) error {
+	if s.lim.Pool != nil && !s.closed {
+		switch {
+		case delta > 0 && !s.lim.Pool.take(delta):
+			return &LimitError{What: "data", Max: s.lim.Pool.Max()}
+		case delta < 0:
+			s.lim.Pool.give(-delta)
+		}
+	}
+	s.bytes += delta
+	return nil
+}
+
+// room fails when adding users, clients and apps to the store would pass
+// its counts. The caller holds a lock.
+func (s *Store) room(users, clients, apps int) error {
+	switch {
+	case users > 0 && s.lim.Users > 0 && len(s.users)+users > s.lim.Users:
+		return &LimitError{What: "users", Max: int64(s.lim.Users)}
+	case clients > 0 && s.lim.Clients > 0 && len(s.clients)+clients > s.lim.Clients:
+		return &LimitError{What: "clients", Max: int64(s.lim.Clients)}
+	case apps > 0 && s.lim.Apps > 0 && len(s.apps)+apps > s.lim.Apps:
+		return &LimitError{What: "apps", Max: int64(s.lim.Apps)}
+	}
+	return nil
 }
 
 // reset replaces every datum with the seed's. The seed has been checked by
@@ -207,7 +296,7 @@ func (s *Store) Reset(seed *Seed) {
 	d := s.seeded(seed)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.install(d)
+	_ = s.install(d, true)
 }
 
 // resetIfPristine is reset, but only when nothing has changed the store since
@@ -219,7 +308,7 @@ func (s *Store) ResetIfPristine(seed *Seed) bool {
 	if !s.pristine {
 		return false
 	}
-	s.install(d)
+	_ = s.install(d, true)
 	return true
 }
 
@@ -230,6 +319,7 @@ type data struct {
 	emails         map[string]int64
 	apiKeys        map[[32]byte]int64
 	sessions       map[[32]byte]Session
+	sessionOrder   [][32]byte
 	clients        map[int64]Client
 	apps           map[int64]App
 	platforms      map[int64]Platform
@@ -238,6 +328,7 @@ type data struct {
 	phoneCountries map[int64]PhoneCountry
 	marketapps     []Marketapp
 	litePlanID     int64
+	catalogue      *Seed
 	nextUser       int64
 	nextClient     int64
 	nextApp        int64
@@ -246,15 +337,22 @@ type data struct {
 }
 
 func (s *Store) seeded(seed *Seed) data {
-	d := catalogues(seed)
+	d := seed.catalogues()
 	s.build(&d, seed.state())
 	d.pristine = true
 	return d
 }
 
-// catalogues is the part of a store that only the seed sets.
-func catalogues(seed *Seed) data {
-	var d data
+// catalogues is the part of a store that only the seed sets. The maps are
+// built once per seed and shared by every store made from it: nothing
+// writes to them.
+func (seed *Seed) catalogues() data {
+	seed.catOnce.Do(func() { seed.cat = buildCatalogues(seed) })
+	return seed.cat
+}
+
+func buildCatalogues(seed *Seed) data {
+	d := data{catalogue: seed}
 	d.platforms = make(map[int64]Platform)
 	for _, p := range seed.platforms {
 		d.platforms[p.ID] = Platform(p)
@@ -280,15 +378,27 @@ func catalogues(seed *Seed) data {
 	return d
 }
 
-// install replaces the store's data; the caller holds the write lock.
-func (s *Store) install(d data) {
+// install replaces the store's data, unless the Pool has no room for it
+// (force: even then); the caller holds the write lock.
+func (s *Store) install(d data, force bool) error {
+	n := d.bytes()
+	if force && s.lim.Pool != nil && !s.closed {
+		s.lim.Pool.force(n - s.bytes)
+		s.bytes = n
+	} else if err := s.charge(n - s.bytes); err != nil {
+		return err
+	}
 	s.users, s.emails, s.apiKeys, s.sessions = d.users, d.emails, d.apiKeys, d.sessions
+	s.sessionOrder, s.sessionHead = d.sessionOrder, 0
 	s.clients, s.apps = d.clients, d.apps
 	s.platforms, s.currencies, s.plans, s.phoneCountries = d.platforms, d.currencies, d.plans, d.phoneCountries
-	s.marketapps, s.litePlanID = d.marketapps, d.litePlanID
+	s.marketapps, s.litePlanID, s.catalogue = d.marketapps, d.litePlanID, d.catalogue
+	s.platformList, s.currencyList = sortedValues(d.platforms), sortedValues(d.currencies)
+	s.planList, s.phoneCountryList = sortedValues(d.plans), sortedValues(d.phoneCountries)
 	s.nextUser, s.nextClient, s.nextApp, s.nextSession = d.nextUser, d.nextClient, d.nextApp, d.nextSession
 	s.pristine = d.pristine
 	s.gen++
+	return nil
 }
 
 // changedLocked records a write; the caller holds the write lock.
@@ -321,24 +431,19 @@ func maxKey[V any](m map[int64]V) int64 {
 	return n
 }
 
-// hashPassword returns a fresh salt and the salted SHA-256 of password. A
-// fast hash is enough for a mock whose data lives only in memory; the point
-// is that no plaintext password is ever kept.
-func (s *Store) hashPassword(password string) (salt, hash []byte) {
-	salt = make([]byte, 16)
-	s.src.read(salt)
-	return salt, saltedHash(salt, password)
-}
+// saltSize is the length of a password's salt, in bytes.
+const saltSize = 16
 
-func saltedHash(salt []byte, password string) []byte {
-	h := sha256.New()
-	h.Write(salt)
-	h.Write([]byte(password))
-	return h.Sum(nil)
+// hashPassword returns a fresh salt and the password's HMAC with it.
+func (s *Store) hashPassword(password string) (salt, hash []byte) {
+	salt = make([]byte, saltSize)
+	s.src.read(salt)
+	h := s.secret.passwordHash(salt, password)
+	return salt, h[:]
 }
 
 // dummySalt makes a failed lookup by email cost one hash, like a found one.
-var dummySalt = make([]byte, 16)
+var dummySalt = make([]byte, saltSize)
 
 // Authenticate returns the user whose email (case-insensitive) and password
 // match, or ErrBadCredentials.
@@ -347,25 +452,32 @@ func (s *Store) Authenticate(email, password string) (User, error) {
 	defer s.mu.RUnlock()
 	r, ok := s.users[s.emails[strings.ToLower(email)]]
 	if !ok {
-		saltedHash(dummySalt, password)
+		s.secret.passwordHash(dummySalt, password)
 		return User{}, ErrBadCredentials
 	}
-	if subtle.ConstantTimeCompare(saltedHash(r.salt, password), r.hash) != 1 && !s.dev.AnyPassword {
+	if h := s.secret.passwordHash(r.salt, password); subtle.ConstantTimeCompare(h[:], r.hash) != 1 && !s.dev.AnyPassword {
 		return User{}, ErrBadCredentials
 	}
 	return r.copy(), nil
 }
 
 // CreateSession opens a session for a user. The returned Session is the only
-// place its token appears.
+// place its token appears. When the store holds Limits.Sessions sessions,
+// the oldest one is dropped to make room.
 func (s *Store) CreateSession(userID int64) (Session, error) {
 	token := s.src.hex(32)
+	key := s.secret.tokenHash(token)
 	created := s.src.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.users[userID]
 	if !ok {
 		return Session{}, fmt.Errorf("user %d: %w", userID, ErrNotFound)
+	}
+	if s.lim.Sessions > 0 && len(s.sessions) >= s.lim.Sessions {
+		s.dropOldestSessionLocked()
+	} else if err := s.charge(sessionBytes); err != nil {
+		return Session{}, err
 	}
 	sess := Session{
 		ID:            s.nextSession,
@@ -376,10 +488,31 @@ func (s *Store) CreateSession(userID int64) (Session, error) {
 	}
 	s.nextSession++
 	s.lastSessionUser = userID
-	s.sessions[sha256.Sum256([]byte(token))] = sess
+	s.sessions[key] = sess
+	s.sessionOrder = append(s.sessionOrder, key)
 	s.changedLocked()
 	sess.Token = token
 	return sess, nil
+}
+
+// dropOldestSessionLocked forgets the oldest session; its token no longer
+// authenticates. The caller holds the write lock.
+func (s *Store) dropOldestSessionLocked() {
+	for s.sessionHead < len(s.sessionOrder) {
+		key := s.sessionOrder[s.sessionHead]
+		s.sessionOrder[s.sessionHead] = [32]byte{}
+		s.sessionHead++
+		if _, ok := s.sessions[key]; ok {
+			delete(s.sessions, key)
+			break
+		}
+	}
+	// The dropped keys are compacted away once they are half the queue, so
+	// that the queue stays within twice the sessions it orders.
+	if s.sessionHead > len(s.sessionOrder)/2 {
+		s.sessionOrder = append([][32]byte(nil), s.sessionOrder[s.sessionHead:]...)
+		s.sessionHead = 0
+	}
 }
 
 // UserIDForAPIKey returns the user an API key belongs to.
@@ -387,17 +520,20 @@ func (s *Store) UserIDForAPIKey(key string) (int64, bool) {
 	if s.dev.NobodyAPIKey != "" && key == s.dev.NobodyAPIKey {
 		return 0, true
 	}
+	h := s.secret.apiKeyHash(key)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	id, ok := s.apiKeys[sha256.Sum256([]byte(key))]
+	id, ok := s.apiKeys[h]
 	return id, ok
 }
 
-// UserIDForToken returns the user of a session token. Tokens do not expire.
+// UserIDForToken returns the user of a session token. Tokens do not expire;
+// a session is forgotten only when Limits.Sessions newer ones push it out.
 func (s *Store) UserIDForToken(token string) (int64, bool) {
+	h := s.secret.tokenHash(token)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	sess, ok := s.sessions[sha256.Sum256([]byte(token))]
+	sess, ok := s.sessions[h]
 	if ok && s.dev.LastSessionWins {
 		return s.lastSessionUser, true
 	}
@@ -569,28 +705,28 @@ func sortedValues[V any](m map[int64]V) []V {
 func (s *Store) Platforms() []Platform {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return sortedValues(s.platforms)
+	return slices.Clone(s.platformList)
 }
 
 // Currencies lists the billing currencies.
 func (s *Store) Currencies() []Currency {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return sortedValues(s.currencies)
+	return slices.Clone(s.currencyList)
 }
 
 // Plans lists the subscription plans.
 func (s *Store) Plans() []Plan {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return sortedValues(s.plans)
+	return slices.Clone(s.planList)
 }
 
 // PhoneCountries lists the phone countries.
 func (s *Store) PhoneCountries() []PhoneCountry {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return sortedValues(s.phoneCountries)
+	return slices.Clone(s.phoneCountryList)
 }
 
 // Marketapps lists the marketplace apps in the order of the fixture file
@@ -643,6 +779,15 @@ func (s *Store) Marketapp(hash string) (Marketapp, bool) {
 		}
 	}
 	return Marketapp{}, false
+}
+
+// Catalogues is the seed whose catalogues the store serves: the same
+// pointer for stores that serve the same catalogues. A store's catalogues
+// change with a reset to another seed only, and seeds only get newer.
+func (s *Store) Catalogues() *Seed {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.catalogue
 }
 
 // DefaultPlanID is the plan of an app created without nextplan: the lite plan.
@@ -755,6 +900,17 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 	if err := s.checkUserLocked(in, id); err != nil {
 		return User{}, err
 	}
+	updated := *r
+	updated.applyInput(in)
+	if g.hasPW {
+		updated.salt, updated.hash = g.salt, g.hash
+		if !s.dev.PasswordChangeUndated {
+			updated.PasswordLastChanged = g.now
+		}
+	}
+	if err := s.makeRoom(updated.bytes()-r.bytes(), 0, in.Client); err != nil {
+		return User{}, err
+	}
 	s.changedLocked()
 	if !s.dev.LoginEmailStale {
 		if !s.dev.OldEmailKept {
@@ -763,13 +919,7 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 		s.emails[strings.ToLower(in.Email)] = id
 	}
 	kept := r.User
-	r.applyInput(in)
-	if g.hasPW {
-		r.salt, r.hash = g.salt, g.hash
-		if !s.dev.PasswordChangeUndated {
-			r.PasswordLastChanged = g.now
-		}
-	}
+	*r = updated
 	if in.Client != nil {
 		s.addClientLocked(r, *in.Client, g)
 	}
@@ -795,6 +945,23 @@ func (s *Store) setPassword(id int64, password string) {
 		s.changedLocked()
 		r.salt, r.hash, r.PasswordLastChanged = salt, hash, now
 	}
+}
+
+// makeRoom checks the counts and charges the Pool for a write that adds
+// users (0 or 1), a client and its app, and grows what exists by delta
+// bytes. The caller holds the write lock.
+func (s *Store) makeRoom(delta int64, users int, client *ClientInput) error {
+	clients, apps := 0, 0
+	if client != nil {
+		clients, delta = 1, delta+client.bytes()
+		if client.App != nil {
+			apps, delta = 1, delta+client.App.bytes()
+		}
+	}
+	if err := s.room(users, clients, apps); err != nil {
+		return err
+	}
+	return s.charge(delta)
 }
 
 // updatedUser is the user as UpdateUser would leave it, without the update
@@ -838,13 +1005,16 @@ func (s *Store) CreateUser(in UserInput) (User, error) {
 	if err := s.checkUserLocked(in, 0); err != nil {
 		return User{}, err
 	}
-	s.changedLocked()
 	r := &userRecord{
 		User: User{ID: s.nextUser, Created: g.now, PasswordLastChanged: g.now},
 		salt: g.salt, hash: g.hash,
 	}
-	s.nextUser++
 	r.applyInput(in)
+	if err := s.makeRoom(r.bytes(), 1, in.Client); err != nil {
+		return User{}, err
+	}
+	s.changedLocked()
+	s.nextUser++
 	s.users[r.ID] = r
 	s.emails[strings.ToLower(r.Email)] = r.ID
 	if in.Client != nil {
@@ -904,6 +1074,9 @@ func (s *Store) CreateClient(userID int64, in ClientInput) (Client, error) {
 	if err := s.checkClientLocked(in); err != nil {
 		return Client{}, err
 	}
+	if err := s.makeRoom(0, 0, &in); err != nil {
+		return Client{}, err
+	}
 	s.changedLocked()
 	return s.addClientLocked(r, in, g), nil
 }
@@ -922,15 +1095,19 @@ func (s *Store) UpdateClient(id int64, in ClientInput) (Client, error) {
 	if err := s.checkClientLocked(in); err != nil {
 		return Client{}, err
 	}
+	updated := c
+	updated.apply(in)
+	if err := s.charge(updated.bytes() - c.bytes()); err != nil {
+		return Client{}, err
+	}
 	s.changedLocked()
-	c.apply(in)
 	if !s.dev.ClientUpdateNotStored {
-		s.clients[id] = c
+		s.clients[id] = updated
 	}
 	if s.dev.PermissionCheckedAfterWrite && s.refused[fmt.Sprint("client ", id)] {
 		return Client{}, ErrRefusedAfterWrite
 	}
-	return c.copy(), nil
+	return updated.copy(), nil
 }
 
 // CreateApp applies a POST /apps body: a new app of the client.
@@ -942,6 +1119,12 @@ func (s *Store) CreateApp(clientID int64, in AppInput) (App, error) {
 		return App{}, fmt.Errorf("client %d: %w", clientID, ErrNotFound)
 	}
 	if err := s.checkAppLocked(in); err != nil {
+		return App{}, err
+	}
+	if err := s.room(0, 0, 1); err != nil {
+		return App{}, err
+	}
+	if err := s.charge(in.bytes()); err != nil {
 		return App{}, err
 	}
 	s.changedLocked()

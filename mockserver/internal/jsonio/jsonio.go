@@ -34,10 +34,16 @@ func Decode(b []byte, v any) error {
 // messages quote "<API_KEY>" and are read by people.
 func Encode(v any) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := EncodeTo(&buf, v); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// EncodeTo writes v to buf as Encode does; on an error buf holds part of
+// it.
+func EncodeTo(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
