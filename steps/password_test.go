@@ -35,4 +35,23 @@ func TestPasswordIn(t *testing.T) {
 			t.Errorf("%s: passwordIn = %q, want a leak: %v", tt.name, where, tt.leaks)
 		}
 	}
+
+	// A password that is part of a value the request sent (or of the
+	// account's email) is not returned when that value is echoed; anywhere
+	// else it is.
+	const short = "contract"
+	sent := sentStrings([]byte(`{"email":"contract-qa@example.com","password":"contract","client":{"name":"contract-client"}}`))
+	for _, tt := range []struct {
+		body  string
+		leaks bool
+	}{
+		{`{"id":1,"email":"contract-qa@example.com"}`, false},
+		{`{"id":1,"clients":[{"name":"contract-client"}]}`, false},
+		{`{"id":1,"note":"contract"}`, true},
+		{`{"id":1,"email":"contract-qa@example.com","hint":"your password is contract"}`, true},
+	} {
+		if where := passwordIn([]byte(tt.body), short, sent...); (where != "") != tt.leaks {
+			t.Errorf("%s with %q sent: passwordIn = %q, want a leak: %v", tt.body, sent, where, tt.leaks)
+		}
+	}
 }
