@@ -93,19 +93,26 @@ func (authSteps) iLogInAsAccount(ctx context.Context, acct string) error {
 	if err != nil {
 		return err
 	}
+	_, err = st.logIn(ctx, acct)
+	return err
+}
+
+// logIn sends POST /sessions with the account's credentials as a step of
+// the scenario (its last response), keeping the session of a 200.
+func (st *scenarioState) logIn(ctx context.Context, acct string) (*exchange, error) {
 	a, err := st.accountOf(acct)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ex := st.postSession(ctx, a.email, a.password)
 	st.record(ex)
 	if ex.err != nil {
-		return st.fail("logging in as account %s: %v", acct, ex.err)
+		return ex, st.fail("logging in as account %s: %v", acct, ex.err)
 	}
 	if ex.status == http.StatusOK {
 		st.learnSession(acct, ex)
 	}
-	return nil
+	return ex, nil
 }
 
 func (authSteps) iLogInAsAccountAfterASecond(ctx context.Context, acct string) error {
@@ -113,20 +120,14 @@ func (authSteps) iLogInAsAccountAfterASecond(ctx context.Context, acct string) e
 	if err != nil {
 		return err
 	}
-	a, err := st.accountOf(acct)
-	if err != nil {
-		return err
-	}
 	login := func() (isoRange, error) {
-		ex := st.postSession(ctx, a.email, a.password)
-		st.record(ex)
-		if ex.err != nil {
-			return isoRange{}, st.fail("logging in as account %s: %v", acct, ex.err)
+		ex, err := st.logIn(ctx, acct)
+		if err != nil {
+			return isoRange{}, err
 		}
 		if ex.status != http.StatusOK {
 			return isoRange{}, st.fail("logging in as account %s: POST /sessions answered %d, want 200", acct, ex.status)
 		}
-		st.learnSession(acct, ex)
 		created := gjson.GetBytes(ex.respBody, "created")
 		r, err := parseISORange(created.Str)
 		if err != nil {
