@@ -31,8 +31,7 @@ func sessionServer(t *testing.T, created func() string) string {
 func TestLogInAfterTheClockMovesOn(t *testing.T) {
 	f := newFakeAPI()
 	s := NewSuite(testProfile(f.start(t)), Options{})
-	st := s.newState(nil)
-	st.pair, st.need = s.pool.pairs[0], sharedA
+	st := stateHoldingA(s)
 	ctx := stateToContext(context.Background(), st)
 	before := st.postSession(ctx, "qa@example.com", "qa-password")
 	r0, err := parseISORange(gjson.GetBytes(before.respBody, "created").Str)
@@ -57,9 +56,7 @@ func TestLogInAfterTheClockMovesOn(t *testing.T) {
 	for name, created := range map[string]string{"a date": "2026-01-02", "a date that does not move": "2026-01-02T15:04:05Z"} {
 		s := NewSuite(testProfile(sessionServer(t, func() string { return created })), Options{})
 		s.clockWait = 300 * time.Millisecond
-		st := s.newState(nil)
-		st.pair, st.need = s.pool.pairs[0], sharedA
-		ctx := stateToContext(context.Background(), st)
+		ctx := stateToContext(context.Background(), stateHoldingA(s))
 		start := time.Now()
 		if err := (authSteps{}).iLogInAsAccountAfterASecond(ctx, "A"); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -76,9 +73,7 @@ func TestLogInAfterTheClockMovesOn(t *testing.T) {
 func TestReadExtensionStep(t *testing.T) {
 	f := newFakeAPI()
 	s := NewSuite(testProfile(f.start(t)), Options{})
-	st := s.newState(nil)
-	st.pair, st.need = s.pool.pairs[0], sharedA
-	ctx := stateToContext(context.Background(), st)
+	ctx := stateToContext(context.Background(), stateHoldingA(s))
 	if err := (authSteps{}).iAmAccountUsing(ctx, "A", "api-key header"); err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,15 @@ var (
 	bothAB     = need{exclusiveAccess, exclusiveAccess}
 )
 
+// stateHoldingA is a scenario state of s that holds account A of the
+// first pair, as one whose steps name only A would, without the pool's
+// acquisition: for tests of single steps.
+func stateHoldingA(s *Suite) *scenarioState {
+	st := s.newState(nil)
+	st.pair, st.need = s.pool.pairs[0], sharedA
+	return st
+}
+
 // pending acquires n in the background; the channel gets the pair once it
 // is granted.
 func pending(t *testing.T, p *accountPool, n need) <-chan *pair {
@@ -252,8 +261,7 @@ func queued(p *accountPool) int {
 // pool (no step names it) may not use B; the error says what to write.
 func TestAccountNotTakenIsRefused(t *testing.T) {
 	s := NewSuite(testProfile("http://127.0.0.1:1/v1"), Options{})
-	st := s.newState(nil)
-	st.pair, st.need = s.pool.pairs[0], sharedA
+	st := stateHoldingA(s)
 	if _, err := st.lookup(context.Background(), "A.email"); err != nil {
 		t.Errorf("{{A.email}} of a scenario holding A: %v", err)
 	}
