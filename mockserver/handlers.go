@@ -407,8 +407,9 @@ const (
 // stores that serve one seed's catalogues, which never change: each is
 // encoded once, then answered as is.
 type catalogueAnswers struct {
-	seed *pricing.Seed
-	body [numCatalogues]atomic.Pointer[[]byte]
+	seed     *pricing.Seed
+	seedKind string // the SeedHeader value of seed
+	body     [numCatalogues]atomic.Pointer[[]byte]
 }
 
 // catalogue answers a catalogue route with the value build makes of the

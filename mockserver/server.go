@@ -197,7 +197,7 @@ func New(opts Options) (*Server, error) {
 		admin:   newAdminGuard(opts),
 	}
 	s.rules.max = lim.AllRules
-	s.answers.Store(&catalogueAnswers{seed: seed})
+	s.answers.Store(&catalogueAnswers{seed: seed, seedKind: seedKind(seed)})
 	if opts.StateFile != "" {
 		// Before any store: the secret of the file's hashes is the first
 		// thing the file needs.

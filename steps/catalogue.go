@@ -104,14 +104,23 @@ func (p Profile) catalogueValue(list, rest string) (value, error) {
 	if !ok || err != nil || n < 1 {
 		return value{}, fmt.Errorf("{{%s}}: write {{%s.N.field}} with N the position of an entry, from 1", name, list)
 	}
-	entries, err := parseCatalogue(p.mustValue(catalogueKeys[list]), catalogueWords[list])
+	key := catalogueKeys[list]
+	raw, err := p.profileText(key)
+	if err != nil {
+		return value{}, &missingValue{key: key, need: fmt.Sprintf("%d of the target's %s", max(n, minCatalogue), list)}
+	}
+	entries, err := parseCatalogueOf(p, key, raw)
 	if err != nil {
 		return value{}, fmt.Errorf("{{%s}}: the profile's %s: %w", name, list, err)
 	}
 	if n > len(entries) {
-		return value{}, fmt.Errorf("{{%s}}: the profile's %s lists %d entries", name, list, len(entries))
+		// Only a list derived from one id is this short (Complete).
+		return value{}, &missingValue{key: key, need: fmt.Sprintf("%d of the target's %s (the profile gives %d)", n, list, len(entries))}
 	}
 	e := entries[n-1]
+	if field != "id" && e.word == "" {
+		return value{}, &missingValue{key: key, need: fmt.Sprintf("what entry %s of %s is (id:word)", e.id, list)}
+	}
 	switch {
 	case field == "id":
 		return value{text: e.id, json: true}, nil
@@ -121,4 +130,14 @@ func (p Profile) catalogueValue(list, rest string) (value, error) {
 		return value{text: strconv.FormatBool(planFlags[e.word] == field), json: true}, nil
 	}
 	return value{}, fmt.Errorf("{{%s}}: unknown field %q (known: id, and code of currencies, name of platforms, isLite, isPro and isDynamic of plans)", name, field)
+}
+
+// parseCatalogueOf reads the profile's catalogue value of key: as written
+// by the user (id:word entries, at least two), or as Complete derived it
+// from one id (a bare id, its word unknown).
+func parseCatalogueOf(p Profile, key, raw string) ([]catalogueEntry, error) {
+	if strings.HasPrefix(p.Origin(key), "derived from ") {
+		return []catalogueEntry{{id: raw}}, nil
+	}
+	return parseCatalogue(raw, catalogueWords[key])
 }

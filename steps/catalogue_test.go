@@ -99,7 +99,7 @@ func TestCatalogueVariables(t *testing.T) {
 	}
 	st := offlineState(t)
 	for in, want := range map[string]string{
-		"{{currencies.4.id}}":    "lists 3 entries",
+		"{{currencies.4.id}}":    "needs 4 of the target's currencies (the profile gives 3)",
 		"{{currencies.0.id}}":    "from 1",
 		"{{currencies.x.id}}":    "from 1",
 		"{{currencies.1}}":       "from 1",

@@ -66,6 +66,7 @@ var profileFields = []profileField{
 	{"currencies", "PRICING_CURRENCIES", "1:GBP,2:EUR,3:USD", func(p *Profile) *string { return &p.Currencies }, checkCurrencies},
 	{"plans", "PRICING_PLANS", "1:lite,2:pro,3:dynamic", func(p *Profile) *string { return &p.Plans }, checkPlans},
 	{"platforms", "PRICING_PLATFORMS", "1:Android,2:iOS", func(p *Profile) *string { return &p.Platforms }, checkPlatforms},
+	{"seed_defaults", "PRICING_SEED_DEFAULTS", "auto", func(p *Profile) *string { return &p.SeedDefaults }, checkSeedDefaults},
 }
 
 // pairFields are the values each pair of accounts has its own of. Pair N,
@@ -143,6 +144,9 @@ func (p Profile) value(key string) (string, bool) {
 	if v := *f.field(&p); v != "" {
 		return v, true
 	}
+	if p.Missing(key) {
+		return "", true
+	}
 	return f.def, true
 }
 
@@ -173,6 +177,113 @@ func (p Profile) mustValue(key string) string {
 	return v
 }
 
+// seedKeys are the values that describe the mock's default seed: its
+// accounts, its catalogue ids and lists, its users' names and phones.
+// Against another target they mean nothing, so LoadProfile leaves them
+// unset until the preflight knows the target (Complete): the default mock
+// takes them, any other target gets what can be derived from the values it
+// was given, and a scenario that needs one still missing is skipped with
+// the key to set.
+var seedKeys = map[string]bool{
+	"email": true, "password": true, "api_key": true,
+	"other_email": true, "other_password": true, "other_api_key": true,
+	"currency_id": true, "plan_id": true, "platform_id": true, "phone_country_id": true, "marketapp_hash": true,
+	"first_name": true, "last_name": true, "timezone": true,
+	"other_first_name": true, "other_last_name": true, "other_timezone": true,
+	"other_phone_country_id": true, "other_phone_number": true, "other_phone_extension": true,
+	"currencies": true, "plans": true, "platforms": true,
+}
+
+// choiceKeys are the values that record a target's reading where the spec
+// is silent, with the question each answers. They keep the mock's reading
+// as their default against any target, so a failure of a scenario that
+// holds only for that reading names the value it assumed (assumption).
+var choiceKeys = map[string]string{
+	"login_encoding":     "the body of POST /sessions: json (section 4) or a form?",
+	"email_domain":       "which domain does the target accept (and deliver to) for a new email address?",
+	"clients_per_user":   "may a user who has a client create another (several) or not (one)?",
+	"apps_per_marketapp": "may a marketplace app have several apps (several) or only one (one)?",
+	"version_forms":      "which forms of the version segment does the target serve (v1, v1.0)?",
+	"platforms_path":     "where is the platforms collection, relative to the base URL?",
+}
+
+// Origins of a profile value, as Profile.Origin reports them.
+const (
+	originDefault  = "default"
+	originMockSeed = "the mock's seed"
+	originEnv      = "environment"
+	originFlag     = "flag"
+)
+
+// Origin says where the value of a profile-file key came from: a file, the
+// environment, a flag, the default, the mock's seed, derived from another
+// key, or "" while it is unset.
+func (p Profile) Origin(key string) string { return p.origin[key] }
+
+// Missing reports whether the profile has no value for key against its
+// target: a seed value the target was not given and none could be derived.
+func (p Profile) Missing(key string) bool {
+	f, ok := lookupField(key)
+	return ok && p.origin != nil && *f.field(&p) == "" && seedKeys[key]
+}
+
+// Notes are what loading and completing the profile found worth saying
+// before the first scenario: a variable that overrides a profile-file key,
+// a value derived from another.
+func (p Profile) Notes() []string { return p.notes }
+
+// seedDefaultsMode is seed_defaults: when the seed keys not given take the
+// mock's seed values. auto decides from the target's Pricing-Mock-Seed
+// header (Identify); mock and none decide for it.
+func (p Profile) seedDefaultsMode() string { return p.mustValue("seed_defaults") }
+
+// Complete fills the seed values the profile was not given, once the
+// target is known: with the mock's seed when mockSeed (the target said it
+// serves the default seed, or the profile says seed_defaults = mock),
+// else with what the given values imply (currency_id from the first entry
+// of currencies and the reverse; the same for plans and platforms). What
+// stays unset is reported by Missing. A Profile built by hand, without
+// LoadProfile, is complete already.
+func (p *Profile) Complete(mockSeed bool) {
+	if p.origin == nil {
+		return
+	}
+	switch p.seedDefaultsMode() {
+	case "mock":
+		mockSeed = true
+	case "none":
+		mockSeed = false
+	}
+	for _, f := range profileFields {
+		if !seedKeys[f.key] || *f.field(p) != "" {
+			continue
+		}
+		if mockSeed {
+			*f.field(p), p.origin[f.key] = f.def, originMockSeed
+		}
+	}
+	if mockSeed {
+		return
+	}
+	for _, d := range []struct{ id, list string }{{"currency_id", "currencies"}, {"plan_id", "plans"}, {"platform_id", "platforms"}} {
+		idf, _ := lookupField(d.id)
+		listf, _ := lookupField(d.list)
+		id, list := idf.field(p), listf.field(p)
+		switch {
+		case *id == "" && *list != "":
+			first, _, _ := strings.Cut(*list, ",")
+			*id, _, _ = strings.Cut(strings.TrimSpace(first), ":")
+			p.origin[d.id] = "derived from " + d.list
+			p.notes = append(p.notes, fmt.Sprintf("%s = %s, the first entry of %s (%s)", d.id, *id, d.list, listf.env))
+		case *list == "" && *id != "":
+			// One entry whose word is not known: scenarios that need a
+			// second entry, or the word, are skipped with the key to set.
+			*list = *id
+			p.origin[d.list] = "derived from " + d.id
+		}
+	}
+}
+
 // tagsKey is the profile-file key of the default godog tag expression. It is
 // not part of Profile: tags choose scenarios, they do not describe the target.
 const tagsKey = "tags"
@@ -197,9 +308,18 @@ func ProfileFromEnv(getenv func(string) string) Profile {
 
 func applyEnv(p *Profile, getenv func(string) string) {
 	for _, f := range profileFields {
-		if v := getenv(f.env); v != "" {
-			*f.field(p) = v
+		v := getenv(f.env)
+		if v == "" {
+			continue
 		}
+		if p.origin != nil {
+			if from := p.origin[f.key]; strings.HasPrefix(from, "file ") && *f.field(p) != v {
+				p.notes = append(p.notes, fmt.Sprintf("%s from the environment overrides %s of the %s (use --profile-only to ignore the environment)",
+					f.env, f.key, from))
+			}
+			p.origin[f.key] = originEnv
+		}
+		*f.field(p) = v
 	}
 	for n := 2; n <= maxPairs; n++ {
 		for _, f := range pairFields {
@@ -221,7 +341,24 @@ func applyEnv(p *Profile, getenv func(string) string) {
 // error naming it, unless written ${VAR:-default}; $$ is a literal $.
 // Every error names the file and line.
 func LoadProfile(path string, getenv func(string) string) (Profile, string, error) {
-	p := defaultProfile()
+	return loadProfile(path, getenv, true)
+}
+
+// LoadProfileOnly is LoadProfile without the environment: the file and the
+// defaults alone (${VAR} in the file still reads getenv), for a run that
+// must not pick up variables left from another target.
+func LoadProfileOnly(path string, getenv func(string) string) (Profile, string, error) {
+	return loadProfile(path, getenv, false)
+}
+
+func loadProfile(path string, getenv func(string) string, useEnv bool) (Profile, string, error) {
+	var p Profile
+	p.origin = map[string]string{}
+	for _, f := range profileFields {
+		if !seedKeys[f.key] {
+			*f.field(&p), p.origin[f.key] = f.def, originDefault
+		}
+	}
 	var tags string
 	if path != "" {
 		var err error
@@ -229,7 +366,9 @@ func LoadProfile(path string, getenv func(string) string) (Profile, string, erro
 			return Profile{}, "", err
 		}
 	}
-	applyEnv(&p, getenv)
+	if useEnv {
+		applyEnv(&p, getenv)
+	}
 	if err := p.Validate(); err != nil {
 		return Profile{}, "", err
 	}
@@ -297,6 +436,9 @@ func readProfileFile(path string, p *Profile, getenv func(string) string) (tags 
 			}
 		}
 		*field.field(p) = value
+		if p.origin != nil {
+			p.origin[key] = "file " + path
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
@@ -377,6 +519,8 @@ func (p Profile) Validate() error {
 		v := *f.field(&p)
 		var err error
 		switch {
+		case v == "" && p.Missing(f.key):
+			// Not given: Complete fills or derives it against the target.
 		case v == "":
 			err = errors.New("is empty")
 		case f.check != nil:
@@ -486,6 +630,13 @@ func listed(list, item string) bool {
 		}
 	}
 	return false
+}
+
+func checkSeedDefaults(v string) error {
+	if v != "auto" && v != "mock" && v != "none" {
+		return fmt.Errorf("%q is not auto, mock or none", v)
+	}
+	return nil
 }
 
 func checkLoginEncoding(v string) error {

@@ -131,6 +131,7 @@ var (
 )
 
 func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Pricing-Mock-Seed", "default") // it serves the default seed's accounts
 	m := versionPrefix.FindStringSubmatch(r.URL.Path)
 	if m == nil {
 		writeErr(w, http.StatusNotFound, "NotFound")

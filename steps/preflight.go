@@ -63,6 +63,9 @@ func accountVars(a account) [3]string {
 // passes this check and fails the scenarios that use it. The error, the
 // first problem in the order of the pairs, is an *UnusableError.
 func (s *Suite) Preflight(ctx context.Context) error {
+	if err := s.Identify(ctx); err != nil {
+		return err
+	}
 	var members []preflightMember // one per account, in the order of the pairs
 	for _, pr := range s.pool.pairs {
 		for i, a := range pr.accounts {

@@ -306,6 +306,21 @@ func (r *runRecord) summary() (counts map[string]int, total int, elapsed time.Du
 	return counts, total, elapsed
 }
 
+// skipReasons are the errors of the scenarios that were skipped.
+func (r *runRecord) skipReasons() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var errs []string
+	for _, f := range r.features {
+		for _, s := range f.Scenarios {
+			if s.Status == statusSkipped && s.Err != "" {
+				errs = append(errs, s.Err)
+			}
+		}
+	}
+	return errs
+}
+
 // progressPrinter writes a line to w each time another tenth of the
 // scenarios has finished, for runs whose chosen formats print nothing on
 // the console (a CI log would otherwise stay silent for minutes).

@@ -396,7 +396,9 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 	})
 
 	status, stopped := exitPass, error(nil)
-	if !c.noPreflight {
+	if c.noPreflight {
+		stopped = suite.Identify(ctx)
+	} else {
 		stopped = suite.Preflight(ctx)
 	}
 	if stopped == nil {
@@ -429,6 +431,13 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pricing-contract: %v\n", err)
 		status = max(status, exitFail)
 	}
+
+	// Last, so that it is the line a CI log ends with.
+	defer func() {
+		for _, line := range missingSummary(c.record.skipReasons()) {
+			fmt.Fprintf(stderr, "pricing-contract: %s\n", line)
+		}
+	}()
 
 	var unusable *UnusableError
 	switch {

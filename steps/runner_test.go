@@ -70,6 +70,7 @@ func platformsServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Pricing-Mock-Seed", "default") // it serves the default seed's accounts
 		switch {
 		case r.Method == http.MethodGet && r.URL.Path == "/v1/platforms":
 			w.Write([]byte(`{"platforms":[{"id":1,"name":"Android"},{"id":2,"name":"iOS"}]}`))
@@ -101,6 +102,7 @@ func errorServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Pricing-Mock-Seed", "default") // a broken mock of the default seed
 		w.WriteHeader(http.StatusInternalServerError)
 		w.Write([]byte(`{"message":"broken"}`))
 	}))

@@ -54,6 +54,13 @@ type Profile struct {
 	// The catalogues the target offers, at least two entries each
 	// (catalogue.go): "1:GBP,2:EUR", "1:lite,2:pro", "1:Android,2:iOS".
 	Currencies, Plans, Platforms string
+	// SeedDefaults says when the seed values not given take the mock's
+	// seed: "auto" (when the target says it serves the default seed),
+	// "mock" or "none".
+	SeedDefaults string
+
+	origin map[string]string // profile-file key -> where its value came from; nil for a Profile built by hand
+	notes  []string
 }
 
 // AccountPair is one pair of accounts: A, a user of a client, and B, a user
@@ -111,6 +118,8 @@ type Suite struct {
 	noticed  map[string]bool
 
 	cov coverageCounter
+
+	identified bool // Identify ran
 }
 
 // defaultTransport is http.DefaultTransport keeping more connections to
@@ -146,9 +155,11 @@ func NewSuite(p Profile, o Options) *Suite {
 	if p.LoginEncoding == "" {
 		p.LoginEncoding = "json"
 	}
-	for _, n := range seedNames {
-		if f := n.field(&p); *f == "" {
-			*f = n.def
+	if p.origin == nil { // built by hand: the mock's seed, as documented
+		for _, n := range seedNames {
+			if f := n.field(&p); *f == "" {
+				*f = n.def
+			}
 		}
 	}
 	if o.Output == nil {

@@ -208,16 +208,15 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		}
 	}
 	switch name {
-	case "currencyId":
-		return numberOrText(p.CurrencyID), nil
-	case "planId":
-		return numberOrText(p.PlanID), nil
-	case "platformId":
-		return numberOrText(p.PlatformID), nil
-	case "phoneCountryId":
-		return numberOrText(p.PhoneCountryID), nil
-	case "marketappHash":
-		return value{text: p.MarketappHash}, nil
+	case "currencyId", "planId", "platformId", "phoneCountryId", "marketappHash":
+		v, err := p.profileText(seedVars[name])
+		if err != nil {
+			return value{}, err
+		}
+		if name == "marketappHash" {
+			return value{text: v}, nil
+		}
+		return numberOrText(v), nil
 	case "phoneExtension":
 		if ext := p.mustValue("phone_extension"); ext != "null" {
 			return value{text: ext}, nil
@@ -225,12 +224,19 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		return value{text: "null", json: true}, nil
 	}
 	if key, ok := profileVars[name]; ok {
-		return value{text: p.mustValue(key)}, nil
+		v, err := p.profileText(key)
+		return value{text: v}, err
 	}
 	if list, rest, ok := strings.Cut(name, "."); ok && catalogueKeys[list] != "" {
 		return p.catalogueValue(list, rest)
 	}
 	return value{}, fmt.Errorf("unknown variable {{%s}}: not remembered in this scenario and not a profile value or generator", name)
+}
+
+// seedVars are the variables that are seed values of the profile, by key.
+var seedVars = map[string]string{
+	"currencyId": "currency_id", "planId": "plan_id", "platformId": "platform_id",
+	"phoneCountryId": "phone_country_id", "marketappHash": "marketapp_hash",
 }
 
 // profileVars are the variables that are profile values as text, by the

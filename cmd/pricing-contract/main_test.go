@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/steps"
@@ -28,11 +29,13 @@ func startMock(t *testing.T) string {
 	return mocktest.MustStart(t, mocktest.Options{}).URL
 }
 
-// startBroken serves 500 to every request.
+// startBroken serves 500 to every request, as a mock of the default seed
+// whose every handler fails.
 func startBroken(t *testing.T) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Pricing-Mock-Seed", "default")
 		w.WriteHeader(http.StatusInternalServerError)
 		w.Write([]byte(`[{"fieldName":"","error":"Internal","message":"broken on purpose"}]`))
 	}))
@@ -214,6 +217,17 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 		}
 		if strings.Contains(r.stdout, "scenarios (") {
 			t.Errorf("scenarios ran:\n%s", r.stdout)
+		}
+	})
+	t.Run("another target and no accounts in the profile: exit 3 naming the keys", func(t *testing.T) {
+		t.Parallel()
+		m := mocktest.MustStart(t, mocktest.Options{Fixtures: fixtures.Foreign()})
+		r := run(nil, "--base-url", m.URL, "--godog.format", "progress")
+		if r.code != 3 || !strings.Contains(r.stderr, "the profile gives no PRICING_EMAIL, PRICING_PASSWORD, PRICING_API_KEY, PRICING_OTHER_EMAIL") {
+			t.Fatalf("want exit 3 naming the account keys, got %s", r)
+		}
+		if strings.Contains(r.stderr, "qa@example.com") || strings.Contains(r.stdout, "qa@example.com") {
+			t.Errorf("an account of the default seed was used against another target:\n%s", r)
 		}
 	})
 }

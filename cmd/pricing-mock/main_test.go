@@ -294,6 +294,20 @@ func TestRunPrintEnv(t *testing.T) {
 		fmt.Sprintf("export PRICING_PLATFORM_ID='%d'", seed.PlatformID),
 		fmt.Sprintf("export PRICING_PHONE_COUNTRY_ID='%d'", seed.PhoneCountryID),
 		"export PRICING_MARKETAPP_HASH='" + seed.MarketappHash + "'",
+		"export PRICING_FIRST_NAME='" + seed.A.FirstName + "'",
+		"export PRICING_LAST_NAME='" + seed.A.LastName + "'",
+		"export PRICING_TIMEZONE='" + seed.A.Timezone + "'",
+		"export PRICING_OTHER_FIRST_NAME='" + seed.B.FirstName + "'",
+		"export PRICING_OTHER_LAST_NAME='" + seed.B.LastName + "'",
+		"export PRICING_OTHER_TIMEZONE='" + seed.B.Timezone + "'",
+		"export PRICING_PHONE_NUMBER='" + seed.A.PhoneNumber + "'",
+		"export PRICING_PHONE_EXTENSION='" + seed.A.PhoneExtension + "'",
+		fmt.Sprintf("export PRICING_OTHER_PHONE_COUNTRY_ID='%d'", seed.B.PhoneCountryID),
+		"export PRICING_OTHER_PHONE_NUMBER='" + seed.B.PhoneNumber + "'",
+		"export PRICING_OTHER_PHONE_EXTENSION='" + seed.B.PhoneExtension + "'",
+		"export PRICING_CURRENCIES='" + seed.Currencies + "'",
+		"export PRICING_PLANS='" + seed.Plans + "'",
+		"export PRICING_PLATFORMS='" + seed.Platforms + "'",
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -627,9 +641,11 @@ func TestRunAccounts(t *testing.T) {
 		"export PRICING_EMAIL_3='qa-3@example.com'", "export PRICING_PASSWORD_3='qa-password-3'", "export PRICING_API_KEY_3='qa-api-key-3'",
 		"export PRICING_OTHER_EMAIL_3='other-3@example.com'", "export PRICING_OTHER_PASSWORD_3='other-password-3'", "export PRICING_OTHER_API_KEY_3='other-api-key-3'",
 	}
-	if len(lines) != 12+len(wantPairs) || strings.Join(lines[12:], "\n") != strings.Join(wantPairs, "\n") ||
+	// The seed's lines: its accounts and ids, names, phones and catalogues.
+	const seedLines = 26
+	if len(lines) != seedLines+len(wantPairs) || strings.Join(lines[seedLines:], "\n") != strings.Join(wantPairs, "\n") ||
 		lines[1] != "export PRICING_EMAIL='"+seed.Email+"'" {
-		t.Errorf("--print-env --accounts 3:\n%s\nwant the seed's 12 lines, then\n%s", stdout.String(), strings.Join(wantPairs, "\n"))
+		t.Errorf("--print-env --accounts 3:\n%s\nwant the seed's 26 lines, then\n%s", stdout.String(), strings.Join(wantPairs, "\n"))
 	}
 
 	base, stop := startRun(t, "--accounts", "3")

@@ -7,6 +7,7 @@ package mocktest
 
 import (
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -31,6 +32,9 @@ type Options struct {
 	// them in the profile (pricing-mock --accounts), so that a run can
 	// change several accounts at once.
 	Pairs int
+	// Fixtures is the seed (fixtures.Foreign(), a folder); nil: the
+	// embedded default seed.
+	Fixtures fs.FS
 }
 
 // Mock is a mock served on 127.0.0.1.
@@ -43,9 +47,13 @@ type Mock struct {
 
 // Start serves a fresh mock. Close stops it.
 func Start(opts Options) (*Mock, error) {
-	var mo mockserver.Options
+	mo := mockserver.Options{Fixtures: opts.Fixtures}
 	if opts.Pairs > 1 {
-		mo.Fixtures = pricing.AccountPairs(fixtures.Seed(), opts.Pairs)
+		seed := opts.Fixtures
+		if seed == nil {
+			seed = fixtures.Seed()
+		}
+		mo.Fixtures = pricing.AccountPairs(seed, opts.Pairs)
 	}
 	srv, h, err := defects.New(mo, opts.Defects)
 	if err != nil {

@@ -141,6 +141,7 @@ func LoadSeed(fsys fs.FS) (*Seed, error) {
 	if err := d.check(); err != nil {
 		return nil, err
 	}
+	d.completeProfile()
 	return d, nil
 }
 
@@ -335,11 +336,21 @@ type Profile struct {
 	CurrencyID, PlanID, PlatformID, PhoneCountryID                  int64
 	MarketappHash                                                   string
 	Pairs                                                           []AccountPair // pairs 2, 3, … of accounts
+	// The catalogues as the suite lists them (id:word, comma-separated).
+	Currencies, Plans, Platforms string
+	A, B                         AccountDetails // the users of accounts A and B
 }
 
 // AccountPair is one more pair of accounts A and B for the suite's pool.
 type AccountPair struct {
 	Email, Password, APIKey, OtherEmail, OtherPassword, OtherAPIKey string
+}
+
+func nonZero(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // Env renders the profile as PRICING_* variables ("NAME=value", unquoted),
@@ -360,6 +371,19 @@ func (p Profile) Env(baseURL string) []string {
 		"PRICING_PLATFORM_ID=" + i(p.PlatformID),
 		"PRICING_PHONE_COUNTRY_ID=" + i(p.PhoneCountryID),
 		"PRICING_MARKETAPP_HASH=" + p.MarketappHash,
+	}
+	// What completeProfile adds; a Profile built by hand may lack it.
+	for _, kv := range [][2]string{
+		{"PRICING_FIRST_NAME", p.A.FirstName}, {"PRICING_LAST_NAME", p.A.LastName}, {"PRICING_TIMEZONE", p.A.Timezone},
+		{"PRICING_OTHER_FIRST_NAME", p.B.FirstName}, {"PRICING_OTHER_LAST_NAME", p.B.LastName}, {"PRICING_OTHER_TIMEZONE", p.B.Timezone},
+		{"PRICING_PHONE_NUMBER", p.A.PhoneNumber}, {"PRICING_PHONE_EXTENSION", p.A.PhoneExtension},
+		{"PRICING_OTHER_PHONE_COUNTRY_ID", nonZero(p.B.PhoneCountryID)},
+		{"PRICING_OTHER_PHONE_NUMBER", p.B.PhoneNumber}, {"PRICING_OTHER_PHONE_EXTENSION", p.B.PhoneExtension},
+		{"PRICING_CURRENCIES", p.Currencies}, {"PRICING_PLANS", p.Plans}, {"PRICING_PLATFORMS", p.Platforms},
+	} {
+		if kv[1] != "" {
+			env = append(env, kv[0]+"="+kv[1])
+		}
 	}
 	for i, pr := range p.Pairs {
 		n := "_" + strconv.Itoa(i+2)

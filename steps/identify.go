@@ -1,0 +1,67 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// seedHeader is the header a pricing-mock names its seed in: "default"
+// for the embedded seed, whose values are the profile's defaults.
+const seedHeader = "Pricing-Mock-Seed"
+
+// Identify asks the target, with one request that needs no account and
+// changes nothing (GET of the platforms collection), whether it is the mock
+// of the default seed, and completes the profile accordingly (Complete):
+// the seed values not given are the mock's there, and elsewhere derived or
+// left unset. It then refuses (*UnusableError) a profile with no accounts.
+// Preflight calls it first; a run without the preflight calls it alone.
+func (s *Suite) Identify(ctx context.Context) error {
+	if s.profile.origin == nil || s.identified {
+		return nil
+	}
+	s.identified = true
+	st := s.newState(nil)
+	out := outgoing{method: http.MethodGet, header: http.Header{}}
+	out.url, _ = s.endpointURL(s.profile.mustValue("platforms_path"), "")
+	ex := st.do(ctx, out)
+	if ex.err != nil {
+		return unusable(ex, st, "the target does not answer: GET %s: %v", st.maskURL(ex.url), st.maskText(ex.err.Error()))
+	}
+	mockSeed := ex.respHeader.Get(seedHeader) == "default"
+	s.profile.Complete(mockSeed)
+	switch {
+	case s.profile.seedDefaultsMode() != "auto":
+		s.notice("profile:seed", "profile: seed_defaults = %s", s.profile.seedDefaultsMode())
+	case mockSeed:
+		s.notice("profile:seed", "profile: the target is a pricing-mock with the default seed, whose values stand for the keys the profile does not give")
+	default:
+		var unset []string
+		for _, f := range profileFields {
+			if s.profile.Missing(f.key) {
+				unset = append(unset, f.key)
+			}
+		}
+		if len(unset) > 0 {
+			s.notice("profile:seed", "profile: the target is not the default mock, so these keys have no value and the scenarios that need one are skipped: %s",
+				strings.Join(unset, ", "))
+		}
+	}
+	for _, n := range s.profile.notes {
+		s.notice("profile:"+n, "profile: %s", n)
+	}
+	var missing []string
+	for _, key := range []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"} {
+		if s.profile.Missing(key) {
+			f, _ := lookupField(key)
+			missing = append(missing, f.env)
+		}
+	}
+	if len(missing) > 0 {
+		return &UnusableError{Reason: fmt.Sprintf("the profile gives no %s, and the target is not the default mock: set them (pricing-contract init writes a profile)",
+			strings.Join(missing, ", "))}
+	}
+	s.pool = newAccountPool(profilePairs(s.profile))
+	return nil
+}

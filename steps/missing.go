@@ -1,0 +1,107 @@
+package steps
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+)
+
+// missingValue skips a scenario that needs a profile value the target's
+// profile does not give (Profile.Missing): a run against a foreign target
+// never falls back on the mock's seed, it says which key to set.
+type missingValue struct {
+	key  string // profile-file key
+	need string // what the scenario needs, for the message
+}
+
+func (m *missingValue) Error() string {
+	f, _ := lookupField(m.key)
+	return fmt.Sprintf("%v: not run: this scenario needs %s, which the profile does not give: set %s (%s)",
+		godog.ErrSkip, m.need, f.env, m.key)
+}
+
+func (m *missingValue) Unwrap() error { return godog.ErrSkip }
+
+// profileText is the profile's value of key, or a missingValue when the
+// target's profile has none.
+func (p Profile) profileText(key string) (string, error) {
+	if p.Missing(key) {
+		return "", &missingValue{key: key, need: "the profile's " + key}
+	}
+	return p.mustValue(key), nil
+}
+
+// missingKeyOf extracts the key of a missingValue from the text of a
+// scenario's error, as the reports keep errors as text.
+func missingKeyOf(errText string) (key string, ok bool) {
+	_, rest, found := strings.Cut(errText, "which the profile does not give: set ")
+	if !found {
+		return "", false
+	}
+	env, _, _ := strings.Cut(rest, " ")
+	for _, f := range profileFields {
+		if f.env == env {
+			return f.key, true
+		}
+	}
+	return "", false
+}
+
+// missingSummary groups the skipped scenarios' errors by the profile value
+// they missed: one line per key, most scenarios first, such as "12
+// scenarios not run: set PRICING_CURRENCIES (currencies)". Empty when no
+// scenario missed a value.
+func missingSummary(errs []string) []string {
+	counts := map[string]int{}
+	for _, e := range errs {
+		if k, ok := missingKeyOf(e); ok {
+			counts[k]++
+		}
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	var lines []string
+	for _, k := range keys {
+		f, _ := lookupField(k)
+		lines = append(lines, fmt.Sprintf("%d %s not run: set %s (%s)%s", counts[k], plural(counts[k], "scenario", "scenarios"), f.env, k, missingHint(k)))
+	}
+	return lines
+}
+
+// missingHint says what a value should hold, for the keys whose form is
+// not obvious from their name.
+func missingHint(key string) string {
+	switch key {
+	case "currencies":
+		return " with two currencies of the target, id:code"
+	case "plans":
+		return " with two plans of the target, id:lite|pro|dynamic|none"
+	case "platforms":
+		return " with the two platforms of the target, id:Android,id:iOS"
+	}
+	return ""
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// isMissing reports whether err skipped its scenario for a missing value.
+func isMissing(err error) bool {
+	var m *missingValue
+	return errors.As(err, &m)
+}
