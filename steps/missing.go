@@ -105,3 +105,25 @@ func isMissing(err error) bool {
 	var m *missingValue
 	return errors.As(err, &m)
 }
+
+// profileErrors reads the failures' errors: when every one of them starts
+// with a refused profile value (profileErrorPrefix), it returns one line
+// per refused value, to fix in the profile; else none.
+func profileErrors(errs []string) []string {
+	seen := map[string]bool{}
+	var lines []string
+	for _, e := range errs {
+		first, _, _ := strings.Cut(e, "\n")
+		line, ok := strings.CutPrefix(first, profileErrorPrefix)
+		if !ok {
+			return nil
+		}
+		line, _, _ = strings.Cut(line, "; if that")
+		if !seen[line] {
+			seen[line] = true
+			lines = append(lines, line)
+		}
+	}
+	sort.Strings(lines)
+	return lines
+}

@@ -55,7 +55,10 @@ func accountVars(a account) [3]string {
 //     /users/:userId with the key and an empty JSON object. The spec fixes
 //     the answers: 400 when the key is accepted (no first name is provided,
 //     section 7.3), 401 when it is not, 403 when it belongs to another user.
-//     A 200 (a server that accepts the empty update) also proves the key.
+//     A 200 (a server that accepts the empty update) also proves the key;
+//   - each id, address, phone and email domain of the profile is accepted:
+//     a request refused for a blank name (7.3) carries it, and a 400 that
+//     names its field says the target refuses it (checkProfileValues).
 //
 // The accounts are checked at once, a login each and then a PUT each, so a
 // pool costs about as much time as one pair. A server that validates the
@@ -89,9 +92,26 @@ func (s *Suite) Preflight(ctx context.Context) error {
 	if err := checkDistinct(members, ids); err != nil {
 		return err
 	}
-	return firstError(parallel(len(members), func(i int) error {
+	if err := firstError(parallel(len(members), func(i int) error {
 		return members[i].st.preflightAPIKey(ctx, members[i].a, ids[i])
-	}))
+	})); err != nil {
+		return err
+	}
+	refused, err := s.checkProfileValues(ctx, ids[0].userID)
+	if err != nil {
+		return err
+	}
+	if len(refused) > 0 {
+		var b strings.Builder
+		for _, r := range refused {
+			fmt.Fprintf(&b, "%s\n", r)
+		}
+		return &UnusableError{
+			Reason: fmt.Sprintf("the target refuses %d %s of the profile: set values the target accepts", len(refused), plural(len(refused), "value", "values")),
+			Detail: b.String(),
+		}
+	}
+	return nil
 }
 
 // preflightMember is one account of the pool, with a state of its own.

@@ -306,6 +306,21 @@ func (r *runRecord) summary() (counts map[string]int, total int, elapsed time.Du
 	return counts, total, elapsed
 }
 
+// failureReasons are the errors of the scenarios that failed.
+func (r *runRecord) failureReasons() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var errs []string
+	for _, f := range r.features {
+		for _, s := range f.Scenarios {
+			if s.Status == statusFailed {
+				errs = append(errs, s.Err)
+			}
+		}
+	}
+	return errs
+}
+
 // skipReasons are the errors of the scenarios that were skipped.
 func (r *runRecord) skipReasons() []string {
 	r.mu.Lock()

@@ -580,6 +580,11 @@ func (st *scenarioState) fail(format string, args ...any) error {
 		return errors.New(msg + "\n(no request was sent in this scenario)")
 	}
 	st.last.shown = true
+	if r, ok := st.suite.refusedProfileValue(st.last); ok {
+		// The target refused a value the suite took from the profile and
+		// the preflight could not check: the profile is what to fix.
+		msg = profileErrorPrefix + r.String() + "; if that is not a valid value on the target, set one that is\n" + msg
+	}
 	return errors.New(msg + "\n\n" + st.dump(st.last))
 }
 

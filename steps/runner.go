@@ -457,6 +457,15 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pricing-contract: interrupted (%v): the scenarios under way finished, the others were not run\n", context.Cause(parent))
 		return max(status, exitFail)
 	}
+	if status == exitFail {
+		if lines := profileErrors(c.record.failureReasons()); len(lines) > 0 {
+			fmt.Fprintf(stderr, "pricing-contract: every failure is a value of the profile the target refused; fix the profile, the contract was not judged:\n")
+			for _, l := range lines {
+				fmt.Fprintf(stderr, "  %s\n", l)
+			}
+			return exitUnusable
+		}
+	}
 	return status
 }
 

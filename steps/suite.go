@@ -120,6 +120,9 @@ type Suite struct {
 	cov coverageCounter
 
 	identified bool // Identify ran
+
+	checkMu  sync.Mutex
+	verified map[string]bool // "field=value" the preflight saw the target accept
 }
 
 // defaultTransport is http.DefaultTransport keeping more connections to

@@ -219,6 +219,38 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 			t.Errorf("scenarios ran:\n%s", r.stdout)
 		}
 	})
+	t.Run("a currency id the target does not have: exit 3 naming the key before any scenario", func(t *testing.T) {
+		t.Parallel()
+		for _, env := range []map[string]string{
+			{"PRICING_CURRENCY_ID": "999"},
+			{"PRICING_CURRENCIES": "1:GBP,999:XXX"},
+		} {
+			r := run(env, "--base-url", startMock(t), "--godog.format", "progress")
+			for k, v := range env {
+				want := "the target refused the profile's `currency.id` 999 (" + k
+				if r.code != 3 || !strings.Contains(r.stderr, want) {
+					t.Errorf("%s=%s: want exit 3 and %q, got %s", k, v, want, r)
+				}
+			}
+			if strings.Contains(r.stdout, "scenarios (") {
+				t.Errorf("scenarios ran:\n%s", r.stdout)
+			}
+		}
+	})
+	t.Run("a marketplace hash the target does not have: the failures are the profile's, exit 3", func(t *testing.T) {
+		t.Parallel()
+		// No refused request can check a hash before the run (no field of
+		// POST /apps is required with one), so the scenarios meet it.
+		env := map[string]string{"PRICING_MARKETAPP_HASH": "00000000000000000000000000000000000000aa"}
+		r := run(env, "--base-url", startMock(t), "--godog.tags", "@post-apps", "--godog.concurrency", "4", "--godog.format", "progress")
+		want := "the target refused the profile's `marketapp.hash` 00000000000000000000000000000000000000aa (PRICING_MARKETAPP_HASH, marketapp_hash)"
+		if r.code != 3 || !strings.Contains(r.stderr, "every failure is a value of the profile the target refused") || !strings.Contains(r.stderr, want) {
+			t.Fatalf("want exit 3 and %q, got %s", want, r)
+		}
+		if !strings.Contains(r.stdout, "profile error: "+want) {
+			t.Errorf("the failed scenarios do not say that the profile is wrong:\n%s", r.stdout)
+		}
+	})
 	t.Run("another target and no accounts in the profile: exit 3 naming the keys", func(t *testing.T) {
 		t.Parallel()
 		m := mocktest.MustStart(t, mocktest.Options{Fixtures: fixtures.Foreign()})

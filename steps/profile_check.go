@@ -1,0 +1,290 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+)
+
+// profiledField is a body field the suite fills from the profile: a 400
+// naming it, for the value the profile gave, says that the profile does not
+// fit the target, not that the target breaks the contract.
+type profiledField struct {
+	field string   // the field's dotted path in a body, as a 400 names it
+	keys  []string // the profile keys whose values fill it
+}
+
+var profiledFields = []profiledField{
+	{"currency.id", []string{"currency_id", "currencies"}},
+	{"platform.id", []string{"platform_id", "platforms"}},
+	{"nextplan.id", []string{"plan_id", "plans"}},
+	{"phoneCountry.id", []string{"phone_country_id", "other_phone_country_id"}},
+	{"marketapp.hash", []string{"marketapp_hash"}},
+	{"phoneNumber", []string{"phone_number", "other_phone_number"}},
+	{"phoneExtension", []string{"phone_extension", "other_phone_extension"}},
+	{"addressLine1", []string{"address_line1"}},
+	{"addressLine2", []string{"address_line2"}},
+	{"addressCity", []string{"address_city"}},
+	{"addressPostcode", []string{"address_postcode"}},
+	{"addressCountry", []string{"address_country"}},
+	{"vat", []string{"vat"}},
+	{"email", []string{"email_domain"}},
+}
+
+// refusal is a value of the profile that the target refused.
+type refusal struct {
+	field, value, key string
+}
+
+func (r refusal) String() string {
+	f, _ := lookupField(r.key)
+	return fmt.Sprintf("the target refused the profile's `%s` %s (%s, %s)", r.field, r.value, f.env, r.key)
+}
+
+// profileErrorPrefix starts the line a failure carries when it was caused
+// by a refused profile value; the runner counts such failures apart.
+const profileErrorPrefix = "profile error: "
+
+// fieldOf is a 400's fieldName without the prefix of a nested body (the app
+// of POST /clients, the client of a sign-up), matched without case.
+func fieldOf(name string) string {
+	for _, p := range []string{"client.app.", "client.", "app."} {
+		if len(name) > len(p) && strings.EqualFold(name[:len(p)], p) {
+			name = name[len(p):]
+			break
+		}
+	}
+	return name
+}
+
+// refusedProfileValue reports the first error of a 400 that names a field
+// the suite filled with a value of the profile the preflight could not
+// verify, with that value. ok is false for any other answer.
+func (s *Suite) refusedProfileValue(ex *exchange) (refusal, bool) {
+	if ex == nil || ex.err != nil || ex.status != http.StatusBadRequest || ex.out.body == nil {
+		return refusal{}, false
+	}
+	body := gjson.ParseBytes(ex.out.body)
+	for _, e := range gjson.ParseBytes(ex.respBody).Array() {
+		name := e.Get("fieldName").String()
+		for _, pf := range profiledFields {
+			if !strings.EqualFold(fieldOf(name), pf.field) && !strings.EqualFold(fieldOf(name), strings.TrimSuffix(pf.field, ".id")) {
+				continue
+			}
+			sent := body.Get(strings.TrimPrefix(name[:len(name)-len(fieldOf(name))]+pf.field, "."))
+			if !sent.Exists() {
+				continue
+			}
+			for _, key := range pf.keys {
+				if v, ok := s.profileHolds(key, sent.String()); ok && !s.verifiedValue(pf.field, v) {
+					return refusal{field: pf.field, value: v, key: key}, true
+				}
+			}
+		}
+	}
+	return refusal{}, false
+}
+
+// profileHolds reports whether sent is the profile's value of key: equal,
+// an id of a catalogue list, or for email_domain an address at it.
+func (s *Suite) profileHolds(key, sent string) (string, bool) {
+	if s.profile.Missing(key) {
+		return "", false
+	}
+	v := s.profile.mustValue(key)
+	switch key {
+	case "currencies", "plans", "platforms":
+		for _, item := range strings.Split(v, ",") {
+			if id, _, _ := strings.Cut(strings.TrimSpace(item), ":"); id == sent {
+				return id, true
+			}
+		}
+		return "", false
+	case "email_domain":
+		_, domain, ok := strings.Cut(sent, "@")
+		if ok && (strings.EqualFold(domain, v) || strings.HasSuffix(strings.ToLower(domain), "."+strings.ToLower(v))) {
+			return v, true
+		}
+		return "", false
+	}
+	if key == "marketapp_hash" { // the scenarios send it in either case
+		return v, strings.EqualFold(sent, v)
+	}
+	return v, sent == v
+}
+
+// verifiedValue reports whether the preflight saw the target accept value
+// in field.
+func (s *Suite) verifiedValue(field, value string) bool {
+	s.checkMu.Lock()
+	defer s.checkMu.Unlock()
+	return s.verified[field+"="+value]
+}
+
+func (s *Suite) verify(field, value string) {
+	s.checkMu.Lock()
+	defer s.checkMu.Unlock()
+	if s.verified == nil {
+		s.verified = map[string]bool{}
+	}
+	s.verified[field+"="+value] = true
+}
+
+// probe is one request of the profile check: refused for a reason of
+// section 7.3 on any correct target (a blank name or first name), so it
+// changes nothing, and carrying one value of the profile in field, which a
+// 400 then either names (the target refuses the value) or not (it accepts
+// it).
+type probe struct {
+	method, path, template string
+	set                    map[string]any // body fields set after the template
+	field, value, key      string
+}
+
+// probes are the checks of every value of the profile that a refused
+// request can show: each currency, platform, plan and phone country id, the
+// address, the phone and the email domain. The marketplace hash cannot be
+// checked so: with a hash, no field of POST /apps is required.
+func (s *Suite) probes(userID string) []probe {
+	p := s.profile
+	var out []probe
+	ids := func(idKey, listKey string) map[string]string {
+		got := map[string]string{}
+		if !p.Missing(listKey) {
+			for _, item := range strings.Split(p.mustValue(listKey), ",") {
+				id, _, _ := strings.Cut(strings.TrimSpace(item), ":")
+				got[id] = listKey
+			}
+		}
+		if !p.Missing(idKey) {
+			got[p.mustValue(idKey)] = idKey
+		}
+		return got
+	}
+	add := func(method, path, template, field string, values map[string]string, set map[string]any) {
+		keys := make([]string, 0, len(values))
+		for v := range values {
+			keys = append(keys, v)
+		}
+		sort.Strings(keys)
+		for _, v := range keys {
+			b := map[string]any{field: jsonNumberOrText(v)}
+			for k, x := range set {
+				b[k] = x
+			}
+			out = append(out, probe{method, path, template, b, field, v, values[v]})
+		}
+	}
+	blankClient := map[string]any{"name": ""}
+	add(http.MethodPost, "/clients", "client", "currency.id", ids("currency_id", "currencies"), blankClient)
+	blankApp := map[string]any{"name": ""}
+	add(http.MethodPost, "/apps", "app-by-name", "platform.id", ids("platform_id", "platforms"), blankApp)
+	add(http.MethodPost, "/apps", "app-by-name", "nextplan.id", ids("plan_id", "plans"), blankApp)
+	users := "/users/" + userID
+	phones := map[string]string{}
+	for _, k := range []string{"other_phone_country_id", "phone_country_id"} {
+		if !p.Missing(k) {
+			phones[p.mustValue(k)] = k
+		}
+	}
+	add(http.MethodPut, users, "user", "phoneCountry.id", phones, map[string]any{"firstName": ""})
+	// The template's values: the address, the phone and a made-up email at
+	// the profile's domain, each named by the key it came from.
+	for _, f := range []struct{ method, path, template, field, key string }{
+		{http.MethodPost, "/clients", "client", "addressLine1", "address_line1"},
+		{http.MethodPost, "/clients", "client", "addressLine2", "address_line2"},
+		{http.MethodPost, "/clients", "client", "addressCity", "address_city"},
+		{http.MethodPost, "/clients", "client", "addressPostcode", "address_postcode"},
+		{http.MethodPost, "/clients", "client", "addressCountry", "address_country"},
+		{http.MethodPost, "/clients", "client", "vat", "vat"},
+		{http.MethodPut, users, "user", "phoneNumber", "phone_number"},
+		{http.MethodPut, users, "user", "email", "email_domain"},
+	} {
+		set := blankClient
+		if f.template == "user" {
+			set = map[string]any{"firstName": ""}
+		}
+		out = append(out, probe{f.method, f.path, f.template, set, f.field, p.mustValue(f.key), f.key})
+	}
+	return out
+}
+
+// jsonNumberOrText is an id as a JSON number when it is one.
+func jsonNumberOrText(v string) any {
+	if err := checkID(v); err == nil {
+		return json.Number(v)
+	}
+	return v
+}
+
+// checkProfileValues sends the probes as account A of pair 1 with its api
+// key, at once, and returns the values the target refused, one per key.
+// A probe the target does not answer 400 proves nothing and is left out
+// (a 403 of a target that allows one client per user, say).
+func (s *Suite) checkProfileValues(ctx context.Context, userID string) ([]refusal, error) {
+	probes := s.probes(userID)
+	var (
+		mu      sync.Mutex
+		refused = map[string]refusal{}
+	)
+	err := parallel(len(probes), func(i int) error {
+		pr := probes[i]
+		st := s.newState(nil)
+		st.pair, st.need[0] = s.pool.pairs[0], sharedAccess
+		data, err := s.fixture("bodies", pr.template)
+		if err != nil {
+			return err
+		}
+		if err := st.setJSONBody(ctx, "template "+pr.template, string(data)); err != nil {
+			return err
+		}
+		for field, v := range pr.set {
+			if err := st.setBodyField(ctx, field, v, true); err != nil {
+				return err
+			}
+		}
+		out := outgoing{method: pr.method, header: http.Header{}}
+		out.url, _ = s.endpointURL(pr.path, "")
+		out.header.Set("Authorization", "api-key "+st.pair.accounts[0].apiKey)
+		if err := st.pending.apply(&out); err != nil {
+			return err
+		}
+		ex := st.do(ctx, out)
+		if ex.err != nil || ex.status != http.StatusBadRequest {
+			return nil
+		}
+		sent := gjson.GetBytes(ex.out.body, pr.field).String()
+		for _, e := range gjson.ParseBytes(ex.respBody).Array() {
+			if strings.EqualFold(fieldOf(e.Get("fieldName").String()), pr.field) ||
+				strings.EqualFold(fieldOf(e.Get("fieldName").String()), strings.TrimSuffix(pr.field, ".id")) {
+				mu.Lock()
+				if _, ok := refused[pr.key]; !ok {
+					v := pr.value
+					if pr.field == "email" {
+						v = sent
+					}
+					refused[pr.key] = refusal{field: pr.field, value: v, key: pr.key}
+				}
+				mu.Unlock()
+				return nil
+			}
+		}
+		s.verify(pr.field, pr.value)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []refusal
+	for _, r := range refused {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out, nil
+}
