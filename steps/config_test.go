@@ -420,3 +420,74 @@ func TestTagFilter(t *testing.T) {
 		})
 	}
 }
+
+// Also found: after eval "$(pricing-mock --print-env)", --profile ran a
+// hybrid of the mock's accounts and the file's lists without a word. The
+// run now says which source won, and --profile-only ignores the variables.
+func TestProfileFileAndEnvironment(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "staging.profile")
+	if err := os.WriteFile(path, []byte("email = a@staging.test\ncurrencies = 7:CHF,8:JPY\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := mapEnv(map[string]string{"PRICING_EMAIL": "qa@example.com", "PRICING_CURRENCIES": "7:CHF,8:JPY", "PRICING_PLAN_ID": "3"})
+
+	p, _, err := LoadProfile(path, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Email != "qa@example.com" || p.Origin("email") != originEnv {
+		t.Errorf("email %q from %q, want the environment's", p.Email, p.Origin("email"))
+	}
+	want := []string{"PRICING_EMAIL from the environment overrides email of the file " + path + " (use --profile-only to ignore the environment)"}
+	if !reflect.DeepEqual(p.Notes(), want) {
+		t.Errorf("notes %q, want %q (a variable equal to the file's value, or setting a key the file does not, is no conflict)", p.Notes(), want)
+	}
+
+	p, _, err = LoadProfileOnly(path, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Email != "a@staging.test" || p.Origin("email") != "file "+path || len(p.Notes()) != 0 {
+		t.Errorf("--profile-only: email %q from %q, notes %q; want the file's and no note", p.Email, p.Origin("email"), p.Notes())
+	}
+	if !p.Missing("plan_id") {
+		t.Errorf("--profile-only: plan_id %q was taken from the environment", p.PlanID)
+	}
+}
+
+// Against a target that is not the default mock, the seed keys not given
+// are derived from the ones given, or stay unset: never the mock's values.
+func TestCompleteForAnotherTarget(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.profile")
+	if err := os.WriteFile(path, []byte("currency_id = 1015\nplatforms = 1001:Android,1008:iOS\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := LoadProfile(path, mapEnv(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Complete(false)
+	for key, want := range map[string]string{"currency_id": "1015", "currencies": "1015", "platform_id": "1001", "platforms": "1001:Android,1008:iOS"} {
+		if got, _ := p.value(key); got != want {
+			t.Errorf("%s = %q, want %q", key, got, want)
+		}
+	}
+	for _, key := range []string{"email", "plan_id", "plans", "marketapp_hash", "first_name", "other_phone_country_id"} {
+		if !p.Missing(key) {
+			v, _ := p.value(key)
+			t.Errorf("%s = %q: a value of the mock's seed stood in for the target's", key, v)
+		}
+	}
+	if got, _ := p.value("clients_per_user"); got != "several" {
+		t.Errorf("clients_per_user = %q: a choice keeps its default everywhere", got)
+	}
+
+	q, _, _ := LoadProfile(path, mapEnv(nil))
+	q.Complete(true)
+	if got, _ := q.value("plan_id"); got != "1" || q.Missing("email") {
+		t.Errorf("against the default mock: plan_id %q, email missing %v; want the seed's", got, q.Missing("email"))
+	}
+	if got, _ := q.value("currencies"); got != "1:GBP,2:EUR,3:USD" {
+		t.Errorf("against the default mock, currencies = %q", got)
+	}
+}

@@ -176,6 +176,7 @@ func parseArgs(args []string, getenv func(string) string, stdout io.Writer) (*ru
 type cliFlags struct {
 	baseURL, profilePath string
 	reference            bool
+	profileOnly          bool // --profile-only: the file, not the PRICING_* variables
 	profileTags          string // the tags of the profile file
 }
 
@@ -184,6 +185,7 @@ func (c *runConfig) flagSet(stdout io.Writer) (*flag.FlagSet, *cliFlags) {
 	fs := flag.NewFlagSet("pricing-contract", flag.ContinueOnError)
 	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the server under test, with the version segment (env PRICING_BASE_URL)")
 	fs.StringVar(&f.profilePath, "profile", "", "read the target profile and default tags from `FILE` (key = value lines, ${VAR} from the environment)")
+	fs.BoolVar(&f.profileOnly, "profile-only", false, "take the target profile from --profile and the defaults only, ignoring PRICING_* variables (left from another target by eval \"$(pricing-mock --print-env)\", say); ${VAR} in the file still reads the environment")
 	fs.BoolVar(&f.reference, "reference", false, "also run the @reference scenarios, which check the mock's decisions where the spec is silent")
 	fs.StringVar(&c.features, "features", "", "run the *.feature files of `DIR` instead of the embedded ones")
 	fs.StringVar(&c.coverage, "coverage", "", "write the coverage of endpoints and statuses as JSON to `FILE`")
@@ -203,7 +205,14 @@ func (c *runConfig) flagSet(stdout io.Writer) (*flag.FlagSet, *cliFlags) {
 
 // loadProfile applies the profile file, the environment and --base-url.
 func (c *runConfig) loadProfile(f *cliFlags, getenv func(string) string) error {
-	p, tags, err := LoadProfile(f.profilePath, getenv)
+	load := LoadProfile
+	if f.profileOnly {
+		if f.profilePath == "" {
+			return errors.New("--profile-only needs --profile FILE")
+		}
+		load = LoadProfileOnly
+	}
+	p, tags, err := load(f.profilePath, getenv)
 	if err != nil {
 		return err
 	}
