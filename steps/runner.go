@@ -176,7 +176,7 @@ func parseArgs(args []string, getenv func(string) string, stdout io.Writer) (*ru
 type cliFlags struct {
 	baseURL, profilePath string
 	reference            bool
-	profileOnly          bool // --profile-only: the file, not the PRICING_* variables
+	profileOnly          bool   // --profile-only: the file, not the PRICING_* variables
 	profileTags          string // the tags of the profile file
 }
 
