@@ -2,6 +2,7 @@
 // base URL:
 //
 //	pricing-contract --base-url https://staging.example.com/v1
+//	pricing-contract init --base-url https://staging.example.com/v1 --output staging.profile
 //
 // The feature files are embedded, so the binary built from a checkout
 // (`go build -o pricing-contract ./cmd/pricing-contract`) is all a pipeline
@@ -32,7 +33,12 @@ func main() {
 	// handling is back, so a second interrupt ends the process at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	context.AfterFunc(ctx, stop)
-	code := steps.Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	var code int
+	if len(os.Args) > 1 && os.Args[1] == "init" {
+		code = steps.Init(ctx, os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	} else {
+		code = steps.Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	}
 	stop()
 	os.Exit(code)
 }

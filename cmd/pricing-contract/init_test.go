@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pricing-contract/pricing-contract/fixtures"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/steps"
+)
+
+// TestInitWritesAProfileTheSuitePasses: `pricing-contract init` against the
+// mock and against a foreign one writes a profile with which the suite
+// passes, every scenario run, and no secret in clear.
+func TestInitWritesAProfileTheSuitePasses(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts mocktest.Options
+	}{
+		{"the default mock", mocktest.Options{}},
+		{"a mock of the foreign seed", mocktest.Options{Fixtures: fixtures.Foreign()}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := mocktest.MustStart(t, tc.opts)
+			seed := m.Server.Profile()
+			secrets := map[string]string{
+				"PRICING_PASSWORD": seed.Password, "PRICING_API_KEY": seed.APIKey,
+				"PRICING_OTHER_PASSWORD": seed.OtherPassword, "PRICING_OTHER_API_KEY": seed.OtherAPIKey,
+			}
+			path := filepath.Join(t.TempDir(), "target.profile")
+			var stdout, stderr bytes.Buffer
+			code := steps.Init(context.Background(),
+				[]string{"--base-url", m.URL, "--email", seed.Email, "--other-email", seed.OtherEmail, "--output", path},
+				func(k string) string { return secrets[k] }, strings.NewReader(""), &stdout, &stderr)
+			if code != 0 {
+				t.Fatalf("init: exit %d\n%s", code, stderr.String())
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(b)
+			for k, v := range secrets {
+				if strings.Contains(text, v) {
+					t.Errorf("the profile holds the value of %s in clear:\n%s", k, text)
+				}
+				if !strings.Contains(text, "${"+k+"}") {
+					t.Errorf("the profile does not refer to ${%s}:\n%s", k, text)
+				}
+			}
+			if strings.Contains(text, "# TODO") {
+				t.Errorf("a value the mock shows was not found:\n%s", text)
+			}
+			r := run(secrets, "--profile", path, "--profile-only", "--godog.concurrency", "4", "--godog.format", "progress")
+			if r.code != 0 || strings.Contains(r.stderr, "not run: set") {
+				t.Fatalf("the suite with the profile init wrote: want exit 0 and every scenario run, got %s\n--- profile:\n%s", r, text)
+			}
+		})
+	}
+}
+
+// TestInitRefusesWhatItCannotUse: no accounts is a usage error; accounts
+// the target refuses, exit 3; an existing file is kept.
+func TestInitRefusesWhatItCannotUse(t *testing.T) {
+	m := mocktest.MustStart(t, mocktest.Options{})
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "kept.profile")
+	if err := os.WriteFile(existing, []byte("base_url = http://x/v1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"PRICING_EMAIL": "qa@example.com", "PRICING_PASSWORD": "qa-password", "PRICING_API_KEY": "qa-api-key",
+		"PRICING_OTHER_EMAIL": "other@example.com", "PRICING_OTHER_PASSWORD": "wrong", "PRICING_OTHER_API_KEY": "other-api-key"}
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		say  string
+	}{
+		{"no accounts", nil, []string{"--base-url", m.URL, "--output", filepath.Join(dir, "a")}, 2, "no email: give --email or set PRICING_EMAIL"},
+		{"a wrong password", env, []string{"--base-url", m.URL, "--output", filepath.Join(dir, "b")}, 3, "other@example.com cannot log in"},
+		{"an existing file", env, []string{"--base-url", m.URL, "--other-password", "other-password", "--output", existing}, 2, "--force overwrites"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := steps.Init(context.Background(), tc.args, func(k string) string { return tc.env[k] }, strings.NewReader(""), &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stderr.String(), tc.say) {
+			t.Errorf("%s: exit %d, %q; want %d and %q", tc.name, code, stderr.String(), tc.code, tc.say)
+		}
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "base_url = http://x/v1\n" {
+		t.Errorf("init overwrote a file without --force: %q", b)
+	}
+}

@@ -1,0 +1,404 @@
+package steps
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// secretKeys are written to a profile as ${VAR} references, never in clear.
+var secretKeys = map[string]bool{"password": true, "api_key": true, "other_password": true, "other_api_key": true}
+
+// Init is `pricing-contract init`: it asks a target what it can without
+// changing anything and writes a commented profile file, every key with
+// the value found or a TODO saying what to fill in, each choice with the
+// question it answers, and the secrets as ${VAR} references. The accounts
+// come from flags, else the PRICING_* variables, else a prompt on a
+// terminal. Exit 0 when the file is written, 2 on a usage error, 3 when the
+// target or the accounts cannot be used.
+func Init(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("pricing-contract init", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		baseURL = fs.String("base-url", getenv("PRICING_BASE_URL"), "base `URL` of the target, with the version segment")
+		output  = fs.String("output", "target.profile", "write the profile to `FILE` (- for stdout)")
+		force   = fs.Bool("force", false, "overwrite FILE if it exists")
+		timeout = fs.Duration("timeout", defaultTimeout, "give up on a request after `D`")
+		acct    = map[string]*string{}
+	)
+	for _, key := range []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"} {
+		f, _ := lookupField(key)
+		acct[key] = fs.String(strings.ReplaceAll(key, "_", "-"), "", fmt.Sprintf("the %s (default $%s)", strings.ReplaceAll(key, "_", " "), f.env))
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitPass
+		}
+		return exitUsage
+	}
+	if err := checkBaseURL(strings.TrimRight(*baseURL, "/")); err != nil {
+		fmt.Fprintf(stderr, "pricing-contract init: --base-url: %v\n", err)
+		return exitUsage
+	}
+	in := bufio.NewReader(stdin)
+	values := map[string]string{}
+	for _, key := range []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"} {
+		f, _ := lookupField(key)
+		v := *acct[key]
+		if v == "" {
+			v = getenv(f.env)
+		}
+		if v == "" && isTerminal(stderr) {
+			fmt.Fprintf(stderr, "%s (%s): ", strings.ReplaceAll(key, "_", " "), f.env)
+			line, _ := in.ReadString('\n')
+			v = strings.TrimSpace(line)
+		}
+		if v == "" {
+			fmt.Fprintf(stderr, "pricing-contract init: no %s: give --%s or set %s\n", key, strings.ReplaceAll(key, "_", "-"), f.env)
+			return exitUsage
+		}
+		values[key] = v
+	}
+	d := &discovery{base: strings.TrimRight(*baseURL, "/"), http: &http.Client{Timeout: *timeout}, found: map[string]string{}, notes: map[string]string{}}
+	if err := d.run(ctx, values); err != nil {
+		fmt.Fprintf(stderr, "pricing-contract init: %v\n", err)
+		return exitUnusable
+	}
+	text := d.profileText(values)
+	if *output == "-" {
+		io.WriteString(stdout, text)
+		return exitPass
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if *force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(*output, flags, 0o600)
+	if err != nil {
+		fmt.Fprintf(stderr, "pricing-contract init: %v (--force overwrites)\n", err)
+		return exitUsage
+	}
+	if _, err := io.WriteString(f, text); err != nil {
+		f.Close()
+		fmt.Fprintf(stderr, "pricing-contract init: %v\n", err)
+		return exitUsage
+	}
+	if err := f.Close(); err != nil {
+		fmt.Fprintf(stderr, "pricing-contract init: %v\n", err)
+		return exitUsage
+	}
+	todo := strings.Count(text, "# TODO ")
+	fmt.Fprintf(stderr, "pricing-contract init: wrote %s (%d %s to fill in); run: pricing-contract --profile %s\n", *output, todo, plural(todo, "value", "values"), *output)
+	return exitPass
+}
+
+// discovery is what init learned of a target.
+type discovery struct {
+	base  string
+	http  *http.Client
+	found map[string]string // profile key -> value
+	notes map[string]string // profile key -> how it was found, or why not
+}
+
+// get sends a request and returns the status and body; a transport error
+// is returned as such.
+func (d *discovery) do(ctx context.Context, method, u string, header http.Header, body string) (int, []byte, http.Header, error) {
+	req, err := http.NewRequestWithContext(ctx, method, u, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := d.http.Do(req)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	return resp.StatusCode, b, resp.Header, err
+}
+
+func (d *discovery) get(ctx context.Context, p string, key string) (gjson.Result, bool) {
+	h := http.Header{}
+	if key != "" {
+		h.Set("Authorization", "api-key "+key)
+	}
+	status, b, _, err := d.do(ctx, http.MethodGet, d.base+p, h, "")
+	if err != nil || status != http.StatusOK || !gjson.ValidBytes(b) {
+		return gjson.Result{}, false
+	}
+	return gjson.ParseBytes(b), true
+}
+
+// run logs in both accounts and reads what the target shows: nothing it
+// sends changes data.
+func (d *discovery) run(ctx context.Context, acct map[string]string) error {
+	status, _, hdr, err := d.do(ctx, http.MethodGet, d.base+"/platforms", nil, "")
+	if err != nil {
+		return fmt.Errorf("the target does not answer: GET %s/platforms: %v", d.base, err)
+	}
+	if hdr.Get(seedHeader) == "default" {
+		d.notes["base_url"] = "a pricing-mock serving the default seed"
+	}
+	if status == http.StatusOK {
+		d.set("platforms_path", "/platforms", "GET /platforms answered 200")
+	}
+	var ids [2]gjson.Result
+	for i, who := range [][2]string{{"email", "password"}, {"other_email", "other_password"}} {
+		s, err := d.login(ctx, acct[who[0]], acct[who[1]])
+		if err != nil {
+			return err
+		}
+		ids[i] = s
+	}
+	userA, clientA := ids[0].Get("userId").Raw, ids[0].Get("clientId").Raw
+	key := acct["api_key"]
+
+	if u, ok := d.get(ctx, "/users/"+userA, key); ok {
+		d.set("first_name", u.Get("firstName").String(), "GET /users/"+userA)
+		d.set("last_name", u.Get("lastName").String(), "GET /users/"+userA)
+		d.set("timezone", u.Get("timezone").String(), "GET /users/"+userA)
+		d.set("phone_country_id", u.Get("phoneCountry.id").Raw, "GET /users/"+userA)
+		d.set("phone_number", u.Get("phoneNumber").String(), "GET /users/"+userA)
+		if ext := u.Get("phoneExtension"); ext.Type == gjson.Null {
+			d.set("phone_extension", "null", "GET /users/"+userA)
+		} else {
+			d.set("phone_extension", ext.String(), "GET /users/"+userA)
+		}
+	}
+	userB := ids[1].Get("userId").Raw
+	if u, ok := d.get(ctx, "/users/"+userB, acct["other_api_key"]); ok {
+		d.set("other_first_name", u.Get("firstName").String(), "GET /users/"+userB)
+		d.set("other_last_name", u.Get("lastName").String(), "GET /users/"+userB)
+		d.set("other_timezone", u.Get("timezone").String(), "GET /users/"+userB)
+		d.set("other_phone_country_id", u.Get("phoneCountry.id").Raw, "GET /users/"+userB)
+		d.set("other_phone_number", u.Get("phoneNumber").String(), "GET /users/"+userB)
+		if ext := u.Get("phoneExtension"); ext.Type == gjson.Null {
+			d.set("other_phone_extension", "null", "GET /users/"+userB)
+		} else {
+			d.set("other_phone_extension", ext.String(), "GET /users/"+userB)
+		}
+	}
+	if c, ok := d.get(ctx, "/clients/"+clientA, key); ok {
+		d.set("currency_id", c.Get("currency.id").Raw, "GET /clients/"+clientA)
+		for field, k := range map[string]string{"addressLine1": "address_line1", "addressLine2": "address_line2", "addressCity": "address_city",
+			"addressPostcode": "address_postcode", "addressCountry": "address_country", "vat": "vat"} {
+			if v := c.Get(field); v.Type == gjson.String && v.Str != "" {
+				d.set(k, v.Str, "client A, GET /clients/"+clientA)
+			}
+		}
+	}
+	if _, domain, ok := strings.Cut(acct["email"], "@"); ok {
+		d.set("email_domain", strings.ToLower(domain), "the domain of account A's email")
+	}
+	d.catalogues(ctx, key, clientA)
+	d.versions(ctx)
+	return nil
+}
+
+// login opens a session with a JSON body, then a form, and records which.
+func (d *discovery) login(ctx context.Context, email, password string) (gjson.Result, error) {
+	for _, enc := range []string{"json", "form"} {
+		h := http.Header{}
+		var body string
+		if enc == "json" {
+			h.Set("Content-Type", "application/json")
+			body = fmt.Sprintf(`{"email":%s,"password":%s}`, strconv.Quote(email), strconv.Quote(password))
+		} else {
+			h.Set("Content-Type", "application/x-www-form-urlencoded")
+			body = url.Values{"email": {email}, "password": {password}}.Encode()
+		}
+		status, b, _, err := d.do(ctx, http.MethodPost, d.base+"/sessions", h, body)
+		if err != nil {
+			return gjson.Result{}, fmt.Errorf("the target does not answer: POST %s/sessions: %v", d.base, err)
+		}
+		if status == http.StatusOK && gjson.GetBytes(b, "userId").Type == gjson.Number {
+			if _, seen := d.found["login_encoding"]; !seen {
+				d.set("login_encoding", enc, "POST /sessions answered 200 to a "+enc+" body")
+			}
+			return gjson.ParseBytes(b), nil
+		}
+	}
+	return gjson.Result{}, fmt.Errorf("%s cannot log in with a JSON or a form body: check the email and the password", email)
+}
+
+// catalogues reads the collections the target has (the spec's platforms,
+// the read extensions currencies, plans, phoneCountries, marketapps) and
+// the apps of client A for a marketplace hash.
+func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
+	if v, ok := d.get(ctx, "/platforms", ""); ok {
+		var items []string
+		for _, p := range v.Get("platforms").Array() {
+			if name := p.Get("name").String(); name == "Android" || name == "iOS" {
+				items = append(items, p.Get("id").Raw+":"+name)
+			}
+		}
+		if len(items) >= minCatalogue {
+			d.set("platforms", strings.Join(items, ","), "GET /platforms")
+		}
+	}
+	if v, ok := d.get(ctx, "/currencies", ""); ok {
+		var items []string
+		for _, c := range v.Get("currencies").Array() {
+			if code := c.Get("code").String(); currencyCode.MatchString(code) {
+				items = append(items, c.Get("id").Raw+":"+code)
+			}
+		}
+		if len(items) >= minCatalogue {
+			d.set("currencies", strings.Join(items, ","), "GET /currencies")
+		}
+	}
+	if v, ok := d.get(ctx, "/plans", ""); ok {
+		var items []string
+		for _, p := range v.Get("plans").Array() {
+			word := "none"
+			switch {
+			case p.Get("isLite").Bool():
+				word = "lite"
+			case p.Get("isPro").Bool():
+				word = "pro"
+			case p.Get("isDynamic").Bool():
+				word = "dynamic"
+			}
+			items = append(items, p.Get("id").Raw+":"+word)
+		}
+		if len(items) >= minCatalogue {
+			d.set("plans", strings.Join(items, ","), "GET /plans")
+			d.set("plan_id", strings.Split(items[0], ":")[0], "the first plan of GET /plans")
+		}
+	}
+	// A hash: of an app of client A (surely a store app of the target),
+	// else the first marketplace app of GET /marketapps.
+	if v, ok := d.get(ctx, "/clients/"+clientA+"/apps", key); ok {
+		for _, a := range v.Get("apps").Array() {
+			if h := a.Get("marketapp.hash").String(); hash40.MatchString(h) {
+				d.set("marketapp_hash", strings.ToLower(h), "an app of client A, GET /clients/"+clientA+"/apps")
+				d.set("platform_id", a.Get("platform.id").Raw, "the platform of that app")
+				break
+			}
+		}
+	}
+	if v, ok := d.get(ctx, "/marketapps", ""); ok {
+		for _, m := range v.Get("marketapps").Array() {
+			if h := m.Get("hash").String(); hash40.MatchString(h) {
+				d.set("marketapp_hash", strings.ToLower(h), "GET /marketapps")
+				d.set("platform_id", m.Get("platform.id").Raw, "the platform of that marketplace app")
+				break
+			}
+		}
+	}
+	if _, ok := d.found["platform_id"]; !ok {
+		if p, ok := d.found["platforms"]; ok {
+			d.set("platform_id", strings.Split(p, ":")[0], "the first platform of GET /platforms")
+		}
+	}
+}
+
+// versions tries the forms of the base URL's version segment.
+func (d *discovery) versions(ctx context.Context) {
+	u, err := url.Parse(d.base)
+	if err != nil {
+		return
+	}
+	dir, _ := pathSplit(u.Path)
+	var served []string
+	for _, v := range []string{"v1", "v1.0"} {
+		w := *u
+		w.Path = dir + v + "/platforms"
+		if status, _, _, err := d.do(ctx, http.MethodGet, w.String(), nil, ""); err == nil && status == http.StatusOK {
+			served = append(served, v)
+		}
+	}
+	if len(served) > 0 {
+		d.set("version_forms", strings.Join(served, ","), "GET /platforms under v1 and v1.0")
+	}
+}
+
+func pathSplit(p string) (dir, last string) {
+	p = strings.TrimRight(p, "/")
+	i := strings.LastIndex(p, "/")
+	return p[:i+1], p[i+1:]
+}
+
+// set keeps the first value found for key, if the profile accepts it.
+func (d *discovery) set(key, v, how string) {
+	if _, seen := d.found[key]; seen || v == "" {
+		return
+	}
+	if f, ok := lookupField(key); ok && f.check != nil && f.check(v) != nil {
+		return
+	}
+	d.found[key], d.notes[key] = v, how
+}
+
+// profileText writes every key of the profile: the value found, the
+// accounts given (secrets as ${VAR}), or a TODO.
+func (d *discovery) profileText(acct map[string]string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Target profile written by pricing-contract init on %s for %s.\n", time.Now().UTC().Format(time.RFC3339), d.base)
+	b.WriteString("# Secrets are ${VAR} references: set those variables, never write the values here.\n")
+	b.WriteString("# Run: pricing-contract --profile THIS_FILE\n\n")
+	for _, f := range profileFields {
+		switch {
+		case f.key == "base_url":
+			fmt.Fprintf(&b, "base_url = %s\n", d.base)
+		case secretKeys[f.key]:
+			fmt.Fprintf(&b, "%s = ${%s}\n", f.key, f.env)
+		case acct[f.key] != "":
+			fmt.Fprintf(&b, "%s = %s\n", f.key, acct[f.key])
+		case f.key == "seed_defaults":
+			continue
+		default:
+			q := choiceKeys[f.key]
+			if q != "" {
+				fmt.Fprintf(&b, "# %s\n", q)
+			}
+			// A # after a value is part of it (passwords may hold one), so
+			// every note has a line of its own.
+			if v, ok := d.found[f.key]; ok {
+				fmt.Fprintf(&b, "# found: %s\n%s = %s\n", d.notes[f.key], f.key, quoteIfSpaced(v))
+				continue
+			}
+			if !seedKeys[f.key] {
+				fmt.Fprintf(&b, "# not found: the default holds unless the target refuses it\n# %s = %s\n", f.key, f.def)
+				continue
+			}
+			fmt.Fprintf(&b, "# TODO not found: %s\n# %s = \n", todoHint(f.key), f.key)
+		}
+	}
+	return b.String()
+}
+
+// quoteIfSpaced quotes a value with surrounding spaces or a #.
+func quoteIfSpaced(v string) string {
+	if strings.TrimSpace(v) != v {
+		return `"` + v + `"`
+	}
+	return v
+}
+
+// todoHint says what a key not found should hold.
+func todoHint(key string) string {
+	hints := map[string]string{
+		"currency_id": "a currency id of the target", "plan_id": "a plan id of the target", "platform_id": "a platform id of the target",
+		"phone_country_id": "a phone country id of the target", "marketapp_hash": "the 40-hex hash of a marketplace app of the target, on platform_id",
+		"currencies": "two currencies or more, id:code (1:GBP,2:EUR)", "plans": "two plans or more, id:lite|pro|dynamic|none",
+		"platforms": "the platforms, id:Android,id:iOS",
+	}
+	if h, ok := hints[key]; ok {
+		return h
+	}
+	return "only needed to restore an account on a target without GET /users/:id"
+}
