@@ -110,8 +110,12 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 		}
 		applies := true
 		if whenCol >= 0 {
-			if applies, err = st.suite.profile.holds(strings.TrimSpace(row.Cells[whenCol].Value)); err != nil {
+			cond := strings.TrimSpace(row.Cells[whenCol].Value)
+			if applies, err = st.suite.profile.holds(cond); err != nil {
 				return err
+			}
+			if key, _, ok := strings.Cut(cond, "="); ok {
+				st.assume(strings.TrimSpace(key))
 			}
 		}
 		label := status

@@ -3,6 +3,7 @@ package steps
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
@@ -126,4 +127,41 @@ func profileErrors(errs []string) []string {
 	}
 	sort.Strings(lines)
 	return lines
+}
+
+// assume notes that the scenario relies on the profile's value of a choice
+// key (choiceKeys), so that its failure names the value it assumed.
+func (st *scenarioState) assume(key string) {
+	if _, ok := choiceKeys[key]; !ok {
+		return
+	}
+	for _, k := range st.assumed {
+		if k == key {
+			return
+		}
+	}
+	st.assumed = append(st.assumed, key)
+}
+
+// assumptions are the lines a failure adds for the choices the scenario
+// relied on: the value, where it came from, and what to set where the
+// target chose otherwise.
+func (st *scenarioState) assumptions() string {
+	var b strings.Builder
+	for _, key := range st.assumed {
+		// Nearly every scenario makes up an address; the domain matters
+		// where the answer refused one.
+		if key == "email_domain" && (st.last == nil || st.last.status != http.StatusBadRequest || !strings.Contains(string(st.last.respBody), "mail")) {
+			continue
+		}
+		f, _ := lookupField(key)
+		v := st.suite.profile.mustValue(key)
+		from := st.suite.profile.Origin(key)
+		if from == "" || from == originDefault {
+			from = "the default"
+		}
+		fmt.Fprintf(&b, "\nthis scenario assumed %s = %s (%s): %s If the target chose otherwise, set %s (%s).",
+			key, v, from, choiceKeys[key], f.env, key)
+	}
+	return b.String()
 }

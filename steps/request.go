@@ -577,9 +577,10 @@ func (st *scenarioState) addSecret(s string) {
 func (st *scenarioState) fail(format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if st.last == nil {
-		return errors.New(msg + "\n(no request was sent in this scenario)")
+		return errors.New(msg + st.assumptions() + "\n(no request was sent in this scenario)")
 	}
 	st.last.shown = true
+	msg += st.assumptions()
 	if r, ok := st.suite.refusedProfileValue(st.last); ok {
 		// The target refused a value the suite took from the profile and
 		// the preflight could not check: the profile is what to fix.

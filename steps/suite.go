@@ -263,6 +263,8 @@ type scenarioState struct {
 
 	covered map[coverageKey]bool
 
+	assumed []string // the choices of the profile the scenario relied on (assume)
+
 	mutates     []string        // accounts restored by the After hook
 	snapshotted map[string]bool // account and resource ("A users") read before its first change
 	snapshots   []snapshot      // what the After hook puts back

@@ -52,6 +52,7 @@ func (varSteps) theProfileValue(ctx context.Context, key, verb, want string) err
 		return fmt.Errorf("unknown profile key %q (known: %s)", key, knownKeys())
 	}
 	if (verb == "is" && got == want) || (verb == "includes" && listed(got, want)) {
+		st.assume(key)
 		return nil
 	}
 	return fmt.Errorf("%w: this scenario needs the profile's %s to %s %q, and it is %q", godog.ErrSkip, key, verbBase(verb), want, got)
@@ -342,7 +343,10 @@ const (
 
 // emailDomain is the domain of generated emails: the profile's, since a
 // target may refuse an address it cannot deliver to.
-func (st *scenarioState) emailDomain() string { return st.suite.profile.mustValue("email_domain") }
+func (st *scenarioState) emailDomain() string {
+	st.assume("email_domain")
+	return st.suite.profile.mustValue("email_domain")
+}
 
 func (st *scenarioState) generate(spec string) (string, error) {
 	kind, arg, hasArg := strings.Cut(spec, ":")

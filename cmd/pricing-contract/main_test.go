@@ -251,6 +251,44 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 			t.Errorf("the failed scenarios do not say that the profile is wrong:\n%s", r.stdout)
 		}
 	})
+	t.Run("a target that chose otherwise than the profile says: each failure names the value it assumed", func(t *testing.T) {
+		t.Parallel()
+		// One client per user, a reading the profile can declare
+		// (clients_per_user = one), left at its default here.
+		oneClient := func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/v1/clients") {
+					next.ServeHTTP(w, r)
+					return
+				}
+				// What the mock accepts, every user here already having a
+				// client, this target refuses.
+				rec := httptest.NewRecorder()
+				next.ServeHTTP(rec, r)
+				if rec.Code == http.StatusOK {
+					rec = httptest.NewRecorder()
+					rec.Header().Set("Content-Type", "application/json")
+					rec.WriteHeader(http.StatusForbidden)
+					rec.WriteString(`[{"fieldName":"","error":"Forbidden","message":"one client per user"}]`)
+				}
+				for k, v := range rec.Header() {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(rec.Code)
+				w.Write(rec.Body.Bytes())
+			})
+		}
+		m := mocktest.MustStart(t, mocktest.Options{Wrap: oneClient})
+		r := run(nil, "--base-url", m.URL, "--godog.tags", "@post-clients", "--godog.concurrency", "4", "--godog.format", "progress")
+		want := "this scenario assumed clients_per_user = several (the default): may a user who has a client create another (several) or not (one)? If the target chose otherwise, set PRICING_CLIENTS_PER_USER (clients_per_user)."
+		if r.code != 1 || !strings.Contains(r.stdout, want) {
+			t.Fatalf("want exit 1 and failures saying %q, got %s", want, r)
+		}
+		r = run(map[string]string{"PRICING_CLIENTS_PER_USER": "one"}, "--base-url", m.URL, "--godog.tags", "@post-clients", "--godog.concurrency", "4", "--godog.format", "progress")
+		if r.code != 0 {
+			t.Errorf("with clients_per_user = one the same target passes; got %s", r)
+		}
+	})
 	t.Run("another target and no accounts in the profile: exit 3 naming the keys", func(t *testing.T) {
 		t.Parallel()
 		m := mocktest.MustStart(t, mocktest.Options{Fixtures: fixtures.Foreign()})
