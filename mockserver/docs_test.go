@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -355,5 +356,49 @@ func TestServerURLSpans(t *testing.T) {
 	}
 	if _, err := serverURLSpans([]byte(`{"servers": [`)); err == nil {
 		t.Errorf("a truncated document gave no error")
+	}
+}
+
+// Also found: Swagger UI, which the README recommends, fills in a
+// parameter's example, so every "Try it out" sent X-Mock-Status: 503. An
+// X-Mock-* header of the document may carry no example or default: a
+// request built from the document alone must be served as the API.
+func TestOpenAPIControlHeadersHaveNoExample(t *testing.T) {
+	b, err := os.ReadFile("openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if name, _ := v["name"].(string); v["in"] == "header" && strings.HasPrefix(strings.ToLower(name), "x-mock-") {
+				found++
+				schema, _ := v["schema"].(map[string]any)
+				for _, o := range []map[string]any{v, schema} {
+					for _, k := range []string{"example", "examples", "default"} {
+						if _, ok := o[k]; ok {
+							t.Errorf("the %s header has %q %v: a client that fills it in changes the answer", name, k, o[k])
+						}
+					}
+				}
+			}
+			for _, x := range v {
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
+	if found < 3 {
+		t.Errorf("found %d X-Mock-* header parameters, want X-Mock-Namespace, X-Mock-Delay and X-Mock-Status at least", found)
 	}
 }
