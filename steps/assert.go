@@ -124,6 +124,7 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 		}
 		if applies {
 			allowed = append(allowed, label)
+			st.askedFor(status)
 		}
 		if shape != "" && !strings.ContainsAny(shape[:1], `{["`) {
 			data, err := st.suite.fixture("shapes", shape)
@@ -194,6 +195,9 @@ func (assertSteps) theResponseStatusIs(ctx context.Context, code, alt string) er
 		want = append(want, alt)
 	}
 	got := strconv.Itoa(st.last.status)
+	for _, w := range want {
+		st.askedFor(w)
+	}
 	for _, w := range want {
 		if got == w || (strings.HasSuffix(w, "xx") && got[:1] == w[:1]) {
 			st.last.expected = st.last.status >= 500

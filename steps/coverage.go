@@ -24,6 +24,14 @@ type Coverage struct {
 type EndpointCoverage struct {
 	Endpoint string         `json:"endpoint"`
 	Statuses map[string]int `json:"statuses"`
+	// Asked counts, per status, the scenarios whose status assertion
+	// named it for this endpoint: a status asked for and never received
+	// is the target's failure, not a gap of the suite.
+	Asked map[string]int `json:"asked,omitempty"`
+	// Gaps say, for each status the spec names that no scenario received,
+	// why: "unreachable", "not received" (asked for, answered otherwise)
+	// or "not selected" (no scenario of this run asked for it).
+	Gaps map[string]string `json:"gaps,omitempty"`
 }
 
 // specStatuses are the statuses the spec names per endpoint: 200 and the
@@ -53,10 +61,17 @@ type coverageKey struct {
 type coverageCounter struct {
 	mu     *sync.Mutex
 	counts map[coverageKey]int
+	asked  map[coverageKey]int
 }
 
 func newCoverageCounter() coverageCounter {
-	return coverageCounter{mu: &sync.Mutex{}, counts: map[coverageKey]int{}}
+	return coverageCounter{mu: &sync.Mutex{}, counts: map[coverageKey]int{}, asked: map[coverageKey]int{}}
+}
+
+func (c coverageCounter) ask(k coverageKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.asked[k]++
 }
 
 func (c coverageCounter) add(k coverageKey) {
@@ -142,9 +157,23 @@ func (s *Suite) Coverage() Coverage {
 		}
 		byEndpoint[k.endpoint][strconv.Itoa(k.status)] += n
 	}
+	asked := map[string]map[string]int{}
+	for k, n := range s.cov.asked {
+		if asked[k.endpoint] == nil {
+			asked[k.endpoint] = map[string]int{}
+		}
+		asked[k.endpoint][strconv.Itoa(k.status)] += n
+	}
 	var c Coverage
 	for e, st := range byEndpoint {
-		c.Endpoints = append(c.Endpoints, EndpointCoverage{Endpoint: e, Statuses: st})
+		ec := EndpointCoverage{Endpoint: e, Statuses: st, Asked: asked[e]}
+		for _, g := range ec.gaps() {
+			if ec.Gaps == nil {
+				ec.Gaps = map[string]string{}
+			}
+			ec.Gaps[g.Status] = g.kind
+		}
+		c.Endpoints = append(c.Endpoints, ec)
 	}
 	sort.Slice(c.Endpoints, func(i, j int) bool {
 		mi, pi, _ := strings.Cut(c.Endpoints[i].Endpoint, " ")
@@ -177,33 +206,63 @@ var unreachable = map[string]string{
 // received, and why.
 type coverageGap struct {
 	Endpoint, Status, Why string
-	// Reachable: the spec gives a condition a scenario could cause, so
-	// the zero is a gap in the suite or in the scenarios selected.
+	kind                  string // gapUnreachable, gapNotReceived or gapNotSelected
+	// Reachable: the spec gives a condition a scenario could cause.
 	Reachable bool
 }
 
-func gapFor(endpoint, status string) coverageGap {
+// The kinds of a zero in the table.
+const (
+	gapUnreachable = "unreachable"  // no scenario can cause it on every correct server
+	gapNotReceived = "not received" // scenarios asked for it; the target answered otherwise
+	gapNotSelected = "not selected" // no scenario of this run asked for it
+)
+
+func gapFor(endpoint, status string, asked int) coverageGap {
 	if why, ok := unreachable[endpoint+" "+status]; ok {
-		return coverageGap{Endpoint: endpoint, Status: status, Why: why}
+		return coverageGap{Endpoint: endpoint, Status: status, Why: why, kind: gapUnreachable}
 	}
-	return coverageGap{Endpoint: endpoint, Status: status, Reachable: true,
-		Why: "the spec gives a condition a scenario could cause, and no scenario of this run received it: a gap in the suite, or its scenarios were not selected"}
+	if asked > 0 {
+		return coverageGap{Endpoint: endpoint, Status: status, Reachable: true, kind: gapNotReceived,
+			Why: fmt.Sprintf("%d %s of this run asked for it and the target answered otherwise: see their failures", asked, plural(asked, "scenario", "scenarios"))}
+	}
+	return coverageGap{Endpoint: endpoint, Status: status, Reachable: true, kind: gapNotSelected,
+		Why: "the spec gives a condition a scenario could cause, and no scenario of this run asked for it: its scenarios were not selected, or a gap in the suite"}
 }
 
-// mark is the cell of the text table: "0 !" for a gap, "0 ~" for a status
-// no scenario can cause.
+// mark is the cell of the text table: "0 !" for no scenario selected, "0 x"
+// for asked and not received, "0 ~" for a status no scenario can cause.
 func (g coverageGap) mark() string {
-	if g.Reachable {
+	switch g.kind {
+	case gapNotSelected:
 		return "0 !"
+	case gapNotReceived:
+		return "0 x"
 	}
 	return "0 ~"
 }
 
 func (g coverageGap) class() string {
-	if g.Reachable {
+	switch g.kind {
+	case gapNotSelected:
 		return "gap"
+	case gapNotReceived:
+		return "missed"
 	}
 	return "unreachable"
+}
+
+// gaps lists the statuses the spec names for the endpoint that no scenario
+// received.
+func (e EndpointCoverage) gaps() []coverageGap {
+	var out []coverageGap
+	for _, st := range specStatuses[e.Endpoint] {
+		code := strconv.Itoa(st)
+		if e.Statuses[code] == 0 {
+			out = append(out, gapFor(e.Endpoint, code, e.Asked[code]))
+		}
+	}
+	return out
 }
 
 // Gaps lists the statuses the spec names that no scenario received, with
@@ -211,16 +270,7 @@ func (g coverageGap) class() string {
 func (c Coverage) Gaps() []coverageGap {
 	var out []coverageGap
 	for _, e := range c.Endpoints {
-		var codes []string
-		for _, st := range specStatuses[e.Endpoint] {
-			code := strconv.Itoa(st)
-			if e.Statuses[code] == 0 {
-				codes = append(codes, code)
-			}
-		}
-		for _, code := range codes {
-			out = append(out, gapFor(e.Endpoint, code))
-		}
+		out = append(out, e.gaps()...)
 	}
 	return out
 }
@@ -262,7 +312,7 @@ func (c Coverage) WriteText(w io.Writer) error {
 			case !ok:
 				row = append(row, "-")
 			case named[code] && n == 0:
-				row = append(row, gapFor(e.Endpoint, code).mark())
+				row = append(row, gapFor(e.Endpoint, code, e.Asked[code]).mark())
 			default:
 				row = append(row, strconv.Itoa(n))
 			}
@@ -283,20 +333,21 @@ func (c Coverage) WriteText(w io.Writer) error {
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("Scenarios per endpoint and status the spec names. 0 !: a condition the spec gives, that no scenario caused; " +
-		"0 ~: no condition a scenario could cause on every correct server; -: not named, not received.\n")
-	// The statuses no scenario can cause, one line each with why; the
-	// gaps on one line, as a partial run has many.
+	b.WriteString("Scenarios per endpoint and status the spec names. 0 !: a condition the spec gives, that no scenario of this run asked for; " +
+		"0 x: asked for, and the target answered otherwise; 0 ~: no condition a scenario could cause on every correct server; -: not named, not received.\n")
+	// The statuses no scenario can cause and those asked for in vain, one
+	// line each with why; the ones not selected on one line, as a partial
+	// run has many.
 	var gaps []string
 	for _, g := range c.Gaps() {
-		if g.Reachable {
+		if g.kind == gapNotSelected {
 			gaps = append(gaps, g.Endpoint+" "+g.Status)
 			continue
 		}
 		fmt.Fprintf(&b, "  %s %s %s: %s\n", g.mark(), g.Endpoint, g.Status, g.Why)
 	}
 	if len(gaps) > 0 {
-		fmt.Fprintf(&b, "  0 ! no scenario of this run caused (a gap in the suite, or its scenarios were not selected): %s\n", strings.Join(gaps, ", "))
+		fmt.Fprintf(&b, "  0 ! no scenario of this run asked for (its scenarios were not selected, or a gap in the suite): %s\n", strings.Join(gaps, ", "))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

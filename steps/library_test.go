@@ -325,6 +325,9 @@ func TestCoverageOutput(t *testing.T) {
 	s.cov.add(coverageKey{"PUT /users/:userId", 200})
 	s.cov.add(coverageKey{"PUT /users/:userId", 500})
 	s.cov.add(coverageKey{"GET /users/:userId", 200})
+	// Asked for and not received: the target's failure, apart from a gap.
+	s.cov.ask(coverageKey{"PUT /users/:userId", 403})
+	s.cov.ask(coverageKey{"PUT /users/:userId", 403})
 	c := s.Coverage()
 
 	var names []string
@@ -339,7 +342,7 @@ func TestCoverageOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), `{"endpoint":"PUT /users/:userId","statuses":{"200":2,"400":0,"401":0,"403":0,"404":0,"500":1}}`) {
+	if !strings.Contains(string(data), `{"endpoint":"PUT /users/:userId","statuses":{"200":2,"400":0,"401":0,"403":0,"404":0,"500":1},"asked":{"403":2},"gaps":{"400":"not selected","401":"not selected","403":"not received","404":"not selected"}}`) {
 		t.Errorf("JSON: %s", data)
 	}
 	var buf bytes.Buffer
@@ -355,17 +358,18 @@ GET /platforms                        0 !    -    -    -    -    -
 POST /sessions                        0 !    -  0 !    -    -    -
 POST /users                           0 ~    -    -    -    -    -
 GET /users/:userId (not in the spec)    1    -    -    -    -    -
-PUT /users/:userId                      2  0 !  0 !  0 !  0 !    1
-Scenarios per endpoint and status the spec names. 0 !: a condition the spec gives, that no scenario caused; 0 ~: no condition a scenario could cause on every correct server; -: not named, not received.
+PUT /users/:userId                      2  0 !  0 !  0 x  0 !    1
+Scenarios per endpoint and status the spec names. 0 !: a condition the spec gives, that no scenario of this run asked for; 0 x: asked for, and the target answered otherwise; 0 ~: no condition a scenario could cause on every correct server; -: not named, not received.
   0 ~ POST /apps 403: ` + unreachable["POST /apps 403"] + `
   0 ~ POST /apps 404: ` + unreachable["POST /apps 404"] + `
   0 ~ POST /clients 403: ` + unreachable["POST /clients 403"] + `
   0 ~ POST /clients 404: ` + unreachable["POST /clients 404"] + `
   0 ~ POST /users 200: ` + unreachable["POST /users 200"] + `
-  0 ! no scenario of this run caused (a gap in the suite, or its scenarios were not selected): POST /apps 200, POST /apps 400, POST /apps 401, ` +
+  0 x PUT /users/:userId 403: 2 scenarios of this run asked for it and the target answered otherwise: see their failures
+  0 ! no scenario of this run asked for (its scenarios were not selected, or a gap in the suite): POST /apps 200, POST /apps 400, POST /apps 401, ` +
 		`POST /clients 200, POST /clients 400, POST /clients 401, PUT /clients/:clientId 200, PUT /clients/:clientId 400, PUT /clients/:clientId 401, ` +
 		`PUT /clients/:clientId 403, PUT /clients/:clientId 404, GET /platforms 200, POST /sessions 200, POST /sessions 401, ` +
-		`PUT /users/:userId 400, PUT /users/:userId 401, PUT /users/:userId 403, PUT /users/:userId 404
+		`PUT /users/:userId 400, PUT /users/:userId 401, PUT /users/:userId 404
 `
 	if text != want {
 		t.Errorf("text:\n%s\nwant:\n%s", text, want)

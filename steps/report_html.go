@@ -55,7 +55,7 @@ func (r *report) CoverageMatrix() htmlCoverage {
 			case !ok:
 				cell = htmlCell{Text: "-", Class: "none", Title: "not named by the spec for this endpoint, not received"}
 			case n == 0:
-				g := gapFor(e.Endpoint, code)
+				g := gapFor(e.Endpoint, code, e.Asked[code])
 				cell.Class, cell.Title = g.class(), g.Why
 				cell.Text = g.mark()
 			default:
@@ -141,7 +141,7 @@ pre { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; 
 pre.err { border-color: var(--fail); }
 table { border-collapse: collapse; margin: .5rem 0; } th, td { border: 1px solid var(--line); padding: .25rem .55rem; text-align: left; vertical-align: top; }
 th { background: var(--bg); } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-td.hit { color: var(--pass); } td.gap { background: #ffebe9; color: var(--fail); font-weight: 600; } td.unreachable { background: #fff8c5; color: var(--warn); } td.none { color: var(--muted); }
+td.hit { color: var(--pass); } td.gap { background: #ffebe9; color: var(--fail); font-weight: 600; } td.unreachable { background: #fff8c5; color: var(--warn); } td.missed { background: #ffebe9; color: var(--fail); } td.none { color: var(--muted); }
 td.result.passed { color: var(--pass); font-weight: 600; } td.result.failed { color: var(--fail); font-weight: 600; } td.result.not-run, td.result.no-scenario { color: var(--warn); }
 ul.plain { margin: 0; padding-left: 1.1rem; }
 .legend { color: var(--muted); font-size: .9rem; }

@@ -562,6 +562,24 @@ func (st *scenarioState) record(ex *exchange) {
 	}
 }
 
+// askedFor counts, once per scenario, that it asked the last request's
+// endpoint for the status code (three digits; a class such as 4xx is no
+// one status).
+func (st *scenarioState) askedFor(code string) {
+	n, err := strconv.Atoi(code)
+	if err != nil || st.last == nil || st.last.err != nil {
+		return
+	}
+	key := coverageKey{endpoint: st.suite.endpointTemplate(st.last.out), status: n}
+	if st.askedKeys == nil {
+		st.askedKeys = map[coverageKey]bool{}
+	}
+	if !st.askedKeys[key] {
+		st.askedKeys[key] = true
+		st.suite.cov.ask(key)
+	}
+}
+
 // Failure output.
 
 const dumpLimit = 4 << 10

@@ -261,7 +261,8 @@ type scenarioState struct {
 	sent    []*exchange // every request of the steps, for the floor check
 	step    string      // the text of the step that runs
 
-	covered map[coverageKey]bool
+	covered   map[coverageKey]bool
+	askedKeys map[coverageKey]bool // statuses the scenario's assertions named (askedFor)
 
 	assumed []string // the choices of the profile the scenario relied on (assume)
 
