@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -256,7 +257,7 @@ func TestRunStopsWhenTargetGoesDown(t *testing.T) {
 	tmp := t.TempDir()
 	junit := tmp + "/report.xml"
 	start := time.Now()
-	r := runSuite(t, context.Background(), nil, "--features", dir, "--base-url", srv.URL+"/v1", "--godog.format", "junit:"+junit)
+	r := runSuite(t, context.Background(), nil, "--features", dir, "--base-url", srv.URL+"/v1", "--godog.format", "progress,junit:"+junit)
 	if r.code != 3 {
 		t.Fatalf("want exit 3, got %s", r)
 	}
@@ -273,6 +274,16 @@ func TestRunStopsWhenTargetGoesDown(t *testing.T) {
 	rep := readJUnit(t, junit)
 	if rep.Tests != 30 || rep.Skipped < 20 {
 		t.Errorf("JUnit: tests=%d skipped=%d, want 30 with the scenarios not run skipped", rep.Tests, rep.Skipped)
+	}
+	// Also found: the console said "30 failed" and printed a failure for
+	// every scenario not started. It counts them as not run, as the
+	// reports do, and prints no failure for them.
+	m := regexp.MustCompile(`(?m)^30 scenarios \((.*)\)$`).FindStringSubmatch(r.stdout)
+	if m == nil || !regexp.MustCompile(`\b2[0-9] not run\b`).MatchString(m[1]) {
+		t.Errorf("the console's count does not say the scenarios not started were not run:\n%s", r.stdout)
+	}
+	if n := strings.Count(r.stdout, "not started"); n > 0 {
+		t.Errorf("the console prints %d failures for scenarios that were not started:\n%s", n, r.stdout)
 	}
 	if u, err := url.Parse(srv.URL); err == nil && strings.Contains(r.stderr, u.Host+"/v1/platforms?") {
 		t.Errorf("a query string in the message: %s", r.stderr)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -47,6 +48,7 @@ type featureRecord struct {
 }
 
 type scenarioRecord struct {
+	refused       bool // not started: the run was stopping (hooks)
 	ID, Name, URI string
 	Written       string // the name in the feature file: an outline's, with its <placeholders>
 	Line          int64
@@ -186,7 +188,13 @@ func (r *runRecord) hooks(ctx context.Context, init func(*godog.ScenarioContext)
 			sr := r.start(p)
 			sctx = context.WithValue(sctx, recordKey{}, sr)
 			if err := ctx.Err(); err != nil {
-				return sctx, fmt.Errorf("not started: %w", context.Cause(ctx))
+				r.mu.Lock()
+				sr.refused = true
+				r.mu.Unlock()
+				// Skipped for godog, so that its console neither counts
+				// them failed nor prints a failure for each; finish
+				// counts them not run.
+				return sctx, fmt.Errorf("%w: not started: %w", godog.ErrSkip, context.Cause(ctx))
 			}
 			return sctx, nil
 		})
@@ -205,7 +213,10 @@ func (r *runRecord) hooks(ctx context.Context, init func(*godog.ScenarioContext)
 				if st, _ := stateFromContext(sctx); st != nil && st.pair != nil {
 					pairN = st.pair.n
 				}
-				r.finish(sr, err, ctx.Err() != nil && errors.Is(err, context.Cause(ctx)), pairN)
+				r.mu.Lock()
+				refused := sr.refused
+				r.mu.Unlock()
+				r.finish(sr, err, refused, pairN)
 			}
 			return sctx, nil
 		})
@@ -334,6 +345,68 @@ func (r *runRecord) skipReasons() []string {
 		}
 	}
 	return errs
+}
+
+// countsWriter is the console of a run: it passes godog's output through,
+// with godog's scenario count line replaced by the run's own counts, which
+// the reports and the progress lines use too (godog counts a skipped
+// scenario as passed). godog's writer without colours writes a rune at a
+// time, so a line that starts with a digit is held until its end.
+type countsWriter struct {
+	w      io.Writer
+	record *runRecord
+	line   []byte // a held line
+	mid    bool   // the last byte written was not a newline
+}
+
+var godogScenarioLine = regexp.MustCompile(`^[0-9]+ scenarios \(.*\)\n$`)
+
+func (c *countsWriter) Write(p []byte) (int, error) {
+	for i := 0; i < len(p); i++ {
+		b := p[i]
+		switch {
+		case c.line != nil:
+			c.line = append(c.line, b)
+			if b != '\n' {
+				continue
+			}
+			line := c.line
+			c.line = nil
+			if godogScenarioLine.Match(ansi.ReplaceAll(line, nil)) {
+				counts, total, _ := c.record.summary()
+				line = fmt.Appendf(nil, "%d scenarios (%s)\n", total, countsText(counts))
+			}
+			if _, err := c.w.Write(line); err != nil {
+				return i, err
+			}
+			c.mid = false
+		case !c.mid && b >= '0' && b <= '9':
+			c.line = []byte{b}
+		default:
+			// Pass the rest of the line through at once.
+			j := i
+			for j < len(p) && p[j] != '\n' {
+				j++
+			}
+			if j < len(p) {
+				j++ // the newline
+			}
+			if _, err := c.w.Write(p[i:j]); err != nil {
+				return i, err
+			}
+			c.mid = p[j-1] != '\n'
+			i = j - 1
+		}
+	}
+	return len(p), nil
+}
+
+// flush writes a held line that never ended.
+func (c *countsWriter) flush() {
+	if c.line != nil {
+		c.w.Write(c.line)
+		c.line = nil
+	}
 }
 
 // progressPrinter writes a line to w each time another tenth of the

@@ -414,12 +414,15 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		if !c.console {
 			c.record.progress = progressPrinter(stderr)
 		}
+		console := &countsWriter{w: c.godog.Output, record: c.record}
+		c.godog.Output = console
 		status = godog.TestSuite{
 			Name:                 "pricing-contract",
 			TestSuiteInitializer: suite.InitializeTestSuite,
 			ScenarioInitializer:  c.record.hooks(ctx, suite.InitializeScenario),
 			Options:              &c.godog,
 		}.Run()
+		console.flush()
 		if cause := context.Cause(ctx); errors.Is(cause, ErrTargetDown) {
 			stopped = cause
 		}

@@ -116,6 +116,11 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 		if last := lines[len(lines)-1]; !regexp.MustCompile(`^pricing-contract: \d+ scenarios? not run: set PRICING_(CURRENCIES|PLANS|PLATFORMS) `).MatchString(last) {
 			t.Errorf("the last line does not say which key to set: %q\n%s", last, r)
 		}
+		// One set of counts: the console's is the reports' and the summary's
+		// (godog's own counted a skipped scenario as passed).
+		if !regexp.MustCompile(`(?m)^321 scenarios \([0-9]+ passed, [0-9]+ skipped\)$`).MatchString(r.stdout) {
+			t.Errorf("the console does not count the skipped scenarios:\n%s", r)
+		}
 		for _, f := range reports {
 			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 				t.Errorf("the example's %s: %v", f, err)
