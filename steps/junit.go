@@ -3,6 +3,7 @@ package steps
 import (
 	"encoding/xml"
 	"fmt"
+	"github.com/cucumber/godog"
 	"io"
 	"strings"
 	"time"
@@ -83,7 +84,7 @@ func (r *report) junit() junitSuites {
 			case statusSkipped, statusNotRun:
 				msg := s.Status
 				if s.Err != "" {
-					msg += ": " + firstLine(s.Err, messageLimit)
+					msg += ": " + firstLine(strings.TrimPrefix(s.Err, godog.ErrSkip.Error()+": "), messageLimit)
 				} else if r.Stopped != "" {
 					msg += ": " + firstLine(r.Stopped, messageLimit)
 				}

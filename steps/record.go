@@ -355,8 +355,32 @@ func (r *runRecord) skipReasons() []string {
 type countsWriter struct {
 	w      io.Writer
 	record *runRecord
-	line   []byte // a held line
-	mid    bool   // the last byte written was not a newline
+	// resolve names the accounts and ids of a scenario name's
+	// placeholders ({{A.userId}}), as the reports do.
+	resolve func(string) string
+	line    []byte // a held line
+	mid     bool   // the last byte written was not a newline
+}
+
+// stepLocation is the end of a step line of godog's pretty format: the Go
+// function every phrase is registered through, which says nothing.
+var stepLocation = regexp.MustCompile(`\s*# suite\.go:[0-9]+ -> \S+$`)
+
+// rewrite turns one held line of godog's into the run's.
+func (c *countsWriter) rewrite(line []byte) []byte {
+	plain := ansi.ReplaceAll(line, nil)
+	if godogScenarioLine.Match(plain) {
+		counts, total, _ := c.record.summary()
+		return fmt.Appendf(nil, "%d scenarios (%s)\n", total, countsText(counts))
+	}
+	text := strings.TrimSuffix(string(line), "\n")
+	if loc := stepLocation.FindStringIndex(text); loc != nil {
+		text = text[:loc[0]]
+	}
+	if c.resolve != nil && strings.Contains(text, "{{") {
+		text = c.resolve(text)
+	}
+	return []byte(text + "\n")
 }
 
 var godogScenarioLine = regexp.MustCompile(`^[0-9]+ scenarios \(.*\)\n$`)
@@ -370,17 +394,15 @@ func (c *countsWriter) Write(p []byte) (int, error) {
 			if b != '\n' {
 				continue
 			}
-			line := c.line
+			line := c.rewrite(c.line)
 			c.line = nil
-			if godogScenarioLine.Match(ansi.ReplaceAll(line, nil)) {
-				counts, total, _ := c.record.summary()
-				line = fmt.Appendf(nil, "%d scenarios (%s)\n", total, countsText(counts))
-			}
 			if _, err := c.w.Write(line); err != nil {
 				return i, err
 			}
 			c.mid = false
-		case !c.mid && b >= '0' && b <= '9':
+		case !c.mid && b != '\n' && !strings.ContainsRune(".F-UPS", rune(b)):
+			// Held: a line of text. The progress format's lines of one
+			// character per step pass at once.
 			c.line = []byte{b}
 		default:
 			// Pass the rest of the line through at once.

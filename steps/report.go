@@ -26,10 +26,13 @@ type report struct {
 	// failed, the target stopped answering), with the request that showed it.
 	Stopped, StoppedDetail string
 	Preflight              bool // the preflight failed: no scenario ran
-	Features               []reportFeature
-	Coverage               Coverage
-	Trace                  []traceRow
-	TraceErr               string // the traceability file could not be read
+	// Missing says, one line per profile key, how many scenarios were
+	// not run for want of its value (missingSummary).
+	Missing  []string
+	Features []reportFeature
+	Coverage Coverage
+	Trace    []traceRow
+	TraceErr string // the traceability file could not be read
 }
 
 type reportFeature struct {
@@ -76,6 +79,7 @@ func (c *runConfig) newReport(suite *Suite, stopped error) *report {
 		Total:       total,
 		Counts:      counts,
 		Coverage:    suite.Coverage(),
+		Missing:     missingSummary(c.record.skipReasons()),
 	}
 	if rep.Started.IsZero() {
 		rep.Started = time.Now()

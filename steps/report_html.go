@@ -170,6 +170,10 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 <div class="banner" id="stopped"><b>{{if .Preflight}}The preflight failed: no scenario was run.{{else}}The run stopped early.{{end}}</b>
 <p>{{.Stopped}}</p>{{if .StoppedDetail}}<pre class="err">{{.StoppedDetail}}</pre>{{end}}</div>
 {{- end}}
+{{- if .Missing}}
+<div class="banner" id="missing"><b>Scenarios not run for want of a profile value:</b>
+<ul>{{range .Missing}}<li>{{.}}</li>{{end}}</ul></div>
+{{- end}}
 {{- with .Failed}}
 <h3>Failing scenarios</h3>
 <ul class="plain" id="failing">{{range .}}
@@ -206,7 +210,8 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 {{- end}}
 </table>
 <p class="legend">Each cell counts the scenarios that received that status from that endpoint.
-<b>0 !</b>: the spec names the status and a condition a scenario could cause, but no scenario received it (a gap in the suite or a scenario not selected).
+<b>0 !</b>: the spec names the status and a condition a scenario could cause, but no scenario of this run asked for it (a scenario not selected, or a gap in the suite).
+<b>0 x</b>: scenarios asked for it and the target answered otherwise (see their failures).
 <b>0 ~</b>: the spec names the status but no condition a scenario could cause on every correct server.
 <b>-</b>: neither named by the spec for that endpoint nor received.</p>
 {{- with .Gaps}}

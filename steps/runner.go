@@ -414,7 +414,7 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		if !c.console {
 			c.record.progress = progressPrinter(stderr)
 		}
-		console := &countsWriter{w: c.godog.Output, record: c.record}
+		console := &countsWriter{w: c.godog.Output, record: c.record, resolve: func(s string) string { return suite.resolveName(s, 0) }}
 		c.godog.Output = console
 		status = godog.TestSuite{
 			Name:                 "pricing-contract",

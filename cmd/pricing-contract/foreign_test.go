@@ -122,8 +122,15 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 			t.Errorf("the console does not count the skipped scenarios:\n%s", r)
 		}
 		for _, f := range reports {
-			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			b, err := os.ReadFile(filepath.Join(dir, f))
+			if err != nil {
 				t.Errorf("the example's %s: %v", f, err)
+				continue
+			}
+			// The HTML and JUnit reports say why each skipped scenario did
+			// not run, and which key to set.
+			if f != "coverage.json" && !strings.Contains(string(b), "set PRICING_CURRENCIES (currencies)") {
+				t.Errorf("%s does not name the key to set for the scenarios not run", f)
 			}
 		}
 	})
