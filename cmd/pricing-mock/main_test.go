@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"regexp"
@@ -764,5 +765,30 @@ func TestRunAdminToken(t *testing.T) {
 	}
 	if code, _ := request(t, "GET", base+"/v1/plans", ""); code != 200 {
 		t.Errorf("GET /v1/plans: %d; the API needs no admin token", code)
+	}
+}
+
+// Also found: the README started a mock in the background on 8080 and,
+// further down, another one with a fault; the second could not bind, and
+// the suite passed against the first. A mock that cannot bind its address
+// exits non-zero at once, saying why.
+func TestAddressInUseExitsAtOnce(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"--addr", ln.Addr().String(), "--fault", "forbidden-as-404"}, env(nil), &stdout, &stderr)
+	}()
+	select {
+	case code := <-done:
+		if code == 0 || !strings.Contains(stderr.String(), "address already in use") {
+			t.Errorf("exit %d, stderr %q; want non-zero and the reason", code, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a mock whose address is taken is still running after 5 s")
 	}
 }
