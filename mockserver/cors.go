@@ -84,7 +84,7 @@ func corsMiddleware(origins []string, admin string) gin.HandlerFunc {
 				// No CORS headers: the page may not read the answer, and
 				// guardAdmin refuses the request itself.
 				if preflight {
-					abortWith(c, pricing.CodeForbidden, "The admin API answers no page of another origin ("+origin+"); start the mock with --cors-origins naming it.")
+					refuseCORS(c, "The admin API answers no page of another origin ("+origin+"); start the mock with --cors-origins naming it.")
 					return
 				}
 				c.Next()
@@ -92,7 +92,7 @@ func corsMiddleware(origins []string, admin string) gin.HandlerFunc {
 			}
 		} else if !anyOrigin && !allowed[normalizeOrigin(origin)] {
 			if preflight {
-				abortWith(c, pricing.CodeForbidden, "The origin "+origin+" is not allowed to call this mock; start it with --cors-origins including it.")
+				refuseCORS(c, "The origin "+origin+" is not allowed to call this mock; start it with --cors-origins including it.")
 				return
 			}
 			// The request is served, the browser just may not read the
@@ -112,6 +112,16 @@ func corsMiddleware(origins []string, admin string) gin.HandlerFunc {
 		h.Set("Access-Control-Max-Age", strconv.Itoa(corsMaxAge))
 		c.AbortWithStatus(http.StatusNoContent)
 	}
+}
+
+// corsRefusedKey holds, in a request's context, why its preflight was
+// refused, for the request log: a browser shows a developer only "CORS
+// error", so the mock's log is where the reason must be.
+const corsRefusedKey = "corsRefused"
+
+func refuseCORS(c *gin.Context, why string) {
+	c.Set(corsRefusedKey, why)
+	abortWith(c, pricing.CodeForbidden, why)
 }
 
 // normalizeOrigin makes "HTTP://Localhost:5173/" and "http://localhost:5173"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -211,4 +212,33 @@ func TestRequestLog(t *testing.T) {
 			t.Errorf("log record %d has no duration: %v", i, rec)
 		}
 	}
+}
+
+// Also found: a mock started with --cors-origins logged nothing when it
+// refused a browser's preflight, and the browser shows only "CORS error".
+// The request log has the refusal and its reason.
+func TestRequestLogSaysWhyAPreflightWasRefused(t *testing.T) {
+	t.Parallel()
+	h := &records{}
+	srv, err := mockserver.New(mockserver.Options{Logger: slog.New(h), CORSOrigins: []string{"http://localhost:5173"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodOptions, "/v1/users/1", nil)
+	req.Header.Set("Origin", "http://localhost:3000")
+	req.Header.Set("Access-Control-Request-Method", "PUT")
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden {
+		t.Fatalf("preflight from another origin: %d, want 403", rec.Code)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range h.recs {
+		if r["method"] == "OPTIONS" && r["status"] == "403" && strings.Contains(r["refused"], "http://localhost:3000") &&
+			strings.Contains(r["refused"], "--cors-origins") {
+			return
+		}
+	}
+	t.Errorf("no log record of the refused preflight with its origin and the flag to use: %v", h.recs)
 }

@@ -40,7 +40,7 @@ func (s *Server) routes() *gin.Engine {
 	if s.opts.NoAdmin {
 		admin = ""
 	}
-	e.Use(s.announceSeed, corsMiddleware(s.opts.CORSOrigins, admin), s.logRequests, recoverJSON, s.apiOnly(s.resolveNamespace, true), s.apiOnly(s.persistChanges, true))
+	e.Use(s.announceSeed, s.logRequests, corsMiddleware(s.opts.CORSOrigins, admin), recoverJSON, s.apiOnly(s.resolveNamespace, true), s.apiOnly(s.persistChanges, true))
 	if !s.opts.NoAdmin {
 		e.Use(s.apiOnly(s.journalRequests, false))
 	}
@@ -155,6 +155,9 @@ func (s *Server) logRequests(c *gin.Context) {
 		slog.Int("status", c.Writer.Status()),
 		slog.Duration("duration", took),
 	)
+	if why := c.GetString(corsRefusedKey); why != "" {
+		r.AddAttrs(slog.String("refused", why))
+	}
 	_ = h.Handle(ctx, r)
 }
 
