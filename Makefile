@@ -3,7 +3,7 @@
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: mock test race lint check contract mutation build bench
+.PHONY: mock test race lint check contract mutation build bench crash
 
 mock: ## run the mock server on $(ADDR)
 	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
@@ -31,3 +31,6 @@ bench: ## the spec scenarios against a mock 30 ms away with 8 pairs of accounts,
 	$(GO) run ./cmd/pricing-bench --runs 3
 
 check: lint race
+
+crash: ## the state file's crash tests, many rounds: SIGKILL and SIGTERM under eight writers, 0 acknowledged writes lost
+	$(GO) test ./cmd/pricing-mock -run TestCrashLosesNoAcknowledgedWrite -count=1 -v -args -crash.rounds=$(or $(ROUNDS),60)

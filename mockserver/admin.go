@@ -182,7 +182,7 @@ func (s *Server) adminPutState(c *gin.Context) {
 		return
 	}
 	if s.persist != nil && ns == s.spaces.def {
-		if err := s.persist.flush(); err != nil {
+		if err := s.persist.commit(); err != nil {
 			internalError(c, "The state was imported but could not be written to the state file: "+err.Error()+".")
 			return
 		}

@@ -214,7 +214,6 @@ func New(opts Options) (*Server, error) {
 		if s.persist, err = openState(opts.StateFile, s.spaces.def.store, s.logger); err != nil {
 			return nil, err
 		}
-		s.persist.start(s.stop, &s.done)
 	}
 	s.engine = s.routes()
 	if opts.Watch {
@@ -252,15 +251,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.engine.ServeHTTP(w, r)
 }
 
-// Close stops watching the fixtures and writing the state file in batches,
-// and writes it a last time. The server still answers afterwards, without
-// persisting.
+// Close stops watching the fixtures, commits what is left to the state
+// file and folds its log into the snapshot. The server still answers
+// afterwards, but a change is answered 503, as it can no longer be saved.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		s.done.Wait()
 		if s.persist != nil {
-			s.closeErr = s.persist.write()
+			s.closeErr = s.persist.close()
 		}
 	})
 	return s.closeErr

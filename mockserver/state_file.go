@@ -1,18 +1,12 @@
 package mockserver
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
-
-	"github.com/gin-gonic/gin"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
@@ -27,26 +21,6 @@ type StateFileError struct {
 
 func (e *StateFileError) Error() string { return "state file " + e.Path + ": " + e.Err.Error() }
 func (e *StateFileError) Unwrap() error { return e.Err }
-
-// stateWriteInterval is how long changes gather before the state file is
-// written: one write for all of them (group commit), so that a burst of
-// requests costs one write, not one each.
-const stateWriteInterval = 100 * time.Millisecond
-
-// persister keeps a state file in step with a store (Options.StateFile):
-// a change pokes it, and a goroutine writes the newest data once per
-// interval at most.
-type persister struct {
-	path   string
-	store  *pricing.Store
-	logger *slog.Logger
-	poke   chan struct{} // buffered 1: a change since the last write
-
-	mu       sync.Mutex // one write at a time, each of the newest data
-	written  uint64     // the store generation last written
-	writes   int        // how many times the file was written
-	lastTook time.Duration
-}
 
 // resolve follows a symlinked state file to the file it names, so that a
 // write replaces the target and the link stays a link. A link to a file
@@ -161,117 +135,4 @@ func writeFileAtomic(path string, b []byte) error {
 		d.Close()
 	}
 	return nil
-}
-
-// openState loads path into store when the file exists. A file that does not
-// hold a valid state is an error; the caller stops, so it is never
-// overwritten.
-func openState(path string, store *pricing.Store, logger *slog.Logger) (*persister, error) {
-	p := &persister{path: path, store: store, logger: logger, poke: make(chan struct{}, 1)}
-	b, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		// Written on the first change, or at Close.
-		p.written = store.Generation()
-		return p, nil
-	case err != nil:
-		return nil, &StateFileError{path, err}
-	}
-	st, err := pricing.ParseState(b)
-	if err != nil {
-		return nil, &StateFileError{path, fmt.Errorf("%v; fix or remove it (it is left as it is)", err)}
-	}
-	if errs := store.Import(st); len(errs) > 0 {
-		msgs := make([]string, 0, len(errs))
-		for _, e := range errs[:min(len(errs), 3)] {
-			msgs = append(msgs, e.FieldName+": "+e.Message)
-		}
-		if len(errs) > 3 {
-			msgs = append(msgs, fmt.Sprintf("and %d more", len(errs)-3))
-		}
-		return nil, &StateFileError{path, fmt.Errorf("%s; fix or remove it (it is left as it is)", strings.Join(msgs, "; "))}
-	}
-	p.written = store.Generation()
-	return p, nil
-}
-
-// start writes the file after changes until stop is closed: the first
-// change after a write waits stateWriteInterval (or twice as long as the
-// last write took, for a large file) for others to join it.
-func (p *persister) start(stop <-chan struct{}, wg *sync.WaitGroup) {
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-p.poke:
-			}
-			p.mu.Lock()
-			wait := max(stateWriteInterval, 2*p.lastTook)
-			p.mu.Unlock()
-			t := time.NewTimer(wait)
-			select {
-			case <-stop:
-				t.Stop()
-				return
-			case <-t.C:
-			}
-			if err := p.write(); err != nil && p.logger != nil {
-				p.logger.Error("the state file was not written; the next change tries again", slog.String("error", err.Error()))
-			}
-		}
-	}()
-}
-
-// changed tells the persister the store changed; it never waits.
-func (p *persister) changed() {
-	select {
-	case p.poke <- struct{}{}:
-	default:
-	}
-}
-
-// flush writes the file now, when the store changed since the last write.
-func (p *persister) flush() error { return p.write() }
-
-// write saves the store when it changed since the last write (or the file
-// is gone).
-func (p *persister) write() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	gen := p.store.Generation()
-	if gen == p.written {
-		if _, err := os.Stat(p.path); err == nil {
-			return nil
-		}
-	}
-	start := time.Now()
-	b, err := json.MarshalIndent(p.store.Export(), "", "  ")
-	if err != nil {
-		return fmt.Errorf("state file %s: %w", p.path, err)
-	}
-	if err := writeFileAtomic(resolve(p.path), append(b, '\n')); err != nil {
-		return fmt.Errorf("state file %s: %w", p.path, err)
-	}
-	p.written = gen
-	p.writes++
-	p.lastTook = time.Since(start)
-	return nil
-}
-
-// persistChanges tells the persister about a request that changed the
-// default namespace's store. The file is written soon after, in a batch;
-// PUT /__admin/state alone waits for it (adminPutState).
-func (s *Server) persistChanges(c *gin.Context) {
-	if s.persist == nil || s.nsFor(c) != s.spaces.def {
-		c.Next()
-		return
-	}
-	before := s.persist.store.Generation()
-	c.Next()
-	if s.persist.store.Generation() != before {
-		s.persist.changed()
-	}
 }

@@ -5,11 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -44,9 +44,13 @@ func TestStateFilePersists(t *testing.T) {
 		t.Fatalf("the state file exists before any change: %v", err)
 	}
 	rename(t, s, "", "Quentin")
-	b := waitForFile(t, path, `"Quentin"`)
+	// Answered, so on disk: in the log, before any snapshot.
+	b, err := os.ReadFile(logPath(path))
+	if err != nil || !strings.Contains(string(b), `"Quentin"`) {
+		t.Fatalf("the answered change is not in the log: %v %.300s", err, b)
+	}
 	if p := s.Profile(); strings.Contains(string(b), p.Password) || strings.Contains(string(b), p.APIKey) {
-		t.Errorf("the state file holds a plain secret: %s", b)
+		t.Errorf("the state log holds a plain secret: %s", b)
 	}
 	// A change in another namespace is not persisted.
 	serve(s, "POST", "/__admin/reset", "", NamespaceHeader, "other")
@@ -55,7 +59,11 @@ func TestStateFilePersists(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	if len(entries) != 2 || entries[0].Name() != "state.json" || entries[1].Name() != "state.json.key" {
-		t.Errorf("files beside the state file (temporary files left?): %v; want state.json and its key file", entries)
+		t.Errorf("files beside the state file (temporary files or logs left?): %v; want state.json and its key file", entries)
+	}
+	// Close folded the log into the snapshot people read.
+	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), `"Quentin"`) {
+		t.Errorf("after Close the snapshot does not hold the change: %v %.300s", err, b)
 	}
 
 	wantAfterRestart(t, path, "Quentin")
@@ -103,10 +111,11 @@ func TestStateFileCorrupt(t *testing.T) {
 	}
 }
 
-// Finding "--state": every change rewrote and synced the whole file. Now
-// changes gather for a tenth of a second and are written together: a
-// burst of changes is a few writes, not one each.
-func TestStateFileWritesInBatches(t *testing.T) {
+// Finding "--state": every change rewrote and synced the whole file, and
+// then changes were written in batches after their answer, so a crash lost
+// acknowledged ones. Now a change is appended to the log and synced before
+// its answer, and changes made together share one sync.
+func TestStateFileGroupCommit(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
 	s, err := New(Options{StateFile: path})
@@ -114,20 +123,35 @@ func TestStateFileWritesInBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	const changes = 300
-	start := time.Now()
-	for i := range changes {
-		rename(t, s, "", fmt.Sprintf("Name%d", i))
+	const writers, each = 16, 20
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Go(func() {
+			for range each {
+				if r := serve(s, "POST", "/v1/sessions", `{"email":"qa@example.com","password":"qa-password"}`); r.Code != 200 {
+					t.Errorf("login: %d %s", r.Code, r.Body)
+				}
+			}
+		})
 	}
-	waitForFile(t, path, fmt.Sprintf(`"Name%d"`, changes-1))
-	elapsed := time.Since(start)
+	wg.Wait()
 	s.persist.mu.Lock()
-	writes := s.persist.writes
+	commits := s.persist.commits
 	s.persist.mu.Unlock()
-	// At most one write per interval, however fast or slow the machine
-	// made the changes.
-	if most := int(elapsed/stateWriteInterval) + 1; writes < 1 || writes > most || writes >= changes {
-		t.Errorf("%d changes in %v made %d writes of the state file; want at most %d", changes, elapsed, writes, most)
+	if commits < 1 || commits >= writers*each {
+		t.Errorf("%d concurrent logins made %d syncs; want fewer syncs than changes", writers*each, commits)
+	}
+	// Each answered change is in the log already, before any snapshot.
+	b, err := os.ReadFile(logPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n < 1 || n > commits {
+		t.Errorf("the log holds %d lines for %d commits", n, commits)
+	}
+	rename(t, s, "", "Durable")
+	if b, _ := os.ReadFile(logPath(path)); !strings.Contains(string(b), `"Durable"`) {
+		t.Errorf("an answered change is not in the log: %.300s", b)
 	}
 }
 

@@ -128,19 +128,7 @@ func (s *Store) Export() State {
 		keys[id] = append(keys[id], hex.EncodeToString(h[:]))
 	}
 	for _, r := range sortedValues(s.users) {
-		u := r.copy()
-		hashes := keys[u.ID]
-		slices.Sort(hashes)
-		st.Users = append(st.Users, StateUser{
-			ID: u.ID, Created: u.Created, Email: u.Email,
-			PasswordSalt: hex.EncodeToString(r.salt), PasswordHash: hex.EncodeToString(r.hash),
-			PasswordLastChanged: u.PasswordLastChanged, APIKeyHashes: hashes,
-			FirstName: u.FirstName, LastName: u.LastName,
-			SubscribeWelcome: u.SubscribeWelcome, SubscribeBlog: u.SubscribeBlog,
-			SubscribeHowto: u.SubscribeHowto, SubscribeOnboarding: u.SubscribeOnboarding,
-			PhoneCountryID: u.PhoneCountryID, PhoneNumber: u.PhoneNumber, PhoneExtension: u.PhoneExtension,
-			Timezone: u.Timezone, ClientIDs: u.ClientIDs, PrimaryClientID: u.PrimaryClientID,
-		})
+		st.Users = append(st.Users, stateUser(r, keys[r.ID]))
 	}
 	for _, c := range sortedValues(s.clients) {
 		st.Clients = append(st.Clients, StateClient(c.copy()))

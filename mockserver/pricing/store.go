@@ -203,6 +203,7 @@ type Store struct {
 	// gen counts writes; pristine is true from a reset to the first write.
 	gen      uint64
 	pristine bool
+	track    *changeSet // what was written since TakeChanges; nil: not tracked
 
 	// Only under Deviations: the user of the newest session
 	// (LastSessionWins), and whether the latest permission check of each
@@ -398,6 +399,7 @@ func (s *Store) install(d data, force bool) error {
 	s.nextUser, s.nextClient, s.nextApp, s.nextSession = d.nextUser, d.nextClient, d.nextApp, d.nextSession
 	s.pristine = d.pristine
 	s.gen++
+	s.markFull()
 	return nil
 }
 
@@ -490,6 +492,7 @@ func (s *Store) CreateSession(userID int64) (Session, error) {
 	s.lastSessionUser = userID
 	s.sessions[key] = sess
 	s.sessionOrder = append(s.sessionOrder, key)
+	s.markSession(key)
 	s.changedLocked()
 	sess.Token = token
 	return sess, nil
@@ -504,6 +507,7 @@ func (s *Store) dropOldestSessionLocked() {
 		s.sessionHead++
 		if _, ok := s.sessions[key]; ok {
 			delete(s.sessions, key)
+			s.markSession(key)
 			break
 		}
 	}
@@ -920,6 +924,7 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 	}
 	kept := r.User
 	*r = updated
+	s.markUser(id)
 	if in.Client != nil {
 		s.addClientLocked(r, *in.Client, g)
 	}
@@ -943,6 +948,7 @@ func (s *Store) setPassword(id int64, password string) {
 	defer s.mu.Unlock()
 	if r, ok := s.users[id]; ok {
 		s.changedLocked()
+		s.markUser(id)
 		r.salt, r.hash, r.PasswordLastChanged = salt, hash, now
 	}
 }
@@ -1016,6 +1022,7 @@ func (s *Store) CreateUser(in UserInput) (User, error) {
 	s.changedLocked()
 	s.nextUser++
 	s.users[r.ID] = r
+	s.markUser(r.ID)
 	s.emails[strings.ToLower(r.Email)] = r.ID
 	if in.Client != nil {
 		s.addClientLocked(r, *in.Client, g)
@@ -1030,6 +1037,8 @@ func (s *Store) addClientLocked(r *userRecord, in ClientInput, g generated) Clie
 	s.nextClient++
 	c.apply(in)
 	s.clients[c.ID] = c
+	s.markClient(c.ID)
+	s.markUser(r.ID)
 	r.ClientIDs = append(r.ClientIDs, c.ID)
 	if r.PrimaryClientID == 0 {
 		r.PrimaryClientID = c.ID
@@ -1058,6 +1067,7 @@ func (s *Store) addAppLocked(clientID int64, in AppInput, g generated) App {
 	}
 	s.nextApp++
 	s.apps[a.ID] = a
+	s.markApp(a.ID)
 	return a.copy()
 }
 
@@ -1103,6 +1113,7 @@ func (s *Store) UpdateClient(id int64, in ClientInput) (Client, error) {
 	s.changedLocked()
 	if !s.dev.ClientUpdateNotStored {
 		s.clients[id] = updated
+		s.markClient(id)
 	}
 	if s.dev.PermissionCheckedAfterWrite && s.refused[fmt.Sprint("client ", id)] {
 		return Client{}, ErrRefusedAfterWrite

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// crashRounds is how many times each crash test kills a mock under load;
+// CI runs the default, `make crash` many more.
+var crashRounds = flag.Int("crash.rounds", 6, "rounds of each crash test of the state file")
+
+var (
+	mockBinOnce sync.Once
+	mockBin     string
+	mockBinErr  error
+)
+
+// builtMock builds pricing-mock once, for the tests that run it as a child
+// process to kill it.
+func builtMock(t *testing.T) string {
+	t.Helper()
+	mockBinOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "pricing-mock-bin")
+		if err != nil {
+			mockBinErr = err
+			return
+		}
+		mockBin = filepath.Join(dir, "pricing-mock")
+		out, err := exec.Command("go", "build", "-o", mockBin, ".").CombinedOutput()
+		if err != nil {
+			mockBinErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if mockBinErr != nil {
+		t.Fatal(mockBinErr)
+	}
+	return mockBin
+}
+
+// child is a pricing-mock process on 127.0.0.1.
+type child struct {
+	cmd  *exec.Cmd
+	base string
+}
+
+func startChild(t *testing.T, state string) *child {
+	t.Helper()
+	cmd := exec.Command(builtMock(t), "--addr", "127.0.0.1:0", "--state", state, "--accounts", "8")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	m := regexp.MustCompile(`listening on (http://127\.0\.0\.1:[0-9]+)`).FindStringSubmatch(line)
+	if err != nil || m == nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the mock did not start on %s: %q %v; stderr %s", state, line, err, stderr.String())
+	}
+	go io.Copy(io.Discard, out)
+	return &child{cmd: cmd, base: m[1] + "/v1"}
+}
+
+// writer i is account A of pair i+1: user 2i+1 with its own api key.
+func writerKey(i int) string {
+	if i == 0 {
+		return "qa-api-key"
+	}
+	return "qa-api-key-" + strconv.Itoa(i+1)
+}
+
+func writerUser(i int) int { return 2*i + 1 }
+
+var userBody = `{"email":%q,"firstName":%q,"lastName":"Crash","timezone":"Europe/London",` +
+	`"subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
+
+func writerEmail(i int) string {
+	if i == 0 {
+		return "qa@example.com"
+	}
+	return fmt.Sprintf("qa-%d@example.com", i+1)
+}
+
+// firstNameOfUser reads a user's first name from a running child.
+func (c *child) firstName(i int) (string, error) {
+	req, _ := http.NewRequest("GET", fmt.Sprintf("%s/users/%d", c.base, writerUser(i)), nil)
+	req.Header.Set("Authorization", "api-key "+writerKey(i))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	m := regexp.MustCompile(`"firstName":"([^"]*)"`).FindSubmatch(b)
+	if res.StatusCode != 200 || m == nil {
+		return "", fmt.Errorf("GET /users/%d: %d %s", writerUser(i), res.StatusCode, b)
+	}
+	return string(m[1]), nil
+}
+
+// seqOf is the sequence number of a writer's first name "w<i>-<n>", or -1.
+func seqOf(name string) int64 {
+	_, n, ok := strings.Cut(name, "-")
+	if !ok || !strings.HasPrefix(name, "w") {
+		return -1
+	}
+	v, err := strconv.ParseInt(n, 10, 64)
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+// TestCrashLosesNoAcknowledgedWrite kills a mock with --state at random
+// moments while eight writers change their users, restarts it on the same
+// file, and requires every write answered 200 to be there (or a later one
+// of the same writer): an acknowledged write is on disk, whatever kills
+// the process. SIGKILL gives it no chance to flush; SIGTERM must stop
+// accepting, finish the requests in flight and fold the log into the file.
+func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the crash test builds and kills a mock")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			state := filepath.Join(t.TempDir(), "state.json")
+			rng := rand.New(rand.NewPCG(1, uint64(sig)))
+			const writers = 8
+			acked := make([]atomic.Int64, writers) // the last sequence number answered 200
+			var seq atomic.Int64
+			total, lost := 0, 0
+			for round := range *crashRounds {
+				c := startChild(t, state)
+				// Every acknowledged write of the rounds before is there.
+				for i := range writers {
+					name, err := c.firstName(i)
+					if err != nil {
+						c.cmd.Process.Kill()
+						c.cmd.Wait()
+						t.Fatalf("round %d, after a restart on the file: %v", round, err)
+					}
+					if want := acked[i].Load(); want > 0 && seqOf(name) < want {
+						lost++
+						t.Errorf("round %d, writer %d: write %d was answered 200, the file holds %q", round, i, want, name)
+					}
+				}
+				stop := make(chan struct{})
+				var wg sync.WaitGroup
+				var answered atomic.Int64
+				for i := range writers {
+					wg.Go(func() {
+						client := &http.Client{Timeout: 5 * time.Second}
+						for {
+							select {
+							case <-stop:
+								return
+							default:
+							}
+							n := seq.Add(1)
+							body := fmt.Sprintf(userBody, writerEmail(i), fmt.Sprintf("w%d-%d", i, n))
+							req, _ := http.NewRequest("PUT", fmt.Sprintf("%s/users/%d", c.base, writerUser(i)), strings.NewReader(body))
+							req.Header.Set("Authorization", "api-key "+writerKey(i))
+							res, err := client.Do(req)
+							if err != nil {
+								return // the mock is gone
+							}
+							io.Copy(io.Discard, res.Body)
+							res.Body.Close()
+							if res.StatusCode == 200 {
+								answered.Add(1)
+								for {
+									old := acked[i].Load()
+									if n <= old || acked[i].CompareAndSwap(old, n) {
+										break
+									}
+								}
+							}
+						}
+					})
+				}
+				time.Sleep(time.Duration(50+rng.IntN(250)) * time.Millisecond)
+				c.cmd.Process.Signal(sig)
+				c.cmd.Wait()
+				close(stop)
+				wg.Wait()
+				total += int(answered.Load())
+			}
+			c := startChild(t, state)
+			for i := range writers {
+				name, err := c.firstName(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := acked[i].Load(); want > 0 && seqOf(name) < want {
+					lost++
+					t.Errorf("after the last round, writer %d holds %q, want write %d or a later one", i, name, want)
+				}
+			}
+			c.cmd.Process.Signal(syscall.SIGTERM)
+			c.cmd.Wait()
+			t.Logf("%s: %d rounds, %d writes answered 200, %d lost", sig, *crashRounds, total, lost)
+			if total == 0 {
+				t.Error("no write was answered: the test proves nothing")
+			}
+		})
+	}
+}
