@@ -190,8 +190,20 @@ func (s *Server) adminPutState(c *gin.Context) {
 	writeJSON(c, http.StatusOK, ns.store.Export())
 }
 
+// journalReaders bounds the journal reads answered at once.
+var journalReaders = make(chan struct{}, 2)
+
 // adminListRequests handles GET /__admin/requests: the journal, newest first.
 func (s *Server) adminListRequests(c *gin.Context) {
+	// A read answers up to a few megabytes (bodies are escaped in JSON):
+	// two at a time, the others wait, so that twenty at once do not hold
+	// twenty answers in memory.
+	select {
+	case journalReaders <- struct{}{}:
+		defer func() { <-journalReaders }()
+	case <-c.Request.Context().Done():
+		return
+	}
 	recs := s.journal.list(s.nsFor(c).id)
 	entries := make([]journalEntry, len(recs))
 	for i, r := range recs {

@@ -21,6 +21,11 @@ import (
 // maxBody is the largest request body read; a larger one answers 413.
 const maxBody = 1 << 20
 
+// bodyShape bounds a body before it is decoded, far above any body of the
+// API (a user with a client and its app is about 30 values, 3 deep), so
+// that decoding costs a small multiple of the body's size.
+var bodyShape = jsonio.Shape{Depth: 32, Items: 1000, Values: 10000}
+
 // Every handler checks in one order: 401 (the authenticate middleware), 404
 // (the path's resource exists), 403 (the caller may touch it), then 400 (the
 // body). Nothing is written to the store before all of them pass.
@@ -59,6 +64,11 @@ func decodeBody(c *gin.Context) (pricing.Body, bool) {
 // decodeJSON reads a JSON object; hint, when set, follows the message of a
 // body that is not one, to say what the endpoint takes.
 func decodeJSON(c *gin.Context, b []byte, hint string) (pricing.Body, bool) {
+	if err := jsonio.CheckShape(b, bodyShape); err != nil {
+		invalidBody(c, "The request body is refused: "+strings.TrimPrefix(err.Error(), jsonio.ErrShape.Error()+": ")+
+			" (no body of this API comes near).")
+		return nil, false
+	}
 	var v any
 	switch err := jsonio.Decode(b, &v); {
 	case errors.Is(err, jsonio.ErrTrailingData):

@@ -3,7 +3,9 @@ package mockserver_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -276,6 +278,33 @@ func TestMalformedBodies(t *testing.T) {
 				wantErrors(t, r.json, fe{"", "InvalidBody"})
 				wantSnapshot(t, srv, before)
 			})
+		}
+	}
+}
+
+// Finding "work in flight": a 1 MiB JSON array of zeros cost about 45 MB
+// while it was decoded, and a hundred at once took the process to gigabytes.
+// A body past what any body of the API holds is refused before decoding:
+// its cost is a small multiple of its size.
+func TestWorstCaseBodyCostsASmallMultipleOfItsSize(t *testing.T) {
+	srv := newServer(t)
+	// Each just under 1 MiB, the largest body read.
+	zeros := "[" + strings.Repeat("0,", (1<<20)/2-2) + "0]"
+	deep := strings.Repeat("[", 1<<19-1) + strings.Repeat("]", 1<<19-1)
+	for name, body := range map[string]string{"an array of zeros": zeros, "nested arrays": deep} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		req := httptest.NewRequest("POST", "/v1/users", strings.NewReader(body))
+		req.Header.Set("Content-Type", "text/plain")
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		runtime.ReadMemStats(&after)
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "InvalidBody") {
+			t.Errorf("%s: %d %.200s, want 400 InvalidBody", name, rec.Code, rec.Body)
+		}
+		if cost := after.TotalAlloc - before.TotalAlloc; cost > 8*uint64(len(body)) {
+			t.Errorf("%s of %d bytes allocated %d bytes, more than 8 times its size", name, len(body), cost)
 		}
 	}
 }

@@ -24,7 +24,7 @@ const (
 	// journalSize is how many entries GET /__admin/requests shows, and
 	// journalListBytes how much recorded data (the newest first).
 	journalSize      = 1000
-	journalListBytes = 4 << 20
+	journalListBytes = 1 << 20
 	// What one entry keeps of a request; more is cut, and the entry says
 	// "truncated": true.
 	journalBodyMax       = 64 << 10 // each body, request and answer

@@ -40,7 +40,7 @@ func (s *Server) routes() *gin.Engine {
 	if s.opts.NoAdmin {
 		admin = ""
 	}
-	e.Use(s.announceSeed, s.logRequests, corsMiddleware(s.opts.CORSOrigins, admin), recoverJSON, s.apiOnly(s.resolveNamespace, true), s.apiOnly(s.persistChanges, true))
+	e.Use(s.announceSeed, s.logRequests, corsMiddleware(s.opts.CORSOrigins, admin), recoverJSON, s.apiOnly(s.resolveNamespace, true), s.apiOnly(s.boundBodies, true), s.apiOnly(s.persistChanges, true))
 	if !s.opts.NoAdmin {
 		e.Use(s.apiOnly(s.journalRequests, false))
 	}

@@ -164,6 +164,7 @@ type Server struct {
 	answers atomic.Pointer[catalogueAnswers]
 
 	persist   *persister // nil without StateFile
+	bodies    *budget    // the bytes of request bodies in flight (boundBodies)
 	stop      chan struct{}
 	done      sync.WaitGroup
 	closeOnce sync.Once
@@ -195,6 +196,7 @@ func New(opts Options) (*Server, error) {
 		pool:    pricing.NewPool(lim.DataBytes),
 		journal: &journal{maxEntries: lim.JournalEntries, maxBytes: lim.JournalBytes},
 		admin:   newAdminGuard(opts),
+		bodies:  newBudget(bodyBudget),
 	}
 	s.rules.max = lim.AllRules
 	s.answers.Store(&catalogueAnswers{seed: seed, seedKind: seedKind(seed)})

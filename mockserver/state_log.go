@@ -395,7 +395,7 @@ func (s *Server) persistChanges(c *gin.Context) {
 			for k := range c.Writer.Header() {
 				c.Writer.Header().Del(k)
 			}
-			writeErrors(c, http.StatusServiceUnavailable, []pricing.FieldError{{Error: pricing.CodeInternal,
+			writeErrors(c, pricing.CodeUnavailable.Status(), []pricing.FieldError{{Error: pricing.CodeUnavailable,
 				Message: "The change was made but could not be saved to the state file (" + err.Error() + "); it may be lost when the mock stops."}})
 			return
 		}

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -49,6 +50,11 @@ func main() {
 	os.Exit(code)
 }
 
+// defaultMemoryLimit is --memory-limit's default: the kept data (160 MiB),
+// the journal (32 MiB) and the bodies in flight (64 MiB), twice over for the
+// collector's headroom.
+const defaultMemoryLimit = 512 << 20
+
 // config is the parsed command line.
 type config struct {
 	addr     string
@@ -65,6 +71,8 @@ type config struct {
 	watch       bool
 	state       string // "" : the data lives in memory only
 	accounts    int    // pairs of accounts A and B in the profile
+
+	memoryLimit int64 // bytes for runtime/debug.SetMemoryLimit; 0: none
 
 	adminToken string   // "": the admin API answers its own hosts without one
 	adminHosts []string // more host names the admin API answers
@@ -112,6 +120,14 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 	})
 	fs.BoolVar(&cfg.watch, "watch", false, "reload the --fixtures folder when a file in it changes")
 	fs.StringVar(&cfg.state, "state", "", "keep the data in `FILE` across restarts (loaded at start, written after each change)")
+	fs.Func("memory-limit", "the Go runtime's soft memory limit in `MiB` (default 512, the kept data, the journal and the bodies in flight with room to spare; 0: none; GOMEMLIMIT wins)", func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%q is not a number of MiB", v)
+		}
+		cfg.memoryLimit = n << 20
+		return nil
+	})
 	fs.IntVar(&cfg.accounts, "accounts", 1, "serve `N` pairs of accounts A and B, the seed's and copies of it (qa-2@example.com, …), for a contract run on a pool of pairs; --print-env prints them")
 	// The environment's token is read after parsing, not given as the
 	// flag's default: -h would print it.
@@ -137,7 +153,7 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 // parseFlags reads the command line; the flag wins over the environment.
 // It returns flag.ErrHelp for -h.
 func parseFlags(args []string, getenv func(string) string) (config, error) {
-	var cfg config
+	cfg := config{memoryLimit: defaultMemoryLimit}
 	fs := newFlagSet(&cfg, getenv)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -241,6 +257,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.list {
 		listFaults(stdout)
 		return 0
+	}
+
+	// A soft limit makes the collector work harder before the process
+	// grows past what the mock's bounds need; the bounds keep it there.
+	if cfg.memoryLimit > 0 && getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(cfg.memoryLimit)
 	}
 
 	// The request log goes out in batches (within 100 ms); what is left

@@ -63,6 +63,9 @@ var (
 	CodeNotFound         = newCode("NotFound", 404)
 	CodeMethodNotAllowed = newCode("MethodNotAllowed", 405)
 	CodeInternal         = newCode("InternalError", 500)
+	// The mock cannot take the request now: too many bodies in flight, or
+	// a change it could not save to the state file.
+	CodeUnavailable = newCode("Unavailable", 503)
 
 	// A field of a body (spec 7.3, and the README's table "Where the spec is
 	// silent" for the fields 7.3 names no code for).

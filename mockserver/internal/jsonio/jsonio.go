@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -46,4 +47,65 @@ func EncodeTo(buf *bytes.Buffer, v any) error {
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// Shape bounds what a document may hold before it is decoded: decoding
+// builds a value per element, so a megabyte of `[0,0,0,…]` or of nested
+// arrays costs tens of megabytes; CheckShape refuses such a document at the
+// cost of one pass over its bytes and no allocation.
+type Shape struct {
+	Depth  int // arrays and objects inside each other
+	Items  int // elements of one array or members of one object
+	Values int // values in the whole document
+}
+
+// ErrShape is the error of a document past a Shape's bounds.
+var ErrShape = errors.New("the JSON document is too deep or too large")
+
+// CheckShape scans b and reports ErrShape (wrapped, saying which bound)
+// when it goes past s. It does not check that b is valid JSON: Decode does.
+func CheckShape(b []byte, s Shape) error {
+	var counts [64]int // elements so far at each depth, for depths within the bound
+	depth, values := 0, 0
+	inString, escaped := false, false
+	for _, c := range b {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+			if depth > s.Depth || depth >= len(counts) {
+				return fmt.Errorf("%w: nested deeper than %d", ErrShape, s.Depth)
+			}
+			counts[depth] = 0
+			values++
+		case ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		case ',':
+			if depth > 0 {
+				counts[depth]++
+				if counts[depth] >= s.Items {
+					return fmt.Errorf("%w: more than %d elements in one array or object", ErrShape, s.Items)
+				}
+			}
+			values++
+		}
+		if values > s.Values {
+			return fmt.Errorf("%w: more than %d values", ErrShape, s.Values)
+		}
+	}
+	return nil
 }

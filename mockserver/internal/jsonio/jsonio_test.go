@@ -62,3 +62,25 @@ func TestEncode(t *testing.T) {
 		t.Error("Encode of a function succeeded")
 	}
 }
+
+func TestCheckShape(t *testing.T) {
+	s := Shape{Depth: 4, Items: 5, Values: 20}
+	cases := []struct {
+		doc string
+		ok  bool
+	}{
+		{`{"a":1,"b":[1,2,3],"c":{"d":"x,y,z]]]}}}"}}`, true},
+		{`[1,2,3,4,5]`, true},
+		{`[1,2,3,4,5,6]`, false},
+		{`[[[[1]]]]`, true},
+		{`[[[[[1]]]]]`, false},
+		{`{"s":"\"[[[[[[[[,,,,,,,,"}`, true},
+		{`[1,2],[3,4],[5,6],[7,8],[9,10],[11,12],[13,14],[15,16],[17,18],[19,20],[21]`, false},
+	}
+	for _, c := range cases {
+		err := CheckShape([]byte(c.doc), s)
+		if (err == nil) != c.ok || err != nil && !errors.Is(err, ErrShape) {
+			t.Errorf("CheckShape(%s) = %v, want ok %v", c.doc, err, c.ok)
+		}
+	}
+}
