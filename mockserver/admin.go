@@ -3,7 +3,6 @@ package mockserver
 import (
 	"crypto/subtle"
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -161,18 +160,16 @@ func (s *Server) adminGetState(c *gin.Context) {
 // the namespace of --state, the answer waits for the file: an import that
 // was answered 200 is on disk.
 func (s *Server) adminPutState(c *gin.Context) {
-	b, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxStateBody))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			abortWith(c, pricing.CodeBodyTooLarge, "The state document is larger than 32 MiB.")
-			return
-		}
-		invalidBody(c, "The request body could not be read.")
+	// One import at a time: each holds its whole document decoded.
+	s.importMu.Lock()
+	defer s.importMu.Unlock()
+	st, err := pricing.ReadState(http.MaxBytesReader(c.Writer, c.Request.Body, maxStateBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		abortWith(c, pricing.CodeBodyTooLarge, "The state document is larger than 32 MiB.")
 		return
-	}
-	st, err := pricing.ParseState(b)
-	if err != nil {
+	case err != nil:
 		abortWith(c, pricing.CodeInvalidState, "The state was not imported: "+err.Error()+".")
 		return
 	}

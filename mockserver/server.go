@@ -165,6 +165,7 @@ type Server struct {
 
 	persist   *persister // nil without StateFile
 	bodies    *budget    // the bytes of request bodies in flight (boundBodies)
+	importMu  sync.Mutex // one state import at a time
 	stop      chan struct{}
 	done      sync.WaitGroup
 	closeOnce sync.Once

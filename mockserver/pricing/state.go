@@ -3,8 +3,10 @@ package pricing
 import (
 	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -154,6 +156,31 @@ func (s *Store) Export() State {
 // maxStateErrors bounds the errors an import answers; the first ones are
 // enough to fix a document.
 const maxStateErrors = 20
+
+// ReadState decodes a state document from r as it arrives, without a copy
+// of the whole document in memory, as strictly as ParseState.
+func ReadState(r io.Reader) (State, error) {
+	var st State
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&st); err != nil {
+		if errors.Is(err, io.EOF) {
+			return st, errors.New("the document is empty, not a JSON state object")
+		}
+		// %w: the reader's own error (a body past its size) stays visible.
+		return st, fmt.Errorf("the document is not a valid state: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		if err != nil {
+			var syntax *json.SyntaxError
+			if !errors.As(err, &syntax) {
+				return st, fmt.Errorf("the document could not be read: %w", err)
+			}
+		}
+		return st, errors.New("the document holds more than one JSON value")
+	}
+	return st, nil
+}
 
 // ParseState decodes a state document strictly: unknown fields and trailing
 // data are errors, so that a typo is not silently dropped.
