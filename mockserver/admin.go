@@ -119,7 +119,7 @@ func (g adminGuard) pageAllowed(r *http.Request) bool {
 // passwords and keys on the home page: those it could read from the admin
 // API's own host without a token.
 func (s *Server) showsSecrets(r *http.Request) bool {
-	return !s.opts.NoAdmin && s.admin.ownHost(r.Host) && s.admin.pageAllowed(r)
+	return !s.opts.NoAdmin && s.admin.token == nil && s.admin.ownHost(r.Host) && s.admin.pageAllowed(r)
 }
 
 // guardAdmin is the middleware of every admin call: 401 without the admin
@@ -151,7 +151,20 @@ func (s *Server) adminReset(c *gin.Context) {
 
 // adminGetState handles GET /__admin/state.
 func (s *Server) adminGetState(c *gin.Context) {
-	writeJSON(c, http.StatusOK, s.storeFor(c).Export())
+	writeJSON(c, http.StatusOK, s.exportFor(c))
+}
+
+// exportFor is the namespace's state as the admin API shows it: the apps'
+// write keys, secrets of the apps, only under the admin token (a mock
+// without one answers any local program, and a page of its own host).
+func (s *Server) exportFor(c *gin.Context) pricing.State {
+	st := s.storeFor(c).Export()
+	if s.admin.token == nil {
+		for i := range st.Apps {
+			st.Apps[i].WriteKey = ""
+		}
+	}
+	return st
 }
 
 // adminPutState handles PUT /__admin/state: the document replaces the
@@ -184,7 +197,7 @@ func (s *Server) adminPutState(c *gin.Context) {
 			return
 		}
 	}
-	writeJSON(c, http.StatusOK, ns.store.Export())
+	writeJSON(c, http.StatusOK, s.exportFor(c))
 }
 
 // journalReaders bounds the journal reads answered at once.

@@ -349,6 +349,12 @@ func TestHomeShowsSecretsWhereAdminAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	on := newServer(t)
+	// Finding "small leaks": with a token the admin API answers nobody
+	// without it, so the page may not show what the API would hide.
+	token, err := mockserver.New(mockserver.Options{AdminToken: "s3cret-admin-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name    string
 		srv     http.Handler
@@ -357,6 +363,7 @@ func TestHomeShowsSecretsWhereAdminAnswers(t *testing.T) {
 		secrets bool
 	}{
 		{"on its own host", on, localHost, "", true},
+		{"on its own host, the admin API needing a token", token, localHost, "", false},
 		{"through another name", on, "evil.example", "", false},
 		{"read by a page of another origin", on, localHost, "http://evil.example", false},
 		{"without the admin API", off, localHost, "", false},

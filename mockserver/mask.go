@@ -21,7 +21,7 @@ import (
 // Where a body cannot be read as JSON, a form or a multipart body and still
 // names a secret after masking, the whole body is masked.
 
-var secretWords = []string{"password", "passwd", "token", "apikey", "secret", "authorization", "cookie", "credential"}
+var secretWords = []string{"password", "passwd", "pass", "token", "key", "secret", "auth", "cookie", "credential"}
 
 // notSecret are names that contain a secret word but hold none.
 var notSecret = map[string]bool{"passwordlastchanged": true}

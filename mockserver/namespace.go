@@ -175,6 +175,14 @@ func (s *Server) resolveNamespace(c *gin.Context) {
 		c.Next()
 		return
 	}
+	if !s.admin.pageAllowed(c.Request) {
+		// A namespace costs the mock room (1000 at most): a page of any
+		// site a developer opens could use them all. Only the origins
+		// --cors-origins names one by one may make them.
+		abortWith(c, pricing.CodeForbidden, "A page of "+c.Request.Header.Get("Origin")+" may not use "+NamespaceHeader+
+			"; start the mock with --cors-origins naming that origin.")
+		return
+	}
 	if !validNamespace(name) {
 		abortWith(c, pricing.CodeInvalidNamespace,
 			"The "+NamespaceHeader+" header must be 1 to 64 characters among A-Z, a-z, 0-9, '.', '_' and '-'.")

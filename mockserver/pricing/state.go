@@ -101,7 +101,9 @@ type StateApp struct {
 	PlatformID    int64     `json:"platformId"`
 	PlanID        int64     `json:"planId"`
 	MarketappHash *string   `json:"marketappHash"`
-	WriteKey      string    `json:"writeKey"`
+	// WriteKey is a secret of the app: the admin API exports it only
+	// under its token; a state without it gets a new one on import.
+	WriteKey string `json:"writeKey,omitempty"`
 }
 
 // StateSession is an open session, by the hash of its token (or, on import,
@@ -514,7 +516,9 @@ func (c *stateCheck) app(bad report, a StateApp) {
 	if a.MarketappHash != nil && !slices.ContainsFunc(c.cat.marketapps, func(m Marketapp) bool { return strings.EqualFold(m.Hash, *a.MarketappHash) }) {
 		bad("marketappHash", "unknown marketappHash %q", *a.MarketappHash)
 	}
-	if !writeKeyRE.MatchString(a.WriteKey) {
+	// Absent: an export of the admin API without a token leaves it out,
+	// and the import makes a new one.
+	if a.WriteKey != "" && !writeKeyRE.MatchString(a.WriteKey) {
 		bad("writeKey", "writeKey is not 32 lower-case hexadecimal characters")
 	}
 }
@@ -605,6 +609,9 @@ func (s *Store) build(d *data, st State) {
 		a.Created = a.Created.UTC()
 		if a.MarketappHash != nil {
 			a.MarketappHash = ptr(strings.ToLower(*a.MarketappHash))
+		}
+		if a.WriteKey == "" {
+			a.WriteKey = s.src.hex(16)
 		}
 		d.apps[a.ID] = App(a)
 	}
