@@ -68,6 +68,7 @@ type persister struct {
 	fileMu     sync.Mutex
 	log        *os.File
 	logBytes   int64
+	compactAt  int64 // compactAt, or less in a test
 	compacting bool
 	compacted  chan struct{} // closed when the running compaction ends
 	closed     bool
@@ -78,7 +79,7 @@ type persister struct {
 // changes to come. A file that does not hold a valid state is an error; the
 // caller stops, and the files are left as they are.
 func openState(path string, store *pricing.Store, logger *slog.Logger) (*persister, error) {
-	p := &persister{path: path, store: store, logger: logger}
+	p := &persister{path: path, store: store, logger: logger, compactAt: compactAt}
 	p.cond = sync.NewCond(&p.mu)
 	var st *pricing.State
 	b, err := os.ReadFile(path)
@@ -280,7 +281,7 @@ func (p *persister) writeChanges() error {
 		return fmt.Errorf("state file %s: %w", logPath(p.path), err)
 	}
 	p.logBytes += int64(len(line))
-	if p.logBytes > compactAt && !p.compacting {
+	if p.logBytes > p.compactAt && !p.compacting {
 		p.startCompaction()
 	}
 	return nil
