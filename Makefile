@@ -14,9 +14,12 @@ test: ## every test, the contract suite against an in-process mock included
 race: ## what CI runs
 	$(GO) test -race ./...
 
-lint: ## gofmt and go vet
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+lint: ## gofmt, go vet and staticcheck (the pinned version, fetched by go run)
 	@out="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 build: ## the three binaries in bin/, each with --version
 	$(GO) build -o bin/ ./cmd/pricing-contract ./cmd/pricing-mock ./cmd/pricing-mutation

@@ -144,6 +144,8 @@ func TestUsersClientsAppsBounded(t *testing.T) {
 	if msg := full.json.Get("0.message").String(); !strings.Contains(msg, "4 users") || !strings.Contains(msg, "/__admin/reset") {
 		t.Errorf("message %q does not say which bound and how to free it", msg)
 	}
+	// The refused sign-up changed nothing.
+	wantSnapshot(t, srv, before)
 	login(t, srv, "new0@example.com", "nina-password")
 
 	mustStatus(t, send(t, srv, "POST", "/v1/clients", asA, clientBody()), http.StatusOK, "POST /v1/clients")

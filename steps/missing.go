@@ -1,7 +1,6 @@
 package steps
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -99,12 +98,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// isMissing reports whether err skipped its scenario for a missing value.
-func isMissing(err error) bool {
-	var m *missingValue
-	return errors.As(err, &m)
 }
 
 // profileErrors reads the failures' errors: when every one of them starts

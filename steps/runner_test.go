@@ -97,19 +97,6 @@ func platformsServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// errorServer answers 500 to every request: no correct scenario passes.
-func errorServer(t *testing.T) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Pricing-Mock-Seed", "default") // a broken mock of the default seed
-		w.WriteHeader(http.StatusInternalServerError)
-		w.Write([]byte(`{"message":"broken"}`))
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 const platformsFeature = `Feature: platforms
   Scenario: the platforms collection answers Android
     Given I am not authenticated

@@ -374,7 +374,7 @@ func buildCatalogues(seed *Seed) data {
 		d.phoneCountries[p.ID] = PhoneCountry(p)
 	}
 	for _, m := range seed.marketapps {
-		d.marketapps = append(d.marketapps, Marketapp{Hash: m.Hash, Name: m.Name, PlatformID: m.PlatformID})
+		d.marketapps = append(d.marketapps, Marketapp(m))
 	}
 	return d
 }
