@@ -235,6 +235,7 @@ func (s *Server) updateUser(c *gin.Context) {
 	}
 	in, errs := s.storeFor(c).Validator().UserUpdate(body, u.ID)
 	if len(errs) > 0 {
+		s.storeFor(c).UpdateRefused(u.ID, in)
 		fieldErrors(c, errs)
 		return
 	}

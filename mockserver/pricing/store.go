@@ -940,6 +940,16 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 	return answer, nil
 }
 
+// UpdateRefused is told of a PUT /users body that validation refused, with
+// what validation read of it. The spec's store does nothing: a refused
+// request changes nothing. Only the RejectedPasswordStored deviation keeps
+// the valid new password it carried; validation itself never writes.
+func (s *Store) UpdateRefused(id int64, in UserInput) {
+	if s.dev.RejectedPasswordStored && in.Password != nil {
+		s.setPassword(id, *in.Password)
+	}
+}
+
 // setPassword replaces a user's password, nothing else (Deviations.RejectedPasswordStored).
 func (s *Store) setPassword(id int64, password string) {
 	salt, hash := s.hashPassword(password)

@@ -191,9 +191,6 @@ func (val Validator) checker() *checker { return &checker{cat: val.Catalog, dev:
 func (val Validator) UserUpdate(b Body, userID int64) (UserInput, []FieldError) {
 	v := val.checker()
 	in := v.user(b, userID, false)
-	if s, ok := val.Catalog.(*Store); ok && len(v.errs) > 0 && in.Password != nil && val.Deviations.RejectedPasswordStored {
-		s.setPassword(userID, *in.Password)
-	}
 	return in, v.errs
 }
 
