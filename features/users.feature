@@ -178,6 +178,9 @@ Feature: PUT /users/:userId updates a user
       | timezone            | that is absent                 | is absent                  | InvalidTimezone           |
       | subscribeBlog       | that is not a boolean          | is "yes"                   | InvalidSubscribeBlog      |
       | subscribeWelcome    | that is absent                 | is absent                  | InvalidSubscribeWelcome   |
+      | subscribeHowto      | that is a number               | is 1                       | InvalidSubscribeHowto     |
+      | subscribeOnboarding | that is null                   | is null                    | InvalidSubscribeOnboarding |
+      | client              | that is not an object          | is "a client"              | InvalidClient             |
 
   @reference @s7.3 @s2.1 @mutates-A
   Scenario Outline: the phone field <field> <case> is answered <code>

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,5 +102,66 @@ func moduleRoot(t *testing.T) string {
 			t.Fatal("no go.mod above the package")
 		}
 		dir = parent
+	}
+}
+
+// TestEveryValidationCodeIsCompleted is the contributor's checklist of
+// README's "Adding a validation code", run: a field code of the table
+// (Invalid…, 400) needs a case in validate_test.go, a scenario in
+// features/ that expects it, and a mention in the README (the table of the
+// spec's codes or "Where the spec is silent"). The message says which is
+// missing.
+func TestEveryValidationCodeIsCompleted(t *testing.T) {
+	root := moduleRoot(t)
+	read := func(rel string) string {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	validateTests := read("mockserver/pricing/validate_test.go")
+	validate := read("mockserver/pricing/validate.go")
+	readme := read("README.md")
+	var features strings.Builder
+	entries, err := os.ReadDir(filepath.Join(root, "features"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".feature") {
+			features.WriteString(read(filepath.Join("features", e.Name())))
+		}
+	}
+	checked := 0
+	for _, c := range Codes() {
+		name := c.String()
+		if !strings.HasPrefix(name, "Invalid") || c.Status() != 400 || c == CodeInvalidBody {
+			continue
+		}
+		// The codes of request bodies are validate.go's; the admin API's
+		// (a state, a rule, a namespace) are the mock's own.
+		variable := ""
+		for _, v := range []string{"Code" + name, "Code" + strings.ReplaceAll(name, "Id", "ID")} {
+			if strings.Contains(validate, v) {
+				variable = v
+			}
+		}
+		if variable == "" {
+			continue
+		}
+		checked++
+		if !strings.Contains(validateTests, name) && !strings.Contains(validateTests, variable) {
+			t.Errorf("%s: no case in mockserver/pricing/validate_test.go shows it", name)
+		}
+		if !regexp.MustCompile(`\|\s*` + name + `\s*\|`).MatchString(features.String()) {
+			t.Errorf("%s: no scenario in features/ expects it (a row \"| field | %s |\" of an errors table)", name, name)
+		}
+		if !strings.Contains(readme, name) && !strings.Contains(readme, "`Invalid` + the field name") {
+			t.Errorf("%s: README.md does not mention it", name)
+		}
+	}
+	if checked < 10 {
+		t.Errorf("checked %d validation codes; the table lost some", checked)
 	}
 }
