@@ -26,6 +26,92 @@ Feature: authentication and permission on every endpoint that needs them
       | PUT    | /clients/{{A.clientId}} | client | session-token header |
       | PUT    | /clients/{{A.clientId}} | client | sessionToken query   |
 
+  Scenario Outline: account B's <scheme> authenticates account B, not another user
+    Every scheme for every account: a server whose session tokens all act as one user, or whose
+    api keys all belong to the first account, passes what account A alone can show.
+    Given I am account "B" using the <scheme>
+    And the request body is the template "<body>"
+    When I send "<method>" to "<path>"
+    Then the response status is 200
+    And the response is JSON
+    Given I am account "B" using the <scheme>
+    And the request body is the template "<body>"
+    When I send "<method>" to "<other>"
+    Then the response status is 403 or 404
+
+    @put-users @s4.1 @mutates-B @mutates-A
+    Examples: PUT /users/:userId
+      | method | path                | other               | body | scheme               |
+      | PUT    | /users/{{B.userId}} | /users/{{A.userId}} | user | api-key header       |
+      | PUT    | /users/{{B.userId}} | /users/{{A.userId}} | user | session-token header |
+      | PUT    | /users/{{B.userId}} | /users/{{A.userId}} | user | sessionToken query   |
+
+  @s7.2 @put-users @s4.1 @mutates-A @mutates-B
+  Scenario Outline: the two schemes are not interchangeable: account <acct>'s <what> sent as <as> is answered 401
+    Section 5 names two schemes: an API key in "Authorization: api-key", a session token in the
+    session-token header or the sessionToken query. A credential of one in the place of the other is
+    not "authenticated correctly".
+    When I log in as account "<acct>"
+    And I remember the JSON at "token" as "token"
+    Given I am not authenticated
+    And the request <where> "<name>" is "<value>"
+    And the request body is the template "user"
+    When I send "PUT" to "/users/{{<acct>.userId}}"
+    Then the response status is 401
+
+    Examples:
+      | acct | what          | as                      | where           | name          | value                 |
+      | A    | session token | an api key              | header          | Authorization | api-key {{token}}     |
+      | B    | session token | an api key              | header          | Authorization | api-key {{token}}     |
+      | A    | api key       | a session-token header  | header          | session-token | {{A.apiKey}}          |
+      | B    | api key       | a session-token header  | header          | session-token | {{B.apiKey}}          |
+      | A    | api key       | a sessionToken query    | query parameter | sessionToken  | {{A.apiKey}}          |
+      | B    | api key       | a sessionToken query    | query parameter | sessionToken  | {{B.apiKey}}          |
+
+  @s7.2 @mutates-A @mutates-B
+  Scenario Outline: without correct credentials <method> <path> is answered 401, whatever its id (<case>)
+    Section 5: a request that is not authenticated correctly is answered 401, whether its id names
+    the caller's resource, another's, none or nothing that could be an id: a server that looks the
+    id up first tells an attacker which ids exist.
+    Given I am not authenticated
+    And the request body is the template "<body>"
+    When I send "<method>" to "<path>"
+    Then the response status is 401
+
+    @put-users @s4.1
+    Examples: PUT /users/:userId
+      | method | path                | body | case                    |
+      | PUT    | /users/{{B.userId}} | user | another user's id       |
+      | PUT    | /users/999999999    | user | an unknown id           |
+      | PUT    | /users/abc          | user | a malformed id          |
+      | PUT    | /users/0            | user | id 0                    |
+
+    @put-clients @s4.4
+    Examples: PUT /clients/:clientId
+      | method | path                    | body   | case                    |
+      | PUT    | /clients/{{B.clientId}} | client | another client's id     |
+      | PUT    | /clients/999999999      | client | an unknown id           |
+      | PUT    | /clients/abc            | client | a malformed id          |
+
+  @s7.2 @mutates-A
+  Scenario Outline: without correct credentials <method> <path> is answered 401, whatever its body (<case>)
+    Authentication comes before the body: an unauthenticated request is 401, not 400.
+    Given I am not authenticated
+    And the request <where> "<name>" is "<value>"
+    And the request body is the template "<body>"
+    And the request body field "<field>" is <bad>
+    When I send "<method>" to "<path>"
+    Then the response status is 401
+
+    Examples:
+      | method | path                    | body   | field     | bad            | case                          | where  | name          | value                     |
+      | PUT    | /users/{{A.userId}}     | user   | email     | "not-an-email" | no credentials, invalid email | header | X-None        | none                      |
+      | PUT    | /users/{{A.userId}}     | user   | firstName | ""             | a wrong key, no first name    | header | Authorization | api-key {{gen:string:32}} |
+      | PUT    | /users/999999999        | user   | email     | 5              | a wrong key and an unknown id | header | Authorization | api-key {{gen:string:32}} |
+      | PUT    | /clients/{{A.clientId}} | client | name      | ""             | no credentials, no name       | header | X-None        | none                      |
+      | POST   | /clients                | client | name      | ""             | a wrong token, no name        | header | session-token | {{gen:hex:64}}            |
+      | POST   | /apps                   | app    | nextplan  | "x"            | no credentials, a bad plan    | header | X-None        | none                      |
+
   Scenario Outline: POST <path> accepts the <scheme>
     Account A has a client, and the seed's app uses the profile's marketplace app: a target where
     a user holds one client, or that refuses a second app of a marketplace app (the profile's

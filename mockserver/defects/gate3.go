@@ -1,0 +1,109 @@
+package defects
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
+)
+
+// The defects of the third gate-accuracy round: rules that wrong servers
+// written from the spec alone broke and the suite did not see.
+func init() { catalogue = append(catalogue, gate3...) }
+
+var gate3 = []defect{
+	// Authentication comes first (5, 7.2).
+	{Defect: Defect{"unknown-id-404-before-auth", "5", "PUT /users/:userId or /clients/:clientId without credentials is answered 404 when the id names nothing, before authenticating"},
+		answer: func(a *rewrite.Answer) {
+			if a.Status == http.StatusUnauthorized && (putUser(a.Request) || putClient(a.Request)) && !knownID(a.Request.URL.Path) {
+				setError(a, http.StatusNotFound, pricing.CodeNotFound, "There is no such resource.")
+			}
+		}},
+	{Defect: Defect{"invalid-body-400-before-auth", "5", "a request with a body that fails validation is answered 400 before its credentials are checked"},
+		request: func(r *http.Request) {
+			if r.Method != http.MethodGet && obviouslyInvalid(r) {
+				r.Header.Set(invalidMark, "1")
+			}
+		},
+		answer: func(a *rewrite.Answer) {
+			if a.Status == http.StatusUnauthorized && a.Request.Header.Get(invalidMark) != "" {
+				setError(a, http.StatusBadRequest, pricing.CodeInvalidBody, "The body is invalid.")
+				a.Body, _ = json.Marshal([]map[string]string{{"fieldName": "email", "error": pricing.CodeInvalidEmail.String(), "message": "The body is invalid."}})
+			}
+		}},
+	// The schemes are not interchangeable (5).
+	{Defect: Defect{"session-token-as-api-key", "5", `a session token is accepted in "Authorization: api-key TOKEN"`},
+		request: func(r *http.Request) {
+			if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "api-key "); ok && hex64.MatchString(v) {
+				r.Header.Del("Authorization")
+				r.Header.Set("session-token", v)
+			}
+		}},
+	{Defect: Defect{"api-key-as-session-token", "5", "an API key is accepted in the session-token header and the sessionToken query"},
+		request: func(r *http.Request) {
+			v := r.Header.Get("session-token")
+			if v == "" {
+				v = r.URL.Query().Get("sessionToken")
+			}
+			if v != "" && !hex64.MatchString(v) {
+				r.Header.Del("session-token")
+				dropTokenQuery(r)
+				r.Header.Set("Authorization", "api-key "+v)
+			}
+		}},
+}
+
+// invalidMark tells the answer of invalid-body-400-before-auth that the
+// body was invalid: the handler has read it by then.
+const invalidMark = "X-Defect-Invalid-Body"
+
+// hex64 is the form of the mock's session tokens.
+var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// knownID reports whether the id of a path to one user or client is one a
+// seed could hold: a small positive number.
+func knownID(path string) bool {
+	id, err := strconv.ParseInt(path[strings.LastIndexByte(path, '/')+1:], 10, 64)
+	return err == nil && id > 0 && id < 100000
+}
+
+// obviouslyInvalid reports whether a request's JSON body holds a value no
+// body of the API takes: an email without @, an empty name, a number for an
+// email, a string for a plan id.
+func obviouslyInvalid(r *http.Request) bool {
+	var b map[string]any
+	raw := readRequestBody(r)
+	if json.Unmarshal(raw, &b) != nil {
+		return false
+	}
+	if e, ok := b["email"]; ok {
+		if s, isStr := e.(string); !isStr || !strings.Contains(s, "@") {
+			return true
+		}
+	}
+	for _, k := range []string{"firstName", "name"} {
+		if s, ok := b[k].(string); ok && s == "" {
+			return true
+		}
+	}
+	if _, ok := b["nextplan"].(string); ok {
+		return true
+	}
+	return false
+}
+
+// readRequestBody reads a request's body and puts it back.
+func readRequestBody(r *http.Request) []byte {
+	if r.Body == nil {
+		return nil
+	}
+	raw, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	r.Body = io.NopCloser(strings.NewReader(string(raw)))
+	return raw
+}
