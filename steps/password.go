@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
 	"regexp"
@@ -14,9 +15,16 @@ import (
 )
 
 // passwordHash matches the stored forms of a password that frameworks
-// write: bcrypt ($2a$, $2b$, $2y$), Argon2, scrypt and Django's or
-// Werkzeug's PBKDF2. No other value of an answer has these forms.
-var passwordHash = regexp.MustCompile(`^(\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}|\$argon2(id|i|d)\$.+|\$scrypt\$.+|\$7\$.+|pbkdf2[:_$]sha(1|256|512)[:$].+)$`)
+// write, whole: bcrypt ($2a$, $2b$, $2x$, $2y$, 60 characters), Argon2,
+// scrypt ($scrypt$, $7$), PBKDF2 (Django's and Werkzeug's pbkdf2_sha256$…,
+// pbkdf2:sha256:…, passlib's $pbkdf2-sha256$…), the SHA crypt of glibc
+// ($5$, $6$, with or without rounds=), MD5 crypt ($1$) and LDAP's {SSHA}
+// and {SHA}. No other value of an answer has these forms.
+var passwordHash = regexp.MustCompile(`^(\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}` +
+	`|\$argon2(id|i|d)\$.+|\$scrypt\$.+|\$7\$.+` +
+	`|pbkdf2[:_$]sha(1|256|512)[:$].+|\$pbkdf2(-sha(1|256|512))?\$.+` +
+	`|\$[156]\$(rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}` +
+	`|\{S?SHA(256|512)?\}[A-Za-z0-9+/=]+)$`)
 
 // passwordIn says where body carries the password (in clear, as an unsalted
 // digest, or any value in a password-hash format), or "" when it does not.
@@ -26,8 +34,9 @@ var passwordHash = regexp.MustCompile(`^(\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}|\$ar
 // email contract-qa@example.com.
 func passwordIn(body []byte, password string, known ...string) string {
 	var forms []string
-	for _, sum := range [][]byte{md5sum(password), sha1sum(password), sha256sum(password)} {
-		forms = append(forms, hex.EncodeToString(sum), base64.StdEncoding.EncodeToString(sum), base64.RawURLEncoding.EncodeToString(sum))
+	for _, sum := range [][]byte{md5sum(password), sha1sum(password), sha256sum(password), sha512sum(password)} {
+		forms = append(forms, hex.EncodeToString(sum), base64.StdEncoding.EncodeToString(sum),
+			base64.RawStdEncoding.EncodeToString(sum), base64.RawURLEncoding.EncodeToString(sum))
 	}
 	check := func(path, s string) string {
 		if slices.Contains(known, s) {
@@ -82,6 +91,7 @@ func passwordIn(body []byte, password string, known ...string) string {
 func md5sum(s string) []byte    { h := md5.Sum([]byte(s)); return h[:] }
 func sha1sum(s string) []byte   { h := sha1.Sum([]byte(s)); return h[:] }
 func sha256sum(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
+func sha512sum(s string) []byte { h := sha512.Sum512([]byte(s)); return h[:] }
 
 // sentStrings are the string values of a JSON body but its password's, the
 // values a server may echo.

@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"encoding/base64"
 	"encoding/hex"
 	"strings"
 	"testing"
@@ -27,6 +28,19 @@ func TestPasswordIn(t *testing.T) {
 		{"a django pbkdf2 hash", `{"hash":"pbkdf2_sha256$600000$salt$hash="}`, true},
 		{"its sha-256", `{"check":"` + hex.EncodeToString(sha256sum(pw)) + `"}`, true},
 		{"its md5 in upper case", `{"check":"` + strings.ToUpper(hex.EncodeToString(md5sum(pw))) + `"}`, true},
+		{"a bcrypt $2a$ hash", `{"h":"$2a$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW"}`, true},
+		{"a bcrypt $2b$ hash", `{"h":"$2b$04$abcdefghijklmnopqrstuu5bKzPZJ0fE3m6M1qWx8vFq2m0y1cGvW"}`, true},
+		{"an scrypt hash", `{"h":"$scrypt$ln=16,r=8,p=1$c2FsdA$aGFzaA"}`, true},
+		{"a passlib pbkdf2 hash", `{"h":"$pbkdf2-sha256$29000$N2bMOQdA6H0PIQ$cBC9DPdx0kMQE4Bl5L3Nq8lmq3a4"}`, true},
+		{"a werkzeug pbkdf2 hash", `{"h":"pbkdf2:sha256:600000$salt$0123abcd"}`, true},
+		{"a SHA-512 crypt", `{"h":"$6$rounds=5000$saltsalt$` + strings.Repeat("aB1/", 21) + `xy"}`, true},
+		{"a SHA-256 crypt", `{"h":"$5$saltsalt$` + strings.Repeat("aB1.", 10) + `xyz"}`, true},
+		{"an MD5 crypt", `{"h":"$1$saltsalt$qjXMvbEw8oaL.CzflDugX/"}`, true},
+		{"an LDAP SSHA", `{"h":"{SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g="}`, true},
+		{"its sha-512 in upper case", `{"check":"` + strings.ToUpper(hex.EncodeToString(sha512sum(pw))) + `"}`, true},
+		{"its sha-1 in base64 without padding", `{"check":"` + base64.RawStdEncoding.EncodeToString(sha1sum(pw)) + `"}`, true},
+		{"a write key is no hash", `{"writeKey":"3f7a9c2e5b1d4f6a8c0e2b4d6f8a0c1e"}`, false},
+		{"a price in dollars is no crypt", `{"note":"$5 a month"}`, false},
 		{"not JSON", `password=` + pw, true},
 		{"not JSON without it", `<html>error</html>`, false},
 	}

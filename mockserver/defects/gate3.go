@@ -1,6 +1,8 @@
 package defects
 
 import (
+	"crypto/sha512"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -54,6 +56,21 @@ var gate3 = []defect{
 				r.Header.Del("session-token")
 				dropTokenQuery(r)
 				r.Header.Set("Authorization", "api-key "+v)
+			}
+		}},
+	// A password never comes back, in any hash form (2.1).
+	{Defect: Defect{"password-sha-crypt-leaked", "2.1", "the user object carries the password as a SHA-512 crypt string ($6$salt$…)"},
+		answer: onObjects(func(key string, o map[string]any) {
+			if _, isUser := o["passwordLastChanged"]; isUser {
+				o["passwordHash"] = "$6$rounds=5000$contractsalt$" + strings.Repeat("Ab1/", 21) + "xy"
+			}
+		})},
+	{Defect: Defect{"password-sha512-hex-leaked", "2.1", "the answer to a password change carries the unsalted SHA-512 of the new password, in upper-case hex"},
+		request: notePassword(putUser),
+		answer: func(a *rewrite.Answer) {
+			if pw := a.Request.Header.Get(passwordMark); pw != "" {
+				sum := sha512.Sum512([]byte(pw))
+				answerTo(putUser, func(o map[string]any) { o["passwordDigest"] = strings.ToUpper(hex.EncodeToString(sum[:])) })(a)
 			}
 		}},
 }
