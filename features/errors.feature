@@ -175,6 +175,26 @@ Feature: the error body of a 400
       | a JSON string       | "app"                |
       | empty               |                      |
 
+  @s7.2 @s8 @mutates-A
+  Scenario Outline: a text of <n> characters in <field> of <method> <path> is a client error, never a server error
+    The spec bounds every text at 255 characters and names no body size: a target refuses such a
+    body as too large (413) or its field as too long (400), and either way with a 4xx.
+    Given I am account "A" using the api-key header
+    And the request body is the template "<body>"
+    And the request body field "<field>" is a string of <n> characters
+    When I send "<method>" to "<path>"
+    Then the response status is 4xx
+
+    Examples:
+      | method | path                    | body   | field     | n       |
+      | PUT    | /users/{{A.userId}}     | user   | firstName | 1048576 |
+      | POST   | /apps                   | app-by-name | name | 1048576 |
+      | POST   | /clients                | client | name      | 1048576 |
+      | PUT    | /clients/{{A.clientId}} | client | vat       | 1048576 |
+      | PUT    | /users/{{A.userId}}     | user   | lastName  | 100000  |
+      | POST   | /apps                   | app-by-name | name | 100000  |
+      | POST   | /clients                | client | addressCity | 100000 |
+
   @reference @post-clients
   Scenario: a body over 1 MiB is answered 413 with the error array
     Given the request body is the template "client"

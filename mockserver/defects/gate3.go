@@ -58,6 +58,15 @@ var gate3 = []defect{
 				r.Header.Set("Authorization", "api-key "+v)
 			}
 		}},
+	// No client mistake earns a 5xx, a large body included (7.2).
+	{Defect: Defect{"large-body-500", "7.2", "a body over the size limit is answered 500 instead of 413"},
+		answer: remapStatus(http.StatusRequestEntityTooLarge, http.StatusInternalServerError)},
+	{Defect: Defect{"long-field-500", "7.2", "a body with a text of over 64 KiB is answered 502 when it is refused: the validation's error report overflows"},
+		answer: func(a *rewrite.Answer) {
+			if a.Status == http.StatusBadRequest && a.Request.ContentLength > 64<<10 {
+				setError(a, http.StatusBadGateway, pricing.CodeInternal, "The upstream failed.")
+			}
+		}},
 	// A password never comes back, in any hash form (2.1).
 	{Defect: Defect{"password-sha-crypt-leaked", "2.1", "the user object carries the password as a SHA-512 crypt string ($6$salt$…)"},
 		answer: onObjects(func(key string, o map[string]any) {
