@@ -222,3 +222,38 @@ Feature: what a server answered stays true afterwards
     When I send "GET" to "/clients/{{B.clientId}}" if the target has that read extension
     Then the response status is 200
     And the JSON at "name" is {{name}}
+
+  @s2.1 @s2.2 @s2.3 @s2.4 @s1
+  Scenario Outline: the <field> of <what> is the date of now, by the runner's clock
+    Dates are of events: a login, a password change, a client or an app made a moment ago is dated
+    a moment ago. A server whose every date is hours off (local time labelled Z) or of 1970 agrees
+    with itself; the runner's clock, within the profile's clock_skew, does not.
+    Given the profile value "<key>" is "several"
+    And I am account "A" using the api-key header
+    And the request body is the template "<body>"
+    And the request body field "<set>" is <value>
+    When I send "<method>" to "<path>"
+    Then the response status is 200
+    And the JSON at "<field>" names an instant within the clock skew of now
+
+    @post-clients @s4.3
+    Examples: POST /clients
+      | what      | key                | body   | set  | value         | method | path     | field       |
+      | a client  | clients_per_user   | client | name | "{{gen:name}}" | POST   | /clients | createdDate |
+
+    @post-apps @s4.2
+    Examples: POST /apps
+      | what      | key                | body   | set      | value      | method | path  | field   |
+      | an app    | apps_per_marketapp | app    | nextplan | {"id": "{{planId}}"} | POST | /apps | created |
+
+  @s2.1 @s2.4 @s4.1 @put-users @post-sessions @mutates-A
+  Scenario: a login and a password change are dated now, by the runner's clock
+    When I log in as account "A"
+    Then the response status is 200
+    And the JSON at "created" names an instant within the clock skew of now
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    And the request body field "password" is "{{gen:password}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the JSON at "passwordLastChanged" names an instant within the clock skew of now

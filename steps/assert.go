@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/cucumber/godog"
@@ -63,6 +64,7 @@ func (a assertSteps) steps() []stepDef {
 		{`^the JSON at "(.*?)" is present$`, a.theJSONAtIsPresent},
 		{`^the JSON at "(.*?)" differs from ([-"{\[0-9tfn].*)$`, a.theJSONAtDiffersFrom},
 		{`^the JSON at "(.*?)" names (the same instant as|an instant no earlier than) "(.*)"$`, a.theJSONAtNamesAnInstant},
+		{`^the JSON at "(.*?)" names an instant within the clock skew of now$`, a.theJSONAtNamesNow},
 		{`^the response does not carry the password ` + quoted + `$`, a.theResponseDoesNotCarryThePassword},
 		{`^the errors are exactly:$`, a.theErrorsAreExactly},
 		{`^the errors include:$`, a.theErrorsInclude},
@@ -450,6 +452,36 @@ func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, 
 	}
 	if relation == "an instant no earlier than" && !got.noEarlierThan(want) {
 		return st.fail("the JSON at %q: expected an instant no earlier than %s, got %s, before it", path, other, v.Raw)
+	}
+	return nil
+}
+
+// theJSONAtNamesNow checks a date of an event that just happened against
+// the runner's clock, within the profile's clock_skew: a server whose dates
+// are all hours off (local time labelled Z, an epoch) is consistent with
+// itself, so only another clock shows it.
+func (assertSteps) theJSONAtNamesNow(ctx context.Context, path string) error {
+	path = unescapeArg(path)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	skew, err := time.ParseDuration(st.suite.profile.mustValue("clock_skew"))
+	if err != nil {
+		return err
+	}
+	v, err := st.jsonAt(ctx, path)
+	if err != nil {
+		return err
+	}
+	got, err := parseISORange(v.Str)
+	if v.Type != gjson.String || err != nil {
+		return st.fail("the JSON at %q: expected an ISO 8601 date, got %s", path, describe(v))
+	}
+	now := time.Now()
+	if !got.hi.After(st.last.sent.Add(-skew)) || !got.lo.Before(now.Add(skew)) {
+		return st.fail("the JSON at %q: expected the date of an event that just happened, within %s of the runner's clock (%s, clock_skew, PRICING_CLOCK_SKEW), got %s",
+			path, skew, now.UTC().Format(time.RFC3339), v.Raw)
 	}
 	return nil
 }

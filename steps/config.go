@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // profileField ties one value of the target profile to its environment
@@ -67,6 +68,7 @@ var profileFields = []profileField{
 	{"plans", "PRICING_PLANS", "1:lite,2:pro,3:dynamic", func(p *Profile) *string { return &p.Plans }, checkPlans},
 	{"platforms", "PRICING_PLATFORMS", "1:Android,2:iOS", func(p *Profile) *string { return &p.Platforms }, checkPlatforms},
 	{"seed_defaults", "PRICING_SEED_DEFAULTS", "auto", func(p *Profile) *string { return &p.SeedDefaults }, checkSeedDefaults},
+	{"clock_skew", "PRICING_CLOCK_SKEW", "2m", func(p *Profile) *string { return &p.ClockSkew }, checkClockSkew},
 }
 
 // pairFields are the values each pair of accounts has its own of. Pair N,
@@ -630,6 +632,15 @@ func listed(list, item string) bool {
 		}
 	}
 	return false
+}
+
+// checkClockSkew accepts a Go duration from 0 to a day.
+func checkClockSkew(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 || d > 24*time.Hour {
+		return fmt.Errorf("%q is not a duration from 0s to 24h, such as 2m", v)
+	}
+	return nil
 }
 
 func checkSeedDefaults(v string) error {

@@ -58,6 +58,7 @@ func seedProfile() Profile {
 		Plans:               "1:lite,2:pro,3:dynamic",
 		Platforms:           "1:Android,2:iOS",
 		SeedDefaults:        "auto",
+		ClockSkew:           "2m",
 	}
 }
 
@@ -129,7 +130,7 @@ func TestProfileFromEnv(t *testing.T) {
 				AddressLine1: "Unter den Linden 1", AddressLine2: "Hinterhaus", AddressCity: "Berlin",
 				AddressPostcode: "10117", AddressCountry: "DE", VAT: "DE123456789",
 				ClientsPerUser: "one", AppsPerMarketapp: "one", VersionForms: "v1.0", PlatformsPath: "/catalogue/platforms",
-				Currencies: "7:CHF,8:JPY", Plans: "4:pro,5:none", Platforms: "9:iOS,10:Android", SeedDefaults: "auto",
+				Currencies: "7:CHF,8:JPY", Plans: "4:pro,5:none", Platforms: "9:iOS,10:Android", SeedDefaults: "auto", ClockSkew: "2m",
 			},
 		},
 		{

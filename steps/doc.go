@@ -168,6 +168,7 @@
 //	Then the JSON at "<path>" differs from <json>
 //	Then the JSON at "<path>" names the same instant as "<date>"
 //	Then the JSON at "<path>" names an instant no earlier than "<date>"
+//	Then the JSON at "<path>" names an instant within the clock skew of now
 //	Then the response does not carry the password "<password>"
 //	Then the errors are exactly:
 //	  | fieldName | error        |

@@ -47,6 +47,7 @@ var vocabulary = []struct{ text, handler string }{
 	{`the JSON at "writeKey" differs from "{{firstKey}}"`, "theJSONAtDiffersFrom"},
 	{`the JSON at "created" names the same instant as "{{created}}"`, "theJSONAtNamesAnInstant"},
 	{`the JSON at "passwordLastChanged" names an instant no earlier than "{{loggedIn}}"`, "theJSONAtNamesAnInstant"},
+	{`the JSON at "created" names an instant within the clock skew of now`, "theJSONAtNamesNow"},
 	{`the response does not carry the password "{{A.password}}"`, "theResponseDoesNotCarryThePassword"},
 	{`the request body field "app" is absent`, "theRequestBodyFieldIsAbsent"},
 	{`the raw request body is:`, "theRawRequestBodyIs"},

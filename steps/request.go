@@ -492,6 +492,7 @@ type exchange struct {
 	statusText string
 	respHeader http.Header
 	respBody   []byte
+	sent       time.Time // when the first attempt left: its answer is no older
 
 	// For the floor check (floor.go): the step that sent it, whether a step
 	// asserted its 5xx on purpose, and whether a failure has shown it.
@@ -508,7 +509,7 @@ var idempotent = map[string]bool{
 // with a growing pause; anything that is an HTTP answer, whatever its
 // status, is final. POST is never retried: it may have taken effect.
 func (st *scenarioState) do(ctx context.Context, out outgoing) *exchange {
-	ex := &exchange{out: out, url: out.fullURL()}
+	ex := &exchange{out: out, url: out.fullURL(), sent: time.Now()}
 	tries := 1
 	if idempotent[out.method] {
 		tries += st.suite.retries

@@ -58,6 +58,10 @@ type Profile struct {
 	// seed: "auto" (when the target says it serves the default seed),
 	// "mock" or "none".
 	SeedDefaults string
+	// ClockSkew bounds how far the target's clock may be from the
+	// runner's: a date of an event that just happened must be within it of
+	// the runner's now (a Go duration; default 2m).
+	ClockSkew string
 
 	origin map[string]string // profile-file key -> where its value came from; nil for a Profile built by hand
 	notes  []string

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
@@ -67,6 +68,16 @@ var gate3 = []defect{
 				setError(a, http.StatusBadGateway, pricing.CodeInternal, "The upstream failed.")
 			}
 		}},
+	// Dates are real (1, 2): of events that just happened.
+	{Defect: Defect{"dates-local-time-as-utc", "2", "every date is the server's local time (UTC-5) labelled Z: five hours off, consistent with itself"},
+		answer: shiftDates(func(t time.Time) time.Time { return t.Add(-5 * time.Hour) })},
+	{Defect: Defect{"new-dates-epoch", "2", "created, createdDate and passwordLastChanged of what a request makes or changes are 1970-01-01"},
+		answer: func(a *rewrite.Answer) {
+			if a.Request.Method == http.MethodGet {
+				return
+			}
+			shiftDates(func(time.Time) time.Time { return time.Unix(0, 0).UTC() })(a)
+		}},
 	// A password never comes back, in any hash form (2.1).
 	{Defect: Defect{"password-sha-crypt-leaked", "2.1", "the user object carries the password as a SHA-512 crypt string ($6$salt$…)"},
 		answer: onObjects(func(key string, o map[string]any) {
@@ -82,6 +93,20 @@ var gate3 = []defect{
 				answerTo(putUser, func(o map[string]any) { o["passwordDigest"] = strings.ToUpper(hex.EncodeToString(sum[:])) })(a)
 			}
 		}},
+}
+
+// shiftDates rewrites every date of an answer (created, createdDate,
+// passwordLastChanged) with move.
+func shiftDates(move func(time.Time) time.Time) func(*rewrite.Answer) {
+	return onObjects(func(_ string, o map[string]any) {
+		for _, k := range []string{"created", "createdDate", "passwordLastChanged"} {
+			if s, ok := o[k].(string); ok {
+				if t, err := time.Parse(time.RFC3339, s); err == nil {
+					o[k] = move(t).UTC().Format(time.RFC3339)
+				}
+			}
+		}
+	})
 }
 
 // invalidMark tells the answer of invalid-body-400-before-auth that the
