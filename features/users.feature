@@ -200,6 +200,23 @@ Feature: PUT /users/:userId updates a user
       | phoneExtension  | that is not digits          | is "ext12"                      | InvalidPhoneExtension |
       | phoneExtension  | of 11 digits                | is "12345678901"                | InvalidPhoneExtension |
 
+  @s7.3 @s2.1 @mutates-A
+  Scenario Outline: the phone field <field> <case> is answered 400 with <code>
+    7.3 names three codes for the phone: a country id that matches no allowed value, no phone number,
+    an extension of a value no target allows. The suite sends the phone in every PUT /users body as
+    phoneCountry {id}, phoneNumber and phoneExtension; the fieldName may name the field or the
+    object that holds it.
+    Given the request body is the template "user"
+    And the request body field "<field>" <change>
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the errors include the code "<code>" for the field "<field>"
+
+    Examples:
+      | field           | case                 | change         | code                  |
+      | phoneCountry.id | that is unknown      | is 999999999   | InvalidPhoneCountryId |
+      | phoneNumber     | that is empty        | is ""          | InvalidPhoneNumber    |
+      | phoneExtension  | that is an object    | is {"x": 1}    | InvalidPhoneExtension |
+
   @reference @s2.1 @s4.1 @get-extensions @mutates-A
   Scenario: the phone fields are accepted, echoed, and kept when omitted
     Given the request body is the template "user"

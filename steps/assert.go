@@ -69,6 +69,7 @@ func (a assertSteps) steps() []stepDef {
 		{`^the errors are exactly:$`, a.theErrorsAreExactly},
 		{`^the errors include:$`, a.theErrorsInclude},
 		{`^the errors name the field ` + quoted + `$`, a.theErrorsNameTheField},
+		{`^the errors include the code ` + quoted + ` for the field ` + quoted + `$`, a.theErrorsIncludeTheCodeFor},
 		{`^the errors name only the fields? (` + quotedList + `)$`, a.theErrorsNameOnlyTheFields},
 		{`^the response is one of:$`, a.theResponseIsOneOf},
 	}
@@ -688,6 +689,28 @@ func (assertSteps) theErrorsNameTheField(ctx context.Context, field string) erro
 		}
 	}
 	return st.fail("no error names the field %q; the errors are:\n%s", field, listErrors(got))
+}
+
+// theErrorsIncludeTheCodeFor checks a code of 7.3 on a field whose name the
+// spec does not spell in a body (phoneCountry.id): an element with that
+// code whose fieldName names the field, as itself, as the object holding it
+// (phoneCountry) or as a field inside it.
+func (assertSteps) theErrorsIncludeTheCodeFor(ctx context.Context, code, field string) error {
+	code, field = unescapeArg(code), unescapeArg(field)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	got, err := st.errorArray()
+	if err != nil {
+		return err
+	}
+	for _, g := range got {
+		if g.code == code && (g.field == field || strings.HasPrefix(field, g.field+".") || strings.HasPrefix(g.field, field+".")) {
+			return nil
+		}
+	}
+	return st.fail("no error has the code %q for the field %q; the errors are:\n%s", code, field, listErrors(got))
 }
 
 // theErrorsNameOnlyTheFields checks spec 7.1's "Name of the offending body

@@ -48,6 +48,7 @@ var vocabulary = []struct{ text, handler string }{
 	{`the JSON at "created" names the same instant as "{{created}}"`, "theJSONAtNamesAnInstant"},
 	{`the JSON at "passwordLastChanged" names an instant no earlier than "{{loggedIn}}"`, "theJSONAtNamesAnInstant"},
 	{`the JSON at "created" names an instant within the clock skew of now`, "theJSONAtNamesNow"},
+	{`the errors include the code "InvalidPhoneCountryId" for the field "phoneCountry.id"`, "theErrorsIncludeTheCodeFor"},
 	{`the response does not carry the password "{{A.password}}"`, "theResponseDoesNotCarryThePassword"},
 	{`the request body field "app" is absent`, "theRequestBodyFieldIsAbsent"},
 	{`the raw request body is:`, "theRawRequestBodyIs"},

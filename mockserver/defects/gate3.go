@@ -68,6 +68,22 @@ var gate3 = []defect{
 				setError(a, http.StatusBadGateway, pricing.CodeInternal, "The upstream failed.")
 			}
 		}},
+	// Every validation code of 7.3, the phone's included.
+	{Defect: Defect{"phone-country-unchecked", "7.3", "an unknown phoneCountry.id is accepted (and stored) instead of InvalidPhoneCountryId"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			pc, ok := b["phoneCountry"].(map[string]any)
+			if id, isNum := pc["id"].(json.Number); ok && isNum && len(id) > 6 {
+				delete(b, "phoneCountry")
+				return true
+			}
+			return false
+		})},
+	{Defect: Defect{"phone-codes-generic", "7.3", "the phone errors carry the code InvalidPhone instead of InvalidPhoneCountryId, InvalidPhoneNumber, InvalidPhoneExtension"},
+		answer: onErrors(func(e map[string]any) {
+			if c, _ := e["error"].(string); strings.HasPrefix(c, "InvalidPhone") {
+				e["error"] = "InvalidPhone"
+			}
+		})},
 	// Dates are real (1, 2): of events that just happened.
 	{Defect: Defect{"dates-local-time-as-utc", "2", "every date is the server's local time (UTC-5) labelled Z: five hours off, consistent with itself"},
 		answer: shiftDates(func(t time.Time) time.Time { return t.Add(-5 * time.Hour) })},
