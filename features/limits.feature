@@ -91,6 +91,26 @@ Feature: the limits of section 8 at their edges
       | PUT    | /clients/{{A.clientId}} | client | vat             |
       | PUT    | /clients/{{A.clientId}} | client | terms           |
 
+  @s8 @post-apps @s4.2
+  Scenario: POST /apps refuses an app name of 256 characters
+    Every ..255 field of every endpoint: the name of an app made from a name and a platform. A
+    target that makes apps only from a store refuses the body for that reason; either way it is
+    refused.
+    Given I am account "A" using the api-key header
+    And the request body is the template "app-by-name"
+    And the request body field "name" is a string of 256 characters
+    When I send "POST" to "/apps"
+    Then the response status is 4xx
+
+  @s8 @post-clients @s4.3
+  Scenario: POST /clients refuses a client whose app has a name of 256 characters
+    Given the profile value "clients_per_user" is "several"
+    And I am account "A" using the api-key header
+    And the request body is the template "client-with-app-by-name"
+    And the request body field "app.name" is a string of 256 characters
+    When I send "POST" to "/clients"
+    Then the response status is 4xx
+
   @post-clients @s4.3
   Scenario Outline: POST /clients rejects 256 characters in <field>
     Given the profile value "clients_per_user" is "several"

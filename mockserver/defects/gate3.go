@@ -84,6 +84,14 @@ var gate3 = []defect{
 				e["error"] = "InvalidPhone"
 			}
 		})},
+	// Every ..255 field on every endpoint (8).
+	{Defect: Defect{"app-name-truncated-post-apps", "8", "POST /apps cuts an app name of over 255 characters to 255 and makes the app"},
+		request: editBody(postTo(appsPath), truncateAt("name"))},
+	{Defect: Defect{"app-name-truncated-in-client", "8", "POST /clients cuts the name of its app to 255 characters and makes both"},
+		request: editBody(postTo(clientsPath), func(b map[string]any) bool {
+			app, ok := b["app"].(map[string]any)
+			return ok && truncateAt("name")(app)
+		})},
 	// Dates are real (1, 2): of events that just happened.
 	{Defect: Defect{"dates-local-time-as-utc", "2", "every date is the server's local time (UTC-5) labelled Z: five hours off, consistent with itself"},
 		answer: shiftDates(func(t time.Time) time.Time { return t.Add(-5 * time.Hour) })},
@@ -109,6 +117,18 @@ var gate3 = []defect{
 				answerTo(putUser, func(o map[string]any) { o["passwordDigest"] = strings.ToUpper(hex.EncodeToString(sum[:])) })(a)
 			}
 		}},
+}
+
+// truncateAt cuts the string at key to pricing.MaxLen characters.
+func truncateAt(key string) func(b map[string]any) bool {
+	return func(b map[string]any) bool {
+		s, ok := b[key].(string)
+		if !ok || len([]rune(s)) <= pricing.MaxLen {
+			return false
+		}
+		b[key] = string([]rune(s)[:pricing.MaxLen])
+		return true
+	}
 }
 
 // shiftDates rewrites every date of an answer (created, createdDate,
