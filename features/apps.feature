@@ -77,6 +77,20 @@ Feature: POST /apps creates an app from a marketplace app
       | 200    | {"platform": {"id": "{{platformId}}"}, "marketapp": {"hash": "#regex (?i){{marketappHash}}"}} |
       | 400    | errors                                                                                           |
 
+  @s4.2 @s2.3
+  Scenario: with a marketapp hash, the app is never named after the body's name
+    name is "used when marketapp.hash is not given": an app made with a hash bears the marketplace
+    app's name (which is no name of this suite: they all start with contract-), or the conflicting
+    body is refused.
+    Given the profile value "apps_per_marketapp" is "several"
+    And the request body is the template "app"
+    And the request body field "name" is "contract-body-name-{{gen:hex:8}}"
+    When I send "POST" to "/apps"
+    Then the response is one of:
+      | status | shape                                                    |
+      | 200    | {"name": "#regex ^(?s)(?:.{0,8}\|[^c].*\|c[^o].*\|co[^n].*\|con[^t].*\|cont[^r].*\|contr[^a].*\|contra[^c].*\|contrac[^t].*\|contract[^-].*)$"} |
+      | 400    | errors                                                   |
+
   @s4.2 @s7.3
   Scenario: a second app of the profile's marketplace app is created, or refused where the profile says so
     Where a target refuses a second app of one marketplace app (the profile's apps_per_marketapp),

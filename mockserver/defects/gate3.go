@@ -4,6 +4,7 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -92,6 +93,45 @@ var gate3 = []defect{
 			app, ok := b["app"].(map[string]any)
 			return ok && truncateAt("name")(app)
 		})},
+	// The marketplace app wins (4.2).
+	{Defect: Defect{"hash-app-named-from-body", "4.2", "an app made with a marketapp hash is named after the body's name, not the marketplace app's"},
+		request: func(r *http.Request) {
+			if !postTo(appsPath)(r) {
+				return
+			}
+			var b map[string]any
+			if json.Unmarshal(readRequestBody(r), &b) == nil {
+				if name, ok := b["name"].(string); ok && name != "" {
+					r.Header.Set(nameMark, name)
+				}
+			}
+		},
+		answer: func(a *rewrite.Answer) {
+			if name := a.Request.Header.Get(nameMark); name != "" {
+				answerTo(postTo(appsPath), func(o map[string]any) { o["name"] = name })(a)
+			}
+		}},
+	{Defect: Defect{"hash-app-platform-from-body", "4.2", "an app made with a marketapp hash is placed on the body's platform.id, not the marketplace app's"},
+		request: func(r *http.Request) {
+			if !postTo(appsPath)(r) {
+				return
+			}
+			var b map[string]any
+			if json.Unmarshal(readRequestBody(r), &b) == nil {
+				if p, ok := b["platform"].(map[string]any); ok && p["id"] != nil {
+					r.Header.Set(platformMark, fmt.Sprint(p["id"]))
+				}
+			}
+		},
+		answer: func(a *rewrite.Answer) {
+			if id := a.Request.Header.Get(platformMark); id != "" {
+				answerTo(postTo(appsPath), func(o map[string]any) {
+					if p, ok := o["platform"].(map[string]any); ok {
+						p["id"] = json.Number(id)
+					}
+				})(a)
+			}
+		}},
 	// Dates are real (1, 2): of events that just happened.
 	{Defect: Defect{"dates-local-time-as-utc", "2", "every date is the server's local time (UTC-5) labelled Z: five hours off, consistent with itself"},
 		answer: shiftDates(func(t time.Time) time.Time { return t.Add(-5 * time.Hour) })},
@@ -144,6 +184,13 @@ func shiftDates(move func(time.Time) time.Time) func(*rewrite.Answer) {
 		}
 	})
 }
+
+// nameMark and platformMark carry what the body of a POST /apps asked for
+// to the answer of the hash-app defects.
+const (
+	nameMark     = "X-Defect-Body-Name"
+	platformMark = "X-Defect-Body-Platform"
+)
 
 // invalidMark tells the answer of invalid-body-400-before-auth that the
 // body was invalid: the handler has read it by then.
