@@ -78,6 +78,24 @@ Feature: POST /apps creates an app from a marketplace app
       | 400    | errors                                                                                           |
 
   @s4.2 @s2.3
+  Scenario Outline: an app made on platform <n> of the profile names that platform as the profile does
+    2.3: platform.name is the name of that platform; the profile's platforms say which name each id
+    has. A target that makes apps only from a store refuses the body (400 or 404).
+    Given the request body is the template "app-by-name"
+    And the request body field "platform.id" is {{platforms.<n>.id}}
+    When I send "POST" to "/apps"
+    Then the response is one of:
+      | status | shape                                                                                  |
+      | 200    | {"platform": {"id": "{{platforms.<n>.id}}", "name": "{{platforms.<n>.name}}"}}          |
+      | 400    | errors                                                                                 |
+      | 404    |                                                                                        |
+
+    Examples:
+      | n |
+      | 1 |
+      | 2 |
+
+  @s4.2 @s2.3
   Scenario: with a marketapp hash, the app is never named after the body's name
     name is "used when marketapp.hash is not given": an app made with a hash bears the marketplace
     app's name (which is no name of this suite: they all start with contract-), or the conflicting

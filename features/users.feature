@@ -200,6 +200,16 @@ Feature: PUT /users/:userId updates a user
       | phoneExtension  | that is not digits          | is "ext12"                      | InvalidPhoneExtension |
       | phoneExtension  | of 11 digits                | is "12345678901"                | InvalidPhoneExtension |
 
+  @s2.1 @s4.1 @mutates-A
+  Scenario: the phone country's name includes its own dial code in brackets
+    2.1: phoneCountry.name "includes the dial code in brackets", the dialCode of the same object.
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And I remember the JSON at "phoneCountry.dialCode" as "dial"
+    And the JSON at "phoneCountry.name" matches the pattern "\({{quote:dial}}\)"
+
   @s7.3 @s2.1 @mutates-A
   Scenario Outline: the phone field <field> <case> is answered 400 with <code>
     7.3 names three codes for the phone: a country id that matches no allowed value, no phone number,

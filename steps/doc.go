@@ -47,6 +47,7 @@
 //	{{gen:hex:N}}      N lower-case hex characters; {{gen:HEX:N}}: upper-case
 //	{{gen:password}}   12 characters; {{gen:password:N}}: N characters
 //	{{upper:name}}     the value of the variable name in upper case ({{upper:marketappHash}})
+//	{{quote:name}}     the value of the variable name as a regexp that matches it literally
 //	{{currencies.N.id}} {{currencies.N.code}}   the Nth entry (from 1) of the profile's currencies
 //	{{plans.N.id}} {{plans.N.isLite}} {{plans.N.isPro}} {{plans.N.isDynamic}}
 //	                   the Nth plan, and the flags an app created with it answers (JSON booleans)

@@ -174,6 +174,13 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		}
 		return value{text: s}, nil
 	}
+	if inner, ok := strings.CutPrefix(name, "quote:"); ok {
+		v, err := st.lookup(ctx, inner)
+		if err != nil {
+			return value{}, err
+		}
+		return value{text: regexp.QuoteMeta(v.plain())}, nil
+	}
 	if inner, ok := strings.CutPrefix(name, "upper:"); ok {
 		v, err := st.lookup(ctx, inner)
 		if err != nil {

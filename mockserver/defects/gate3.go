@@ -132,6 +132,29 @@ var gate3 = []defect{
 				})(a)
 			}
 		}},
+	// Answers agree with themselves (2.1, 2.3).
+	{Defect: Defect{"phone-country-name-wrong-dial-code", "2.1", "phoneCountry.name carries another country's dial code in brackets: (+1) whatever dialCode says"},
+		answer: onObjects(func(key string, o map[string]any) {
+			if name, ok := o["name"].(string); ok && key == "phoneCountry" {
+				if i := strings.LastIndex(name, "("); i >= 0 {
+					o["name"] = name[:i] + "(+1)"
+					if o["dialCode"] == "+1" {
+						o["name"] = name[:i] + "(+44)"
+					}
+				}
+			}
+		})},
+	{Defect: Defect{"app-platform-name-swapped", "2.3", "an app's platform.name is the other platform's: Android for iOS and iOS for Android"},
+		answer: onObjects(func(key string, o map[string]any) {
+			if name, ok := o["name"].(string); ok && key == "platform" {
+				switch name {
+				case "Android":
+					o["name"] = "iOS"
+				case "iOS":
+					o["name"] = "Android"
+				}
+			}
+		})},
 	// Dates are real (1, 2): of events that just happened.
 	{Defect: Defect{"dates-local-time-as-utc", "2", "every date is the server's local time (UTC-5) labelled Z: five hours off, consistent with itself"},
 		answer: shiftDates(func(t time.Time) time.Time { return t.Add(-5 * time.Hour) })},
