@@ -184,6 +184,53 @@ Feature: what a server answered stays true afterwards
     When I log in with email "{{A.email}}" and password "{{A.password}}"
     Then the response status is 200
 
+  @s4.1 @s7.3 @put-users @get-extensions @mutates-A
+  Scenario Outline: a PUT /users/:userId answered 400 for <bad> stores none of its valid fields, not even <field>, as the read extension GET /users/:userId shows where the target has it
+    A refused request changes nothing, all of it: a server that stores each valid field as it checks
+    it, and then answers 400 for another, has changed the user.
+    Given I am account "A" using the api-key header
+    When I send "GET" to "/users/{{A.userId}}" if the target has that read extension
+    Then the response status is 200
+    And I remember the JSON at "<field>" as "before"
+    Given the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "<field>" is <new>
+    And the request body field "<bad>" is <invalid>
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 400
+    When I send "GET" to "/users/{{A.userId}}" if the target has that read extension
+    Then the response status is 200
+    And the JSON at "<field>" is "{{before}}"
+
+    Examples:
+      | field            | new                     | bad       | invalid        |
+      | firstName        | "{{gen:name}}"          | email     | "not-an-email" |
+      | lastName         | "{{gen:name}}"          | firstName | ""             |
+      | timezone         | "Pacific/Auckland"      | lastName  | ""             |
+      | subscribeBlog    | true                    | email     | 5              |
+      | phoneNumber      | "2025550199"            | firstName | ""             |
+
+  @s4.4 @s7.3 @put-clients @get-extensions @mutates-A
+  Scenario Outline: a PUT /clients/:clientId answered 400 for its name stores none of its valid fields, not even <field>, as the read extension GET /clients/:clientId shows where the target has it
+    Given I am account "A" using the api-key header
+    When I send "GET" to "/clients/{{A.clientId}}" if the target has that read extension
+    Then the response status is 200
+    And I remember the JSON at "<field>" as "before"
+    Given the request body is the template "client"
+    And the request body field "<field>" is <new>
+    And the request body field "name" is ""
+    When I send "PUT" to "/clients/{{A.clientId}}"
+    Then the response status is 400
+    When I send "GET" to "/clients/{{A.clientId}}" if the target has that read extension
+    Then the response status is 200
+    And the JSON at "<field>" is "{{before}}"
+
+    Examples:
+      | field        | new                        |
+      | addressLine1 | "{{gen:name}} Street"      |
+      | addressCity  | "{{gen:name}}"             |
+      | currency.id  | {{currencies.2.id}}        |
+
   @s5 @s7.2 @put-users @post-sessions
   Scenario Outline: a PUT /users/:userId answered <status> (<case>) changes nothing: its new password does not log in
     Given <caller>

@@ -325,6 +325,7 @@ func (s *Server) updateClient(c *gin.Context) {
 	}
 	in, errs := s.storeFor(c).Validator().ClientUpdate(body)
 	if len(errs) > 0 {
+		s.storeFor(c).ClientUpdateRefused(cl.ID, in)
 		fieldErrors(c, errs)
 		return
 	}

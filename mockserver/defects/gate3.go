@@ -69,6 +69,11 @@ var gate3 = []defect{
 				setError(a, http.StatusBadGateway, pricing.CodeInternal, "The upstream failed.")
 			}
 		}},
+	// A refused request changes nothing, all of it (4.1, 4.4, 7.2).
+	{Defect: Defect{"refused-user-update-stores-names", "4.1", "a PUT /users/:userId answered 400 for one field still stores the valid first and last names it carried"},
+		deviate: func(d *pricing.Deviations) { d.RejectedUserNamesStored = true }},
+	{Defect: Defect{"refused-client-update-stores-address", "4.4", "a PUT /clients/:clientId answered 400 for one field still stores the valid address it carried"},
+		deviate: func(d *pricing.Deviations) { d.RejectedClientAddressStored = true }},
 	// Every validation code of 7.3, the phone's included.
 	{Defect: Defect{"phone-country-unchecked", "7.3", "an unknown phoneCountry.id is accepted (and stored) instead of InvalidPhoneCountryId"},
 		request: editBody(putUser, func(b map[string]any) bool {

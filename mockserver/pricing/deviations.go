@@ -69,6 +69,12 @@ type Deviations struct {
 	// as soon as it is found valid, even when another field makes the
 	// request a 400 (4.1).
 	RejectedPasswordStored bool
+	// RejectedUserNamesStored: the first and last names of a PUT /users body
+	// refused for another field are stored (4.1, 7.2).
+	RejectedUserNamesStored bool
+	// RejectedClientAddressStored: the address of a PUT /clients body
+	// refused for another field is stored (4.4, 7.2).
+	RejectedClientAddressStored bool
 	// NobodyMayActOnUsers: the caller of NobodyAPIKey may modify every user
 	// (5).
 	NobodyMayActOnUsers bool

@@ -948,6 +948,32 @@ func (s *Store) UpdateRefused(id int64, in UserInput) {
 	if s.dev.RejectedPasswordStored && in.Password != nil {
 		s.setPassword(id, *in.Password)
 	}
+	if s.dev.RejectedUserNamesStored {
+		s.mu.Lock()
+		if r, ok := s.users[id]; ok && in.FirstName != "" && in.LastName != "" {
+			s.changedLocked()
+			s.markUser(id)
+			r.FirstName, r.LastName = in.FirstName, in.LastName
+		}
+		s.mu.Unlock()
+	}
+}
+
+// ClientUpdateRefused is UpdateRefused for a PUT /clients body: nothing,
+// but under the RejectedClientAddressStored deviation, which keeps the
+// address lines and city it carried.
+func (s *Store) ClientUpdateRefused(id int64, in ClientInput) {
+	if !s.dev.RejectedClientAddressStored || in.AddressLine1 == "" || in.AddressCity == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.clients[id]; ok {
+		s.changedLocked()
+		c.AddressLine1, c.AddressCity = in.AddressLine1, in.AddressCity
+		s.clients[id] = c
+		s.markClient(id)
+	}
 }
 
 // setPassword replaces a user's password, nothing else (Deviations.RejectedPasswordStored).
