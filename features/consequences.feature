@@ -170,3 +170,18 @@ Feature: rules with a second half
     When I send "POST" to "/apps"
     Then the response status is 200
     And the response does not carry the password "{{A.password}}"
+
+  @s1 @s4.2 @post-apps @get-extensions
+  Scenario: an app made by POST /apps belongs to its creator's client, never another's, as the read extension GET /clients/:clientId/apps shows where the target has it
+    An app belongs to a client of the user who made it (which one, where the user has several, the
+    spec does not say): it is never among the apps of another user's client.
+    Given the profile value "apps_per_marketapp" is "several"
+    And I am account "A" using the api-key header
+    And the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And I remember the JSON at "id" as "appId"
+    Given I am account "B" using the api-key header
+    When I send "GET" to "/clients/{{B.clientId}}/apps" if the target has that read extension
+    Then the response status is 200
+    And the JSON at "apps.#(id=={{appId}})" is absent

@@ -74,6 +74,11 @@ var gate3 = []defect{
 		deviate: func(d *pricing.Deviations) { d.RejectedUserNamesStored = true }},
 	{Defect: Defect{"refused-client-update-stores-address", "4.4", "a PUT /clients/:clientId answered 400 for one field still stores the valid address it carried"},
 		deviate: func(d *pricing.Deviations) { d.RejectedClientAddressStored = true }},
+	// An app belongs to its creator's client (1, 4.2).
+	{Defect: Defect{"app-to-lowest-other-client", "4.2", "POST /apps attaches the app to the client of lowest id that none of the caller's clients' users belongs to"},
+		deviate: func(d *pricing.Deviations) { d.AppToOtherClient = 1 }},
+	{Defect: Defect{"app-to-newest-other-client", "4.2", "POST /apps attaches the app to the newest client that is none of the caller's"},
+		deviate: func(d *pricing.Deviations) { d.AppToOtherClient = 2 }},
 	// Every validation code of 7.3, the phone's included.
 	{Defect: Defect{"phone-country-unchecked", "7.3", "an unknown phoneCountry.id is accepted (and stored) instead of InvalidPhoneCountryId"},
 		request: editBody(putUser, func(b map[string]any) bool {

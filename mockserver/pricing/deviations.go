@@ -75,6 +75,10 @@ type Deviations struct {
 	// RejectedClientAddressStored: the address of a PUT /clients body
 	// refused for another field is stored (4.4, 7.2).
 	RejectedClientAddressStored bool
+	// AppToOtherClient attaches an app made by POST /apps to another client
+	// than its creator's: 1 the lowest id of another client, 2 the highest
+	// (4.2).
+	AppToOtherClient int
 	// NobodyMayActOnUsers: the caller of NobodyAPIKey may modify every user
 	// (5).
 	NobodyMayActOnUsers bool

@@ -1175,5 +1175,31 @@ func (s *Store) CreateApp(clientID int64, in AppInput) (App, error) {
 		return App{}, err
 	}
 	s.changedLocked()
+	if s.dev.AppToOtherClient != 0 {
+		clientID = s.otherClientLocked(clientID, s.dev.AppToOtherClient == 2)
+	}
 	return s.addAppLocked(clientID, in, g), nil
+}
+
+// otherClientLocked is the lowest (or highest) id of a client no member of
+// client id belongs to (Deviations.AppToOtherClient); id when there is none.
+func (s *Store) otherClientLocked(id int64, highest bool) int64 {
+	mine := map[int64]bool{id: true}
+	for _, u := range s.users {
+		if slices.Contains(u.ClientIDs, id) {
+			for _, c := range u.ClientIDs {
+				mine[c] = true
+			}
+		}
+	}
+	other := id
+	for cid := range s.clients {
+		if mine[cid] {
+			continue
+		}
+		if other == id || (highest && cid > other) || (!highest && cid < other) {
+			other = cid
+		}
+	}
+	return other
 }
