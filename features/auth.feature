@@ -103,13 +103,26 @@ Feature: authentication and permission on every endpoint that needs them
     When I send "<method>" to "<path>"
     Then the response status is 401
 
-    Examples:
+    @put-users @s4.1
+    Examples: PUT /users/:userId
       | method | path                    | body   | field     | bad            | case                          | where  | name          | value                     |
       | PUT    | /users/{{A.userId}}     | user   | email     | "not-an-email" | no credentials, invalid email | header | X-None        | none                      |
       | PUT    | /users/{{A.userId}}     | user   | firstName | ""             | a wrong key, no first name    | header | Authorization | api-key {{gen:string:32}} |
       | PUT    | /users/999999999        | user   | email     | 5              | a wrong key and an unknown id | header | Authorization | api-key {{gen:string:32}} |
+
+    @put-clients @s4.4
+    Examples: PUT /clients/:clientId
+      | method | path                    | body   | field     | bad            | case                          | where  | name          | value                     |
       | PUT    | /clients/{{A.clientId}} | client | name      | ""             | no credentials, no name       | header | X-None        | none                      |
+
+    @post-clients @s4.3
+    Examples: POST /clients
+      | method | path                    | body   | field     | bad            | case                          | where  | name          | value                     |
       | POST   | /clients                | client | name      | ""             | a wrong token, no name        | header | session-token | {{gen:hex:64}}            |
+
+    @post-apps @s4.2
+    Examples: POST /apps
+      | method | path                    | body   | field     | bad            | case                          | where  | name          | value                     |
       | POST   | /apps                   | app    | nextplan  | "x"            | no credentials, a bad plan    | header | X-None        | none                      |
 
   Scenario Outline: POST <path> accepts the <scheme>

@@ -185,15 +185,28 @@ Feature: the error body of a 400
     When I send "<method>" to "<path>"
     Then the response status is 4xx
 
-    Examples:
-      | method | path                    | body   | field     | n       |
+    @put-users @s4.1
+    Examples: PUT /users/:userId
+      | method | path                    | body        | field       | n       |
       | PUT    | /users/{{A.userId}}     | user   | firstName | 1048576 |
-      | POST   | /apps                   | app-by-name | name | 1048576 |
-      | POST   | /clients                | client | name      | 1048576 |
-      | PUT    | /clients/{{A.clientId}} | client | vat       | 1048576 |
       | PUT    | /users/{{A.userId}}     | user   | lastName  | 100000  |
+
+    @post-apps @s4.2
+    Examples: POST /apps
+      | method | path                    | body        | field       | n       |
+      | POST   | /apps                   | app-by-name | name | 1048576 |
       | POST   | /apps                   | app-by-name | name | 100000  |
+
+    @post-clients @s4.3
+    Examples: POST /clients
+      | method | path                    | body        | field       | n       |
+      | POST   | /clients                | client | name      | 1048576 |
       | POST   | /clients                | client | addressCity | 100000 |
+
+    @put-clients @s4.4
+    Examples: PUT /clients/:clientId
+      | method | path                    | body        | field       | n       |
+      | PUT    | /clients/{{A.clientId}} | client | vat       | 1048576 |
 
   @reference @post-clients
   Scenario: a body over 1 MiB is answered 413 with the error array

@@ -293,7 +293,7 @@ Feature: what a server answered stays true afterwards
       | what      | key                | body   | set      | value      | method | path  | field   |
       | an app    | apps_per_marketapp | app    | nextplan | {"id": "{{planId}}"} | POST | /apps | created |
 
-  @s2.1 @s2.4 @s4.1 @put-users @post-sessions @mutates-A
+  @s1 @s2.1 @s2.4 @s4.1 @put-users @post-sessions @mutates-A
   Scenario: a login and a password change are dated now, by the runner's clock
     When I log in as account "A"
     Then the response status is 200
