@@ -1,7 +1,9 @@
 package defects
 
 import (
+	"crypto/sha256"
 	"crypto/sha512"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -165,6 +167,48 @@ var gate3 = []defect{
 				}
 			}
 		})},
+	// More of the third round's classes, each a variation a server shows.
+	{Defect: Defect{"malformed-id-400-before-auth", "5", "PUT /users/:userId without credentials and with a path id that is no number is answered 400"},
+		answer: func(a *rewrite.Answer) {
+			if a.Status == http.StatusUnauthorized && (putUser(a.Request) || putClient(a.Request)) {
+				if _, err := strconv.ParseInt(a.Request.URL.Path[strings.LastIndexByte(a.Request.URL.Path, '/')+1:], 10, 64); err != nil {
+					setError(a, http.StatusBadRequest, pricing.CodeInvalidBody, "The id is not a number.")
+				}
+			}
+		}},
+	{Defect: Defect{"api-key-in-token-query", "5", "an API key is accepted as the sessionToken query argument"},
+		request: func(r *http.Request) {
+			if v := r.URL.Query().Get("sessionToken"); v != "" && !hex64.MatchString(v) {
+				dropTokenQuery(r)
+				r.Header.Set("Authorization", "api-key "+v)
+			}
+		}},
+	{Defect: Defect{"dates-an-hour-ahead", "2", "every date is an hour ahead (a time zone's summer time applied twice), labelled Z"},
+		answer: shiftDates(func(t time.Time) time.Time { return t.Add(time.Hour) })},
+	{Defect: Defect{"session-created-epoch", "2.4", "a session's created is 1970-01-01T00:00:00Z"},
+		answer: answerTo(postTo(sessionsPath), func(o map[string]any) { o["created"] = "1970-01-01T00:00:00Z" })},
+	{Defect: Defect{"password-bcrypt-in-session", "2.1", "POST /sessions answers the user's bcrypt password hash ($2b$)"},
+		answer: answerTo(postTo(sessionsPath), func(o map[string]any) {
+			o["passwordHash"] = "$2b$12$" + strings.Repeat("Ab1.", 13) + "x"
+		})},
+	{Defect: Defect{"password-sha256-base64-leaked", "2.1", "the answer to a password change carries the base64 SHA-256 of the new password"},
+		request: notePassword(putUser),
+		answer: func(a *rewrite.Answer) {
+			if pw := a.Request.Header.Get(passwordMark); pw != "" {
+				sum := sha256.Sum256([]byte(pw))
+				answerTo(putUser, func(o map[string]any) { o["checksum"] = base64.StdEncoding.EncodeToString(sum[:]) })(a)
+			}
+		}},
+	{Defect: Defect{"phone-extension-unchecked", "7.3", "a phoneExtension of another JSON type is ignored instead of InvalidPhoneExtension"},
+		request: editBody(putUser, func(b map[string]any) bool {
+			if _, isObj := b["phoneExtension"].(map[string]any); isObj {
+				delete(b, "phoneExtension")
+				return true
+			}
+			return false
+		})},
+	{Defect: Defect{"large-body-503", "7.2", "a body over the size limit is answered 503 Service Unavailable"},
+		answer: remapStatus(http.StatusRequestEntityTooLarge, http.StatusServiceUnavailable)},
 	// Dates are real (1, 2): of events that just happened.
 	{Defect: Defect{"dates-local-time-as-utc", "2", "every date is the server's local time (UTC-5) labelled Z: five hours off, consistent with itself"},
 		answer: shiftDates(func(t time.Time) time.Time { return t.Add(-5 * time.Hour) })},
