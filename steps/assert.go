@@ -706,7 +706,11 @@ func (assertSteps) theErrorsIncludeTheCodeFor(ctx context.Context, code, field s
 		return err
 	}
 	for _, g := range got {
-		if g.code == code && (g.field == field || strings.HasPrefix(field, g.field+".") || strings.HasPrefix(g.field, field+".")) {
+		// The spec does not show how a nested field is named: dotted
+		// (phoneCountry.id) or bracketed (phoneCountry[id]) alike.
+		name := strings.ReplaceAll(strings.ReplaceAll(g.field, "][", "."), "[", ".")
+		name = strings.TrimSuffix(name, "]")
+		if g.code == code && (name == field || strings.HasPrefix(field, name+".") || strings.HasPrefix(name, field+".")) {
 			return nil
 		}
 	}

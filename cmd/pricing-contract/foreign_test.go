@@ -118,7 +118,7 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 		}
 		// One set of counts: the console's is the reports' and the summary's
 		// (godog's own counted a skipped scenario as passed).
-		if !regexp.MustCompile(`(?m)^321 scenarios \([0-9]+ passed, [0-9]+ skipped\)$`).MatchString(r.stdout) {
+		if !regexp.MustCompile(`(?m)^[0-9]+ scenarios \([0-9]+ passed, [0-9]+ skipped\)$`).MatchString(r.stdout) {
 			t.Errorf("the console does not count the skipped scenarios:\n%s", r)
 		}
 		for _, f := range reports {
