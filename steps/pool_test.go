@@ -288,7 +288,7 @@ func TestResolveNameOfAPair(t *testing.T) {
 		1: "PUT /users/1 of qa@example.com with ***, not {{B.userId}}",
 		2: "PUT /users/7 of a2@example.com with ***, not {{B.userId}}",
 	} {
-		if got := s.resolveName(name, pairN); got != want {
+		if got := s.ResolveName(name, pairN); got != want {
 			t.Errorf("pair %d: %q, want %q", pairN, got, want)
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // TestInitWritesAProfileTheSuitePasses: `pricing-contract init` against the
@@ -34,7 +34,7 @@ func TestInitWritesAProfileTheSuitePasses(t *testing.T) {
 			}
 			path := filepath.Join(t.TempDir(), "target.profile")
 			var stdout, stderr bytes.Buffer
-			code := steps.Init(context.Background(),
+			code := contract.Init(context.Background(),
 				[]string{"--base-url", m.URL, "--email", seed.Email, "--other-email", seed.OtherEmail, "--output", path},
 				func(k string) string { return secrets[k] }, strings.NewReader(""), &stdout, &stderr)
 			if code != 0 {
@@ -87,7 +87,7 @@ func TestInitRefusesWhatItCannotUse(t *testing.T) {
 		{"an existing file", env, []string{"--base-url", m.URL, "--other-password", "other-password", "--output", existing}, 2, "--force overwrites"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := steps.Init(context.Background(), tc.args, func(k string) string { return tc.env[k] }, strings.NewReader(""), &stdout, &stderr)
+		code := contract.Init(context.Background(), tc.args, func(k string) string { return tc.env[k] }, strings.NewReader(""), &stdout, &stderr)
 		if code != tc.code || !strings.Contains(stderr.String(), tc.say) {
 			t.Errorf("%s: exit %d, %q; want %d and %q", tc.name, code, stderr.String(), tc.code, tc.say)
 		}

@@ -18,7 +18,7 @@ import (
 	"syscall"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/buildinfo"
-	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 )
 
 func main() {
@@ -35,9 +35,9 @@ func main() {
 	context.AfterFunc(ctx, stop)
 	var code int
 	if len(os.Args) > 1 && os.Args[1] == "init" {
-		code = steps.Init(ctx, os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+		code = contract.Init(ctx, os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	} else {
-		code = steps.Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+		code = contract.Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	}
 	stop()
 	os.Exit(code)

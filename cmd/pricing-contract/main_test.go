@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -61,7 +62,7 @@ func (r result) String() string {
 
 func run(env map[string]string, args ...string) result {
 	var stdout, stderr bytes.Buffer
-	code := steps.Run(context.Background(), args, func(k string) string { return env[k] }, &stdout, &stderr)
+	code := contract.Run(context.Background(), args, func(k string) string { return env[k] }, &stdout, &stderr)
 	return result{code, stdout.String(), stderr.String()}
 }
 

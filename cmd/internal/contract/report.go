@@ -1,9 +1,9 @@
-package steps
+package contract
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps"
 	"slices"
 	"strings"
 	"time"
@@ -30,7 +30,7 @@ type report struct {
 	// not run for want of its value (missingSummary).
 	Missing  []string
 	Features []reportFeature
-	Coverage Coverage
+	Coverage steps.Coverage
 	Trace    []traceRow
 	TraceErr string // the traceability file could not be read
 }
@@ -67,7 +67,7 @@ type traceRow struct {
 // traceUntested is the result of a rule that no scenario asserts.
 const traceUntested = "no scenario"
 
-func (c *runConfig) newReport(suite *Suite, stopped error) *report {
+func (c *runConfig) newReport(suite *steps.Suite, stopped error) *report {
 	counts, total, elapsed := c.record.summary()
 	rep := &report{
 		Target:      c.profile.BaseURL,
@@ -79,12 +79,12 @@ func (c *runConfig) newReport(suite *Suite, stopped error) *report {
 		Total:       total,
 		Counts:      counts,
 		Coverage:    suite.Coverage(),
-		Missing:     missingSummary(c.record.skipReasons()),
+		Missing:     steps.MissingSummary(c.record.skipReasons()),
 	}
 	if rep.Started.IsZero() {
 		rep.Started = time.Now()
 	}
-	var unusable *UnusableError
+	var unusable *steps.UnusableError
 	if errors.As(stopped, &unusable) {
 		rep.Stopped, rep.StoppedDetail, rep.Preflight = unusable.Reason, unusable.Detail, true
 	} else if stopped != nil {
@@ -95,7 +95,7 @@ func (c *runConfig) newReport(suite *Suite, stopped error) *report {
 		rf := reportFeature{Name: f.Name, URI: f.URI, Counts: map[string]int{}}
 		for _, s := range f.Scenarios {
 			rs := reportScenario{
-				ID: s.ID, Name: suite.resolveName(s.Name, s.Pair), Written: s.Written, Status: s.Status, URI: f.URI, Line: s.Line,
+				ID: s.ID, Name: suite.ResolveName(s.Name, s.Pair), Written: s.Written, Status: s.Status, URI: f.URI, Line: s.Line,
 				Tags: s.Tags, Err: s.Err, Duration: s.Duration,
 			}
 			for _, st := range s.Steps {
@@ -156,51 +156,6 @@ func traceResult(scenarios []reportScenario) string {
 func (r *runRecord) notRun() int {
 	counts, _, _ := r.summary()
 	return counts[statusNotRun]
-}
-
-// resolveName replaces the placeholders of a scenario name that name the
-// target's accounts and ids (an outline row such as
-// "PUT /users/{{A.userId}} accepts the api-key header") with their values
-// on pair pairN of the pool, the one the scenario ran on (0: pair 1), so
-// that reports name what was tested. Secrets are shown as ***; a
-// placeholder that has no value yet (no login happened) is kept.
-func (s *Suite) resolveName(name string, pairN int) string {
-	if !strings.Contains(name, "{{") {
-		return name
-	}
-	st := s.newState(nil)
-	pr := s.pool.pairs[0]
-	if pairN > 0 && pairN <= len(s.pool.pairs) {
-		pr = s.pool.pairs[pairN-1]
-	}
-	return placeholder.ReplaceAllStringFunc(name, func(m string) string {
-		key := placeholder.FindStringSubmatch(m)[1]
-		if acct, field, ok := strings.Cut(key, "."); ok && (acct == "A" || acct == "B") {
-			switch field {
-			case "password", "apiKey":
-				return "***"
-			case "email":
-				return pr.accounts[accountIndex(acct)].email
-			case "userId", "clientId":
-				ids, ok := pr.learnedIDs(accountIndex(acct))
-				if !ok {
-					return m
-				}
-				if field == "userId" {
-					return ids.userID
-				}
-				return ids.clientID
-			}
-		}
-		if strings.HasPrefix(key, "gen:") {
-			return m // a new value on every use: the name keeps the recipe
-		}
-		v, err := st.lookup(context.Background(), key)
-		if err != nil {
-			return m
-		}
-		return v.plain()
-	})
 }
 
 // firstLine is the first non-empty line of s, cut to n characters.

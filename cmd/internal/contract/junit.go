@@ -1,4 +1,4 @@
-package steps
+package contract
 
 import (
 	"encoding/xml"

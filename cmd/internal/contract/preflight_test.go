@@ -1,4 +1,4 @@
-package steps_test
+package contract_test
 
 import (
 	"context"

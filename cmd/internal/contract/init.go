@@ -1,4 +1,4 @@
-package steps
+package contract
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps"
 	"io"
 	"net/http"
 	"net/url"
@@ -38,8 +39,8 @@ func Init(ctx context.Context, args []string, getenv func(string) string, stdin 
 		acct    = map[string]*string{}
 	)
 	for _, key := range []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"} {
-		f, _ := lookupField(key)
-		acct[key] = fs.String(strings.ReplaceAll(key, "_", "-"), "", fmt.Sprintf("the %s (default $%s)", strings.ReplaceAll(key, "_", " "), f.env))
+		f, _ := steps.LookupProfileKey(key)
+		acct[key] = fs.String(strings.ReplaceAll(key, "_", "-"), "", fmt.Sprintf("the %s (default $%s)", strings.ReplaceAll(key, "_", " "), f.Env))
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -47,25 +48,25 @@ func Init(ctx context.Context, args []string, getenv func(string) string, stdin 
 		}
 		return exitUsage
 	}
-	if err := checkBaseURL(strings.TrimRight(*baseURL, "/")); err != nil {
+	if err := steps.CheckBaseURLValue(strings.TrimRight(*baseURL, "/")); err != nil {
 		fmt.Fprintf(stderr, "pricing-contract init: --base-url: %v\n", err)
 		return exitUsage
 	}
 	in := bufio.NewReader(stdin)
 	values := map[string]string{}
 	for _, key := range []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"} {
-		f, _ := lookupField(key)
+		f, _ := steps.LookupProfileKey(key)
 		v := *acct[key]
 		if v == "" {
-			v = getenv(f.env)
+			v = getenv(f.Env)
 		}
 		if v == "" && isTerminal(stderr) {
-			fmt.Fprintf(stderr, "%s (%s): ", strings.ReplaceAll(key, "_", " "), f.env)
+			fmt.Fprintf(stderr, "%s (%s): ", strings.ReplaceAll(key, "_", " "), f.Env)
 			line, _ := in.ReadString('\n')
 			v = strings.TrimSpace(line)
 		}
 		if v == "" {
-			fmt.Fprintf(stderr, "pricing-contract init: no %s: give --%s or set %s\n", key, strings.ReplaceAll(key, "_", "-"), f.env)
+			fmt.Fprintf(stderr, "pricing-contract init: no %s: give --%s or set %s\n", key, strings.ReplaceAll(key, "_", "-"), f.Env)
 			return exitUsage
 		}
 		values[key] = v
@@ -149,7 +150,7 @@ func (d *discovery) run(ctx context.Context, acct map[string]string) error {
 	if err != nil {
 		return fmt.Errorf("the target does not answer: GET %s/platforms: %v", d.base, err)
 	}
-	if hdr.Get(seedHeader) == "default" {
+	if hdr.Get(steps.SeedHeader) == "default" {
 		d.notes["base_url"] = "a pricing-mock serving the default seed"
 	}
 	if status == http.StatusOK {
@@ -245,18 +246,18 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 				items = append(items, p.Get("id").Raw+":"+name)
 			}
 		}
-		if len(items) >= minCatalogue {
+		if len(items) >= steps.MinCatalogue {
 			d.set("platforms", strings.Join(items, ","), "GET /platforms")
 		}
 	}
 	if v, ok := d.get(ctx, "/currencies", ""); ok {
 		var items []string
 		for _, c := range v.Get("currencies").Array() {
-			if code := c.Get("code").String(); currencyCode.MatchString(code) {
+			if code := c.Get("code").String(); steps.IsCurrencyCode(code) {
 				items = append(items, c.Get("id").Raw+":"+code)
 			}
 		}
-		if len(items) >= minCatalogue {
+		if len(items) >= steps.MinCatalogue {
 			d.set("currencies", strings.Join(items, ","), "GET /currencies")
 		}
 	}
@@ -274,7 +275,7 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 			}
 			items = append(items, p.Get("id").Raw+":"+word)
 		}
-		if len(items) >= minCatalogue {
+		if len(items) >= steps.MinCatalogue {
 			d.set("plans", strings.Join(items, ","), "GET /plans")
 			d.set("plan_id", strings.Split(items[0], ":")[0], "the first plan of GET /plans")
 		}
@@ -283,7 +284,7 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 	// else the first marketplace app of GET /marketapps.
 	if v, ok := d.get(ctx, "/clients/"+clientA+"/apps", key); ok {
 		for _, a := range v.Get("apps").Array() {
-			if h := a.Get("marketapp.hash").String(); hash40.MatchString(h) {
+			if h := a.Get("marketapp.hash").String(); steps.IsHash40(h) {
 				d.set("marketapp_hash", strings.ToLower(h), "an app of client A, GET /clients/"+clientA+"/apps")
 				d.set("platform_id", a.Get("platform.id").Raw, "the platform of that app")
 				break
@@ -292,7 +293,7 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 	}
 	if v, ok := d.get(ctx, "/marketapps", ""); ok {
 		for _, m := range v.Get("marketapps").Array() {
-			if h := m.Get("hash").String(); hash40.MatchString(h) {
+			if h := m.Get("hash").String(); steps.IsHash40(h) {
 				d.set("marketapp_hash", strings.ToLower(h), "GET /marketapps")
 				d.set("platform_id", m.Get("platform.id").Raw, "the platform of that marketplace app")
 				break
@@ -337,7 +338,7 @@ func (d *discovery) set(key, v, how string) {
 	if _, seen := d.found[key]; seen || v == "" {
 		return
 	}
-	if f, ok := lookupField(key); ok && f.check != nil && f.check(v) != nil {
+	if steps.CheckProfileValue(key, v) != nil {
 		return
 	}
 	d.found[key], d.notes[key] = v, how
@@ -350,32 +351,32 @@ func (d *discovery) profileText(acct map[string]string) string {
 	fmt.Fprintf(&b, "# Target profile written by pricing-contract init on %s for %s.\n", time.Now().UTC().Format(time.RFC3339), d.base)
 	b.WriteString("# Secrets are ${VAR} references: set those variables, never write the values here.\n")
 	b.WriteString("# Run: pricing-contract --profile THIS_FILE\n\n")
-	for _, f := range profileFields {
+	for _, f := range steps.ProfileKeys() {
 		switch {
-		case f.key == "base_url":
+		case f.Key == "base_url":
 			fmt.Fprintf(&b, "base_url = %s\n", d.base)
-		case secretKeys[f.key]:
-			fmt.Fprintf(&b, "%s = ${%s}\n", f.key, f.env)
-		case acct[f.key] != "":
-			fmt.Fprintf(&b, "%s = %s\n", f.key, acct[f.key])
-		case f.key == "seed_defaults":
+		case secretKeys[f.Key]:
+			fmt.Fprintf(&b, "%s = ${%s}\n", f.Key, f.Env)
+		case acct[f.Key] != "":
+			fmt.Fprintf(&b, "%s = %s\n", f.Key, acct[f.Key])
+		case f.Key == "seed_defaults":
 			continue
 		default:
-			q := choiceKeys[f.key]
+			q := f.Question
 			if q != "" {
 				fmt.Fprintf(&b, "# %s\n", q)
 			}
 			// A # after a value is part of it (passwords may hold one), so
 			// every note has a line of its own.
-			if v, ok := d.found[f.key]; ok {
-				fmt.Fprintf(&b, "# found: %s\n%s = %s\n", d.notes[f.key], f.key, quoteIfSpaced(v))
+			if v, ok := d.found[f.Key]; ok {
+				fmt.Fprintf(&b, "# found: %s\n%s = %s\n", d.notes[f.Key], f.Key, quoteIfSpaced(v))
 				continue
 			}
-			if !seedKeys[f.key] {
-				fmt.Fprintf(&b, "# not found: the default holds unless the target refuses it\n# %s = %s\n", f.key, f.def)
+			if !f.Seed {
+				fmt.Fprintf(&b, "# not found: the default holds unless the target refuses it\n# %s = %s\n", f.Key, f.Default)
 				continue
 			}
-			fmt.Fprintf(&b, "# TODO not found: %s\n# %s = \n", todoHint(f.key), f.key)
+			fmt.Fprintf(&b, "# TODO not found: %s\n# %s = \n", todoHint(f.Key), f.Key)
 		}
 	}
 	return b.String()

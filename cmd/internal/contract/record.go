@@ -1,9 +1,10 @@
-package steps
+package contract
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps"
 	"io"
 	"regexp"
 	"strings"
@@ -209,10 +210,7 @@ func (r *runRecord) hooks(ctx context.Context, init func(*godog.ScenarioContext)
 		// (a failed restore).
 		sc.After(func(sctx context.Context, p *godog.Scenario, err error) (context.Context, error) {
 			if sr, ok := sctx.Value(recordKey{}).(*scenarioRecord); ok {
-				pairN := 0
-				if st, _ := stateFromContext(sctx); st != nil && st.pair != nil {
-					pairN = st.pair.n
-				}
+				pairN := steps.PairOf(sctx)
 				r.mu.Lock()
 				refused := sr.refused
 				r.mu.Unlock()

@@ -1,4 +1,4 @@
-package steps_test
+package contract_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -39,7 +40,7 @@ func specScenarios(t *testing.T) int {
 	return n
 }
 
-// runResult is what one call of steps.Run left behind.
+// runResult is what one call of contract.Run left behind.
 type runResult struct {
 	code           int
 	stdout, stderr string
@@ -48,7 +49,7 @@ type runResult struct {
 func runSuite(t *testing.T, ctx context.Context, env map[string]string, args ...string) runResult {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := steps.Run(ctx, args, func(k string) string { return env[k] }, &stdout, &stderr)
+	code := contract.Run(ctx, args, func(k string) string { return env[k] }, &stdout, &stderr)
 	return runResult{code, stdout.String(), stderr.String()}
 }
 
@@ -148,7 +149,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"base URL without version", nil, []string{"--base-url", "http://127.0.0.1:8080"}, "version segment"},
 		{"bad environment", map[string]string{"PRICING_PLATFORM_ID": "Android"}, nil, "PRICING_PLATFORM_ID"},
 		{"missing profile", nil, []string{"--profile", filepath.Join(dir, "none.profile")}, "none.profile"},
-		{"profile secret not set", nil, []string{"--profile", "testdata/profiles/staging.profile"}, "PRICING_STAGING_PASSWORD is not set"},
+		{"profile secret not set", nil, []string{"--profile", "../../../steps/testdata/profiles/staging.profile"}, "PRICING_STAGING_PASSWORD is not set"},
 		{"unknown format", nil, []string{"--godog.format", "html"}, `unknown --godog.format "html"`},
 		{"format without file", nil, []string{"--godog.format", "junit:"}, "needs a file name"},
 		{"tag expression godog would panic on", nil, []string{"--godog.tags", "@s5 &&"}, "bad tag expression"},

@@ -1,4 +1,4 @@
-package steps
+package contract
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps"
 	"io"
 	"net/http"
 	"os"
@@ -56,7 +57,7 @@ Flags:
 
 // Run is the whole of cmd/pricing-contract: args are the command-line
 // arguments without the program name, getenv supplies the PRICING_*
-// variables. Suite output and the coverage summary go to stdout; stderr gets
+// variables. steps.Suite output and the coverage summary go to stdout; stderr gets
 // one line on what is run, progress lines when no console format is chosen,
 // and one line per usage error or unusable target. The exit statuses are the
 // ones of usageHeader.
@@ -74,7 +75,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // runConfig is a parsed command line.
 type runConfig struct {
-	profile     Profile
+	profile     steps.Profile
 	features    string // a folder on disk; empty means the embedded features
 	fixtures    string
 	coverage    string
@@ -127,7 +128,7 @@ func parseArgs(args []string, getenv func(string) string, stdout io.Writer) (*ru
 		userTags = cfg.godog.Tags
 	}
 	var err error
-	if cfg.godog.Tags, err = tagFilter(userTags, f.reference); err != nil {
+	if cfg.godog.Tags, err = steps.TagFilter(userTags, f.reference); err != nil {
 		return nil, err
 	}
 	if err := cfg.splitFormats(flagSet(fs, "godog.format") || flagSet(fs, "godog.f")); err != nil {
@@ -205,12 +206,12 @@ func (c *runConfig) flagSet(stdout io.Writer) (*flag.FlagSet, *cliFlags) {
 
 // loadProfile applies the profile file, the environment and --base-url.
 func (c *runConfig) loadProfile(f *cliFlags, getenv func(string) string) error {
-	load := LoadProfile
+	load := steps.LoadProfile
 	if f.profileOnly {
 		if f.profilePath == "" {
 			return errors.New("--profile-only needs --profile FILE")
 		}
-		load = LoadProfileOnly
+		load = steps.LoadProfileOnly
 	}
 	p, tags, err := load(f.profilePath, getenv)
 	if err != nil {
@@ -382,7 +383,7 @@ func (o *outputs) close() {
 
 func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 	if c.godog.ShowStepDefinitions {
-		godog.TestSuite{ScenarioInitializer: NewSuite(c.profile, Options{}).InitializeScenario, Options: &c.godog}.Run()
+		godog.TestSuite{ScenarioInitializer: steps.NewSuite(c.profile, steps.Options{}).InitializeScenario, Options: &c.godog}.Run()
 		return exitPass // godog answers 2 after printing the catalogue
 	}
 	out, err := c.createOutputs(stdout)
@@ -393,12 +394,12 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 	defer out.close()
 	c.announce(stderr)
 
-	// The run's own context: cancelled, with ErrTargetDown as the cause,
+	// The run's own context: cancelled, with steps.ErrTargetDown as the cause,
 	// when the target stops answering.
 	ctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)
-	watch := &targetWatch{next: defaultTransport, onDown: stop}
-	suite := NewSuite(c.profile, Options{
+	watch := steps.NewTargetWatch(stop)
+	suite := steps.NewSuite(c.profile, steps.Options{
 		HTTPClient:  &http.Client{Timeout: c.timeout, Transport: watch},
 		FixturesDir: c.fixtures,
 		Output:      stderr,
@@ -414,7 +415,7 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		if !c.console {
 			c.record.progress = progressPrinter(stderr)
 		}
-		console := &countsWriter{w: c.godog.Output, record: c.record, resolve: func(s string) string { return suite.resolveName(s, 0) }}
+		console := &countsWriter{w: c.godog.Output, record: c.record, resolve: func(s string) string { return suite.ResolveName(s, 0) }}
 		c.godog.Output = console
 		status = godog.TestSuite{
 			Name:                 "pricing-contract",
@@ -423,7 +424,7 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 			Options:              &c.godog,
 		}.Run()
 		console.flush()
-		if cause := context.Cause(ctx); errors.Is(cause, ErrTargetDown) {
+		if cause := context.Cause(ctx); errors.Is(cause, steps.ErrTargetDown) {
 			stopped = cause
 		}
 	}
@@ -446,12 +447,12 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 
 	// Last, so that it is the line a CI log ends with.
 	defer func() {
-		for _, line := range missingSummary(c.record.skipReasons()) {
+		for _, line := range steps.MissingSummary(c.record.skipReasons()) {
 			fmt.Fprintf(stderr, "pricing-contract: %s\n", line)
 		}
 	}()
 
-	var unusable *UnusableError
+	var unusable *steps.UnusableError
 	switch {
 	case parent.Err() != nil && c.record.notRun() == c.scenarios:
 		fmt.Fprintf(stderr, "pricing-contract: interrupted (%v) before the first scenario\n", context.Cause(parent))
@@ -470,7 +471,7 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		return max(status, exitFail)
 	}
 	if status == exitFail {
-		if lines := profileErrors(c.record.failureReasons()); len(lines) > 0 {
+		if lines := steps.ProfileErrors(c.record.failureReasons()); len(lines) > 0 {
 			fmt.Fprintf(stderr, "pricing-contract: every failure is a value of the profile the target refused; fix the profile, the contract was not judged:\n")
 			for _, l := range lines {
 				fmt.Fprintf(stderr, "  %s\n", l)
@@ -501,7 +502,7 @@ func (c *runConfig) announce(stderr io.Writer) {
 
 // writeReports writes the coverage JSON, the JUnit and the HTML reports
 // that were asked for.
-func (c *runConfig) writeReports(out *outputs, suite *Suite, stopped error) error {
+func (c *runConfig) writeReports(out *outputs, suite *steps.Suite, stopped error) error {
 	rep := c.newReport(suite, stopped)
 	var errs []error
 	if out.coverage != nil {
@@ -522,7 +523,7 @@ func (c *runConfig) writeReports(out *outputs, suite *Suite, stopped error) erro
 	return errors.Join(errs...)
 }
 
-func writeCoverageJSON(w io.Writer, cov Coverage) error {
+func writeCoverageJSON(w io.Writer, cov steps.Coverage) error {
 	b, err := json.MarshalIndent(cov, "", "  ")
 	if err != nil {
 		return err
@@ -615,4 +616,12 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// plural is one or many, by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,7 +1,8 @@
-package steps
+package contract
 
 import (
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps"
 	"html/template"
 	"io"
 	"sort"
@@ -21,7 +22,7 @@ func (r *report) writeHTML(w io.Writer) error {
 type htmlCoverage struct {
 	Codes []string
 	Rows  []htmlCoverageRow
-	Gaps  []coverageGap
+	Gaps  []steps.CoverageGap
 }
 
 type htmlCoverageRow struct {
@@ -47,7 +48,7 @@ func (r *report) CoverageMatrix() htmlCoverage {
 	}
 	sort.Strings(m.Codes)
 	for _, e := range r.Coverage.Endpoints {
-		row := htmlCoverageRow{Endpoint: e.Endpoint, InSpec: specStatuses[e.Endpoint] != nil}
+		row := htmlCoverageRow{Endpoint: e.Endpoint, InSpec: steps.SpecStatuses(e.Endpoint) != nil}
 		for _, code := range m.Codes {
 			n, ok := e.Statuses[code]
 			cell := htmlCell{Text: strconv.Itoa(n)}
@@ -55,9 +56,9 @@ func (r *report) CoverageMatrix() htmlCoverage {
 			case !ok:
 				cell = htmlCell{Text: "-", Class: "none", Title: "not named by the spec for this endpoint, not received"}
 			case n == 0:
-				g := gapFor(e.Endpoint, code, e.Asked[code])
-				cell.Class, cell.Title = g.class(), g.Why
-				cell.Text = g.mark()
+				g := steps.GapFor(e.Endpoint, code, e.Asked[code])
+				cell.Class, cell.Title = g.Class(), g.Why
+				cell.Text = g.Mark()
 			default:
 				cell.Class = "hit"
 			}
