@@ -117,9 +117,11 @@ func (g adminGuard) pageAllowed(r *http.Request) bool {
 
 // showsSecrets reports whether a request may see the demo accounts'
 // passwords and keys on the home page: those it could read from the admin
-// API's own host without a token.
+// API's own host without a token. With a token the admin API answers no
+// one without it, and the mock is then usually on a shared address, so the
+// page shows none.
 func (s *Server) showsSecrets(r *http.Request) bool {
-	return !s.opts.NoAdmin && s.admin.ownHost(r.Host) && s.admin.pageAllowed(r)
+	return !s.opts.NoAdmin && s.admin.token == nil && s.admin.ownHost(r.Host) && s.admin.pageAllowed(r)
 }
 
 // guardAdmin is the middleware of every admin call: 401 without the admin

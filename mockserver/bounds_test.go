@@ -349,6 +349,11 @@ func TestHomeShowsSecretsWhereAdminAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	on := newServer(t)
+	tokened, err := mockserver.New(mockserver.Options{AdminToken: "home-admin-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tokened.Close() })
 	cases := []struct {
 		name    string
 		srv     http.Handler
@@ -360,6 +365,8 @@ func TestHomeShowsSecretsWhereAdminAnswers(t *testing.T) {
 		{"through another name", on, "evil.example", "", false},
 		{"read by a page of another origin", on, localHost, "http://evil.example", false},
 		{"without the admin API", off, localHost, "", false},
+		{"admin API behind a token, on its own host", tokened, localHost, "", false},
+		{"admin API behind a token, on a shared address", tokened, "10.0.0.5:8080", "", false},
 	}
 	for _, tc := range cases {
 		req := httptest.NewRequest("GET", "/", nil)
