@@ -294,3 +294,29 @@ func TestStateFileHoldsNoSecret(t *testing.T) {
 		t.Errorf("the key file is %v, want -rw-------", fi.Mode().Perm())
 	}
 }
+
+// A reset of the --state namespace, like an import, is answered only once
+// the file holds it: persistChanges holds admin calls too, or a crash would
+// bring the old data back. The mock is not closed here, as a SIGKILL would
+// not close it; a new one reads the files.
+func TestStateFileResetIsOnDiskWhenAnswered(t *testing.T) {
+	t.Parallel()
+	plain, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded := firstName(t, plain, "")
+	plain.Close()
+
+	path := filepath.Join(t.TempDir(), "state.json")
+	s, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rename(t, s, "", "BeforeReset")
+	if rec := serve(s, "POST", "/__admin/reset", ""); rec.Code != 200 {
+		t.Fatalf("POST /__admin/reset: %d %s", rec.Code, rec.Body)
+	}
+	wantAfterRestart(t, path, seeded)
+	s.Close()
+}
