@@ -1,7 +1,9 @@
 package mockserver
 
 import (
+	"crypto/rand"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"net"
 	"net/http"
@@ -153,7 +155,40 @@ func (s *Server) adminReset(c *gin.Context) {
 
 // adminGetState handles GET /__admin/state.
 func (s *Server) adminGetState(c *gin.Context) {
-	writeJSON(c, http.StatusOK, s.storeFor(c).Export())
+	writeJSON(c, http.StatusOK, s.exportOf(s.storeFor(c)))
+}
+
+// exportOf is a store's state as the admin API shows it. An app's writeKey
+// is a secret of the app, and an admin API without a token answers any
+// program of the machine (and a page of its own host): there the keys are
+// left empty, and an import gives such an app a new one. Under a token the
+// export is a full backup.
+func (s *Server) exportOf(store *pricing.Store) pricing.State {
+	st := store.Export()
+	if s.admin.token == nil {
+		for i := range st.Apps {
+			st.Apps[i].WriteKey = ""
+		}
+	}
+	return st
+}
+
+// newWriteKeys gives every app of an imported state whose writeKey is
+// empty (an export made without the admin token) a new random one, so that
+// such an export imports back. The old key is not kept from the store:
+// whoever may import could then read it through an app they made theirs.
+func newWriteKeys(st *pricing.State) error {
+	for i := range st.Apps {
+		if st.Apps[i].WriteKey != "" {
+			continue
+		}
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return err
+		}
+		st.Apps[i].WriteKey = hex.EncodeToString(b[:])
+	}
+	return nil
 }
 
 // adminPutState handles PUT /__admin/state: the document replaces the
@@ -175,6 +210,10 @@ func (s *Server) adminPutState(c *gin.Context) {
 		abortWith(c, pricing.CodeInvalidState, "The state was not imported: "+err.Error()+".")
 		return
 	}
+	if err := newWriteKeys(&st); err != nil {
+		internalError(c, "The state was not imported: no write key could be made: "+err.Error()+".")
+		return
+	}
 	ns := s.nsFor(c)
 	if errs := ns.store.Import(st); len(errs) > 0 {
 		fieldErrors(c, errs)
@@ -186,7 +225,7 @@ func (s *Server) adminPutState(c *gin.Context) {
 			return
 		}
 	}
-	writeJSON(c, http.StatusOK, ns.store.Export())
+	writeJSON(c, http.StatusOK, s.exportOf(ns.store))
 }
 
 // journalReaders bounds the journal reads answered at once.

@@ -175,6 +175,16 @@ func (s *Server) resolveNamespace(c *gin.Context) {
 		c.Next()
 		return
 	}
+	if !s.admin.pageAllowed(c.Request) {
+		// Each name makes a namespace, and the mock keeps 1000: a page of
+		// any site a developer opens could use them all (CORS lets every
+		// origin call the API by default). Like the admin API's, they are
+		// for the origins --cors-origins names one by one, and the mock's
+		// own pages.
+		abortWith(c, pricing.CodeForbidden, "A page of "+strconv.Quote(c.Request.Header.Get("Origin"))+" may not send "+NamespaceHeader+
+			"; start the mock with --cors-origins naming that origin.")
+		return
+	}
 	if !validNamespace(name) {
 		abortWith(c, pricing.CodeInvalidNamespace,
 			"The "+NamespaceHeader+" header must be 1 to 64 characters among A-Z, a-z, 0-9, '.', '_' and '-'.")
