@@ -41,16 +41,17 @@ import (
 func logPath(path string) string    { return resolve(path) + ".log" }
 func oldLogPath(path string) string { return resolve(path) + ".log.old" }
 
-// compactAt is the size of the log past which it is folded into a new
-// snapshot: large enough that a snapshot of a big state is rare, small
+// defaultCompactAt is the size of the log past which it is folded into a
+// new snapshot: large enough that a snapshot of a big state is rare, small
 // enough that a restart replays it in well under a second.
-const compactAt = 16 << 20
+const defaultCompactAt = 16 << 20
 
 // persister keeps a state file in step with a store.
 type persister struct {
-	path   string
-	store  *pricing.Store
-	logger *slog.Logger
+	path      string
+	store     *pricing.Store
+	logger    *slog.Logger
+	compactAt int64 // Options.StateCompactBytes
 
 	// Group commit: asked counts the commits requested, synced those on
 	// disk; one committer at a time (leading) writes everything changed
@@ -78,7 +79,7 @@ type persister struct {
 // changes to come. A file that does not hold a valid state is an error; the
 // caller stops, and the files are left as they are.
 func openState(path string, store *pricing.Store, logger *slog.Logger) (*persister, error) {
-	p := &persister{path: path, store: store, logger: logger}
+	p := &persister{path: path, store: store, logger: logger, compactAt: defaultCompactAt}
 	p.cond = sync.NewCond(&p.mu)
 	var st *pricing.State
 	b, err := os.ReadFile(path)
@@ -280,7 +281,7 @@ func (p *persister) writeChanges() error {
 		return fmt.Errorf("state file %s: %w", logPath(p.path), err)
 	}
 	p.logBytes += int64(len(line))
-	if p.logBytes > compactAt && !p.compacting {
+	if p.logBytes > p.compactAt && !p.compacting {
 		p.startCompaction()
 	}
 	return nil
