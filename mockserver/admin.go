@@ -177,18 +177,21 @@ func (s *Server) exportOf(store *pricing.Store) pricing.State {
 // empty (an export made without the admin token) a new random one, so that
 // such an export imports back. The old key is not kept from the store:
 // whoever may import could then read it through an app they made theirs.
-func newWriteKeys(st *pricing.State) error {
+// It returns how many it made.
+func newWriteKeys(st *pricing.State) (int, error) {
+	made := 0
 	for i := range st.Apps {
 		if st.Apps[i].WriteKey != "" {
 			continue
 		}
 		var b [16]byte
 		if _, err := rand.Read(b[:]); err != nil {
-			return err
+			return made, err
 		}
 		st.Apps[i].WriteKey = hex.EncodeToString(b[:])
+		made++
 	}
-	return nil
+	return made, nil
 }
 
 // adminPutState handles PUT /__admin/state: the document replaces the
@@ -210,7 +213,7 @@ func (s *Server) adminPutState(c *gin.Context) {
 		abortWith(c, pricing.CodeInvalidState, "The state was not imported: "+err.Error()+".")
 		return
 	}
-	if err := newWriteKeys(&st); err != nil {
+	if _, err := newWriteKeys(&st); err != nil {
 		internalError(c, "The state was not imported: no write key could be made: "+err.Error()+".")
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -319,4 +320,52 @@ func TestStateFileResetIsOnDiskWhenAnswered(t *testing.T) {
 	}
 	wantAfterRestart(t, path, seeded)
 	s.Close()
+}
+
+var regexpWriteKey = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+// An export made without the admin token has no write keys; used as the
+// state file, it loads, each app gets a key, and the key is on disk before
+// the first request: a crash does not change it.
+func TestStateFileFromAnExportWithoutWriteKeys(t *testing.T) {
+	t.Parallel()
+	// The export of a mock on the same key file, whose hashes it takes.
+	path := filepath.Join(t.TempDir(), "state.json")
+	exporter, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	export := serve(exporter, "GET", "/__admin/state", "")
+	exporter.Close()
+	if export.Code != 200 || !strings.Contains(export.Body.String(), `"writeKey":""`) {
+		t.Fatalf("GET /__admin/state without a token: %d %.300s, want empty write keys", export.Code, export.Body)
+	}
+	if err := os.WriteFile(path, export.Body.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(s *Server) []string {
+		var out []string
+		for _, a := range s.Store().Export().Apps {
+			if !regexpWriteKey.MatchString(a.WriteKey) {
+				t.Errorf("app %d has the writeKey %q", a.ID, a.WriteKey)
+			}
+			out = append(out, a.WriteKey)
+		}
+		return out
+	}
+	first, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatalf("an export without write keys as the state file: %v", err)
+	}
+	made := keys(first)
+	// Not closed: as after a SIGKILL.
+	again, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := keys(again); len(made) == 0 || !slices.Equal(made, after) {
+		t.Errorf("write keys %v before a crash, %v after", made, after)
+	}
+	again.Close()
+	first.Close()
 }

@@ -101,7 +101,12 @@ func openState(path string, store *pricing.Store, logger *slog.Logger) (*persist
 		}
 		replayed += n
 	}
+	made := 0
 	if st != nil {
+		// An export made without the admin token, used as the file.
+		if made, err = newWriteKeys(st); err != nil {
+			return nil, &StateFileError{path, err}
+		}
 		if errs := store.Import(*st); len(errs) > 0 {
 			msgs := make([]string, 0, len(errs))
 			for _, e := range errs[:min(len(errs), 3)] {
@@ -115,7 +120,9 @@ func openState(path string, store *pricing.Store, logger *slog.Logger) (*persist
 	}
 	store.TrackChanges()
 	store.TakeChanges() // the import is what the files hold already
-	if replayed > 0 {
+	// The keys made are written at once: an app's key may not change
+	// with the next crash.
+	if replayed > 0 || made > 0 {
 		if err := p.writeSnapshot(store.Export()); err != nil {
 			return nil, &StateFileError{path, err}
 		}
