@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Every change is on disk when it is answered, and a
@@ -350,4 +351,50 @@ func TestStateFileFromAnExportWithoutWriteKeys(t *testing.T) {
 	}
 	again.Close()
 	first.Close()
+}
+
+// An import (or a reset) writes the whole state as the snapshot and empties
+// the logs. It once did so while a compaction was writing its older
+// snapshot: the compaction's could land last, the logs were then removed,
+// and the import, answered 200, was gone with every change since the
+// compaction began. Now the import waits for the compaction.
+func TestStateFileImportDuringCompaction(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s, err := New(Options{StateFile: path, StateCompactBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	started, release := make(chan struct{}), make(chan struct{})
+	s.persist.fileMu.Lock()
+	s.persist.compactHook = func() {
+		close(started)
+		<-release
+	}
+	s.persist.fileMu.Unlock()
+	rename(t, s, "", "BeforeImport") // past 1 byte: a compaction starts
+	<-started
+
+	doc := `{"users":[{"id":7,"created":"2026-01-01T00:00:00Z","passwordLastChanged":"2026-01-01T00:00:00Z",
+	  "email":"dev@example.com","password":"dev-password","apiKeys":["dev-key"],"firstName":"Imported","lastName":"Eloper",
+	  "phoneCountryId":1,"phoneNumber":"7700900000","phoneExtension":null,"timezone":"UTC","clientIds":[]}],
+	 "clients":[],"apps":[],"sessions":[]}`
+	imported := make(chan int)
+	go func() { imported <- serve(s, "PUT", "/__admin/state", doc).Code }()
+	time.Sleep(50 * time.Millisecond) // the import reaches the state file
+	close(release)
+	if code := <-imported; code != 200 {
+		t.Fatalf("PUT /__admin/state: %d", code)
+	}
+	// As after a SIGKILL: another mock reads the files.
+	again, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	st := again.Store().Export()
+	if len(st.Users) != 1 || st.Users[0].FirstName != "Imported" {
+		t.Errorf("after a crash the state holds %d users, the first %+v; want the import's one", len(st.Users), st.Users[:min(1, len(st.Users))])
+	}
 }

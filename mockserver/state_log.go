@@ -52,6 +52,9 @@ type persister struct {
 	store     *pricing.Store
 	logger    *slog.Logger
 	compactAt int64 // Options.StateCompactBytes
+	// compactHook, for the tests, runs in a compaction before it writes
+	// the snapshot.
+	compactHook func()
 
 	// Group commit: asked counts the commits requested, synced those on
 	// disk; one committer at a time (leading) writes everything changed
@@ -268,6 +271,10 @@ func (p *persister) writeChanges() error {
 	}
 	ch := p.store.TakeChanges()
 	if ch.Full {
+		// A compaction under way writes an older snapshot: were it to land
+		// after this one, the logs removed below would take the import
+		// (or reset) with them.
+		p.waitCompactionLocked()
 		if err := p.writeSnapshot(p.store.Export()); err != nil {
 			return fmt.Errorf("state file %s: %w", p.path, err)
 		}
@@ -334,7 +341,11 @@ func (p *persister) startCompaction() {
 	}
 	st := p.store.Export()
 	p.compacting, p.compacted = true, make(chan struct{})
+	hook := p.compactHook
 	go func() {
+		if hook != nil {
+			hook()
+		}
 		err := p.writeSnapshot(st)
 		if err == nil {
 			if rerr := os.Remove(oldLogPath(p.path)); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
