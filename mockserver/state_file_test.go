@@ -398,3 +398,88 @@ func TestStateFileImportDuringCompaction(t *testing.T) {
 		t.Errorf("after a crash the state holds %d users, the first %+v; want the import's one", len(st.Users), st.Users[:min(1, len(st.Users))])
 	}
 }
+
+// failedCompaction returns a mock on the state file at path, which holds a
+// snapshot with account A named "Round0", after a compaction that failed
+// (its snapshot could not be renamed over the file): the change that
+// started it, account A named "Round1", is in the old log only.
+func failedCompaction(t *testing.T, path string) *Server {
+	t.Helper()
+	first, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rename(t, first, "", "Round0")
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{StateFile: path, StateCompactBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	s.persist.fileMu.Lock()
+	s.persist.compactHook = func() {
+		if calls++; calls > 1 {
+			t.Error("a second compaction started while the old log of the failed one was there")
+			return
+		}
+		// A folder where the snapshot goes: its rename fails.
+		if err := os.Rename(path, path+".aside"); err != nil {
+			t.Error(err)
+		}
+		if err := os.Mkdir(path, 0o700); err != nil {
+			t.Error(err)
+		}
+	}
+	s.persist.fileMu.Unlock()
+	rename(t, s, "", "Round1")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		s.persist.fileMu.Lock()
+		compacting := s.persist.compacting
+		s.persist.fileMu.Unlock()
+		if !compacting {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the compaction did not end in 10 s")
+		}
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".aside", path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(oldLogPath(path)); err != nil {
+		t.Fatalf("the failed compaction left no old log: %v", err)
+	}
+	return s
+}
+
+// A compaction that fails leaves its old log, the only place its changes
+// are. The next one moved the log over it; now none starts until the mock
+// stops, and a start replays both logs.
+func TestStateFileFailedCompactionKeepsItsLog(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s := failedCompaction(t, path)
+	defer s.Close()
+	// Another change, past the threshold again.
+	if rec := serve(s, "POST", "/v1/sessions", `{"email":"qa@example.com","password":"qa-password"}`); rec.Code != 200 {
+		t.Fatalf("login: %d %s", rec.Code, rec.Body)
+	}
+	wantAfterRestart(t, path, "Round1") // as after a SIGKILL
+}
+
+// Close after a compaction that failed, with nothing written since: the
+// snapshot is written, not left older than the old log it then removes.
+func TestStateFileCloseAfterAFailedCompaction(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s := failedCompaction(t, path)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wantAfterRestart(t, path, "Round1")
+}

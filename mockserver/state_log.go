@@ -73,8 +73,10 @@ type persister struct {
 	log        *os.File
 	logBytes   int64
 	compacting bool
-	compacted  chan struct{} // closed when the running compaction ends
-	closed     bool
+	// compactStuck: an old log is left from a failed compaction.
+	compactStuck bool
+	compacted    chan struct{} // closed when the running compaction ends
+	closed       bool
 }
 
 // openState loads the state file into store (the snapshot, then the logs),
@@ -309,6 +311,7 @@ func (p *persister) truncateLogsLocked() error {
 	if err := removeLogs(p.path); err != nil {
 		return err
 	}
+	p.compactStuck = false
 	return p.openLog()
 }
 
@@ -327,6 +330,20 @@ func (p *persister) waitCompactionLocked() {
 // store's state as the snapshot and removes the old log; the caller holds
 // fileMu. Commits go on meanwhile, into a new log.
 func (p *persister) startCompaction() {
+	if p.compactStuck {
+		return
+	}
+	if _, err := os.Stat(oldLogPath(p.path)); err == nil {
+		// A compaction failed and its old log holds changes no snapshot
+		// has: moving the log over it would lose them. The log grows
+		// until Close writes the snapshot (a start replays both).
+		if !p.compactStuck {
+			p.compactStuck = true
+			p.logError("the state log is not compacted until the mock stops",
+				fmt.Errorf("%s is left from a compaction that failed", oldLogPath(p.path)))
+		}
+		return
+	}
 	p.log.Close()
 	if err := os.Rename(logPath(p.path), oldLogPath(p.path)); err != nil {
 		p.logError("the state log could not be moved aside for compaction", err)
@@ -386,7 +403,8 @@ func (p *persister) close() error {
 		return err // the log keeps what was written; the next start replays it
 	}
 	_, serr := os.Stat(p.path)
-	if p.logBytes > 0 || errors.Is(serr, fs.ErrNotExist) && !p.store.Pristine() {
+	_, oerr := os.Stat(oldLogPath(p.path)) // left by a compaction that failed
+	if p.logBytes > 0 || oerr == nil || errors.Is(serr, fs.ErrNotExist) && !p.store.Pristine() {
 		if err := p.writeSnapshot(p.store.Export()); err != nil {
 			return err
 		}
