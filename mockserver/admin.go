@@ -245,12 +245,28 @@ func (s *Server) adminListRequests(c *gin.Context) {
 	case <-c.Request.Context().Done():
 		return
 	}
-	recs := s.journal.list(s.nsFor(c).id)
+	var before int64
+	if v, ok := c.GetQuery("before"); ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			writeErrors(c, http.StatusBadRequest, []pricing.FieldError{{FieldName: "before", Error: pricing.CodeInvalidBody,
+				Message: "before is the id of an entry, a positive integer: the answer's \"next\" gives the one to ask for the older entries."}})
+			return
+		}
+		before = n
+	}
+	recs, next := s.journal.list(s.nsFor(c).id, before)
 	entries := make([]journalEntry, len(recs))
 	for i, r := range recs {
 		entries[i] = r.entry()
 	}
-	writeJSON(c, http.StatusOK, gin.H{"requests": entries, "limit": journalSize})
+	answer := gin.H{"requests": entries, "limit": journalSize}
+	if next > 0 {
+		// One read holds 1 MiB of entries at most; the older ones are a
+		// page away rather than out of reach.
+		answer["next"] = next
+	}
+	writeJSON(c, http.StatusOK, answer)
 }
 
 // adminClearRequests handles DELETE /__admin/requests.
