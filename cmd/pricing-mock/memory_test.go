@@ -168,7 +168,7 @@ func bigState() string {
 }
 
 // importLimit is the resident size four large imports at once must stay
-// within (README, "Limits and security"): they peak at 256 to 282 MiB, and
+// within (README, "Limits and security"): they peak at 256 to 288 MiB, and
 // at 429 to 453 MiB when they do not take turns.
 const importLimit = 384 << 20
 
