@@ -35,5 +35,5 @@ bench: ## the spec scenarios against a mock 30 ms away with 8 pairs of accounts,
 
 check: lint race
 
-crash: ## the state file's crash tests, many rounds: SIGKILL and SIGTERM under eight writers, 0 acknowledged writes lost
-	$(GO) test ./cmd/pricing-mock -run TestCrashLosesNoAcknowledgedWrite -count=1 -v -args -crash.rounds=$(or $(ROUNDS),60)
+crash: ## the state file's crash tests, many rounds: SIGKILL (in compactions too) and SIGTERM under eight writers, SIGTERM at the end of the grace; 0 acknowledged writes lost
+	$(GO) test ./cmd/pricing-mock -run 'TestCrashLosesNoAcknowledgedWrite|TestTermAtTheEndOfTheGrace' -count=1 -v -args -crash.rounds=$(or $(ROUNDS),60)

@@ -1,7 +1,9 @@
 package mockserver
 
 import (
+	"crypto/rand"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"net"
 	"net/http"
@@ -117,7 +119,9 @@ func (g adminGuard) pageAllowed(r *http.Request) bool {
 
 // showsSecrets reports whether a request may see the demo accounts'
 // passwords and keys on the home page: those it could read from the admin
-// API's own host without a token.
+// API's own host without a token. With a token the admin API answers no
+// one without it, and the mock is then usually on a shared address, so the
+// page shows none.
 func (s *Server) showsSecrets(r *http.Request) bool {
 	return !s.opts.NoAdmin && s.admin.token == nil && s.admin.ownHost(r.Host) && s.admin.pageAllowed(r)
 }
@@ -151,20 +155,43 @@ func (s *Server) adminReset(c *gin.Context) {
 
 // adminGetState handles GET /__admin/state.
 func (s *Server) adminGetState(c *gin.Context) {
-	writeJSON(c, http.StatusOK, s.exportFor(c))
+	writeJSON(c, http.StatusOK, s.exportOf(s.storeFor(c)))
 }
 
-// exportFor is the namespace's state as the admin API shows it: the apps'
-// write keys, secrets of the apps, only under the admin token (a mock
-// without one answers any local program, and a page of its own host).
-func (s *Server) exportFor(c *gin.Context) pricing.State {
-	st := s.storeFor(c).Export()
+// exportOf is a store's state as the admin API shows it. An app's writeKey
+// is a secret of the app, and an admin API without a token answers any
+// program of the machine (and a page of its own host): there the keys are
+// left empty, and an import gives such an app a new one. Under a token the
+// export is a full backup.
+func (s *Server) exportOf(store *pricing.Store) pricing.State {
+	st := store.Export()
 	if s.admin.token == nil {
 		for i := range st.Apps {
 			st.Apps[i].WriteKey = ""
 		}
 	}
 	return st
+}
+
+// newWriteKeys gives every app of an imported state whose writeKey is
+// empty (an export made without the admin token) a new random one, so that
+// such an export imports back. The old key is not kept from the store:
+// whoever may import could then read it through an app they made theirs.
+// It returns how many it made.
+func newWriteKeys(st *pricing.State) (int, error) {
+	made := 0
+	for i := range st.Apps {
+		if st.Apps[i].WriteKey != "" {
+			continue
+		}
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return made, err
+		}
+		st.Apps[i].WriteKey = hex.EncodeToString(b[:])
+		made++
+	}
+	return made, nil
 }
 
 // adminPutState handles PUT /__admin/state: the document replaces the
@@ -186,6 +213,10 @@ func (s *Server) adminPutState(c *gin.Context) {
 		abortWith(c, pricing.CodeInvalidState, "The state was not imported: "+err.Error()+".")
 		return
 	}
+	if _, err := newWriteKeys(&st); err != nil {
+		internalError(c, "The state was not imported: no write key could be made: "+err.Error()+".")
+		return
+	}
 	ns := s.nsFor(c)
 	if errs := ns.store.Import(st); len(errs) > 0 {
 		fieldErrors(c, errs)
@@ -197,7 +228,7 @@ func (s *Server) adminPutState(c *gin.Context) {
 			return
 		}
 	}
-	writeJSON(c, http.StatusOK, s.exportFor(c))
+	writeJSON(c, http.StatusOK, s.exportOf(ns.store))
 }
 
 // journalReaders bounds the journal reads answered at once.
@@ -214,12 +245,28 @@ func (s *Server) adminListRequests(c *gin.Context) {
 	case <-c.Request.Context().Done():
 		return
 	}
-	recs := s.journal.list(s.nsFor(c).id)
+	var before int64
+	if v, ok := c.GetQuery("before"); ok {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			writeErrors(c, http.StatusBadRequest, []pricing.FieldError{{FieldName: "before", Error: pricing.CodeInvalidBody,
+				Message: "before is the id of an entry, a positive integer: the answer's \"next\" gives the one to ask for the older entries."}})
+			return
+		}
+		before = n
+	}
+	recs, next := s.journal.list(s.nsFor(c).id, before)
 	entries := make([]journalEntry, len(recs))
 	for i, r := range recs {
 		entries[i] = r.entry()
 	}
-	writeJSON(c, http.StatusOK, gin.H{"requests": entries, "limit": journalSize})
+	answer := gin.H{"requests": entries, "limit": journalSize}
+	if next > 0 {
+		// One read holds 1 MiB of entries at most; the older ones are a
+		// page away rather than out of reach.
+		answer["next"] = next
+	}
+	writeJSON(c, http.StatusOK, answer)
 }
 
 // adminClearRequests handles DELETE /__admin/requests.

@@ -193,25 +193,33 @@ func (j *journal) add(r journalRecord) {
 	j.bytes += r.size()
 }
 
-// list returns a namespace's newest records, newest first: journalSize at
-// most, and no more than journalListBytes of them, so that reading the
-// journal costs a bounded amount of memory too.
-func (j *journal) list(ns uint64) []journalRecord {
+// list returns a namespace's newest records, newest first, those older than
+// the id before only (all when it is 0): within the namespace's newest
+// journalSize, and no more than journalListBytes of them, so that reading
+// the journal costs a bounded amount of memory too. next is the before of
+// the page of older records when some were left out, 0 when none.
+func (j *journal) list(ns uint64, before int64) (out []journalRecord, next int64) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	var out []journalRecord
 	size := int64(0)
-	for i := j.n - 1; i >= 0 && len(out) < journalSize; i-- {
+	seen := 0
+	for i := j.n - 1; i >= 0; i-- {
 		r := j.ring[(j.start+i)%len(j.ring)]
 		if r.ns != ns {
 			continue
 		}
-		if size += r.size(); size > journalListBytes && len(out) > 0 {
+		if seen++; seen > journalSize {
 			break
+		}
+		if before > 0 && r.id >= before {
+			continue
+		}
+		if size += r.size(); size > journalListBytes && len(out) > 0 {
+			return out, out[len(out)-1].id
 		}
 		out = append(out, r)
 	}
-	return out
+	return out, 0
 }
 
 // clear drops a namespace's records and returns how many it showed.

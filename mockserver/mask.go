@@ -16,12 +16,17 @@ import (
 // query argument, a header, a part of a multipart body, and in malformed
 // bodies too. A name is secret when, in lower case and without "-", "_",
 // "." and spaces, it contains one of secretWords (passwordLastChanged, a
-// date, aside): password, apiKey, api_key, X-Api-Key, sessionToken,
-// session-token, Authorization, Proxy-Authorization, Cookie and the like.
+// date, aside): password, apiKey, api_key, writeKey, X-Api-Key,
+// X-Client-Key, sessionToken, session-token, Authorization, X-Auth-User,
+// Proxy-Authorization, Cookie and the like.
 // Where a body cannot be read as JSON, a form or a multipart body and still
 // names a secret after masking, the whole body is masked.
-
-var secretWords = []string{"password", "passwd", "pass", "token", "key", "secret", "auth", "cookie", "credential"}
+//
+// The words are broad on purpose ("key", "auth"): a list of known names
+// missed the ones nobody listed (writeKey, X-Client-Key), and a name masked
+// that held no secret costs a developer a look at the request, while one
+// shown in clear gives its secret to whoever reads the journal.
+var secretWords = []string{"password", "passwd", "token", "key", "secret", "auth", "cookie", "credential"}
 
 // notSecret are names that contain a secret word but hold none.
 var notSecret = map[string]bool{"passwordlastchanged": true}

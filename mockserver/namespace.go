@@ -176,10 +176,12 @@ func (s *Server) resolveNamespace(c *gin.Context) {
 		return
 	}
 	if !s.admin.pageAllowed(c.Request) {
-		// A namespace costs the mock room (1000 at most): a page of any
-		// site a developer opens could use them all. Only the origins
-		// --cors-origins names one by one may make them.
-		abortWith(c, pricing.CodeForbidden, "A page of "+c.Request.Header.Get("Origin")+" may not use "+NamespaceHeader+
+		// Each name makes a namespace, and the mock keeps 1000: a page of
+		// any site a developer opens could use them all (CORS lets every
+		// origin call the API by default). Like the admin API's, they are
+		// for the origins --cors-origins names one by one, and the mock's
+		// own pages.
+		abortWith(c, pricing.CodeForbidden, "A page of "+strconv.Quote(c.Request.Header.Get("Origin"))+" may not send "+NamespaceHeader+
 			"; start the mock with --cors-origins naming that origin.")
 		return
 	}

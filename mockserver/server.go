@@ -53,10 +53,15 @@ type Options struct {
 	WatchInterval time.Duration
 	// StateFile, when set, holds the default namespace's data across
 	// restarts: New checks its folder and loads it when it exists (a corrupt
-	// file is an error, and is never overwritten); changes are written to it
-	// in batches (state_file.go), and Close writes it a last time. The
-	// secret of its credential hashes is kept beside it, in StateFile+".key".
+	// file is an error, and is never overwritten); a change is appended to
+	// its log and synced before it is answered, and the log is folded into
+	// the file in the background and by Close (state_log.go). The secret of
+	// its credential hashes is kept beside it, in StateFile+".key".
 	StateFile string
+	// StateCompactBytes is the size of the state file's log past which it
+	// is folded into the file; 0 is 16 MiB. The crash tests make it small,
+	// so that kills land in compactions too.
+	StateCompactBytes int64
 
 	// AdminToken, when set, is required of every admin call, as
 	// "Authorization: Bearer TOKEN"; a call that has it is answered
@@ -216,6 +221,9 @@ func New(opts Options) (*Server, error) {
 	if opts.StateFile != "" {
 		if s.persist, err = openState(opts.StateFile, s.spaces.def.store, s.logger); err != nil {
 			return nil, err
+		}
+		if opts.StateCompactBytes > 0 {
+			s.persist.compactAt = opts.StateCompactBytes
 		}
 	}
 	s.engine = s.routes()

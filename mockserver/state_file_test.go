@@ -8,13 +8,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
-// Every change reaches the file, in a batch soon after its answer, and a
+// Every change is on disk when it is answered, and a
 // new server loads it.
 func TestStateFilePersists(t *testing.T) {
 	t.Parallel()
@@ -276,6 +278,211 @@ func TestStateFileHoldsNoSecret(t *testing.T) {
 	if fi, _ := os.Stat(path + ".key"); fi.Mode().Perm() != 0o600 {
 		t.Errorf("the key file is %v, want -rw-------", fi.Mode().Perm())
 	}
+}
+
+// A reset of the --state namespace, like an import, is answered only once
+// the file holds it: persistChanges holds admin calls too, or a crash would
+// bring the old data back. The mock is not closed here, as a SIGKILL would
+// not close it; a new one reads the files.
+func TestStateFileResetIsOnDiskWhenAnswered(t *testing.T) {
+	t.Parallel()
+	plain, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded := firstName(t, plain, "")
+	plain.Close()
+
+	path := filepath.Join(t.TempDir(), "state.json")
+	s, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rename(t, s, "", "BeforeReset")
+	if rec := serve(s, "POST", "/__admin/reset", ""); rec.Code != 200 {
+		t.Fatalf("POST /__admin/reset: %d %s", rec.Code, rec.Body)
+	}
+	wantAfterRestart(t, path, seeded)
+	s.Close()
+}
+
+var regexpWriteKey = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+// An export made without the admin token has no write keys; used as the
+// state file, it loads, each app gets a key, and the key is on disk before
+// the first request: a crash does not change it.
+func TestStateFileFromAnExportWithoutWriteKeys(t *testing.T) {
+	t.Parallel()
+	// The export of a mock on the same key file, whose hashes it takes.
+	path := filepath.Join(t.TempDir(), "state.json")
+	exporter, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	export := serve(exporter, "GET", "/__admin/state", "")
+	exporter.Close()
+	if export.Code != 200 || !strings.Contains(export.Body.String(), `"writeKey":""`) {
+		t.Fatalf("GET /__admin/state without a token: %d %.300s, want empty write keys", export.Code, export.Body)
+	}
+	if err := os.WriteFile(path, export.Body.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(s *Server) []string {
+		var out []string
+		for _, a := range s.Store().Export().Apps {
+			if !regexpWriteKey.MatchString(a.WriteKey) {
+				t.Errorf("app %d has the writeKey %q", a.ID, a.WriteKey)
+			}
+			out = append(out, a.WriteKey)
+		}
+		return out
+	}
+	first, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatalf("an export without write keys as the state file: %v", err)
+	}
+	made := keys(first)
+	// Not closed: as after a SIGKILL.
+	again, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := keys(again); len(made) == 0 || !slices.Equal(made, after) {
+		t.Errorf("write keys %v before a crash, %v after", made, after)
+	}
+	again.Close()
+	first.Close()
+}
+
+// An import (or a reset) writes the whole state as the snapshot and empties
+// the logs. It once did so while a compaction was writing its older
+// snapshot: the compaction's could land last, the logs were then removed,
+// and the import, answered 200, was gone with every change since the
+// compaction began. Now the import waits for the compaction.
+func TestStateFileImportDuringCompaction(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s, err := New(Options{StateFile: path, StateCompactBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	started, release := make(chan struct{}), make(chan struct{})
+	s.persist.fileMu.Lock()
+	s.persist.compactHook = func() {
+		close(started)
+		<-release
+	}
+	s.persist.fileMu.Unlock()
+	rename(t, s, "", "BeforeImport") // past 1 byte: a compaction starts
+	<-started
+
+	doc := `{"users":[{"id":7,"created":"2026-01-01T00:00:00Z","passwordLastChanged":"2026-01-01T00:00:00Z",
+	  "email":"dev@example.com","password":"dev-password","apiKeys":["dev-key"],"firstName":"Imported","lastName":"Eloper",
+	  "phoneCountryId":1,"phoneNumber":"7700900000","phoneExtension":null,"timezone":"UTC","clientIds":[]}],
+	 "clients":[],"apps":[],"sessions":[]}`
+	imported := make(chan int)
+	go func() { imported <- serve(s, "PUT", "/__admin/state", doc).Code }()
+	time.Sleep(50 * time.Millisecond) // the import reaches the state file
+	close(release)
+	if code := <-imported; code != 200 {
+		t.Fatalf("PUT /__admin/state: %d", code)
+	}
+	// As after a SIGKILL: another mock reads the files.
+	again, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	st := again.Store().Export()
+	if len(st.Users) != 1 || st.Users[0].FirstName != "Imported" {
+		t.Errorf("after a crash the state holds %d users, the first %+v; want the import's one", len(st.Users), st.Users[:min(1, len(st.Users))])
+	}
+}
+
+// failedCompaction returns a mock on the state file at path, which holds a
+// snapshot with account A named "Round0", after a compaction that failed
+// (its snapshot could not be renamed over the file): the change that
+// started it, account A named "Round1", is in the old log only.
+func failedCompaction(t *testing.T, path string) *Server {
+	t.Helper()
+	first, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rename(t, first, "", "Round0")
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{StateFile: path, StateCompactBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	s.persist.fileMu.Lock()
+	s.persist.compactHook = func() {
+		if calls++; calls > 1 {
+			t.Error("a second compaction started while the old log of the failed one was there")
+			return
+		}
+		// A folder where the snapshot goes: its rename fails.
+		if err := os.Rename(path, path+".aside"); err != nil {
+			t.Error(err)
+		}
+		if err := os.Mkdir(path, 0o700); err != nil {
+			t.Error(err)
+		}
+	}
+	s.persist.fileMu.Unlock()
+	rename(t, s, "", "Round1")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		s.persist.fileMu.Lock()
+		compacting := s.persist.compacting
+		s.persist.fileMu.Unlock()
+		if !compacting {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the compaction did not end in 10 s")
+		}
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".aside", path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(oldLogPath(path)); err != nil {
+		t.Fatalf("the failed compaction left no old log: %v", err)
+	}
+	return s
+}
+
+// A compaction that fails leaves its old log, the only place its changes
+// are. The next one moved the log over it; now none starts until the mock
+// stops, and a start replays both logs.
+func TestStateFileFailedCompactionKeepsItsLog(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s := failedCompaction(t, path)
+	defer s.Close()
+	// Another change, past the threshold again.
+	if rec := serve(s, "POST", "/v1/sessions", `{"email":"qa@example.com","password":"qa-password"}`); rec.Code != 200 {
+		t.Fatalf("login: %d %s", rec.Code, rec.Body)
+	}
+	wantAfterRestart(t, path, "Round1") // as after a SIGKILL
+}
+
+// Close after a compaction that failed, with nothing written since: the
+// snapshot is written, not left older than the old log it then removes.
+func TestStateFileCloseAfterAFailedCompaction(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s := failedCompaction(t, path)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wantAfterRestart(t, path, "Round1")
 }
 
 // A crash leaves the snapshot and the logs; a start replays them: an old

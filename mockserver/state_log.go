@@ -41,16 +41,20 @@ import (
 func logPath(path string) string    { return resolve(path) + ".log" }
 func oldLogPath(path string) string { return resolve(path) + ".log.old" }
 
-// compactAt is the size of the log past which it is folded into a new
-// snapshot: large enough that a snapshot of a big state is rare, small
+// defaultCompactAt is the size of the log past which it is folded into a
+// new snapshot: large enough that a snapshot of a big state is rare, small
 // enough that a restart replays it in well under a second.
-const compactAt = 16 << 20
+const defaultCompactAt = 16 << 20
 
 // persister keeps a state file in step with a store.
 type persister struct {
-	path   string
-	store  *pricing.Store
-	logger *slog.Logger
+	path      string
+	store     *pricing.Store
+	logger    *slog.Logger
+	compactAt int64 // Options.StateCompactBytes
+	// compactHook, for the tests, runs in a compaction before it writes
+	// the snapshot.
+	compactHook func()
 
 	// Group commit: asked counts the commits requested, synced those on
 	// disk; one committer at a time (leading) writes everything changed
@@ -68,10 +72,11 @@ type persister struct {
 	fileMu     sync.Mutex
 	log        *os.File
 	logBytes   int64
-	compactAt  int64 // compactAt, or less in a test
 	compacting bool
-	compacted  chan struct{} // closed when the running compaction ends
-	closed     bool
+	// compactStuck: an old log is left from a failed compaction.
+	compactStuck bool
+	compacted    chan struct{} // closed when the running compaction ends
+	closed       bool
 }
 
 // openState loads the state file into store (the snapshot, then the logs),
@@ -79,7 +84,7 @@ type persister struct {
 // changes to come. A file that does not hold a valid state is an error; the
 // caller stops, and the files are left as they are.
 func openState(path string, store *pricing.Store, logger *slog.Logger) (*persister, error) {
-	p := &persister{path: path, store: store, logger: logger, compactAt: compactAt}
+	p := &persister{path: path, store: store, logger: logger, compactAt: defaultCompactAt}
 	p.cond = sync.NewCond(&p.mu)
 	var st *pricing.State
 	b, err := os.ReadFile(path)
@@ -101,7 +106,12 @@ func openState(path string, store *pricing.Store, logger *slog.Logger) (*persist
 		}
 		replayed += n
 	}
+	made := 0
 	if st != nil {
+		// An export made without the admin token, used as the file.
+		if made, err = newWriteKeys(st); err != nil {
+			return nil, &StateFileError{path, err}
+		}
 		if errs := store.Import(*st); len(errs) > 0 {
 			msgs := make([]string, 0, len(errs))
 			for _, e := range errs[:min(len(errs), 3)] {
@@ -115,7 +125,9 @@ func openState(path string, store *pricing.Store, logger *slog.Logger) (*persist
 	}
 	store.TrackChanges()
 	store.TakeChanges() // the import is what the files hold already
-	if replayed > 0 {
+	// The keys made are written at once: an app's key may not change
+	// with the next crash.
+	if replayed > 0 || made > 0 {
 		if err := p.writeSnapshot(store.Export()); err != nil {
 			return nil, &StateFileError{path, err}
 		}
@@ -261,6 +273,10 @@ func (p *persister) writeChanges() error {
 	}
 	ch := p.store.TakeChanges()
 	if ch.Full {
+		// A compaction under way writes an older snapshot: were it to land
+		// after this one, the logs removed below would take the import
+		// (or reset) with them.
+		p.waitCompactionLocked()
 		if err := p.writeSnapshot(p.store.Export()); err != nil {
 			return fmt.Errorf("state file %s: %w", p.path, err)
 		}
@@ -295,6 +311,7 @@ func (p *persister) truncateLogsLocked() error {
 	if err := removeLogs(p.path); err != nil {
 		return err
 	}
+	p.compactStuck = false
 	return p.openLog()
 }
 
@@ -313,6 +330,20 @@ func (p *persister) waitCompactionLocked() {
 // store's state as the snapshot and removes the old log; the caller holds
 // fileMu. Commits go on meanwhile, into a new log.
 func (p *persister) startCompaction() {
+	if p.compactStuck {
+		return
+	}
+	if _, err := os.Stat(oldLogPath(p.path)); err == nil {
+		// A compaction failed and its old log holds changes no snapshot
+		// has: moving the log over it would lose them. The log grows
+		// until Close writes the snapshot (a start replays both).
+		if !p.compactStuck {
+			p.compactStuck = true
+			p.logError("the state log is not compacted until the mock stops",
+				fmt.Errorf("%s is left from a compaction that failed", oldLogPath(p.path)))
+		}
+		return
+	}
 	p.log.Close()
 	if err := os.Rename(logPath(p.path), oldLogPath(p.path)); err != nil {
 		p.logError("the state log could not be moved aside for compaction", err)
@@ -327,7 +358,11 @@ func (p *persister) startCompaction() {
 	}
 	st := p.store.Export()
 	p.compacting, p.compacted = true, make(chan struct{})
+	hook := p.compactHook
 	go func() {
+		if hook != nil {
+			hook()
+		}
 		err := p.writeSnapshot(st)
 		if err == nil {
 			if rerr := os.Remove(oldLogPath(p.path)); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
@@ -368,7 +403,8 @@ func (p *persister) close() error {
 		return err // the log keeps what was written; the next start replays it
 	}
 	_, serr := os.Stat(p.path)
-	if p.logBytes > 0 || errors.Is(serr, fs.ErrNotExist) && !p.store.Pristine() {
+	_, oerr := os.Stat(oldLogPath(p.path)) // left by a compaction that failed
+	if p.logBytes > 0 || oerr == nil || errors.Is(serr, fs.ErrNotExist) && !p.store.Pristine() {
 		if err := p.writeSnapshot(p.store.Export()); err != nil {
 			return err
 		}

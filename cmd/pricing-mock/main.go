@@ -70,6 +70,7 @@ type config struct {
 	corsOrigins []string // empty: any origin
 	watch       bool
 	state       string // "" : the data lives in memory only
+	compactAt   int64  // bytes of --state's log before it is folded; 0: the default
 	accounts    int    // pairs of accounts A and B in the profile
 
 	memoryLimit int64 // bytes for runtime/debug.SetMemoryLimit; 0: none
@@ -119,7 +120,15 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 		return nil
 	})
 	fs.BoolVar(&cfg.watch, "watch", false, "reload the --fixtures folder when a file in it changes")
-	fs.StringVar(&cfg.state, "state", "", "keep the data in `FILE` across restarts (loaded at start, written after each change)")
+	fs.StringVar(&cfg.state, "state", "", "keep the data in `FILE` across restarts (loaded at start; each change on disk before it is answered)")
+	fs.Func("state-compact", "fold --state's log (FILE.log) into FILE once it passes `KiB` (default 16384)", func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			return fmt.Errorf("%q is not a positive number of KiB", v)
+		}
+		cfg.compactAt = n << 10
+		return nil
+	})
 	fs.Func("memory-limit", "the Go runtime's soft memory limit in `MiB` (default 512, the kept data, the journal and the bodies in flight with room to spare; 0: none; GOMEMLIMIT wins)", func(v string) error {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
@@ -306,16 +315,17 @@ func newMock(cfg config, logger *slog.Logger, stderr io.Writer) (*mockserver.Ser
 		return nil, nil, false
 	}
 	opts := mockserver.Options{
-		Seed:        cfg.seed,
-		Logger:      logger,
-		NoAdmin:     cfg.noAdmin,
-		Latency:     cfg.latency,
-		Jitter:      cfg.jitter,
-		CORSOrigins: cfg.corsOrigins,
-		Watch:       cfg.watch,
-		StateFile:   cfg.state,
-		AdminToken:  cfg.adminToken,
-		AdminHosts:  adminHosts(cfg),
+		Seed:              cfg.seed,
+		Logger:            logger,
+		NoAdmin:           cfg.noAdmin,
+		Latency:           cfg.latency,
+		Jitter:            cfg.jitter,
+		CORSOrigins:       cfg.corsOrigins,
+		Watch:             cfg.watch,
+		StateFile:         cfg.state,
+		StateCompactBytes: cfg.compactAt,
+		AdminToken:        cfg.adminToken,
+		AdminHosts:        adminHosts(cfg),
 	}
 	source := "embedded seed"
 	if cfg.fixtures != "" {

@@ -103,7 +103,7 @@ type StateApp struct {
 	MarketappHash *string   `json:"marketappHash"`
 	// WriteKey is a secret of the app: the admin API exports it only
 	// under its token; a state without it gets a new one on import.
-	WriteKey string `json:"writeKey,omitempty"`
+	WriteKey string `json:"writeKey"`
 }
 
 // StateSession is an open session, by the hash of its token (or, on import,
