@@ -114,7 +114,7 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 		applies := true
 		if whenCol >= 0 {
 			cond := strings.TrimSpace(row.Cells[whenCol].Value)
-			if applies, err = st.suite.profile.holds(cond); err != nil {
+			if applies, err = st.suite.profile.Holds(cond); err != nil {
 				return err
 			}
 			if key, _, ok := strings.Cut(cond, "="); ok {
@@ -467,7 +467,7 @@ func (assertSteps) theJSONAtNamesNow(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	skew, err := time.ParseDuration(st.suite.profile.mustValue("clock_skew"))
+	skew, err := time.ParseDuration(st.suite.profile.MustValue("clock_skew"))
 	if err != nil {
 		return err
 	}

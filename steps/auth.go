@@ -207,13 +207,13 @@ func (a account) label() string {
 // snapshot, are the profile's for every pair.
 func profilePairs(p Profile) []*pair {
 	var pairs []*pair
-	for i, ap := range p.accountPairs() {
+	for i, ap := range p.AccountPairs() {
 		n := i + 1
 		pairs = append(pairs, &pair{n: n, accounts: [2]account{
 			{"A", ap.Email, ap.Password, ap.APIKey, n, p.FirstName, p.LastName, p.Timezone,
-				p.PhoneCountryID, p.mustValue("phone_number"), p.mustValue("phone_extension")},
+				p.PhoneCountryID, p.MustValue("phone_number"), p.MustValue("phone_extension")},
 			{"B", ap.OtherEmail, ap.OtherPassword, ap.OtherAPIKey, n, p.OtherFirstName, p.OtherLastName, p.OtherTimezone,
-				p.mustValue("other_phone_country_id"), p.mustValue("other_phone_number"), p.mustValue("other_phone_extension")},
+				p.MustValue("other_phone_country_id"), p.MustValue("other_phone_number"), p.MustValue("other_phone_extension")},
 		}})
 	}
 	return pairs

@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"strings"
 )
@@ -18,13 +19,13 @@ const seedHeader = "Pricing-Mock-Seed"
 // left unset. It then refuses (*UnusableError) a profile with no accounts.
 // Preflight calls it first; a run without the preflight calls it alone.
 func (s *Suite) Identify(ctx context.Context) error {
-	if s.profile.origin == nil || s.identified {
+	if !s.profile.Loaded() || s.identified {
 		return nil
 	}
 	s.identified = true
 	st := s.newState(nil)
 	out := outgoing{method: http.MethodGet, header: http.Header{}}
-	out.url, _ = s.endpointURL(s.profile.mustValue("platforms_path"), "")
+	out.url, _ = s.endpointURL(s.profile.MustValue("platforms_path"), "")
 	ex := st.do(ctx, out)
 	if ex.err != nil {
 		return unusable(ex, st, "the target does not answer: GET %s: %v", st.maskURL(ex.url), st.maskText(ex.err.Error()))
@@ -32,15 +33,15 @@ func (s *Suite) Identify(ctx context.Context) error {
 	mockSeed := ex.respHeader.Get(seedHeader) == "default"
 	s.profile.Complete(mockSeed)
 	switch {
-	case s.profile.seedDefaultsMode() != "auto":
-		s.notice("profile:seed", "profile: seed_defaults = %s", s.profile.seedDefaultsMode())
+	case s.profile.SeedDefaultsMode() != "auto":
+		s.notice("profile:seed", "profile: seed_defaults = %s", s.profile.SeedDefaultsMode())
 	case mockSeed:
 		s.notice("profile:seed", "profile: the target is a pricing-mock with the default seed, whose values stand for the keys the profile does not give")
 	default:
 		var unset []string
-		for _, f := range profileFields {
-			if s.profile.Missing(f.key) {
-				unset = append(unset, f.key)
+		for _, f := range target.Fields() {
+			if s.profile.Missing(f.Key) {
+				unset = append(unset, f.Key)
 			}
 		}
 		if len(unset) > 0 {
@@ -48,14 +49,14 @@ func (s *Suite) Identify(ctx context.Context) error {
 				strings.Join(unset, ", "))
 		}
 	}
-	for _, n := range s.profile.notes {
+	for _, n := range s.profile.Notes() {
 		s.notice("profile:"+n, "profile: %s", n)
 	}
 	var missing []string
 	for _, key := range []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"} {
 		if s.profile.Missing(key) {
-			f, _ := lookupField(key)
-			missing = append(missing, f.env)
+			f, _ := target.Lookup(key)
+			missing = append(missing, f.Env)
 		}
 	}
 	if len(missing) > 0 {

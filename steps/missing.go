@@ -2,6 +2,7 @@ package steps
 
 import (
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"sort"
 	"strings"
@@ -18,20 +19,20 @@ type missingValue struct {
 }
 
 func (m *missingValue) Error() string {
-	f, _ := lookupField(m.key)
+	f, _ := target.Lookup(m.key)
 	return fmt.Sprintf("%v: not run: this scenario needs %s, which the profile does not give: set %s (%s)",
-		godog.ErrSkip, m.need, f.env, m.key)
+		godog.ErrSkip, m.need, f.Env, m.key)
 }
 
 func (m *missingValue) Unwrap() error { return godog.ErrSkip }
 
 // profileText is the profile's value of key, or a missingValue when the
 // target's profile has none.
-func (p Profile) profileText(key string) (string, error) {
+func profileText(p Profile, key string) (string, error) {
 	if p.Missing(key) {
 		return "", &missingValue{key: key, need: "the profile's " + key}
 	}
-	return p.mustValue(key), nil
+	return p.MustValue(key), nil
 }
 
 // missingKeyOf extracts the key of a missingValue from the text of a
@@ -42,9 +43,9 @@ func missingKeyOf(errText string) (key string, ok bool) {
 		return "", false
 	}
 	env, _, _ := strings.Cut(rest, " ")
-	for _, f := range profileFields {
-		if f.env == env {
-			return f.key, true
+	for _, f := range target.Fields() {
+		if f.Env == env {
+			return f.Key, true
 		}
 	}
 	return "", false
@@ -73,8 +74,8 @@ func missingSummary(errs []string) []string {
 	})
 	var lines []string
 	for _, k := range keys {
-		f, _ := lookupField(k)
-		lines = append(lines, fmt.Sprintf("%d %s not run: set %s (%s)%s", counts[k], plural(counts[k], "scenario", "scenarios"), f.env, k, missingHint(k)))
+		f, _ := target.Lookup(k)
+		lines = append(lines, fmt.Sprintf("%d %s not run: set %s (%s)%s", counts[k], plural(counts[k], "scenario", "scenarios"), f.Env, k, missingHint(k)))
 	}
 	return lines
 }
@@ -123,9 +124,9 @@ func profileErrors(errs []string) []string {
 }
 
 // assume notes that the scenario relies on the profile's value of a choice
-// key (choiceKeys), so that its failure names the value it assumed.
+// key (target.IsChoice), so that its failure names the value it assumed.
 func (st *scenarioState) assume(key string) {
-	if _, ok := choiceKeys[key]; !ok {
+	if !target.IsChoice(key) {
 		return
 	}
 	for _, k := range st.assumed {
@@ -147,14 +148,14 @@ func (st *scenarioState) assumptions() string {
 		if key == "email_domain" && (st.last == nil || st.last.status != http.StatusBadRequest || !strings.Contains(string(st.last.respBody), "mail")) {
 			continue
 		}
-		f, _ := lookupField(key)
-		v := st.suite.profile.mustValue(key)
+		f, _ := target.Lookup(key)
+		v := st.suite.profile.MustValue(key)
 		from := st.suite.profile.Origin(key)
-		if from == "" || from == originDefault {
+		if from == "" || from == target.OriginDefault {
 			from = "the default"
 		}
 		fmt.Fprintf(&b, "\nthis scenario assumed %s = %s (%s): %s If the target chose otherwise, set %s (%s).",
-			key, v, from, choiceKeys[key], f.env, key)
+			key, v, from, target.Question(key), f.Env, key)
 	}
 	return b.String()
 }

@@ -278,7 +278,7 @@ func TestAccountNotTakenIsRefused(t *testing.T) {
 // yet, keeps what it can.
 func TestResolveNameOfAPair(t *testing.T) {
 	p := testProfile("http://127.0.0.1:1/v1")
-	p.Pairs = []AccountPair{{"a2@example.com", "pa2", "ka2", "b2@example.com", "pb2", "kb2"}}
+	p.Pairs = []AccountPair{{Email: "a2@example.com", Password: "pa2", APIKey: "ka2", OtherEmail: "b2@example.com", OtherPassword: "pb2", OtherAPIKey: "kb2"}}
 	s := NewSuite(p, Options{})
 	s.pool.pairs[0].learn(0, accountIDs{userID: "1", clientID: "10"})
 	s.pool.pairs[1].learn(0, accountIDs{userID: "7", clientID: "70"})

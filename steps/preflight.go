@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"net/url"
 	"strings"
@@ -39,7 +40,7 @@ func accountVars(a account) [3]string {
 	if a.name == "B" {
 		keys = [3]string{"other_email", "other_password", "other_api_key"}
 	}
-	return [3]string{pairVar(keys[0], a.pair), pairVar(keys[1], a.pair), pairVar(keys[2], a.pair)}
+	return [3]string{target.PairVar(keys[0], a.pair), target.PairVar(keys[1], a.pair), target.PairVar(keys[2], a.pair)}
 }
 
 // Preflight checks, before any scenario, what every run needs from the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"sort"
 	"strings"
@@ -43,8 +44,8 @@ type refusal struct {
 }
 
 func (r refusal) String() string {
-	f, _ := lookupField(r.key)
-	return fmt.Sprintf("the target refused the profile's `%s` %s (%s, %s)", r.field, r.value, f.env, r.key)
+	f, _ := target.Lookup(r.key)
+	return fmt.Sprintf("the target refused the profile's `%s` %s (%s, %s)", r.field, r.value, f.Env, r.key)
 }
 
 // profileErrorPrefix starts the line a failure carries when it was caused
@@ -97,7 +98,7 @@ func (s *Suite) profileHolds(key, sent string) (string, bool) {
 	if s.profile.Missing(key) {
 		return "", false
 	}
-	v := s.profile.mustValue(key)
+	v := s.profile.MustValue(key)
 	switch key {
 	case "currencies", "plans", "platforms":
 		for _, item := range strings.Split(v, ",") {
@@ -157,13 +158,13 @@ func (s *Suite) probes(userID string) []probe {
 	ids := func(idKey, listKey string) map[string]string {
 		got := map[string]string{}
 		if !p.Missing(listKey) {
-			for _, item := range strings.Split(p.mustValue(listKey), ",") {
+			for _, item := range strings.Split(p.MustValue(listKey), ",") {
 				id, _, _ := strings.Cut(strings.TrimSpace(item), ":")
 				got[id] = listKey
 			}
 		}
 		if !p.Missing(idKey) {
-			got[p.mustValue(idKey)] = idKey
+			got[p.MustValue(idKey)] = idKey
 		}
 		return got
 	}
@@ -190,7 +191,7 @@ func (s *Suite) probes(userID string) []probe {
 	phones := map[string]string{}
 	for _, k := range []string{"other_phone_country_id", "phone_country_id"} {
 		if !p.Missing(k) {
-			phones[p.mustValue(k)] = k
+			phones[p.MustValue(k)] = k
 		}
 	}
 	add(http.MethodPut, users, "user", "phoneCountry.id", phones, map[string]any{"firstName": ""})
@@ -210,14 +211,14 @@ func (s *Suite) probes(userID string) []probe {
 		if f.template == "user" {
 			set = map[string]any{"firstName": ""}
 		}
-		out = append(out, probe{f.method, f.path, f.template, set, f.field, p.mustValue(f.key), f.key})
+		out = append(out, probe{f.method, f.path, f.template, set, f.field, p.MustValue(f.key), f.key})
 	}
 	return out
 }
 
 // jsonNumberOrText is an id as a JSON number when it is one.
 func jsonNumberOrText(v string) any {
-	if err := checkID(v); err == nil {
+	if err := target.CheckID(v); err == nil {
 		return json.Number(v)
 	}
 	return v

@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 	"io"
 	"net/http"
 	"os"
@@ -14,78 +15,6 @@ import (
 	"github.com/cucumber/godog"
 	"github.com/go-resty/resty/v2"
 )
-
-// Profile describes the target: where it is and which accounts and ids the
-// suite may use there. Numbers are kept as text, as they come from the
-// environment; they are substituted into JSON as numbers.
-type Profile struct {
-	BaseURL                                        string // includes the version segment, e.g. http://127.0.0.1:8080/v1
-	Email, Password, APIKey                        string // account A
-	OtherEmail, OtherPassword, OtherAPIKey         string // account B
-	CurrencyID, PlanID, PlatformID, PhoneCountryID string // numbers as text
-	MarketappHash                                  string
-	LoginEncoding                                  string // "json" (default) or "form": body of POST /sessions
-
-	// Pairs 2, 3, … of accounts A and B (email_2 and so on): a pool that
-	// lets scenarios which change an account run at once, each on a pair of
-	// its own. Email … OtherAPIKey are pair 1.
-	Pairs []AccountPair
-
-	// The names and timezones of the accounts, used only to restore an
-	// account after a @mutates-X scenario on a target that does not answer
-	// GET /users/:id: PUT /users needs every field, and these are the ones
-	// the other profile values do not give. Empty means the mock's seed
-	// (Quinn Assurance, Europe/London; Olive Other, America/New_York).
-	FirstName, LastName, Timezone                string // account A
-	OtherFirstName, OtherLastName, OtherTimezone string // account B
-
-	// What the target chose where the spec is silent, and realistic values
-	// for fields whose validation the spec does not show (config.go gives
-	// each its default, the mock's choice; empty means that default).
-	EmailDomain                                                string // domain of generated emails
-	PhoneNumber, PhoneExtension                                string // account A's phone, sent in every PUT /users body; "null" for no extension
-	OtherPhoneCountryID, OtherPhoneNumber, OtherPhoneExtension string // account B's phone, for a restore without a snapshot
-	AddressLine1, AddressLine2, AddressCity, AddressPostcode   string // a client address the target accepts
-	AddressCountry, VAT                                        string
-	ClientsPerUser                                             string // "several", or "one": a user with a client may not create another
-	AppsPerMarketapp                                           string // "several", or "one": a second app of a marketplace app is refused
-	VersionForms                                               string // the version segments the target serves, comma-separated
-	PlatformsPath                                              string // the path of the platforms collection
-	// The catalogues the target offers, at least two entries each
-	// (catalogue.go): "1:GBP,2:EUR", "1:lite,2:pro", "1:Android,2:iOS".
-	Currencies, Plans, Platforms string
-	// SeedDefaults says when the seed values not given take the mock's
-	// seed: "auto" (when the target says it serves the default seed),
-	// "mock" or "none".
-	SeedDefaults string
-	// ClockSkew bounds how far the target's clock may be from the
-	// runner's: a date of an event that just happened must be within it of
-	// the runner's now (a Go duration; default 2m).
-	ClockSkew string
-
-	origin map[string]string // profile-file key -> where its value came from; nil for a Profile built by hand
-	notes  []string
-}
-
-// AccountPair is one pair of accounts: A, a user of a client, and B, a user
-// of another client (for the 403 scenarios).
-type AccountPair struct {
-	Email, Password, APIKey                string // account A
-	OtherEmail, OtherPassword, OtherAPIKey string // account B
-}
-
-// seedNames are the defaults of the name and timezone fields: the mock's seed.
-var seedNames = []struct {
-	field func(*Profile) *string
-	def   string
-}{
-	{func(p *Profile) *string { return &p.FirstName }, "Quinn"},
-	{func(p *Profile) *string { return &p.LastName }, "Assurance"},
-	{func(p *Profile) *string { return &p.Timezone }, "Europe/London"},
-	{func(p *Profile) *string { return &p.OtherFirstName }, "Olive"},
-	{func(p *Profile) *string { return &p.OtherLastName }, "Other"},
-	{func(p *Profile) *string { return &p.OtherTimezone }, "America/New_York"},
-}
 
 // Options tune how the suite talks to the target.
 type Options struct {
@@ -162,12 +91,8 @@ func NewSuite(p Profile, o Options) *Suite {
 	if p.LoginEncoding == "" {
 		p.LoginEncoding = "json"
 	}
-	if p.origin == nil { // built by hand: the mock's seed, as documented
-		for _, n := range seedNames {
-			if f := n.field(&p); *f == "" {
-				*f = n.def
-			}
-		}
+	if !p.Loaded() { // built by hand: the mock's seed, as documented
+		target.FillSeedNames(&p)
 	}
 	if o.Output == nil {
 		o.Output = os.Stderr

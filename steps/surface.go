@@ -2,6 +2,7 @@ package steps
 
 import (
 	"context"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"regexp"
 )
@@ -13,59 +14,20 @@ import (
 // SeedHeader is the header a pricing-mock names its seed in.
 const SeedHeader = seedHeader
 
-// MinCatalogue is how many entries a catalogue value of the profile lists
-// at least.
-const MinCatalogue = minCatalogue
+// The target profile, for the programs that take one (pricing-contract,
+// mocktest): the type of the step library's target.
+type (
+	Profile     = target.Profile
+	AccountPair = target.AccountPair
+)
 
-// ProfileKey describes one key of the target profile.
-type ProfileKey struct {
-	Key, Env, Default string
-	// Seed: a value of the mock's seed, not the same on another target.
-	Seed bool
-	// Question is, for a choice where the spec is silent, what it answers.
-	Question string
-}
-
-// ProfileKeys lists the keys of the target profile in the order of the
-// README's table.
-func ProfileKeys() []ProfileKey {
-	out := make([]ProfileKey, 0, len(profileFields))
-	for _, f := range profileFields {
-		out = append(out, ProfileKey{Key: f.key, Env: f.env, Default: f.def, Seed: seedKeys[f.key], Question: choiceKeys[f.key]})
-	}
-	return out
-}
-
-// CheckProfileValue reports why v is no value of key, or nil.
-func CheckProfileValue(key, v string) error {
-	f, ok := lookupField(key)
-	if !ok || f.check == nil {
-		return nil
-	}
-	return f.check(v)
-}
-
-// LookupProfileKey is the key of a profile-file key.
-func LookupProfileKey(key string) (ProfileKey, bool) {
-	for _, k := range ProfileKeys() {
-		if k.Key == key {
-			return k, true
-		}
-	}
-	return ProfileKey{}, false
-}
-
-// TagFilter is the godog tag expression of a run: the user's expression
-// and, unless reference scenarios are wanted, ~@reference.
-func TagFilter(user string, reference bool) (string, error) { return tagFilter(user, reference) }
-
-// CheckTags refuses a tag expression godog would mismatch.
-func CheckTags(expr string) error { return checkTags(expr) }
-
-// IsCurrencyCode and IsHash40 check a word of the currencies value and a
-// marketplace hash.
-func IsCurrencyCode(s string) bool { return currencyCode.MatchString(s) }
-func IsHash40(s string) bool       { return hash40.MatchString(s) }
+// LoadProfile, LoadProfileOnly and ProfileFromEnv read a profile: see
+// package target.
+var (
+	LoadProfile     = target.LoadProfile
+	LoadProfileOnly = target.LoadProfileOnly
+	ProfileFromEnv  = target.ProfileFromEnv
+)
 
 // Placeholder matches a {{name}} of a step argument.
 var Placeholder *regexp.Regexp = placeholder
@@ -108,6 +70,3 @@ func GapFor(endpoint, status string, asked int) CoverageGap { return gapFor(endp
 // Mark and Class are how the reports show a gap.
 func (g coverageGap) Mark() string  { return g.mark() }
 func (g coverageGap) Class() string { return g.class() }
-
-// CheckBaseURLValue reports why v is no base URL of a target, or nil.
-func CheckBaseURLValue(v string) error { return checkBaseURL(v) }

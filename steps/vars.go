@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 	"regexp"
 	"strconv"
 	"strings"
@@ -47,11 +48,11 @@ func (varSteps) theProfileValue(ctx context.Context, key, verb, want string) err
 	if err != nil {
 		return err
 	}
-	got, ok := st.suite.profile.value(key)
+	got, ok := st.suite.profile.Value(key)
 	if !ok {
-		return fmt.Errorf("unknown profile key %q (known: %s)", key, knownKeys())
+		return fmt.Errorf("unknown profile key %q (known: %s)", key, target.KnownKeys())
 	}
-	if (verb == "is" && got == want) || (verb == "includes" && listed(got, want)) {
+	if (verb == "is" && got == want) || (verb == "includes" && target.Listed(got, want)) {
 		st.assume(key)
 		return nil
 	}
@@ -217,7 +218,7 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 	}
 	switch name {
 	case "currencyId", "planId", "platformId", "phoneCountryId", "marketappHash":
-		v, err := p.profileText(seedVars[name])
+		v, err := profileText(p, seedVars[name])
 		if err != nil {
 			return value{}, err
 		}
@@ -226,17 +227,17 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		}
 		return numberOrText(v), nil
 	case "phoneExtension":
-		if ext := p.mustValue("phone_extension"); ext != "null" {
+		if ext := p.MustValue("phone_extension"); ext != "null" {
 			return value{text: ext}, nil
 		}
 		return value{text: "null", json: true}, nil
 	}
 	if key, ok := profileVars[name]; ok {
-		v, err := p.profileText(key)
+		v, err := profileText(p, key)
 		return value{text: v}, err
 	}
 	if list, rest, ok := strings.Cut(name, "."); ok && catalogueKeys[list] != "" {
-		return p.catalogueValue(list, rest)
+		return catalogueValue(p, list, rest)
 	}
 	return value{}, fmt.Errorf("unknown variable {{%s}}: not remembered in this scenario and not a profile value or generator", name)
 }
@@ -352,7 +353,7 @@ const (
 // target may refuse an address it cannot deliver to.
 func (st *scenarioState) emailDomain() string {
 	st.assume("email_domain")
-	return st.suite.profile.mustValue("email_domain")
+	return st.suite.profile.MustValue("email_domain")
 }
 
 func (st *scenarioState) generate(spec string) (string, error) {

@@ -317,7 +317,7 @@ func TestProfileHolds(t *testing.T) {
 		{"client_per_user=one", false, `unknown profile key "client_per_user"`},
 	}
 	for _, tt := range tests {
-		got, err := p.holds(tt.cond)
+		got, err := p.Holds(tt.cond)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("holds(%q) = %v, %v; want an error containing %q", tt.cond, got, err, tt.wantErr)

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 	"io"
 	"net/http"
 	"net/url"
@@ -39,7 +40,7 @@ func Init(ctx context.Context, args []string, getenv func(string) string, stdin 
 		acct    = map[string]*string{}
 	)
 	for _, key := range []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"} {
-		f, _ := steps.LookupProfileKey(key)
+		f, _ := target.Lookup(key)
 		acct[key] = fs.String(strings.ReplaceAll(key, "_", "-"), "", fmt.Sprintf("the %s (default $%s)", strings.ReplaceAll(key, "_", " "), f.Env))
 	}
 	if err := fs.Parse(args); err != nil {
@@ -48,14 +49,14 @@ func Init(ctx context.Context, args []string, getenv func(string) string, stdin 
 		}
 		return exitUsage
 	}
-	if err := steps.CheckBaseURLValue(strings.TrimRight(*baseURL, "/")); err != nil {
+	if err := target.CheckBaseURL(strings.TrimRight(*baseURL, "/")); err != nil {
 		fmt.Fprintf(stderr, "pricing-contract init: --base-url: %v\n", err)
 		return exitUsage
 	}
 	in := bufio.NewReader(stdin)
 	values := map[string]string{}
 	for _, key := range []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"} {
-		f, _ := steps.LookupProfileKey(key)
+		f, _ := target.Lookup(key)
 		v := *acct[key]
 		if v == "" {
 			v = getenv(f.Env)
@@ -246,18 +247,18 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 				items = append(items, p.Get("id").Raw+":"+name)
 			}
 		}
-		if len(items) >= steps.MinCatalogue {
+		if len(items) >= target.MinCatalogue {
 			d.set("platforms", strings.Join(items, ","), "GET /platforms")
 		}
 	}
 	if v, ok := d.get(ctx, "/currencies", ""); ok {
 		var items []string
 		for _, c := range v.Get("currencies").Array() {
-			if code := c.Get("code").String(); steps.IsCurrencyCode(code) {
+			if code := c.Get("code").String(); target.IsCurrencyCode(code) {
 				items = append(items, c.Get("id").Raw+":"+code)
 			}
 		}
-		if len(items) >= steps.MinCatalogue {
+		if len(items) >= target.MinCatalogue {
 			d.set("currencies", strings.Join(items, ","), "GET /currencies")
 		}
 	}
@@ -275,7 +276,7 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 			}
 			items = append(items, p.Get("id").Raw+":"+word)
 		}
-		if len(items) >= steps.MinCatalogue {
+		if len(items) >= target.MinCatalogue {
 			d.set("plans", strings.Join(items, ","), "GET /plans")
 			d.set("plan_id", strings.Split(items[0], ":")[0], "the first plan of GET /plans")
 		}
@@ -284,7 +285,7 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 	// else the first marketplace app of GET /marketapps.
 	if v, ok := d.get(ctx, "/clients/"+clientA+"/apps", key); ok {
 		for _, a := range v.Get("apps").Array() {
-			if h := a.Get("marketapp.hash").String(); steps.IsHash40(h) {
+			if h := a.Get("marketapp.hash").String(); target.IsHash40(h) {
 				d.set("marketapp_hash", strings.ToLower(h), "an app of client A, GET /clients/"+clientA+"/apps")
 				d.set("platform_id", a.Get("platform.id").Raw, "the platform of that app")
 				break
@@ -293,7 +294,7 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 	}
 	if v, ok := d.get(ctx, "/marketapps", ""); ok {
 		for _, m := range v.Get("marketapps").Array() {
-			if h := m.Get("hash").String(); steps.IsHash40(h) {
+			if h := m.Get("hash").String(); target.IsHash40(h) {
 				d.set("marketapp_hash", strings.ToLower(h), "GET /marketapps")
 				d.set("platform_id", m.Get("platform.id").Raw, "the platform of that marketplace app")
 				break
@@ -338,7 +339,7 @@ func (d *discovery) set(key, v, how string) {
 	if _, seen := d.found[key]; seen || v == "" {
 		return
 	}
-	if steps.CheckProfileValue(key, v) != nil {
+	if target.Check(key, v) != nil {
 		return
 	}
 	d.found[key], d.notes[key] = v, how
@@ -351,7 +352,7 @@ func (d *discovery) profileText(acct map[string]string) string {
 	fmt.Fprintf(&b, "# Target profile written by pricing-contract init on %s for %s.\n", time.Now().UTC().Format(time.RFC3339), d.base)
 	b.WriteString("# Secrets are ${VAR} references: set those variables, never write the values here.\n")
 	b.WriteString("# Run: pricing-contract --profile THIS_FILE\n\n")
-	for _, f := range steps.ProfileKeys() {
+	for _, f := range target.Fields() {
 		switch {
 		case f.Key == "base_url":
 			fmt.Fprintf(&b, "base_url = %s\n", d.base)

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 	"io"
 	"net/http"
 	"os"
@@ -128,7 +129,7 @@ func parseArgs(args []string, getenv func(string) string, stdout io.Writer) (*ru
 		userTags = cfg.godog.Tags
 	}
 	var err error
-	if cfg.godog.Tags, err = steps.TagFilter(userTags, f.reference); err != nil {
+	if cfg.godog.Tags, err = target.TagFilter(userTags, f.reference); err != nil {
 		return nil, err
 	}
 	if err := cfg.splitFormats(flagSet(fs, "godog.format") || flagSet(fs, "godog.f")); err != nil {

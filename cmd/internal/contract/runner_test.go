@@ -149,7 +149,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"base URL without version", nil, []string{"--base-url", "http://127.0.0.1:8080"}, "version segment"},
 		{"bad environment", map[string]string{"PRICING_PLATFORM_ID": "Android"}, nil, "PRICING_PLATFORM_ID"},
 		{"missing profile", nil, []string{"--profile", filepath.Join(dir, "none.profile")}, "none.profile"},
-		{"profile secret not set", nil, []string{"--profile", "../../../steps/testdata/profiles/staging.profile"}, "PRICING_STAGING_PASSWORD is not set"},
+		{"profile secret not set", nil, []string{"--profile", "../../../steps/target/testdata/profiles/staging.profile"}, "PRICING_STAGING_PASSWORD is not set"},
 		{"unknown format", nil, []string{"--godog.format", "html"}, `unknown --godog.format "html"`},
 		{"format without file", nil, []string{"--godog.format", "junit:"}, "needs a file name"},
 		{"tag expression godog would panic on", nil, []string{"--godog.tags", "@s5 &&"}, "bad tag expression"},
