@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/match"
 	"mime"
 	"net/http"
 	"regexp"
@@ -51,9 +52,9 @@ func (a assertSteps) steps() []stepDef {
 	return []stepDef{
 		{`^the response status is (\d{3}|[1-5]xx)(?: or (\d{3}|[1-5]xx))?$`, a.theResponseStatusIs},
 		{`^the response is JSON$`, a.theResponseIsJSON},
-		{`^the response matches the shape ` + quoted + `$`, a.theResponseMatchesTheShape},
+		{`^the response matches the shape ` + match.Quoted + `$`, a.theResponseMatchesTheShape},
 		{`^the response matches:$`, a.theResponseMatches},
-		{`^the JSON at "(.*?)" matches the shape ` + quoted + `$`, a.theJSONAtMatchesTheShape},
+		{`^the JSON at "(.*?)" matches the shape ` + match.Quoted + `$`, a.theJSONAtMatchesTheShape},
 		{`^the JSON at "(.*?)" matches:$`, a.theJSONAtMatches},
 		{`^the JSON at "(.*?)" matches the pattern "(.*)"$`, a.theJSONAtMatchesThePattern},
 		// As for body fields: a JSON value never starts with "a" or "p", so
@@ -65,11 +66,11 @@ func (a assertSteps) steps() []stepDef {
 		{`^the JSON at "(.*?)" differs from ([-"{\[0-9tfn].*)$`, a.theJSONAtDiffersFrom},
 		{`^the JSON at "(.*?)" names (the same instant as|an instant no earlier than) "(.*)"$`, a.theJSONAtNamesAnInstant},
 		{`^the JSON at "(.*?)" names an instant within the clock skew of now$`, a.theJSONAtNamesNow},
-		{`^the response does not carry the password ` + quoted + `$`, a.theResponseDoesNotCarryThePassword},
+		{`^the response does not carry the password ` + match.Quoted + `$`, a.theResponseDoesNotCarryThePassword},
 		{`^the errors are exactly:$`, a.theErrorsAreExactly},
 		{`^the errors include:$`, a.theErrorsInclude},
-		{`^the errors name the field ` + quoted + `$`, a.theErrorsNameTheField},
-		{`^the errors include the code ` + quoted + ` for the field ` + quoted + `$`, a.theErrorsIncludeTheCodeFor},
+		{`^the errors name the field ` + match.Quoted + `$`, a.theErrorsNameTheField},
+		{`^the errors include the code ` + match.Quoted + ` for the field ` + match.Quoted + `$`, a.theErrorsIncludeTheCodeFor},
 		{`^the errors name only the fields? (` + quotedList + `)$`, a.theErrorsNameOnlyTheFields},
 		{`^the response is one of:$`, a.theResponseIsOneOf},
 	}
@@ -139,14 +140,14 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 		if shape, err = st.substJSON(ctx, shape); err != nil {
 			return err
 		}
-		var mm []mismatch
+		var mm []match.Mismatch
 		if shape != "" {
 			// A malformed shape is an error of the feature, whatever the status.
-			if mm, err = matchShape(shape, body); err != nil {
+			if mm, err = match.Shape(shape, body); err != nil {
 				return fmt.Errorf("the shape of %s: %w", label, err)
 			}
 			if !gjson.ValidBytes(st.last.respBody) {
-				mm = append(mm, mismatch{path: "$", want: "a JSON body", got: "not JSON"})
+				mm = append(mm, match.Mismatch{Path: "$", Want: "a JSON body", Got: "not JSON"})
 			}
 		}
 		if !applies || status != strconv.Itoa(st.last.status) {
@@ -247,7 +248,7 @@ func (st *scenarioState) jsonAt(ctx context.Context, path string) (gjson.Result,
 	if path == "" || path == "@this" {
 		return gjson.ParseBytes(st.last.respBody), nil
 	}
-	if err := checkPath(path); err != nil {
+	if err := match.CheckPath(path); err != nil {
 		return gjson.Result{}, err
 	}
 	return gjson.GetBytes(st.last.respBody, path), nil
@@ -262,7 +263,7 @@ func (a assertSteps) theResponseMatches(ctx context.Context, doc *godog.DocStrin
 }
 
 func (a assertSteps) theJSONAtMatchesTheShape(ctx context.Context, path, name string) error {
-	path, name = unescapeArg(path), unescapeArg(name)
+	path, name = match.UnescapeArg(path), match.UnescapeArg(name)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -275,7 +276,7 @@ func (a assertSteps) theJSONAtMatchesTheShape(ctx context.Context, path, name st
 }
 
 func (a assertSteps) theJSONAtMatches(ctx context.Context, path string, doc *godog.DocString) error {
-	return a.matchAt(ctx, unescapeArg(path), "the shape", doc.Content)
+	return a.matchAt(ctx, match.UnescapeArg(path), "the shape", doc.Content)
 }
 
 func (assertSteps) matchAt(ctx context.Context, path, what, shape string) error {
@@ -291,7 +292,7 @@ func (assertSteps) matchAt(ctx context.Context, path, what, shape string) error 
 	if err != nil {
 		return err
 	}
-	mm, err := matchShape(shape, v)
+	mm, err := match.Shape(shape, v)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -316,8 +317,8 @@ func (assertSteps) theJSONAtIs(ctx context.Context, path, raw string) error {
 	if err != nil {
 		return err
 	}
-	if !jsonEqual(want, v) {
-		return st.fail("the JSON at %q: expected %s, got %s", path, want.Raw, describe(v))
+	if !match.JSONEqual(want, v) {
+		return st.fail("the JSON at %q: expected %s, got %s", path, want.Raw, match.Describe(v))
 	}
 	return nil
 }
@@ -325,7 +326,7 @@ func (assertSteps) theJSONAtIs(ctx context.Context, path, raw string) error {
 // expectedAt reads a step's quoted path and JSON value: the value with its
 // variables substituted, and the JSON of the last response at the path.
 func expectedAt(ctx context.Context, quotedPath, raw string) (*scenarioState, string, gjson.Result, gjson.Result, error) {
-	path := unescapeArg(quotedPath)
+	path := match.UnescapeArg(quotedPath)
 	st, err := response(ctx)
 	if err != nil {
 		return nil, path, gjson.Result{}, gjson.Result{}, err
@@ -343,8 +344,8 @@ func expectedAt(ctx context.Context, quotedPath, raw string) (*scenarioState, st
 
 // valueAt is the JSON of the last response at a path written as a quoted
 // step argument; it returns the path unescaped, for messages.
-func valueAt(ctx context.Context, quoted string) (*scenarioState, string, gjson.Result, error) {
-	path := unescapeArg(quoted)
+func valueAt(ctx context.Context, quotedPath string) (*scenarioState, string, gjson.Result, error) {
+	path := match.UnescapeArg(quotedPath)
 	st, err := response(ctx)
 	if err != nil {
 		return nil, path, gjson.Result{}, err
@@ -358,14 +359,14 @@ func (assertSteps) theJSONAtIsA(ctx context.Context, path, typ string) error {
 	if err != nil {
 		return err
 	}
-	if !markerTests[typ](v) {
-		return st.fail("the JSON at %q: expected a %s, got %s", path, typ, describe(v))
+	if !match.MarkerTests[typ](v) {
+		return st.fail("the JSON at %q: expected a %s, got %s", path, typ, match.Describe(v))
 	}
 	return nil
 }
 
 func (assertSteps) theJSONAtMatchesThePattern(ctx context.Context, path, pattern string) error {
-	path, pattern = unescapeArg(path), unescapeArg(pattern)
+	path, pattern = match.UnescapeArg(path), match.UnescapeArg(pattern)
 	st, err := response(ctx)
 	if err != nil {
 		return err
@@ -382,7 +383,7 @@ func (assertSteps) theJSONAtMatchesThePattern(ctx context.Context, path, pattern
 		return err
 	}
 	if v.Type != gjson.String || !re.MatchString(v.Str) {
-		return st.fail("the JSON at %q: expected a string matching %q, got %s", path, pattern, describe(v))
+		return st.fail("the JSON at %q: expected a string matching %q, got %s", path, pattern, match.Describe(v))
 	}
 	return nil
 }
@@ -393,7 +394,7 @@ func (assertSteps) theJSONAtIsAbsent(ctx context.Context, path string) error {
 		return err
 	}
 	if v.Exists() {
-		return st.fail("the JSON at %q: expected absent, got %s", path, describe(v))
+		return st.fail("the JSON at %q: expected absent, got %s", path, match.Describe(v))
 	}
 	return nil
 }
@@ -416,8 +417,8 @@ func (assertSteps) theJSONAtDiffersFrom(ctx context.Context, path, raw string) e
 	if err != nil {
 		return err
 	}
-	if !v.Exists() || jsonEqual(other, v) {
-		return st.fail("the JSON at %q: expected a value other than %s, got %s", path, other.Raw, describe(v))
+	if !v.Exists() || match.JSONEqual(other, v) {
+		return st.fail("the JSON at %q: expected a value other than %s, got %s", path, other.Raw, match.Describe(v))
 	}
 	return nil
 }
@@ -428,7 +429,7 @@ func (assertSteps) theJSONAtDiffersFrom(ctx context.Context, path, raw string) e
 // later read may write the same instant in another form, and a server that
 // dates by the second or by the day is not failed for it.
 func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, other string) error {
-	path, other = unescapeArg(path), unescapeArg(other)
+	path, other = match.UnescapeArg(path), match.UnescapeArg(other)
 	st, err := response(ctx)
 	if err != nil {
 		return err
@@ -436,7 +437,7 @@ func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, 
 	if other, err = st.substText(ctx, other); err != nil {
 		return err
 	}
-	want, err := parseISORange(other)
+	want, err := match.ParseISORange(other)
 	if err != nil {
 		return fmt.Errorf("the date to compare with: %w", err)
 	}
@@ -444,14 +445,14 @@ func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, 
 	if err != nil {
 		return err
 	}
-	got, err := parseISORange(v.Str)
+	got, err := match.ParseISORange(v.Str)
 	if v.Type != gjson.String || err != nil {
-		return st.fail("the JSON at %q: expected an ISO 8601 date, got %s", path, describe(v))
+		return st.fail("the JSON at %q: expected an ISO 8601 date, got %s", path, match.Describe(v))
 	}
-	if relation == "the same instant as" && !got.sameInstant(want) {
+	if relation == "the same instant as" && !got.SameInstant(want) {
 		return st.fail("the JSON at %q: expected the instant of %s, got %s, another instant", path, other, v.Raw)
 	}
-	if relation == "an instant no earlier than" && !got.noEarlierThan(want) {
+	if relation == "an instant no earlier than" && !got.NoEarlierThan(want) {
 		return st.fail("the JSON at %q: expected an instant no earlier than %s, got %s, before it", path, other, v.Raw)
 	}
 	return nil
@@ -462,7 +463,7 @@ func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, 
 // are all hours off (local time labelled Z, an epoch) is consistent with
 // itself, so only another clock shows it.
 func (assertSteps) theJSONAtNamesNow(ctx context.Context, path string) error {
-	path = unescapeArg(path)
+	path = match.UnescapeArg(path)
 	st, err := response(ctx)
 	if err != nil {
 		return err
@@ -475,12 +476,12 @@ func (assertSteps) theJSONAtNamesNow(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	got, err := parseISORange(v.Str)
+	got, err := match.ParseISORange(v.Str)
 	if v.Type != gjson.String || err != nil {
-		return st.fail("the JSON at %q: expected an ISO 8601 date, got %s", path, describe(v))
+		return st.fail("the JSON at %q: expected an ISO 8601 date, got %s", path, match.Describe(v))
 	}
 	now := time.Now()
-	if !got.hi.After(st.last.sent.Add(-skew)) || !got.lo.Before(now.Add(skew)) {
+	if !got.Hi.After(st.last.sent.Add(-skew)) || !got.Lo.Before(now.Add(skew)) {
 		return st.fail("the JSON at %q: expected the date of an event that just happened, within %s of the runner's clock (%s, clock_skew, PRICING_CLOCK_SKEW), got %s",
 			path, skew, now.UTC().Format(time.RFC3339), v.Raw)
 	}
@@ -492,7 +493,7 @@ func (assertSteps) theJSONAtNamesNow(ctx context.Context, path string) error {
 // its MD5, SHA-1 or SHA-256 (hexadecimal or base64), and none is a stored
 // password hash in a common format (bcrypt, Argon2, scrypt, PBKDF2).
 func (assertSteps) theResponseDoesNotCarryThePassword(ctx context.Context, password string) error {
-	password = unescapeArg(password)
+	password = match.UnescapeArg(password)
 	st, err := response(ctx)
 	if err != nil {
 		return err
@@ -504,13 +505,13 @@ func (assertSteps) theResponseDoesNotCarryThePassword(ctx context.Context, passw
 		return fmt.Errorf("an empty password cannot be looked for")
 	}
 	st.addSecret(password)
-	known := sentStrings(st.last.out.body)
+	known := match.SentStrings(st.last.out.body)
 	if st.pair != nil {
 		for _, a := range st.pair.accounts {
 			known = append(known, a.email)
 		}
 	}
-	if where := passwordIn(st.last.respBody, password, known...); where != "" {
+	if where := match.PasswordIn(st.last.respBody, password, known...); where != "" {
 		return st.fail("the response carries the password: %s", where)
 	}
 	return nil
@@ -535,7 +536,7 @@ func (st *scenarioState) errorArray() ([]fieldError, error) {
 		return nil, st.fail("the 400 body is not JSON")
 	}
 	body := gjson.ParseBytes(st.last.respBody)
-	mm, err := matchShape(errorArrayShape, body)
+	mm, err := match.Shape(errorArrayShape, body)
 	if err != nil {
 		return nil, err
 	}
@@ -671,7 +672,7 @@ func (assertSteps) compareErrors(ctx context.Context, t *godog.Table, exact bool
 }
 
 func (assertSteps) theErrorsNameTheField(ctx context.Context, field string) error {
-	field = unescapeArg(field)
+	field = match.UnescapeArg(field)
 	st, err := response(ctx)
 	if err != nil {
 		return err
@@ -696,7 +697,7 @@ func (assertSteps) theErrorsNameTheField(ctx context.Context, field string) erro
 // code whose fieldName names the field, as itself, as the object holding it
 // (phoneCountry) or as a field inside it.
 func (assertSteps) theErrorsIncludeTheCodeFor(ctx context.Context, code, field string) error {
-	code, field = unescapeArg(code), unescapeArg(field)
+	code, field = match.UnescapeArg(code), match.UnescapeArg(field)
 	st, err := response(ctx)
 	if err != nil {
 		return err
@@ -731,7 +732,7 @@ func (assertSteps) theErrorsNameOnlyTheFields(ctx context.Context, list string) 
 	}
 	want := map[string]bool{}
 	for _, m := range quotedItem.FindAllStringSubmatch(list, -1) {
-		f, err := st.substText(ctx, unescapeArg(m[1]))
+		f, err := st.substText(ctx, match.UnescapeArg(m[1]))
 		if err != nil {
 			return err
 		}
@@ -775,4 +776,4 @@ func (assertSteps) theErrorsNameOnlyTheFields(ctx context.Context, list string) 
 // quotedList is one or more quoted arguments: "a", "b" and "c".
 const quotedList = `"(?:[^"\\]|\\.)*"(?:(?:, | and )"(?:[^"\\]|\\.)*")*`
 
-var quotedItem = regexp.MustCompile(quoted)
+var quotedItem = regexp.MustCompile(match.Quoted)

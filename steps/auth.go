@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/match"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -120,26 +121,26 @@ func (authSteps) iLogInAsAccountAfterASecond(ctx context.Context, acct string) e
 	if err != nil {
 		return err
 	}
-	login := func() (isoRange, error) {
+	login := func() (match.ISORange, error) {
 		ex, err := st.logIn(ctx, acct)
 		if err != nil {
-			return isoRange{}, err
+			return match.ISORange{}, err
 		}
 		if ex.status != http.StatusOK {
-			return isoRange{}, st.fail("logging in as account %s: POST /sessions answered %d, want 200", acct, ex.status)
+			return match.ISORange{}, st.fail("logging in as account %s: POST /sessions answered %d, want 200", acct, ex.status)
 		}
 		created := gjson.GetBytes(ex.respBody, "created")
-		r, err := parseISORange(created.Str)
+		r, err := match.ParseISORange(created.Str)
 		if err != nil {
-			return isoRange{}, st.fail("the session's created: %v", err)
+			return match.ISORange{}, st.fail("the session's created: %v", err)
 		}
 		return r, nil
 	}
 	first, err := login()
-	if err != nil || first.whole > time.Second {
+	if err != nil || first.Whole > time.Second {
 		return err // dated by the minute or the day: no later second to wait for
 	}
-	next := first.lo.Truncate(time.Second).Add(time.Second)
+	next := first.Lo.Truncate(time.Second).Add(time.Second)
 	deadline := time.Now().Add(st.suite.clockWait)
 	// The local clock tells when the server's second is likely over; the
 	// server's own answer decides.
@@ -151,7 +152,7 @@ func (authSteps) iLogInAsAccountAfterASecond(ctx context.Context, acct string) e
 		case <-time.After(pause):
 		}
 		r, err := login()
-		if err != nil || !r.lo.Before(next) {
+		if err != nil || !r.Lo.Before(next) {
 			return err
 		}
 		pause = 50 * time.Millisecond
@@ -160,7 +161,7 @@ func (authSteps) iLogInAsAccountAfterASecond(ctx context.Context, acct string) e
 }
 
 func (authSteps) iLogInWithEmailAndPassword(ctx context.Context, email, password string) error {
-	email, password = unescapeArg(email), unescapeArg(password)
+	email, password = match.UnescapeArg(email), match.UnescapeArg(password)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package steps
 import (
 	"context"
 	"errors"
+	"github.com/pricing-contract/pricing-contract/steps/match"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -34,7 +35,7 @@ func TestLogInAfterTheClockMovesOn(t *testing.T) {
 	st := stateHoldingA(s)
 	ctx := stateToContext(context.Background(), st)
 	before := st.postSession(ctx, "qa@example.com", "qa-password")
-	r0, err := parseISORange(gjson.GetBytes(before.respBody, "created").Str)
+	r0, err := match.ParseISORange(gjson.GetBytes(before.respBody, "created").Str)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,9 +43,9 @@ func TestLogInAfterTheClockMovesOn(t *testing.T) {
 	if err := (authSteps{}).iLogInAsAccountAfterASecond(ctx, "A"); err != nil {
 		t.Fatal(err)
 	}
-	r1, err := parseISORange(gjson.GetBytes(st.last.respBody, "created").Str)
-	if err != nil || !r1.after(r0) {
-		t.Errorf("the last login is dated %v, not in a later second than %v (%v)", r1.lo, r0.lo, err)
+	r1, err := match.ParseISORange(gjson.GetBytes(st.last.respBody, "created").Str)
+	if err != nil || !r1.After(r0) {
+		t.Errorf("the last login is dated %v, not in a later second than %v (%v)", r1.Lo, r0.Lo, err)
 	}
 	if waited := time.Since(start); waited > 2*time.Second {
 		t.Errorf("waited %v for the next second", waited)

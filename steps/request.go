@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/match"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -53,21 +54,21 @@ func (r requestSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, r.s
 
 func (r requestSteps) steps() []stepDef {
 	return []stepDef{
-		{`^the request header ` + quoted + ` is "(.*)"$`, r.theRequestHeaderIs},
-		{`^the request query parameter ` + quoted + ` is "(.*)"$`, r.theRequestQueryParameterIs},
+		{`^the request header ` + match.Quoted + ` is "(.*)"$`, r.theRequestHeaderIs},
+		{`^the request query parameter ` + match.Quoted + ` is "(.*)"$`, r.theRequestQueryParameterIs},
 		{`^the request body is:$`, r.theRequestBodyIs},
-		{`^the request body is the template ` + quoted + `$`, r.theRequestBodyIsTheTemplate},
-		{`^the request body field ` + quoted + ` is an? (non-ASCII )?string of (\d+) characters?$`, r.theRequestBodyFieldIsAStringOf},
-		{`^the request body field ` + quoted + ` is an? email of (\d+) characters?$`, r.theRequestBodyFieldIsAnEmailOf},
-		{`^the request body field ` + quoted + ` is absent$`, r.theRequestBodyFieldIsAbsent},
+		{`^the request body is the template ` + match.Quoted + `$`, r.theRequestBodyIsTheTemplate},
+		{`^the request body field ` + match.Quoted + ` is an? (non-ASCII )?string of (\d+) characters?$`, r.theRequestBodyFieldIsAStringOf},
+		{`^the request body field ` + match.Quoted + ` is an? email of (\d+) characters?$`, r.theRequestBodyFieldIsAnEmailOf},
+		{`^the request body field ` + match.Quoted + ` is absent$`, r.theRequestBodyFieldIsAbsent},
 		// A JSON value starts with one of these characters; the phrases
 		// above start with "a", so the two families never both match.
-		{`^the request body field ` + quoted + ` is ([-"{\[0-9tfn].*)$`, r.theRequestBodyFieldIs},
+		{`^the request body field ` + match.Quoted + ` is ([-"{\[0-9tfn].*)$`, r.theRequestBodyFieldIs},
 		{`^the raw request body is:$`, r.theRawRequestBodyIs},
-		{`^the request content type is ` + quoted + `$`, r.theRequestContentTypeIs},
-		{`^I send "([A-Za-z]+)" to ` + quoted + `$`, r.iSendTo},
-		{`^I send "([A-Za-z]+)" to ` + quoted + ` under the version ` + quoted + `$`, r.iSendToUnderTheVersion},
-		{`^I send "GET" to ` + quoted + ` if the target has that read extension$`, r.iSendGETIfTheTargetHasThatReadExtension},
+		{`^the request content type is ` + match.Quoted + `$`, r.theRequestContentTypeIs},
+		{`^I send "([A-Za-z]+)" to ` + match.Quoted + `$`, r.iSendTo},
+		{`^I send "([A-Za-z]+)" to ` + match.Quoted + ` under the version ` + match.Quoted + `$`, r.iSendToUnderTheVersion},
+		{`^I send "GET" to ` + match.Quoted + ` if the target has that read extension$`, r.iSendGETIfTheTargetHasThatReadExtension},
 	}
 }
 
@@ -94,7 +95,7 @@ type pendingBody struct {
 }
 
 func (requestSteps) theRequestHeaderIs(ctx context.Context, name, val string) error {
-	name, val = unescapeArg(name), unescapeArg(val)
+	name, val = match.UnescapeArg(name), match.UnescapeArg(val)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -107,7 +108,7 @@ func (requestSteps) theRequestHeaderIs(ctx context.Context, name, val string) er
 }
 
 func (requestSteps) theRequestQueryParameterIs(ctx context.Context, name, val string) error {
-	name, val = unescapeArg(name), unescapeArg(val)
+	name, val = match.UnescapeArg(name), match.UnescapeArg(val)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -128,7 +129,7 @@ func (requestSteps) theRequestBodyIs(ctx context.Context, doc *godog.DocString) 
 }
 
 func (requestSteps) theRequestBodyIsTheTemplate(ctx context.Context, name string) error {
-	name = unescapeArg(name)
+	name = match.UnescapeArg(name)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -173,11 +174,11 @@ func (r requestSteps) theRequestBodyFieldIsAStringOf(ctx context.Context, field,
 	if nonASCII != "" {
 		gen = "gen:unicode:"
 	}
-	return r.setGenerated(ctx, unescapeArg(field), gen+strconv.Itoa(n))
+	return r.setGenerated(ctx, match.UnescapeArg(field), gen+strconv.Itoa(n))
 }
 
 func (r requestSteps) theRequestBodyFieldIsAnEmailOf(ctx context.Context, field string, n int) error {
-	return r.setGenerated(ctx, unescapeArg(field), "gen:email:"+strconv.Itoa(n))
+	return r.setGenerated(ctx, match.UnescapeArg(field), "gen:email:"+strconv.Itoa(n))
 }
 
 func (requestSteps) setGenerated(ctx context.Context, field, gen string) error {
@@ -193,7 +194,7 @@ func (requestSteps) setGenerated(ctx context.Context, field, gen string) error {
 }
 
 func (requestSteps) theRequestBodyFieldIsAbsent(ctx context.Context, field string) error {
-	field = unescapeArg(field)
+	field = match.UnescapeArg(field)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -204,7 +205,7 @@ func (requestSteps) theRequestBodyFieldIsAbsent(ctx context.Context, field strin
 // theRequestBodyFieldIs takes the value as JSON, with JSON's own escapes:
 // only the quoted field path is a step argument to unescape.
 func (requestSteps) theRequestBodyFieldIs(ctx context.Context, field, raw string) error {
-	field = unescapeArg(field)
+	field = match.UnescapeArg(field)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -308,7 +309,7 @@ func (requestSteps) theRawRequestBodyIs(ctx context.Context, doc *godog.DocStrin
 }
 
 func (requestSteps) theRequestContentTypeIs(ctx context.Context, ct string) error {
-	ct = unescapeArg(ct)
+	ct = match.UnescapeArg(ct)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -318,11 +319,11 @@ func (requestSteps) theRequestContentTypeIs(ctx context.Context, ct string) erro
 }
 
 func (r requestSteps) iSendTo(ctx context.Context, method, p string) error {
-	return r.send(ctx, method, unescapeArg(p), "")
+	return r.send(ctx, method, match.UnescapeArg(p), "")
 }
 
 func (r requestSteps) iSendToUnderTheVersion(ctx context.Context, method, p, version string) error {
-	p, version = unescapeArg(p), unescapeArg(version)
+	p, version = match.UnescapeArg(p), match.UnescapeArg(version)
 	if version == "" || strings.Contains(version, "/") {
 		return fmt.Errorf("version %q must be one path segment, such as v1.0", version)
 	}
@@ -339,7 +340,7 @@ var noExtension = map[int]string{
 }
 
 func (r requestSteps) iSendGETIfTheTargetHasThatReadExtension(ctx context.Context, p string) error {
-	p = unescapeArg(p)
+	p = match.UnescapeArg(p)
 	if err := r.send(ctx, http.MethodGet, p, ""); err != nil {
 		return err
 	}

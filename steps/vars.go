@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/match"
 	"github.com/pricing-contract/pricing-contract/steps/target"
 	"regexp"
 	"strconv"
@@ -35,15 +36,15 @@ func (v varSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, v.steps
 
 func (v varSteps) steps() []stepDef {
 	return []stepDef{
-		{`^I remember "(.*)" as ` + quoted + `$`, v.iRemember},
-		{`^I remember the JSON at "(.*?)" as ` + quoted + `$`, v.iRememberTheJSONAt},
-		{`^the profile value ` + quoted + ` (is|includes) ` + quoted + `$`, v.theProfileValue},
+		{`^I remember "(.*)" as ` + match.Quoted + `$`, v.iRemember},
+		{`^I remember the JSON at "(.*?)" as ` + match.Quoted + `$`, v.iRememberTheJSONAt},
+		{`^the profile value ` + match.Quoted + ` (is|includes) ` + match.Quoted + `$`, v.theProfileValue},
 	}
 }
 
 // theProfileValue skips the scenario unless the profile holds the value.
 func (varSteps) theProfileValue(ctx context.Context, key, verb, want string) error {
-	key, want = unescapeArg(key), unescapeArg(want)
+	key, want = match.UnescapeArg(key), match.UnescapeArg(want)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -76,7 +77,7 @@ func checkVarName(name string) error {
 }
 
 func (varSteps) iRemember(ctx context.Context, raw, name string) error {
-	raw, name = unescapeArg(raw), unescapeArg(name)
+	raw, name = match.UnescapeArg(raw), match.UnescapeArg(name)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -103,7 +104,7 @@ func (varSteps) iRemember(ctx context.Context, raw, name string) error {
 }
 
 func (varSteps) iRememberTheJSONAt(ctx context.Context, path, name string) error {
-	path, name = unescapeArg(path), unescapeArg(name)
+	path, name = match.UnescapeArg(path), match.UnescapeArg(name)
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package steps
+package match
 
 import (
 	"crypto/md5"
@@ -32,7 +32,7 @@ var passwordHash = regexp.MustCompile(`^(\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}` +
 // known (what the request sent, the account's email) is not a leak even
 // when the password is part of it: a password "contract" is in the echoed
 // email contract-qa@example.com.
-func passwordIn(body []byte, password string, known ...string) string {
+func PasswordIn(body []byte, password string, known ...string) string {
 	var forms []string
 	for _, sum := range [][]byte{md5sum(password), sha1sum(password), sha256sum(password), sha512sum(password)} {
 		forms = append(forms, hex.EncodeToString(sum), base64.StdEncoding.EncodeToString(sum),
@@ -95,7 +95,7 @@ func sha512sum(s string) []byte { h := sha512.Sum512([]byte(s)); return h[:] }
 
 // sentStrings are the string values of a JSON body but its password's, the
 // values a server may echo.
-func sentStrings(body []byte) []string {
+func SentStrings(body []byte) []string {
 	var out []string
 	var walk func(key string, v gjson.Result)
 	walk = func(key string, v gjson.Result) {

@@ -1,4 +1,4 @@
-package steps
+package match
 
 import (
 	"encoding/base64"
@@ -45,7 +45,7 @@ func TestPasswordIn(t *testing.T) {
 		{"not JSON without it", `<html>error</html>`, false},
 	}
 	for _, tt := range tests {
-		if where := passwordIn([]byte(tt.body), pw); (where != "") != tt.leaks {
+		if where := PasswordIn([]byte(tt.body), pw); (where != "") != tt.leaks {
 			t.Errorf("%s: passwordIn = %q, want a leak: %v", tt.name, where, tt.leaks)
 		}
 	}
@@ -54,7 +54,7 @@ func TestPasswordIn(t *testing.T) {
 	// account's email) is not returned when that value is echoed; anywhere
 	// else it is.
 	const short = "contract"
-	sent := sentStrings([]byte(`{"email":"contract-qa@example.com","password":"contract","client":{"name":"contract-client"}}`))
+	sent := SentStrings([]byte(`{"email":"contract-qa@example.com","password":"contract","client":{"name":"contract-client"}}`))
 	for _, tt := range []struct {
 		body  string
 		leaks bool
@@ -64,7 +64,7 @@ func TestPasswordIn(t *testing.T) {
 		{`{"id":1,"note":"contract"}`, true},
 		{`{"id":1,"email":"contract-qa@example.com","hint":"your password is contract"}`, true},
 	} {
-		if where := passwordIn([]byte(tt.body), short, sent...); (where != "") != tt.leaks {
+		if where := PasswordIn([]byte(tt.body), short, sent...); (where != "") != tt.leaks {
 			t.Errorf("%s with %q sent: passwordIn = %q, want a leak: %v", tt.body, sent, where, tt.leaks)
 		}
 	}

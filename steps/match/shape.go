@@ -1,6 +1,8 @@
-package steps
+package match
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -15,19 +17,19 @@ import (
 // This file is the shape matcher: pure functions over JSON, no godog and no
 // HTTP, so that every rule can be table-tested.
 
-// mismatch is one failing path of a shape match.
-type mismatch struct {
-	path, want, got string
+// Mismatch is one failing path of a shape match.
+type Mismatch struct {
+	Path, Want, Got string
 }
 
-func (m mismatch) String() string {
-	return fmt.Sprintf("%s: expected %s, got %s", m.path, m.want, m.got)
+func (m Mismatch) String() string {
+	return fmt.Sprintf("%s: expected %s, got %s", m.Path, m.Want, m.Got)
 }
 
-// matchShape matches a JSON value against a shape (see the package
-// documentation for the markers). It returns every mismatch, or an error
+// Shape matches a JSON value against a shape (see the package
+// documentation for the markers). It returns every Mismatch, or an error
 // when the shape itself is malformed.
-func matchShape(shape string, v gjson.Result) ([]mismatch, error) {
+func Shape(shape string, v gjson.Result) ([]Mismatch, error) {
 	if !gjson.Valid(shape) {
 		return nil, fmt.Errorf("the shape is not valid JSON: %s", shape)
 	}
@@ -40,12 +42,12 @@ func matchShape(shape string, v gjson.Result) ([]mismatch, error) {
 }
 
 type matcher struct {
-	out []mismatch
+	out []Mismatch
 	err error // the first problem of the shape itself
 }
 
 func (m *matcher) fail(path, want string, got gjson.Result) {
-	m.out = append(m.out, mismatch{path: path, want: want, got: describe(got)})
+	m.out = append(m.out, Mismatch{Path: path, Want: want, Got: Describe(got)})
 }
 
 func (m *matcher) bad(path, format string, args ...any) {
@@ -55,7 +57,7 @@ func (m *matcher) bad(path, format string, args ...any) {
 }
 
 // describe shows an actual value briefly.
-func describe(v gjson.Result) string {
+func Describe(v gjson.Result) string {
 	if !v.Exists() {
 		return "absent"
 	}
@@ -101,7 +103,7 @@ func (m *matcher) marker(path, marker string, v gjson.Result) {
 			m.bad(path, "%q: #regex takes a pattern after a space and cannot be an alternative", marker)
 			return
 		}
-		if !strings.HasPrefix(alt, "#") || markerTests[name] == nil {
+		if !strings.HasPrefix(alt, "#") || MarkerTests[name] == nil {
 			m.bad(path, "unknown marker %q in %q (known: #string #number #boolean #null #object #array #present #notpresent #ignore #iso8601 #regex, ## for optional, | for alternatives)", alt, marker)
 			return
 		}
@@ -111,7 +113,7 @@ func (m *matcher) marker(path, marker string, v gjson.Result) {
 		if optional && (!v.Exists() || v.Type == gjson.Null) {
 			return
 		}
-		if markerTests[strings.TrimLeft(alt, "#")](v) {
+		if MarkerTests[strings.TrimLeft(alt, "#")](v) {
 			return
 		}
 	}
@@ -129,7 +131,7 @@ func (m *matcher) regex(path, marker, expr string, v gjson.Result) {
 	}
 }
 
-var markerTests = map[string]func(gjson.Result) bool{
+var MarkerTests = map[string]func(gjson.Result) bool{
 	"string":     func(v gjson.Result) bool { return v.Type == gjson.String },
 	"number":     func(v gjson.Result) bool { return v.Type == gjson.Number },
 	"boolean":    func(v gjson.Result) bool { return v.Type == gjson.True || v.Type == gjson.False },
@@ -139,7 +141,7 @@ var markerTests = map[string]func(gjson.Result) bool{
 	"present":    func(v gjson.Result) bool { return v.Exists() },
 	"notpresent": func(v gjson.Result) bool { return !v.Exists() },
 	"ignore":     func(gjson.Result) bool { return true },
-	"iso8601":    func(v gjson.Result) bool { return v.Type == gjson.String && isISO8601(v.Str) },
+	"iso8601":    func(v gjson.Result) bool { return v.Type == gjson.String && IsISO8601(v.Str) },
 }
 
 // members returns an object's members in order; a repeated key keeps its
@@ -271,7 +273,7 @@ func childPath(path, key string) string {
 	if plainKey.MatchString(key) {
 		return path + "." + key
 	}
-	return path + "[" + jsonString(key) + "]"
+	return path + "[" + JSONString(key) + "]"
 }
 
 // literalEqual compares two scalars: numbers numerically, the rest by type
@@ -298,7 +300,7 @@ func numbersEqual(a, b string) bool {
 
 // jsonEqual is deep equality of two JSON values: objects by their members
 // in any order, arrays element by element, numbers numerically.
-func jsonEqual(a, b gjson.Result) bool {
+func JSONEqual(a, b gjson.Result) bool {
 	if a.Exists() != b.Exists() {
 		return false
 	}
@@ -314,7 +316,7 @@ func jsonEqual(a, b gjson.Result) bool {
 		}
 		for k, x := range av {
 			y, ok := bv[k]
-			if !ok || !jsonEqual(x, y) {
+			if !ok || !JSONEqual(x, y) {
 				return false
 			}
 		}
@@ -328,7 +330,7 @@ func jsonEqual(a, b gjson.Result) bool {
 			return false
 		}
 		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
+			if !JSONEqual(x[i], y[i]) {
 				return false
 			}
 		}
@@ -346,7 +348,7 @@ var (
 	isoBasic    = regexp.MustCompile(`^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(?:(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?:\d{2})?)?)?$`)
 )
 
-func isISO8601(s string) bool {
+func IsISO8601(s string) bool {
 	m := isoExtended.FindStringSubmatch(s)
 	if m == nil {
 		m = isoBasic.FindStringSubmatch(s)
@@ -384,4 +386,13 @@ func isISO8601(s string) bool {
 		}
 	}
 	return true
+}
+
+// JSONString is s as a JSON string, HTML left unescaped.
+func JSONString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }

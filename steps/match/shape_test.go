@@ -1,4 +1,4 @@
-package steps
+package match
 
 import (
 	"strings"
@@ -121,9 +121,9 @@ func TestMatchShape(t *testing.T) {
 			if tt.value != "" {
 				v = gjson.Parse(tt.value)
 			}
-			mm, err := matchShape(tt.shape, v)
+			mm, err := Shape(tt.shape, v)
 			if err != nil {
-				t.Fatalf("matchShape: %v", err)
+				t.Fatalf("Shape: %v", err)
 			}
 			got := make([]string, len(mm))
 			for i, m := range mm {
@@ -156,7 +156,7 @@ func TestMatchShapeRejectsBadShapes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			value := `{"a": [{"b": 1}]}`
-			_, err := matchShape(tt.shape, gjson.Parse(value))
+			_, err := Shape(tt.shape, gjson.Parse(value))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want one containing %q", err, tt.want)
 			}
@@ -204,16 +204,16 @@ func TestISO8601(t *testing.T) {
 		{"2024-01-02T03:04:05Zjunk", false},
 	}
 	for _, tt := range tests {
-		if got := isISO8601(tt.s); got != tt.ok {
-			t.Errorf("isISO8601(%q) = %v, want %v", tt.s, got, tt.ok)
+		if got := IsISO8601(tt.s); got != tt.ok {
+			t.Errorf("IsISO8601(%q) = %v, want %v", tt.s, got, tt.ok)
 		}
 		// The same through the marker, as a string and as a non-string.
-		mm, err := matchShape(`"#iso8601"`, gjson.Parse(jsonString(tt.s)))
+		mm, err := Shape(`"#iso8601"`, gjson.Parse(JSONString(tt.s)))
 		if err != nil || (len(mm) == 0) != tt.ok {
 			t.Errorf("#iso8601 on %q: mismatches %v, err %v, want ok=%v", tt.s, mm, err, tt.ok)
 		}
 	}
-	if mm, _ := matchShape(`"#iso8601"`, gjson.Parse(`20240102`)); len(mm) != 1 {
+	if mm, _ := Shape(`"#iso8601"`, gjson.Parse(`20240102`)); len(mm) != 1 {
 		t.Errorf("#iso8601 accepted a number")
 	}
 }
@@ -236,11 +236,11 @@ func TestJSONEqual(t *testing.T) {
 		{`{"id": 1}`, `{"id": "#number"}`, false}, // no markers in equality
 	}
 	for _, tt := range tests {
-		if got := jsonEqual(gjson.Parse(tt.a), gjson.Parse(tt.b)); got != tt.eq {
-			t.Errorf("jsonEqual(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.eq)
+		if got := JSONEqual(gjson.Parse(tt.a), gjson.Parse(tt.b)); got != tt.eq {
+			t.Errorf("JSONEqual(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.eq)
 		}
 	}
-	if jsonEqual(gjson.Parse(`null`), gjson.Result{}) {
+	if JSONEqual(gjson.Parse(`null`), gjson.Result{}) {
 		t.Error("null equals an absent value")
 	}
 }

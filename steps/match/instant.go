@@ -1,4 +1,4 @@
-package steps
+package match
 
 import (
 	"fmt"
@@ -10,12 +10,12 @@ import (
 // An ISO 8601 value names an instant only as precisely as it is written:
 // "2026-01-02T15:04:05Z" is any moment of that second, "2026-01-02" any
 // moment of that day in whatever zone the server meant, and a time without
-// a zone any moment of that local time in some zone. isoRange is that range, so
+// a zone any moment of that local time in some zone. ISORange is that range, so
 // that two values are compared as a correct server may write them: in any
 // form of ISO 8601, at any resolution, with another offset on a later read.
-type isoRange struct {
-	lo, hi time.Time // the instant is in [lo, hi)
-	whole  time.Duration
+type ISORange struct {
+	Lo, Hi time.Time     // the instant is in [Lo, Hi)
+	Whole  time.Duration // the resolution it is written at: a day, a minute, a second or finer
 }
 
 // maxOffset is the widest offset of a zone (UTC+14, UTC-12; 14 h either
@@ -24,9 +24,9 @@ const maxOffset = 14 * time.Hour
 
 // parseISORange reads an ISO 8601 date or date-time (extended or basic form, the
 // forms isISO8601 accepts) as the range of instants it may name.
-func parseISORange(s string) (isoRange, error) {
-	if !isISO8601(s) {
-		return isoRange{}, fmt.Errorf("%q is not an ISO 8601 date or date-time", s)
+func ParseISORange(s string) (ISORange, error) {
+	if !IsISO8601(s) {
+		return ISORange{}, fmt.Errorf("%q is not an ISO 8601 date or date-time", s)
 	}
 	m := isoExtended.FindStringSubmatch(s)
 	if m == nil {
@@ -56,7 +56,7 @@ func parseISORange(s string) (isoRange, error) {
 			}
 		}
 	}
-	r := isoRange{lo: t, hi: t.Add(whole), whole: whole}
+	r := ISORange{Lo: t, Hi: t.Add(whole), Whole: whole}
 	switch zone := m[7]; {
 	case zone == "Z":
 	case zone != "":
@@ -68,10 +68,10 @@ func parseISORange(s string) (isoRange, error) {
 		if zone[0] == '+' {
 			off = -off
 		}
-		r.lo, r.hi = r.lo.Add(off), r.hi.Add(off)
+		r.Lo, r.Hi = r.Lo.Add(off), r.Hi.Add(off)
 	default:
 		// A date, or a local time: in some zone the spec does not name.
-		r.lo, r.hi = r.lo.Add(-maxOffset), r.hi.Add(maxOffset)
+		r.Lo, r.Hi = r.Lo.Add(-maxOffset), r.Hi.Add(maxOffset)
 	}
 	return r, nil
 }
@@ -91,11 +91,11 @@ func fraction(s string) string {
 	return s[i+1 : j]
 }
 
-// sameInstant reports whether a and b may name the same instant.
-func (a isoRange) sameInstant(b isoRange) bool { return a.lo.Before(b.hi) && b.lo.Before(a.hi) }
+// SameInstant reports whether a and b may name the same instant.
+func (a ISORange) SameInstant(b ISORange) bool { return a.Lo.Before(b.Hi) && b.Lo.Before(a.Hi) }
 
-// noEarlierThan reports whether a may name an instant at or after b's.
-func (a isoRange) noEarlierThan(b isoRange) bool { return a.hi.After(b.lo) }
+// NoEarlierThan reports whether a may name an instant at or after b's.
+func (a ISORange) NoEarlierThan(b ISORange) bool { return a.Hi.After(b.Lo) }
 
-// after reports whether every instant a may name comes after every one b may.
-func (a isoRange) after(b isoRange) bool { return !a.lo.Before(b.hi) }
+// After reports whether every instant a may name comes after every one b may.
+func (a ISORange) After(b ISORange) bool { return !a.Lo.Before(b.Hi) }

@@ -1,4 +1,4 @@
-package steps
+package match
 
 import (
 	"fmt"
@@ -7,17 +7,17 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// quoted is the expression of a quoted step argument that cannot hold an
+// Quoted is the expression of a Quoted step argument that cannot hold an
 // unescaped double quote: "a \"b\"" is one argument. Arguments that must also
 // accept unescaped quotes, such as gjson paths written `#(name=="x")`, use
 // "(.*?)" or "(.*)" instead and rely on the rest of the phrase to end them.
-const quoted = `"((?:[^"\\]|\\.)*)"`
+const Quoted = `"((?:[^"\\]|\\.)*)"`
 
-// unescapeArg undoes the escapes of a quoted step argument: \" is ", \\ is
+// unescapeArg undoes the escapes of a Quoted step argument: \" is ", \\ is
 // \. Any other backslash is kept as written, so that a regular expression
 // such as "^\d+$" needs no doubling. It runs before {{name}} substitution:
 // the escapes belong to the feature's text, not to the values substituted.
-func unescapeArg(s string) string {
+func UnescapeArg(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -46,7 +46,7 @@ func unescapeArg(s string) string {
 //     string ("x"), nor a bare word without quotes and backslashes (5, true,
 //     x), nor one of ~true ~false ~null ~*;
 //   - an unknown @modifier where gjson looks for one (write \@name for a key).
-func checkPath(p string) error {
+func CheckPath(p string) error {
 	if err := checkPathAt(p); err != nil {
 		return fmt.Errorf("malformed gjson path %q: %w", p, err)
 	}

@@ -1,4 +1,4 @@
-package steps
+package match
 
 import "testing"
 
@@ -28,32 +28,32 @@ func TestInstants(t *testing.T) {
 		{"0001-01-01T00:00:00Z", "2026-01-02T15:04:05Z", false, false},
 	}
 	for _, tt := range tests {
-		a, err := parseISORange(tt.a)
+		a, err := ParseISORange(tt.a)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.a, err)
 		}
-		b, err := parseISORange(tt.b)
+		b, err := ParseISORange(tt.b)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.b, err)
 		}
-		if got := a.sameInstant(b); got != tt.same {
+		if got := a.SameInstant(b); got != tt.same {
 			t.Errorf("%s same instant as %s: %v, want %v", tt.a, tt.b, got, tt.same)
 		}
-		if got := b.sameInstant(a); got != tt.same {
+		if got := b.SameInstant(a); got != tt.same {
 			t.Errorf("%s same instant as %s: %v, want %v (not symmetric)", tt.b, tt.a, got, tt.same)
 		}
-		if got := a.noEarlierThan(b); got != tt.noEarly {
+		if got := a.NoEarlierThan(b); got != tt.noEarly {
 			t.Errorf("%s no earlier than %s: %v, want %v", tt.a, tt.b, got, tt.noEarly)
 		}
 	}
 	for _, bad := range []string{"", "2026-02-30", "yesterday", "Mon, 02 Jan 2006 15:04:05 GMT"} {
-		if _, err := parseISORange(bad); err == nil {
+		if _, err := ParseISORange(bad); err == nil {
 			t.Errorf("%q was read as a date", bad)
 		}
 	}
 	for s, whole := range map[string]string{"2026-01-02": "24h0m0s", "2026-01-02T15:04Z": "1m0s", "2026-01-02T15:04:05Z": "1s", "2026-01-02T15:04:05.25Z": "10ms", "2026-01-02T15:04:05.123456789123Z": "1ns"} {
-		if r, err := parseISORange(s); err != nil || r.whole.String() != whole {
-			t.Errorf("%s: resolution %v, %v; want %s", s, r.whole, err, whole)
+		if r, err := ParseISORange(s); err != nil || r.Whole.String() != whole {
+			t.Errorf("%s: resolution %v, %v; want %s", s, r.Whole, err, whole)
 		}
 	}
 }
