@@ -56,17 +56,3 @@ func MissingSummary(errs []string) []string { return missingSummary(errs) }
 // ProfileErrors reads the failures' errors: one line per refused profile
 // value when every failure is one, else none.
 func ProfileErrors(errs []string) []string { return profileErrors(errs) }
-
-// SpecStatuses are the statuses the spec names for an endpoint.
-func SpecStatuses(endpoint string) []int { return specStatuses[endpoint] }
-
-// CoverageGap is a status the spec names for an endpoint that no scenario
-// received, and why.
-type CoverageGap = coverageGap
-
-// GapFor is the gap of an endpoint's status asked for asked times.
-func GapFor(endpoint, status string, asked int) CoverageGap { return gapFor(endpoint, status, asked) }
-
-// Mark and Class are how the reports show a gap.
-func (g coverageGap) Mark() string  { return g.mark() }
-func (g coverageGap) Class() string { return g.class() }

@@ -2,7 +2,7 @@ package contract
 
 import (
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/steps/coverage"
 	"html/template"
 	"io"
 	"sort"
@@ -22,7 +22,7 @@ func (r *report) writeHTML(w io.Writer) error {
 type htmlCoverage struct {
 	Codes []string
 	Rows  []htmlCoverageRow
-	Gaps  []steps.CoverageGap
+	Gaps  []coverage.Gap
 }
 
 type htmlCoverageRow struct {
@@ -48,7 +48,7 @@ func (r *report) CoverageMatrix() htmlCoverage {
 	}
 	sort.Strings(m.Codes)
 	for _, e := range r.Coverage.Endpoints {
-		row := htmlCoverageRow{Endpoint: e.Endpoint, InSpec: steps.SpecStatuses(e.Endpoint) != nil}
+		row := htmlCoverageRow{Endpoint: e.Endpoint, InSpec: coverage.Named(e.Endpoint)}
 		for _, code := range m.Codes {
 			n, ok := e.Statuses[code]
 			cell := htmlCell{Text: strconv.Itoa(n)}
@@ -56,7 +56,7 @@ func (r *report) CoverageMatrix() htmlCoverage {
 			case !ok:
 				cell = htmlCell{Text: "-", Class: "none", Title: "not named by the spec for this endpoint, not received"}
 			case n == 0:
-				g := steps.GapFor(e.Endpoint, code, e.Asked[code])
+				g := coverage.GapFor(e.Endpoint, code, e.Asked[code])
 				cell.Class, cell.Title = g.Class(), g.Why
 				cell.Text = g.Mark()
 			default:
