@@ -40,18 +40,23 @@ const (
 const defaultTimeout = 10 * time.Second
 
 const usageHeader = `Usage: pricing-contract [flags]
+       pricing-contract init --base-url URL [--email E --other-email E ...] [--output FILE]
 
 Runs the Pricing API contract suite against the server at --base-url. The
 target profile comes from --profile FILE and the PRICING_* environment (flag >
-environment > file > the mock's seed). Scenarios tagged @reference check the
-mock's own decisions and run only with --reference. Before the first scenario
-a preflight checks that the target answers and that every account (A and B of
-each pair of the pool) logs in and its api key authenticates. --version prints the version of the binary.
+environment > file; --profile-only ignores the environment); the mock's seed
+fills what the profile does not give only against the default mock. Scenarios
+tagged @reference check the mock's own decisions and run only with
+--reference. Before the first scenario a preflight checks that the target
+answers, that every account (A and B of each pair of the pool) logs in and
+its api key authenticates, and that the target takes the profile's ids,
+address, phone and email domain. init writes a profile by asking the target
+(init --help). --version prints the version of the binary.
 
 Exit status: 0 every scenario passed; 1 a scenario failed (or had an undefined
 or pending step, or the run was interrupted); 2 a bad flag or profile; 3 the
-target or the profile is not usable (preflight failed, or the target stopped
-answering during the run).
+target or the profile is not usable (preflight failed, a profile value the
+target refuses, or the target stopped answering during the run).
 
 Flags:
 `
