@@ -15,6 +15,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 	"io"
 	"log/slog"
 	"net"
@@ -295,7 +296,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}()
 
 	if cfg.printEnv {
+		// The seed's values, read into the suite's own profile type, which
+		// renders them: one definition of the variables, the suite's.
+		seed := map[string]string{}
 		for _, kv := range srv.Profile().Env("http://" + cfg.addr + "/v1") {
+			name, value, _ := strings.Cut(kv, "=")
+			seed[name] = value
+		}
+		p := target.ProfileFromEnv(func(k string) string { return seed[k] })
+		for _, kv := range p.SeedEnv() {
 			name, value, _ := strings.Cut(kv, "=")
 			fmt.Fprintf(stdout, "export %s=%s\n", name, shellQuote(value))
 		}

@@ -122,3 +122,26 @@ func FillSeedNames(p *Profile) {
 		}
 	}
 }
+
+// SeedEnv renders what the profile says of a seed as PRICING_* variables
+// ("NAME=value"): the base URL, the accounts, ids, names, phones and
+// catalogues (the seed keys, and account A's phone), in the order of the
+// README's table, then the pairs of the pool. pricing-mock --print-env
+// prints it; the choices and realistic values are left to their defaults.
+func (p Profile) SeedEnv() []string {
+	var env []string
+	for _, f := range profileFields {
+		if f.key != "base_url" && !seedKeys[f.key] && f.key != "phone_number" && f.key != "phone_extension" {
+			continue
+		}
+		if v := *f.field(&p); v != "" {
+			env = append(env, f.env+"="+v)
+		}
+	}
+	for i, pr := range p.Pairs {
+		for _, f := range pairFields {
+			env = append(env, pairVar(f.key, i+2)+"="+*f.field(&pr))
+		}
+	}
+	return env
+}
