@@ -56,3 +56,7 @@ func MissingSummary(errs []string) []string { return missingSummary(errs) }
 // ProfileErrors reads the failures' errors: one line per refused profile
 // value when every failure is one, else none.
 func ProfileErrors(errs []string) []string { return profileErrors(errs) }
+
+// Profile is the suite's profile of its target, completed once the
+// preflight (or Identify) has known the target.
+func (s *Suite) Profile() Profile { return s.profile }

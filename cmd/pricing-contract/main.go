@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 	"os"
 	"os/signal"
 	"syscall"
@@ -34,9 +35,12 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	context.AfterFunc(ctx, stop)
 	var code int
-	if len(os.Args) > 1 && os.Args[1] == "init" {
+	switch {
+	case len(os.Args) > 1 && os.Args[1] == "init":
 		code = contract.Init(ctx, os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
-	} else {
+	case len(os.Args) > 1 && os.Args[1] == "explore":
+		code = explore.Main(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
+	default:
 		code = contract.Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	}
 	stop()
