@@ -3,7 +3,7 @@
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: mock test race lint check contract mutation build bench crash explore
+.PHONY: mock test race lint check contract mutation build bench crash explore explore-rate
 
 mock: ## run the mock server on $(ADDR)
 	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
@@ -40,3 +40,6 @@ crash: ## the state file's crash tests, many rounds: SIGKILL (in compactions too
 
 explore: ## differential exploration of a running target: make explore BASE_URL=http://127.0.0.1:8080/v1 RUNS=500
 	$(GO) run ./cmd/pricing-contract explore --base-url $(or $(BASE_URL),http://$(ADDR)/v1) --runs $(or $(RUNS),200)
+
+explore-rate: ## the explorer's rate over every built-in defect (RUNS sequences each, seed 7)
+	$(GO) test ./cmd/internal/explore -run TestExploreRate -count=1 -v -args -explore.rate=$(or $(RUNS),100)

@@ -119,6 +119,8 @@ func (e *explorer) explore(runs int, seed uint64) *result {
 		mu.Lock()
 		res.sequences++
 		mu.Unlock()
+		e.reset()
+		first := map[string]string{"A": e.acct["A"].firstName, "B": e.acct["B"].firstName}
 		for i, op := range seq.ops {
 			got := e.send(op)
 			want := e.reference(op)
@@ -126,8 +128,16 @@ func (e *explorer) explore(runs int, seed uint64) *result {
 			res.requests++
 			res.ops[op.kind()] = true
 			mu.Unlock()
-			if why := diverges(got, want); why != "" {
-				d := &sequence{ops: seq.ops[:i+1], reason: fmt.Sprintf("%s: %s", op.describe(), why), want: want}
+			why := diverges(got, want)
+			var stateAcct string
+			if why == "" {
+				stateAcct, why = e.stateDiverges()
+			}
+			if why != "" {
+				d := &sequence{ops: seq.ops[:i+1], reason: fmt.Sprintf("%s: %s", op.describe(), why), want: want, first: first}
+				if stateAcct != "" {
+					d.stateAcct, d.stateFirst = stateAcct, e.want[stateAcct]
+				}
 				mu.Lock()
 				res.failures = append(res.failures, d.reason)
 				if res.divergence == nil || len(d.ops) <= len(res.divergence.ops) {

@@ -17,8 +17,15 @@ func (s *sequence) feature() string {
 	b.WriteString("Feature: a divergence found by pricing-contract explore\n\n")
 	fmt.Fprintf(&b, "  Scenario: %s\n", strings.ReplaceAll(s.reason, "\n", " "))
 	for i, o := range s.ops {
-		writeOp(&b, o)
+		writeOp(&b, o, s.first[o.actor])
 		if i < len(s.ops)-1 {
+			continue
+		}
+		if s.stateAcct != "" {
+			fmt.Fprintf(&b, "    Given I am account %q using the api-key header\n", s.stateAcct)
+			fmt.Fprintf(&b, "    When I send \"GET\" to \"/users/{{%s.userId}}\" if the target has that read extension\n", s.stateAcct)
+			b.WriteString("    Then the response status is 200\n")
+			fmt.Fprintf(&b, "    And the JSON at \"firstName\" is %q\n", s.stateFirst)
 			continue
 		}
 		switch {
@@ -41,7 +48,7 @@ func (s *sequence) feature() string {
 }
 
 // writeOp writes one operation's Given and When steps.
-func writeOp(b *strings.Builder, o op) {
+func writeOp(b *strings.Builder, o op, first string) {
 	other := "B"
 	if o.actor == "B" {
 		other = "A"
@@ -66,15 +73,23 @@ func writeOp(b *strings.Builder, o op) {
 	case "key-as-session-token":
 		b.WriteString("    Given I am not authenticated\n")
 		fmt.Fprintf(b, "    And the request header \"session-token\" is \"{{%s.apiKey}}\"\n", o.actor)
+	case "key-as-session-query":
+		b.WriteString("    Given I am not authenticated\n")
+		fmt.Fprintf(b, "    And the request query parameter \"sessionToken\" is \"{{%s.apiKey}}\"\n", o.actor)
 	}
 	b.WriteString("    And the request body is the template \"user\"\n")
 	fmt.Fprintf(b, "    And the request body field \"email\" is \"{{%s.email}}\"\n", o.actor)
+	name := first
+	if strings.HasPrefix(o.body, "rename") {
+		name = o.rename
+	}
+	fmt.Fprintf(b, "    And the request body field \"firstName\" is %q\n", name)
 	switch o.body {
 	case "firstName-empty":
 		b.WriteString("    And the request body field \"firstName\" is \"\"\n")
 	case "lastName-empty":
 		b.WriteString("    And the request body field \"lastName\" is \"\"\n")
-	case "email-invalid":
+	case "email-invalid", "rename-email-invalid":
 		b.WriteString("    And the request body field \"email\" is \"not-an-email\"\n")
 	case "password-short":
 		b.WriteString("    And the request body field \"password\" is \"abcde\"\n")

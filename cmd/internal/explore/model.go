@@ -18,17 +18,22 @@ import (
 )
 
 // The credential forms an operation is sent with.
-var creds = []string{"api-key", "session-token", "session-query", "none", "wrong-key", "token-as-api-key", "key-as-session-token"}
+var creds = []string{"api-key", "session-token", "session-query", "none", "wrong-key", "token-as-api-key", "key-as-session-token", "key-as-session-query"}
 
 // The ids of the path, as the actor sees them.
 var paths = []string{"own", "other", "unknown", "malformed"}
 
 // The bodies: valid, or one field of 7.3 wrong.
-var bodies = []string{"valid", "firstName-empty", "lastName-empty", "email-invalid", "password-short", "lastName-256"}
+var bodies = []string{"valid", "rename", "rename-email-invalid", "firstName-empty", "lastName-empty", "email-invalid", "password-short", "lastName-256"}
+
+// renames are the first names a "rename" body gives; each sequence starts
+// from the accounts' own.
+var renames = []string{"contract-ada", "contract-grace", "contract-alan"}
 
 // op is one PUT /users/:userId.
 type op struct {
 	actor, cred, path, body string
+	rename                  string // the new first name of a "rename" body
 }
 
 func (o op) kind() string { return "PUT /users/:userId " + o.cred + " " + o.path + " " + o.body }
@@ -42,16 +47,24 @@ type sequence struct {
 	ops    []op
 	reason string
 	want   outcome // the reference's answer to the last operation
+	// state, when the divergence showed in a later read: the account and
+	// the first name the reference holds.
+	stateAcct, stateFirst string
+	first                 map[string]string // the accounts' own first names
 }
 
 func genSequence(t *rapid.T) sequence {
 	gen := rapid.Custom(func(t *rapid.T) op {
-		return op{
+		o := op{
 			actor: rapid.SampledFrom([]string{"A", "B"}).Draw(t, "actor"),
 			cred:  rapid.SampledFrom(creds).Draw(t, "cred"),
 			path:  rapid.SampledFrom(paths).Draw(t, "path"),
 			body:  rapid.SampledFrom(bodies).Draw(t, "body"),
 		}
+		if strings.HasPrefix(o.body, "rename") {
+			o.rename = rapid.SampledFrom(renames).Draw(t, "rename")
+		}
+		return o
 	})
 	return sequence{ops: rapid.SliceOfN(gen, 1, 6).Draw(t, "ops")}
 }
@@ -76,6 +89,11 @@ type explorer struct {
 	http    *http.Client
 	acct    map[string]*account
 	catalog refCatalog
+	// hasRead: the target answers GET /users/:id, so the state a sequence
+	// leaves can be compared after each operation.
+	hasRead bool
+	// want is the first name the reference holds for each account.
+	want map[string]string
 }
 
 func newExplorer(ctx context.Context, p steps.Profile, hc *http.Client, notes io.Writer) (*explorer, error) {
@@ -107,6 +125,7 @@ func newExplorer(ctx context.Context, p steps.Profile, hc *http.Client, notes io
 		}
 		h := http.Header{"Authorization": {"api-key " + a.apiKey}}
 		if status, body, err := e.do(http.MethodGet, fmt.Sprintf("/users/%d", a.userID), h, ""); err == nil && status == http.StatusOK {
+			e.hasRead = true
 			var u struct{ FirstName, LastName, Timezone string }
 			if json.Unmarshal(body, &u) == nil && u.FirstName != "" && u.LastName != "" {
 				a.firstName, a.lastName = u.FirstName, u.LastName
@@ -188,6 +207,11 @@ func (e *explorer) bodyOf(o op) map[string]any {
 		b[k] = v
 	}
 	switch o.body {
+	case "rename":
+		b["firstName"] = o.rename
+	case "rename-email-invalid":
+		b["firstName"] = o.rename
+		b["email"] = "not-an-email"
 	case "firstName-empty":
 		b["firstName"] = ""
 	case "lastName-empty":
@@ -220,6 +244,8 @@ func (e *explorer) send(o op) outcome {
 		h.Set("Authorization", "api-key "+a.token)
 	case "key-as-session-token":
 		h.Set("session-token", a.apiKey)
+	case "key-as-session-query":
+		q = "?sessionToken=" + url.QueryEscape(a.apiKey)
 	}
 	body, _ := json.Marshal(e.bodyOf(o))
 	status, resp, err := e.do(http.MethodPut, e.pathOf(o)+q, h, string(body))
@@ -289,6 +315,9 @@ func (e *explorer) reference(o op) outcome {
 	_ = dec.Decode(&body)
 	_, errs := pricing.Validator{Catalog: e.catalog}.UserUpdate(pricing.Body(body), e.acct[o.actor].userID)
 	if len(errs) == 0 {
+		if o.body == "rename" {
+			e.want[o.actor] = o.rename // the update is stored
+		}
 		return outcome{allowed: []int{200}}
 	}
 	out := outcome{allowed: []int{400}}
@@ -320,6 +349,38 @@ func statusList(s []int) string {
 		parts = append(parts, fmt.Sprint(x))
 	}
 	return strings.Join(parts, " or ")
+}
+
+// reset puts both accounts into the state each sequence starts from, on
+// the target and in the reference.
+func (e *explorer) reset() {
+	e.want = map[string]string{}
+	for name, a := range e.acct {
+		e.want[name] = a.firstName
+	}
+	e.restore()
+}
+
+// stateDiverges reads both users where the target can show them and says
+// how their first names depart from the reference's, or "".
+func (e *explorer) stateDiverges() (acct, why string) {
+	if !e.hasRead {
+		return "", ""
+	}
+	for _, name := range []string{"A", "B"} {
+		a := e.acct[name]
+		h := http.Header{"Authorization": {"api-key " + a.apiKey}}
+		status, body, err := e.do(http.MethodGet, fmt.Sprintf("/users/%d", a.userID), h, "")
+		if err != nil || status != http.StatusOK {
+			continue
+		}
+		var u struct{ FirstName string }
+		if json.Unmarshal(body, &u) == nil && u.FirstName != e.want[name] {
+			return name, fmt.Sprintf("afterwards account %s's firstName is %q, the reference's %q (a refused request changed it, or an accepted one was not stored)",
+				name, u.FirstName, e.want[name])
+		}
+	}
+	return "", ""
 }
 
 // restore puts both accounts back as the profile gives them.
