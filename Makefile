@@ -42,4 +42,4 @@ explore: ## differential exploration of a running target: make explore BASE_URL=
 	$(GO) run ./cmd/pricing-contract explore --base-url $(or $(BASE_URL),http://$(ADDR)/v1) --runs $(or $(RUNS),200)
 
 explore-rate: ## the explorer's rate over every built-in defect (RUNS sequences each, seed 7)
-	$(GO) test ./cmd/internal/explore -run TestExploreRate -count=1 -v -args -explore.rate=$(or $(RUNS),100)
+	$(GO) test ./cmd/internal/explore -run TestExploreRate -count=1 -v -args -explore.rate=$(or $(RUNS),300)

@@ -120,8 +120,13 @@ func (e *explorer) explore(runs int, seed uint64) *result {
 		res.sequences++
 		mu.Unlock()
 		e.reset()
-		first := map[string]string{"A": e.acct["A"].firstName, "B": e.acct["B"].firstName}
-		for i, op := range seq.ops {
+		first := map[string]string{}
+		for k, v := range e.want {
+			first[k] = v
+		}
+		for i := range seq.ops {
+			seq.ops[i].name = e.want[seq.ops[i].res+" "+seq.ops[i].actor]
+			op := seq.ops[i]
 			got := e.send(op)
 			want := e.reference(op)
 			mu.Lock()

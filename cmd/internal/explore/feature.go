@@ -13,19 +13,24 @@ import (
 func (s *sequence) feature() string {
 	var b strings.Builder
 	b.WriteString("# Written by pricing-contract explore: the shortest sequence it found that diverges from the reference.\n")
-	b.WriteString("@s5 @s7.1 @s7.2 @s7.3 @put-users @mutates-A @mutates-B\n")
+	b.WriteString("@s5 @s7.1 @s7.2 @s7.3 @put-users @put-clients @mutates-A @mutates-B\n")
 	b.WriteString("Feature: a divergence found by pricing-contract explore\n\n")
 	fmt.Fprintf(&b, "  Scenario: %s\n", strings.ReplaceAll(s.reason, "\n", " "))
 	for i, o := range s.ops {
-		writeOp(&b, o, s.first[o.actor])
+		writeOp(&b, o, nameOr(o.name, s.first[o.res+" "+o.actor]))
 		if i < len(s.ops)-1 {
 			continue
 		}
 		if s.stateAcct != "" {
-			fmt.Fprintf(&b, "    Given I am account %q using the api-key header\n", s.stateAcct)
-			fmt.Fprintf(&b, "    When I send \"GET\" to \"/users/{{%s.userId}}\" if the target has that read extension\n", s.stateAcct)
+			res, acct, _ := strings.Cut(s.stateAcct, " ")
+			path, field := "/users/{{"+acct+".userId}}", "firstName"
+			if res == "clients" {
+				path, field = "/clients/{{"+acct+".clientId}}", "name"
+			}
+			fmt.Fprintf(&b, "    Given I am account %q using the api-key header\n", acct)
+			fmt.Fprintf(&b, "    When I send \"GET\" to %q if the target has that read extension\n", path)
 			b.WriteString("    Then the response status is 200\n")
-			fmt.Fprintf(&b, "    And the JSON at \"firstName\" is %q\n", s.stateFirst)
+			fmt.Fprintf(&b, "    And the JSON at %q is %q\n", field, s.stateFirst)
 			continue
 		}
 		switch {
@@ -77,6 +82,10 @@ func writeOp(b *strings.Builder, o op, first string) {
 		b.WriteString("    Given I am not authenticated\n")
 		fmt.Fprintf(b, "    And the request query parameter \"sessionToken\" is \"{{%s.apiKey}}\"\n", o.actor)
 	}
+	if o.res == "clients" {
+		writeClientBody(b, o, first, other)
+		return
+	}
 	b.WriteString("    And the request body is the template \"user\"\n")
 	fmt.Fprintf(b, "    And the request body field \"email\" is \"{{%s.email}}\"\n", o.actor)
 	name := first
@@ -99,6 +108,31 @@ func writeOp(b *strings.Builder, o op, first string) {
 	path := map[string]string{
 		"own": "/users/{{" + o.actor + ".userId}}", "other": "/users/{{" + other + ".userId}}",
 		"unknown": "/users/999999999", "malformed": "/users/abc",
+	}[o.path]
+	fmt.Fprintf(b, "    When I send \"PUT\" to %q\n", path)
+}
+
+// writeClientBody writes the body and the send of a PUT /clients.
+func writeClientBody(b *strings.Builder, o op, name, other string) {
+	b.WriteString("    And the request body is the template \"client\"\n")
+	if strings.HasPrefix(o.body, "rename") {
+		name = o.rename
+	}
+	switch o.body {
+	case "name-empty":
+		name = ""
+	}
+	if o.body == "name-256" {
+		b.WriteString("    And the request body field \"name\" is a string of 256 characters\n")
+	} else {
+		fmt.Fprintf(b, "    And the request body field \"name\" is %q\n", name)
+	}
+	if o.body == "rename-terms-wrong" {
+		b.WriteString("    And the request body field \"terms\" is \"no\"\n")
+	}
+	path := map[string]string{
+		"own": "/clients/{{" + o.actor + ".clientId}}", "other": "/clients/{{" + other + ".clientId}}",
+		"unknown": "/clients/999999999", "malformed": "/clients/abc",
 	}[o.path]
 	fmt.Fprintf(b, "    When I send \"PUT\" to %q\n", path)
 }

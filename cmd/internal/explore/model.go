@@ -32,15 +32,23 @@ var renames = []string{"contract-ada", "contract-grace", "contract-alan"}
 
 // op is one PUT /users/:userId.
 type op struct {
+	res                     string // "users" or "clients": PUT /users/:userId or PUT /clients/:clientId
 	actor, cred, path, body string
-	rename                  string // the new first name of a "rename" body
+	rename                  string // the new first name (or client name) of a "rename" body
+	// name is the first name (or client name) the body carries when it
+	// renames nothing: the one the reference holds when it is sent.
+	name string
 }
 
-func (o op) kind() string { return "PUT /users/:userId " + o.cred + " " + o.path + " " + o.body }
+func (o op) kind() string { return "PUT /" + o.res + " " + o.cred + " " + o.path + " " + o.body }
 
 func (o op) describe() string {
-	return fmt.Sprintf("PUT /users (%s id) by account %s with %s and a %s body", o.path, o.actor, o.cred, o.body)
+	return fmt.Sprintf("PUT /%s (%s id) by account %s with %s and a %s body", o.res, o.path, o.actor, o.cred, o.body)
 }
+
+// clientBodies are the bodies of PUT /clients: valid, a rename, a rename
+// with terms other than "I agree" (4.3), a name missing (7.3) or too long (8).
+var clientBodies = []string{"valid", "rename", "rename-terms-wrong", "name-empty", "name-256"}
 
 // sequence is a run of operations.
 type sequence struct {
@@ -56,10 +64,15 @@ type sequence struct {
 func genSequence(t *rapid.T) sequence {
 	gen := rapid.Custom(func(t *rapid.T) op {
 		o := op{
+			res:   rapid.SampledFrom([]string{"users", "clients"}).Draw(t, "resource"),
 			actor: rapid.SampledFrom([]string{"A", "B"}).Draw(t, "actor"),
 			cred:  rapid.SampledFrom(creds).Draw(t, "cred"),
 			path:  rapid.SampledFrom(paths).Draw(t, "path"),
-			body:  rapid.SampledFrom(bodies).Draw(t, "body"),
+		}
+		if o.res == "users" {
+			o.body = rapid.SampledFrom(bodies).Draw(t, "body")
+		} else {
+			o.body = rapid.SampledFrom(clientBodies).Draw(t, "clientBody")
 		}
 		if strings.HasPrefix(o.body, "rename") {
 			o.rename = rapid.SampledFrom(renames).Draw(t, "rename")
@@ -78,6 +91,8 @@ type account struct {
 	// extension), else the profile's: a valid body changes nothing, and
 	// the restore writes them back.
 	firstName, lastName, timezone string
+	clientID                      int64
+	client                        map[string]any // the client's fields as read, else the profile's address
 	subscribe                     map[string]any // the four flags, as read; nil: the suite's template's
 	phone                         map[string]any // phoneCountry, phoneNumber, phoneExtension, as read
 }
@@ -112,13 +127,15 @@ func newExplorer(ctx context.Context, p steps.Profile, hc *http.Client, notes io
 			return nil, fmt.Errorf("account %s cannot log in: %d %v", name, status, err)
 		}
 		var s struct {
-			UserID int64  `json:"userId"`
-			Token  string `json:"token"`
+			UserID   int64  `json:"userId"`
+			ClientID int64  `json:"clientId"`
+			Token    string `json:"token"`
 		}
 		if err := json.Unmarshal(body, &s); err != nil {
 			return nil, err
 		}
-		a.userID, a.token = s.UserID, s.Token
+		a.userID, a.clientID, a.token = s.UserID, s.ClientID, s.Token
+		a.client = e.readClient(a)
 		a.firstName, a.lastName, a.timezone = e.p.FirstName, e.p.LastName, "Europe/London"
 		if name == "B" {
 			a.firstName, a.lastName = e.p.OtherFirstName, e.p.OtherLastName
@@ -187,14 +204,74 @@ func (e *explorer) do(method, path string, header http.Header, body string) (int
 	return res.StatusCode, b, err
 }
 
+// readClient is the account's client as a PUT /clients body: as the
+// target shows it (GET /clients/:id), else the profile's address.
+func (e *explorer) readClient(a *account) map[string]any {
+	b := map[string]any{
+		"name": "contract-explore-client", "addressLine1": e.p.MustValue("address_line1"), "addressLine2": e.p.MustValue("address_line2"),
+		"addressCity": e.p.MustValue("address_city"), "addressPostcode": e.p.MustValue("address_postcode"),
+		"addressCountry": e.p.MustValue("address_country"), "vat": e.p.MustValue("vat"),
+		"currency": map[string]any{"id": json.Number(e.p.MustValue("currency_id"))}, "terms": "I agree",
+	}
+	h := http.Header{"Authorization": {"api-key " + a.apiKey}}
+	status, body, err := e.do(http.MethodGet, fmt.Sprintf("/clients/%d", a.clientID), h, "")
+	if err != nil || status != http.StatusOK {
+		return b
+	}
+	var c map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&c) != nil {
+		return b
+	}
+	for _, k := range []string{"name", "addressLine1", "addressLine2", "addressCity", "addressPostcode", "addressCountry", "vat"} {
+		if v, ok := c[k]; ok {
+			b[k] = v
+		} else {
+			delete(b, k)
+		}
+	}
+	if cur, ok := c["currency"].(map[string]any); ok && cur["id"] != nil {
+		b["currency"] = map[string]any{"id": cur["id"]}
+	}
+	return b
+}
+
+// clientBodyOf is the body of a PUT /clients operation: the actor's client
+// as it is, with one change.
+func (e *explorer) clientBodyOf(o op) map[string]any {
+	b := map[string]any{}
+	for k, v := range e.acct[o.actor].client {
+		b[k] = v
+	}
+	if o.name != "" {
+		b["name"] = o.name
+	}
+	switch o.body {
+	case "rename":
+		b["name"] = o.rename
+	case "rename-terms-wrong":
+		b["name"] = o.rename
+		b["terms"] = "no"
+	case "name-empty":
+		b["name"] = ""
+	case "name-256":
+		b["name"] = strings.Repeat("x", 256)
+	}
+	return b
+}
+
 // bodyOf is the JSON body of an operation: the actor's own account as the
 // profile gives it (so a valid update changes nothing), with one field
 // wrong.
 func (e *explorer) bodyOf(o op) map[string]any {
+	if o.res == "clients" {
+		return e.clientBodyOf(o)
+	}
 	a := e.acct[o.actor]
 	phone := e.p.MustValue("phone_number")
 	b := map[string]any{
-		"email": a.email, "firstName": a.firstName, "lastName": a.lastName,
+		"email": a.email, "firstName": nameOr(o.name, a.firstName), "lastName": a.lastName,
 		"subscribeWelcome": true, "subscribeBlog": false, "subscribeHowto": true, "subscribeOnboarding": false,
 		"timezone": a.timezone, "password": nil,
 		"phoneCountry": map[string]any{"id": json.Number(e.p.MustValue("phone_country_id"))}, "phoneNumber": phone,
@@ -268,15 +345,21 @@ func (e *explorer) send(o op) outcome {
 }
 
 func (e *explorer) pathOf(o op) string {
+	id := func(a *account) int64 {
+		if o.res == "clients" {
+			return a.clientID
+		}
+		return a.userID
+	}
 	switch o.path {
 	case "own":
-		return fmt.Sprintf("/users/%d", e.acct[o.actor].userID)
+		return fmt.Sprintf("/%s/%d", o.res, id(e.acct[o.actor]))
 	case "other":
-		return fmt.Sprintf("/users/%d", e.acct[e.other(o.actor)].userID)
+		return fmt.Sprintf("/%s/%d", o.res, id(e.acct[e.other(o.actor)]))
 	case "unknown":
-		return "/users/999999999"
+		return "/" + o.res + "/999999999"
 	}
-	return "/users/abc"
+	return "/" + o.res + "/abc"
 }
 
 // outcome is an answer as the comparison sees it.
@@ -313,10 +396,15 @@ func (e *explorer) reference(o op) outcome {
 	dec.UseNumber()
 	var body map[string]any
 	_ = dec.Decode(&body)
-	_, errs := pricing.Validator{Catalog: e.catalog}.UserUpdate(pricing.Body(body), e.acct[o.actor].userID)
+	var errs []pricing.FieldError
+	if o.res == "clients" {
+		_, errs = pricing.Validator{Catalog: e.catalog}.ClientUpdate(pricing.Body(body))
+	} else {
+		_, errs = pricing.Validator{Catalog: e.catalog}.UserUpdate(pricing.Body(body), e.acct[o.actor].userID)
+	}
 	if len(errs) == 0 {
 		if o.body == "rename" {
-			e.want[o.actor] = o.rename // the update is stored
+			e.want[o.res+" "+o.actor] = o.rename // the update is stored
 		}
 		return outcome{allowed: []int{200}}
 	}
@@ -356,28 +444,40 @@ func statusList(s []int) string {
 func (e *explorer) reset() {
 	e.want = map[string]string{}
 	for name, a := range e.acct {
-		e.want[name] = a.firstName
+		e.want["users "+name] = a.firstName
+		if n, ok := a.client["name"].(string); ok {
+			e.want["clients "+name] = n
+		}
 	}
 	e.restore()
 }
 
 // stateDiverges reads both users where the target can show them and says
 // how their first names depart from the reference's, or "".
-func (e *explorer) stateDiverges() (acct, why string) {
+func (e *explorer) stateDiverges() (key, why string) {
 	if !e.hasRead {
 		return "", ""
 	}
 	for _, name := range []string{"A", "B"} {
 		a := e.acct[name]
 		h := http.Header{"Authorization": {"api-key " + a.apiKey}}
-		status, body, err := e.do(http.MethodGet, fmt.Sprintf("/users/%d", a.userID), h, "")
-		if err != nil || status != http.StatusOK {
-			continue
-		}
-		var u struct{ FirstName string }
-		if json.Unmarshal(body, &u) == nil && u.FirstName != e.want[name] {
-			return name, fmt.Sprintf("afterwards account %s's firstName is %q, the reference's %q (a refused request changed it, or an accepted one was not stored)",
-				name, u.FirstName, e.want[name])
+		for _, r := range []struct{ res, path, field string }{
+			{"users", fmt.Sprintf("/users/%d", a.userID), "firstName"},
+			{"clients", fmt.Sprintf("/clients/%d", a.clientID), "name"},
+		} {
+			want, ok := e.want[r.res+" "+name]
+			if !ok {
+				continue
+			}
+			status, body, err := e.do(http.MethodGet, r.path, h, "")
+			if err != nil || status != http.StatusOK {
+				continue
+			}
+			var v map[string]any
+			if json.Unmarshal(body, &v) == nil && v[r.field] != want {
+				return r.res + " " + name, fmt.Sprintf("afterwards the %s of account %s's %s is %v, the reference's %q (a refused request changed it, or an accepted one was not stored)",
+					r.field, name, strings.TrimSuffix(r.res, "s"), v[r.field], want)
+			}
 		}
 	}
 	return "", ""
@@ -386,8 +486,8 @@ func (e *explorer) stateDiverges() (acct, why string) {
 // restore puts both accounts back as the profile gives them.
 func (e *explorer) restore() {
 	for name := range e.acct {
-		o := op{actor: name, cred: "api-key", path: "own", body: "valid"}
-		_ = e.send(o)
+		_ = e.send(op{res: "users", actor: name, cred: "api-key", path: "own", body: "valid"})
+		_ = e.send(op{res: "clients", actor: name, cred: "api-key", path: "own", body: "valid"})
 	}
 }
 
@@ -406,7 +506,22 @@ func (c refCatalog) PhoneCountry(id int64) (pricing.PhoneCountry, bool) {
 	}
 	return pricing.PhoneCountry{}, false
 }
-func (c refCatalog) Currency(int64) (pricing.Currency, bool)    { return pricing.Currency{}, false }
+func (c refCatalog) Currency(id int64) (pricing.Currency, bool) {
+	ids := []string{}
+	if v, _ := c.p.Value("currency_id"); v != "" {
+		ids = append(ids, v)
+	}
+	if v, _ := c.p.Value("currencies"); v != "" {
+		for _, item := range strings.Split(v, ",") {
+			x, _, _ := strings.Cut(strings.TrimSpace(item), ":")
+			ids = append(ids, x)
+		}
+	}
+	if slices.Contains(ids, fmt.Sprint(id)) {
+		return pricing.Currency{ID: id}, true
+	}
+	return pricing.Currency{}, false
+}
 func (c refCatalog) Plan(int64) (pricing.Plan, bool)            { return pricing.Plan{}, false }
 func (c refCatalog) Platform(int64) (pricing.Platform, bool)    { return pricing.Platform{}, false }
 func (c refCatalog) Marketapp(string) (pricing.Marketapp, bool) { return pricing.Marketapp{}, false }
@@ -414,4 +529,12 @@ func (c refCatalog) DefaultPlanID() int64                       { return 0 }
 func (c refCatalog) EmailTaken(email string, except int64) bool {
 	id, ok := c.emails[strings.ToLower(email)]
 	return ok && id != except
+}
+
+// nameOr is name, or def when name is empty.
+func nameOr(name, def string) string {
+	if name != "" {
+		return name
+	}
+	return def
 }
