@@ -529,17 +529,17 @@ var bl26Wrong = []Variant{
 	{
 		Name: "blind26-email-of-255-refused",
 		Why:  `§8: "Every string field marked ..255 is at most 255 characters long" (email ..255); an email of exactly 255 characters is refused`,
-		Wrap:  bl26Refuse("PUT", "/users/*", "email", "InvalidEmail", func(n int) bool { return n == 255 }),
+		Wrap: bl26Refuse("PUT", "/users/*", "email", "InvalidEmail", func(n int) bool { return n == 255 }),
 	},
 	{
 		Name: "blind26-first-name-of-255-refused",
 		Why:  `§4.1/§8: firstName is ..255, "at most 255 characters long"; a first name of exactly 255 characters is refused (< 255 instead of <= 255)`,
-		Wrap:  bl26Refuse("PUT", "/users/*", "firstName", "InvalidFirstName", func(n int) bool { return n == 255 }),
+		Wrap: bl26Refuse("PUT", "/users/*", "firstName", "InvalidFirstName", func(n int) bool { return n == 255 }),
 	},
 	{
 		Name: "blind26-last-name-truncated",
 		Why:  `§4.1/§8: lastName is ..255; a longer last name is silently cut to 255 characters and accepted instead of refused with 400`,
-		Wrap:  bl26Truncated("PUT", "/users/*", "lastName"),
+		Wrap: bl26Truncated("PUT", "/users/*", "lastName"),
 	},
 	{
 		Name: "blind26-first-name-error-coded-last-name",
@@ -676,12 +676,12 @@ var bl26Wrong = []Variant{
 	{
 		Name: "blind26-client-name-limit-forgotten-on-put",
 		Why:  `§4.4/§8: PUT /clients takes "the same fields as POST /clients", name ..255; the update cuts a longer name to 255 characters and accepts it (POST checks it)`,
-		Wrap:  bl26Truncated("PUT", "/clients/*", "name"),
+		Wrap: bl26Truncated("PUT", "/clients/*", "name"),
 	},
 	{
 		Name: "blind26-vat-of-255-refused",
 		Why:  `§4.3/§8: vat is an optional String ..255, "at most 255 characters"; a VAT number of exactly 255 characters is refused on POST /clients`,
-		Wrap:  bl26Refuse("POST", "/clients", "vat", "InvalidVat", func(n int) bool { return n == 255 }),
+		Wrap: bl26Refuse("POST", "/clients", "vat", "InvalidVat", func(n int) bool { return n == 255 }),
 	},
 	{
 		Name: "blind26-address-city-limit-in-bytes",
@@ -1305,7 +1305,242 @@ func bl26Platforms(fn func(o map[string]any) (any, bool)) func(http.Handler, fun
 	}
 }
 
-var bl26Legal = []Variant{}
+var bl26Date = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
+
+// bl26Dates rewrites every date of the JSON answers with fn.
+func bl26Dates(fn func(string) string) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return bl26Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			return a.EditJSON(func(v any) (any, bool) {
+				return v, bl26Each(v, func(_ string, o map[string]any) bool {
+					changed := false
+					for _, k := range []string{"created", "createdDate", "passwordLastChanged"} {
+						if d, ok := bl26Str(o, k); ok && bl26Date.MatchString(d) {
+							o[k] = fn(d)
+							changed = true
+						}
+					}
+					return changed
+				})
+			})
+		})
+	}
+}
+
+var bl26Legal = []Variant{
+	{
+		Name: "blind26-legal-alphabetical-properties",
+		Why:  `§1: "Request and response bodies are JSON": the order of an object's properties carries no meaning and the spec's tables fix none; every object answers its properties in alphabetical order`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return bl26Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+				return a.EditJSON(func(v any) (any, bool) { return v, true })
+			})
+		},
+	},
+	{
+		Name: "blind26-legal-pretty-json",
+		Why:  `§1: "Request and response bodies are JSON"; white space between JSON tokens is not specified, so answers are indented`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return bl26Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+				var out bytes.Buffer
+				if len(a.Body) == 0 || json.Indent(&out, a.Body, "", "  ") != nil {
+					return false
+				}
+				a.Body = out.Bytes()
+				return true
+			})
+		},
+	},
+	{
+		Name: "blind26-legal-other-error-messages",
+		Why:  `§7.1: message is "Human-readable text", free; every error element has a message of its own wording`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return bl26Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+				if a.Status < 400 {
+					return false
+				}
+				return a.EditJSON(func(v any) (any, bool) {
+					errs, ok := v.([]any)
+					for _, e := range errs {
+						if o := asObj(e); o != nil {
+							f, _ := bl26Str(o, "fieldName")
+							c, _ := bl26Str(o, "error")
+							o["message"] = "Request refused (" + c + ") " + f
+						}
+					}
+					return v, ok && len(errs) > 0
+				})
+			})
+		},
+	},
+	{
+		Name: "blind26-legal-errors-reversed",
+		Why:  `§7.1: a 400 body is a JSON array of errors; the spec fixes no order of its elements, so they are answered last field first`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return bl26Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+				return bl26Errors(a, func(errs []any) (any, bool) {
+					if len(errs) < 2 {
+						return errs, false
+					}
+					out := make([]any, len(errs))
+					for i, e := range errs {
+						out[len(errs)-1-i] = e
+					}
+					return out, true
+				})
+			})
+		},
+	},
+	{
+		Name: "blind26-legal-non-400-errors-as-object",
+		Why:  `§7.1 gives the shape of "A 400 response" only; the bodies of 401, 403 and 404 (§7.2) are not specified, so they answer one object {"error", "message"}`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return bl26Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+				if a.Status != http.StatusUnauthorized && a.Status != http.StatusForbidden && a.Status != http.StatusNotFound {
+					return false
+				}
+				return a.EditJSON(func(v any) (any, bool) {
+					errs, ok := v.([]any)
+					if !ok || len(errs) != 1 || asObj(errs[0]) == nil {
+						return v, false
+					}
+					o := asObj(errs[0])
+					return map[string]any{"error": o["error"], "message": o["message"]}, true
+				})
+			})
+		},
+	},
+	{
+		Name: "blind26-legal-platforms-paged",
+		Why:  `§2.5: "Some collections may add other properties, such as a page number or the size of the result set"; GET /platforms adds page, pageSize and total`,
+		Wrap: bl26Platforms(func(o map[string]any) (any, bool) {
+			ps, ok := o["platforms"].([]any)
+			if !ok {
+				return o, false
+			}
+			o["page"], o["pageSize"], o["total"] = bl26Number(1), bl26Number(int64(len(ps))), bl26Number(int64(len(ps)))
+			return o, true
+		}),
+	},
+	{
+		Name: "blind26-legal-platforms-reversed",
+		Why:  `§2.5/§4.5: the items and parameters of the platforms collection are "not shown"; no order is specified, so they are answered highest id first`,
+		Wrap: bl26Platforms(func(o map[string]any) (any, bool) {
+			ps, ok := o["platforms"].([]any)
+			if !ok || len(ps) < 2 {
+				return o, false
+			}
+			out := make([]any, len(ps))
+			for i, p := range ps {
+				out[len(ps)-1-i] = p
+			}
+			o["platforms"] = out
+			return o, true
+		}),
+	},
+	{
+		Name: "blind26-legal-dates-with-milliseconds",
+		Why:  `§1: "Dates are ISO 8601 strings"; 2025-01-06T09:00:00.000Z is ISO 8601 with a fraction of a second`,
+		Wrap: bl26Dates(func(d string) string { return d[:len(d)-1] + ".000Z" }),
+	},
+	{
+		Name: "blind26-legal-dates-with-offset",
+		Why:  `§1: "Dates are ISO 8601 strings"; the UTC designator may be written as the offset +00:00`,
+		Wrap: bl26Dates(func(d string) string { return d[:len(d)-1] + "+00:00" }),
+	},
+	{
+		Name: "blind26-legal-upper-case-write-key",
+		Why:  `§2.3: writeKey is "a 32-hexadecimal-character value"; hexadecimal digits may be upper case`,
+		Wrap: bl26AppAnswer(func(o map[string]any) bool {
+			k, ok := bl26Str(o, "writeKey")
+			if !ok || k == strings.ToUpper(k) {
+				return false
+			}
+			o["writeKey"] = strings.ToUpper(k)
+			return true
+		}),
+	},
+	{
+		Name: "blind26-legal-prefixed-session-tokens",
+		Why:  `§2.4: the session's token is a String of no stated form ("Token lifetime and expiry: not shown"); tokens are handed out as "sess-<hex>" and taken back in that form`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			const prefix = "sess-"
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if _, ok := bl26At(r, "POST", "/sessions"); ok {
+					rewrite.Answers(next, func(a *rewrite.Answer) {
+						if a.Status == http.StatusOK && bl26Obj(a, func(o map[string]any) bool {
+							t, ok := bl26Str(o, "token")
+							if ok {
+								o["token"] = prefix + t
+							}
+							return ok
+						}) {
+							hit()
+						}
+					}).ServeHTTP(w, r)
+					return
+				}
+				r = r.Clone(r.Context())
+				changed := false
+				if t := r.Header.Get("session-token"); strings.HasPrefix(t, prefix) {
+					r.Header.Set("session-token", t[len(prefix):])
+					changed = true
+				}
+				if q := r.URL.Query(); strings.HasPrefix(q.Get("sessionToken"), prefix) {
+					q.Set("sessionToken", q.Get("sessionToken")[len(prefix):])
+					r.URL.RawQuery = q.Encode()
+					r.RequestURI = r.URL.RequestURI()
+					changed = true
+				}
+				if changed {
+					hit()
+				}
+				next.ServeHTTP(w, r)
+			})
+		},
+	},
+	{
+		Name: "blind26-legal-large-session-ids",
+		Why:  `§2.4: the session's id is a Number with no stated range or sequence; sessions are numbered from 1000001`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return bl26Answers(next, hit, func(r *http.Request) bool {
+				_, ok := bl26At(r, "POST", "/sessions")
+				return ok
+			}, func(a *rewrite.Answer, _ map[string]any) bool {
+				return a.Status == http.StatusOK && bl26Obj(a, func(o map[string]any) bool {
+					n, ok := o["id"].(json.Number)
+					i, err := n.Int64()
+					if !ok || err != nil {
+						return false
+					}
+					o["id"] = bl26Number(i + 1000000)
+					return true
+				})
+			})
+		},
+	},
+	{
+		Name: "blind26-legal-extra-user-field",
+		Why:  `§2.1 lists the fields PUT /users returns and forbids only the password; an extra property ("locale") is not excluded`,
+		Wrap: bl26UserAnswer(func(o map[string]any) bool {
+			o["locale"] = "en-GB"
+			return true
+		}),
+	},
+	{
+		Name: "blind26-legal-plain-json-content-type",
+		Why:  `§1: "Request and response bodies are JSON"; answers are typed application/json without the optional charset parameter (UTF-8 is JSON's default)`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return bl26Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+				if !strings.HasPrefix(a.Header.Get("Content-Type"), "application/json;") {
+					return false
+				}
+				a.Header.Set("Content-Type", "application/json")
+				return true
+			})
+		},
+	},
+}
 
 // --- helpers ---
 
