@@ -116,6 +116,9 @@ var bl26Wrong = []Variant{
 		Why:  `§5/§7.2: a request that is not authenticated gets 401 (Unauthorized); with no credentials at all this one answers 403`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			return bl26Answers(next, hit, func(r *http.Request) bool {
+				if _, login := bl26At(r, "POST", "/sessions"); login {
+					return false
+				}
 				return r.Header.Get("Authorization") == "" && r.Header.Get("session-token") == "" && !r.URL.Query().Has("sessionToken")
 			}, func(a *rewrite.Answer, _ map[string]any) bool {
 				if a.Status != http.StatusUnauthorized {
@@ -1462,7 +1465,7 @@ var bl26Legal = []Variant{
 	},
 	{
 		Name: "blind26-legal-prefixed-session-tokens",
-		Why:  `§2.4: the session's token is a String of no stated form ("Token lifetime and expiry: not shown"); tokens are handed out as "sess-<hex>" and taken back in that form`,
+		Why:  `§2.4: the session's token is typed only "String", and §5 sends back "<SESSION_TOKEN>" as POST /sessions gave it; tokens are handed out as "sess-<hex>" and taken back in that form`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			const prefix = "sess-"
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
