@@ -49,8 +49,9 @@ Feature: authentication and permission on every endpoint that needs them
   @s7.2 @put-users @s4.1 @mutates-A @mutates-B
   Scenario Outline: the two schemes are not interchangeable: account <acct>'s <what> sent as <as> is answered 401
     Section 5 names two schemes: an API key in "Authorization: api-key", a session token in the
-    session-token header or the sessionToken query. A credential of one in the place of the other is
-    not "authenticated correctly".
+    session-token header or the sessionToken query. A credential of one in the place of the other, or
+    in a place neither names (a Bearer Authorization, an apiKey query), is not "authenticated
+    correctly".
     When I log in as account "<acct>"
     And I remember the JSON at "token" as "token"
     Given I am not authenticated
@@ -67,6 +68,10 @@ Feature: authentication and permission on every endpoint that needs them
       | B    | api key       | a session-token header  | header          | session-token | {{B.apiKey}}          |
       | A    | api key       | a sessionToken query    | query parameter | sessionToken  | {{A.apiKey}}          |
       | B    | api key       | a sessionToken query    | query parameter | sessionToken  | {{B.apiKey}}          |
+      | A    | session token | a Bearer token          | header          | Authorization | Bearer {{token}}      |
+      | B    | session token | a Bearer token          | header          | Authorization | Bearer {{token}}      |
+      | A    | api key       | an apiKey query         | query parameter | apiKey        | {{A.apiKey}}          |
+      | B    | api key       | an api_key query        | query parameter | api_key       | {{B.apiKey}}          |
 
   @s7.2 @mutates-A @mutates-B
   Scenario Outline: without correct credentials <method> <path> is answered 401, whatever its id (<case>)
@@ -119,6 +124,8 @@ Feature: authentication and permission on every endpoint that needs them
     Examples: POST /clients
       | method | path                    | body   | field     | bad            | case                          | where  | name          | value                     |
       | POST   | /clients                | client | name      | ""             | a wrong token, no name        | header | session-token | {{gen:hex:64}}            |
+      | POST   | /clients                | client | name      | ""             | no credentials, no name       | header | X-None        | none                      |
+      | POST   | /clients                | client | terms     | "no"           | no credentials, wrong terms   | header | X-None        | none                      |
 
     @post-apps @s4.2
     Examples: POST /apps

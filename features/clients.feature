@@ -122,6 +122,7 @@ Feature: POST /clients creates a client, PUT /clients/:clientId updates one
       | case          | change    |
       | an empty name | is ""     |
       | no name       | is absent |
+      | a null name   | is null   |
 
   @s7.3 @s4.4 @put-clients @mutates-A
   Scenario Outline: PUT /clients/:clientId with <case> is answered InvalidName
@@ -136,6 +137,7 @@ Feature: POST /clients creates a client, PUT /clients/:clientId updates one
       | case          | change    |
       | an empty name | is ""     |
       | no name       | is absent |
+      | a null name   | is null   |
 
   @s4.3 @post-clients
   Scenario Outline: terms <case> is answered 400

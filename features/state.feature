@@ -211,14 +211,14 @@ Feature: what a server answered stays true afterwards
       | phoneNumber      | "2025550199"            | firstName | ""             |
 
   @s4.4 @s7.3 @put-clients @get-extensions @mutates-A
-  Scenario Outline: a PUT /clients/:clientId answered 400 for its name stores none of its valid fields, not even <field>, as the read extension GET /clients/:clientId shows where the target has it
+  Scenario Outline: a PUT /clients/:clientId answered 400 for its <bad> stores none of its valid fields, not even <field>, as the read extension GET /clients/:clientId shows where the target has it
     Given I am account "A" using the api-key header
     When I send "GET" to "/clients/{{A.clientId}}" if the target has that read extension
     Then the response status is 200
     And I remember the JSON at "<field>" as "before"
     Given the request body is the template "client"
     And the request body field "<field>" is <new>
-    And the request body field "name" is ""
+    And the request body field "<bad>" is <invalid>
     When I send "PUT" to "/clients/{{A.clientId}}"
     Then the response status is 400
     When I send "GET" to "/clients/{{A.clientId}}" if the target has that read extension
@@ -226,10 +226,12 @@ Feature: what a server answered stays true afterwards
     And the JSON at "<field>" is "{{before}}"
 
     Examples:
-      | field        | new                        |
-      | addressLine1 | "{{gen:name}} Street"      |
-      | addressCity  | "{{gen:name}}"             |
-      | currency.id  | {{currencies.2.id}}        |
+      | field        | new                        | bad   | invalid          |
+      | addressLine1 | "{{gen:name}} Street"      | name  | ""               |
+      | addressCity  | "{{gen:name}}"             | name  | ""               |
+      | currency.id  | {{currencies.2.id}}        | name  | ""               |
+      | name         | "contract-{{gen:name}}"    | terms | "I do not agree" |
+      | addressCity  | "{{gen:name}}"             | terms | "no"             |
 
   @s5 @s7.2 @put-users @post-sessions
   Scenario Outline: a PUT /users/:userId answered <status> (<case>) changes nothing: its new password does not log in

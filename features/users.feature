@@ -121,16 +121,34 @@ Feature: PUT /users/:userId updates a user
       | 403    |                                                                                         | clients_per_user=one     |
 
   @s4.1 @s4.3 @s7.1 @mutates-A
-  Scenario: a body with a client that has no name is answered 400
-    Where a user may hold only one client, the target may refuse the second client first (403).
+  Scenario Outline: a body with a client that has <case> is answered 400
+    The client of PUT /users is made with the body of POST /clients, so its rules hold inside it
+    too. Where a user may hold only one client, the target may refuse the second client first (403).
 
     Given the request body is the template "user-with-client"
-    And the request body field "client.name" is ""
+    And the request body field "client.<field>" is <value>
     When I send "PUT" to "/users/{{A.userId}}"
     Then the response is one of:
       | status | shape  | when                 |
       | 400    | errors |                      |
       | 403    |        | clients_per_user=one |
+
+    Examples:
+      | case                       | field | value            |
+      | no name                    | name  | ""               |
+      | terms other than I agree   | terms | "I do not agree" |
+      | terms in lower case        | terms | "i agree"        |
+
+  @s4.1 @s7.3 @mutates-A
+  Scenario: a change of the user's own email in letter case only is accepted
+    The address still names the same user: whether the server compares emails with or without case,
+    it is not another user's.
+
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    And the request body field "email" is "{{upper:A.email}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
 
   @s7.3 @mutates-A
   Scenario Outline: <field> <case> is answered <code>
@@ -147,6 +165,8 @@ Feature: PUT /users/:userId updates a user
       | email     | without a domain            | "contract-user@"       | InvalidEmail     |
       | email     | without a local part        | "@{{emailDomain}}"     | InvalidEmail     |
       | email     | that is empty               | ""                     | InvalidEmail     |
+      | email     | with a display name         | "Contract User <contract-user@{{emailDomain}}>" | InvalidEmail |
+      | email     | with two at signs           | "contract@user@{{emailDomain}}" | InvalidEmail |
       | password  | of 5 characters             | "{{gen:password:5}}"   | InvalidPassword  |
       | password  | that is empty               | ""                     | InvalidPassword  |
       | firstName | that is empty               | ""                     | InvalidFirstName |
