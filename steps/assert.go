@@ -23,6 +23,7 @@ type assertSteps struct{}
 //	Then the response status is <code>
 //	Then the response status is <code> or <code>
 //	Then the response status is 4xx                 (a class: 2xx, 4xx, ...; also after "or")
+//	Then the response status is 4xx but not 401     (a class less one code: a refusal that is not about credentials)
 //	Then the response is JSON
 //	Then the response matches the shape "<name>"
 //	Then the response matches:                      (doc string)
@@ -47,7 +48,7 @@ func (a assertSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.st
 
 func (a assertSteps) steps() []stepDef {
 	return []stepDef{
-		{`^the response status is (\d{3}|[1-5]xx)(?: or (\d{3}|[1-5]xx))?$`, a.theResponseStatusIs},
+		{`^the response status is (\d{3}|[1-5]xx)(?: or (\d{3}|[1-5]xx))?(?: but not (\d{3}))?$`, a.theResponseStatusIs},
 		{`^the response is JSON$`, a.theResponseIsJSON},
 		{`^the response matches the shape ` + match.Quoted + `$`, a.theResponseMatchesTheShape},
 		{`^the response matches:$`, a.theResponseMatches},
@@ -186,7 +187,7 @@ func response(ctx context.Context) (*scenarioState, error) {
 // theResponseStatusIs takes a code (404) or a class (4xx: any code from
 // 400 to 499). A 5xx it accepts is one the scenario asserts on purpose, which
 // the floor check (floor.go) then leaves alone.
-func (assertSteps) theResponseStatusIs(ctx context.Context, code, alt string) error {
+func (assertSteps) theResponseStatusIs(ctx context.Context, code, alt, not string) error {
 	st, err := response(ctx)
 	if err != nil {
 		return err
@@ -199,11 +200,17 @@ func (assertSteps) theResponseStatusIs(ctx context.Context, code, alt string) er
 	for _, w := range want {
 		st.askedFor(w)
 	}
+	if not != "" && got == not {
+		return st.fail("expected status %s but not %s, got %d", strings.Join(want, " or "), not, st.last.status)
+	}
 	for _, w := range want {
 		if got == w || (strings.HasSuffix(w, "xx") && got[:1] == w[:1]) {
 			st.last.expected = st.last.status >= 500
 			return nil
 		}
+	}
+	if not != "" {
+		return st.fail("expected status %s but not %s, got %d", strings.Join(want, " or "), not, st.last.status)
 	}
 	return st.fail("expected status %s, got %d", strings.Join(want, " or "), st.last.status)
 }

@@ -150,6 +150,7 @@
 //	Then the response status is <code> or <code>
 //	Then the response status is 4xx
 //	Then the response status is 200 or 4xx
+//	Then the response status is 4xx but not 401
 //	Then the response is JSON
 //	Then the response matches the shape "<name>"
 //	Then the response matches:

@@ -62,6 +62,7 @@ var vocabulary = []struct{ text, handler string }{
 	{`the response status is 403 or 404`, "theResponseStatusIs"},
 	{`the response status is 4xx`, "theResponseStatusIs"},
 	{`the response status is 200 or 4xx`, "theResponseStatusIs"},
+	{`the response status is 4xx but not 401`, "theResponseStatusIs"},
 	{`the response is JSON`, "theResponseIsJSON"},
 	{`the response matches the shape "user"`, "theResponseMatchesTheShape"},
 	{`the response matches:`, "theResponseMatches"},
@@ -224,7 +225,7 @@ func TestTransportErrorIsReported(t *testing.T) {
 			t.Errorf("error lacks %q:\n%v", w, err)
 		}
 	}
-	if err := (assertSteps{}).theResponseStatusIs(ctx, "200", ""); err == nil || !strings.Contains(err.Error(), "got no response") {
+	if err := (assertSteps{}).theResponseStatusIs(ctx, "200", "", ""); err == nil || !strings.Contains(err.Error(), "got no response") {
 		t.Errorf("status step after a transport error: %v", err)
 	}
 }
