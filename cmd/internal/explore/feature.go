@@ -1,138 +1,160 @@
 package explore
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 )
 
 // feature writes the sequence as a scenario in the suite's phrases: each
-// operation as the suite would send it, the last one asserting the
-// reference's answer, so that the file fails against the target that
-// diverged and passes against a correct one (pricing-contract --features
-// DIR --godog.paths FILE).
+// step as the suite would send it, then what the reference answers where
+// the target diverged, so that the file fails against that target and
+// passes against a correct one (pricing-contract --features DIR
+// --godog.paths FILE).
 func (s *sequence) feature() string {
+	tags := []string{"@s5", "@s7.1", "@s7.2", "@s7.3", "@mutates-A", "@mutates-B"}
+	for _, st := range s.steps {
+		tag := map[string]string{opPutUser: "@put-users", opPutClient: "@put-clients", opPostClient: "@post-clients",
+			opPostApp: "@post-apps", opLogin: "@post-sessions", opPlatforms: "@get-platforms"}[st.op]
+		if !slices.Contains(tags, tag) {
+			tags = append(tags, tag)
+		}
+	}
+	if s.div.read != "" && !slices.Contains(tags, "@get-extensions") {
+		tags = append(tags, "@get-extensions")
+	}
+	var body []string
+	if t := s.div.taught; t != nil && !strings.Contains(t.gpath, "{{step") {
+		// From another sequence: its session is any of the account's.
+		taught := *t
+		taught.tokVar = "token" + taught.actor + "0"
+		body = append(body, stepLines(taught)...)
+		body = append(body, "Then the response status is 200", fmt.Sprintf("And I remember the JSON at %q as \"taught\"", s.div.taughtPath))
+	}
+	last := len(s.steps) - 1
+	for i, st := range s.steps {
+		body = append(body, stepLines(st)...)
+		body = append(body, fmt.Sprintf("@@remember %d@@", i))
+		if i == last {
+			if s.div.read != "" {
+				body = append(body,
+					fmt.Sprintf("Given I am account %q using the api-key header", s.div.readAs),
+					fmt.Sprintf("When I send \"GET\" to %q if the target has that read extension", s.div.read),
+					"Then the response status is 200")
+			}
+			body = append(body, s.div.then...)
+		}
+	}
+	// Remember, after the step that answered it, each value a later line
+	// names as {{stepN.field}}.
+	wanted := map[int][]string{}
+	for _, l := range body {
+		for _, m := range rememberRE.FindAllStringSubmatch(l, -1) {
+			var n int
+			fmt.Sscan(m[1], &n)
+			if !slices.Contains(wanted[n-1], m[2]) {
+				wanted[n-1] = append(wanted[n-1], m[2])
+			}
+		}
+	}
 	var b strings.Builder
 	b.WriteString("# Written by pricing-contract explore: the shortest sequence it found that diverges from the reference.\n")
-	b.WriteString("@s5 @s7.1 @s7.2 @s7.3 @put-users @put-clients @mutates-A @mutates-B\n")
+	b.WriteString(strings.Join(tags, " ") + "\n")
 	b.WriteString("Feature: a divergence found by pricing-contract explore\n\n")
 	fmt.Fprintf(&b, "  Scenario: %s\n", strings.ReplaceAll(s.reason, "\n", " "))
-	for i, o := range s.ops {
-		writeOp(&b, o, nameOr(o.name, s.first[o.res+" "+o.actor]))
-		if i < len(s.ops)-1 {
+	// The sessions each account had when the sequence began, opened in
+	// the explorer's order.
+	if text := strings.Join(body, "\n"); strings.Contains(text, "{{tokenA0}}") || strings.Contains(text, "{{tokenB0}}") {
+		for _, acct := range []string{"A", "B"} {
+			fmt.Fprintf(&b, "    When I log in as account %q\n", acct)
+			fmt.Fprintf(&b, "    And I remember the JSON at \"token\" as \"token%s0\"\n", acct)
+		}
+	}
+	for _, l := range body {
+		for value, placeholder := range s.subst {
+			if len(value) >= 6 {
+				l = strings.ReplaceAll(l, strconv.Quote(value), `"`+placeholder+`"`)
+			}
+		}
+		var n int
+		if _, err := fmt.Sscanf(l, "@@remember %d@@", &n); err == nil {
+			for _, f := range wanted[n] {
+				fmt.Fprintf(&b, "    And I remember the JSON at %q as %q\n", strings.ReplaceAll(f, "_", "."), fmt.Sprintf("step%d.%s", n+1, f))
+			}
 			continue
 		}
-		if s.stateAcct != "" {
-			res, acct, _ := strings.Cut(s.stateAcct, " ")
-			path, field := "/users/{{"+acct+".userId}}", "firstName"
-			if res == "clients" {
-				path, field = "/clients/{{"+acct+".clientId}}", "name"
-			}
-			fmt.Fprintf(&b, "    Given I am account %q using the api-key header\n", acct)
-			fmt.Fprintf(&b, "    When I send \"GET\" to %q if the target has that read extension\n", path)
-			b.WriteString("    Then the response status is 200\n")
-			fmt.Fprintf(&b, "    And the JSON at %q is %q\n", field, s.stateFirst)
+		if l == `"""` || strings.HasPrefix(l, "|") {
+			b.WriteString("      " + strings.TrimPrefix(l, "|") + "\n")
 			continue
 		}
-		switch {
-		case len(s.want.allowed) == 1 && s.want.allowed[0] == 400:
-			for _, f := range s.want.fields {
-				fmt.Fprintf(&b, "    Then the errors name the field %q\n", f)
-			}
-			if len(s.want.fields) == 1 {
-				fmt.Fprintf(&b, "    And the errors name only the field %q\n", s.want.fields[0])
-			}
-		case len(s.want.allowed) == 1:
-			fmt.Fprintf(&b, "    Then the response status is %d\n", s.want.allowed[0])
-		case len(s.want.allowed) == 2:
-			fmt.Fprintf(&b, "    Then the response status is %d or %d\n", s.want.allowed[0], s.want.allowed[1])
-		default:
-			b.WriteString("    Then the response status is 4xx\n")
-		}
+		b.WriteString("    " + l + "\n")
 	}
 	return b.String()
 }
 
-// writeOp writes one operation's Given and When steps.
-func writeOp(b *strings.Builder, o op, first string) {
-	other := "B"
-	if o.actor == "B" {
-		other = "A"
-	}
-	switch o.cred {
-	case "api-key":
-		fmt.Fprintf(b, "    Given I am account %q using the api-key header\n", o.actor)
-	case "session-token":
-		fmt.Fprintf(b, "    Given I am account %q using the session-token header\n", o.actor)
-	case "session-query":
-		fmt.Fprintf(b, "    Given I am account %q using the sessionToken query\n", o.actor)
-	case "none":
-		b.WriteString("    Given I am not authenticated\n")
-	case "wrong-key":
-		b.WriteString("    Given I am not authenticated\n")
-		b.WriteString("    And the request header \"Authorization\" is \"api-key contract-explore-no-such-key\"\n")
-	case "token-as-api-key":
-		fmt.Fprintf(b, "    When I log in as account %q\n", o.actor)
-		b.WriteString("    And I remember the JSON at \"token\" as \"token\"\n")
-		b.WriteString("    Given I am not authenticated\n")
-		b.WriteString("    And the request header \"Authorization\" is \"api-key {{token}}\"\n")
-	case "key-as-session-token":
-		b.WriteString("    Given I am not authenticated\n")
-		fmt.Fprintf(b, "    And the request header \"session-token\" is \"{{%s.apiKey}}\"\n", o.actor)
-	case "key-as-session-query":
-		b.WriteString("    Given I am not authenticated\n")
-		fmt.Fprintf(b, "    And the request query parameter \"sessionToken\" is \"{{%s.apiKey}}\"\n", o.actor)
-	}
-	if o.res == "clients" {
-		writeClientBody(b, o, first, other)
-		return
-	}
-	b.WriteString("    And the request body is the template \"user\"\n")
-	fmt.Fprintf(b, "    And the request body field \"email\" is \"{{%s.email}}\"\n", o.actor)
-	name := first
-	if strings.HasPrefix(o.body, "rename") {
-		name = o.rename
-	}
-	fmt.Fprintf(b, "    And the request body field \"firstName\" is %q\n", name)
-	switch o.body {
-	case "firstName-empty":
-		b.WriteString("    And the request body field \"firstName\" is \"\"\n")
-	case "lastName-empty":
-		b.WriteString("    And the request body field \"lastName\" is \"\"\n")
-	case "email-invalid", "rename-email-invalid":
-		b.WriteString("    And the request body field \"email\" is \"not-an-email\"\n")
-	case "password-short":
-		b.WriteString("    And the request body field \"password\" is \"abcde\"\n")
-	case "lastName-256":
-		b.WriteString("    And the request body field \"lastName\" is a string of 256 characters\n")
-	}
-	path := map[string]string{
-		"own": "/users/{{" + o.actor + ".userId}}", "other": "/users/{{" + other + ".userId}}",
-		"unknown": "/users/999999999", "malformed": "/users/abc",
-	}[o.path]
-	fmt.Fprintf(b, "    When I send \"PUT\" to %q\n", path)
-}
+var rememberRE = regexp.MustCompile(`\{\{step(\d+)\.(\w+)\}\}`)
 
-// writeClientBody writes the body and the send of a PUT /clients.
-func writeClientBody(b *strings.Builder, o op, name, other string) {
-	b.WriteString("    And the request body is the template \"client\"\n")
-	if strings.HasPrefix(o.body, "rename") {
-		name = o.rename
+// stepLines are the Given and When lines of one step.
+func stepLines(st step) []string {
+	var l []string
+	a := st.actor
+	tok := "{{" + st.tokVar + "}}"
+	switch st.cred {
+	case "api-key":
+		l = append(l, fmt.Sprintf("Given I am account %q using the api-key header", a))
+	case "session-token":
+		l = append(l, "Given I am not authenticated", `And the request header "session-token" is "`+tok+`"`)
+	case "session-query":
+		l = append(l, "Given I am not authenticated", `And the request query parameter "sessionToken" is "`+tok+`"`)
+	case "wrong-key":
+		l = append(l, "Given I am not authenticated", `And the request header "Authorization" is "api-key contract-explore-no-such-key"`)
+	case "token-as-api-key":
+		l = append(l, "Given I am not authenticated", `And the request header "Authorization" is "api-key `+tok+`"`)
+	case "key-as-session-token":
+		l = append(l, "Given I am not authenticated", fmt.Sprintf(`And the request header "session-token" is "{{%s.apiKey}}"`, a))
+	case "key-as-session-query":
+		l = append(l, "Given I am not authenticated", fmt.Sprintf(`And the request query parameter "sessionToken" is "{{%s.apiKey}}"`, a))
+	case "bare-key":
+		l = append(l, "Given I am not authenticated", fmt.Sprintf(`And the request header "Authorization" is "{{%s.apiKey}}"`, a))
+	case "bearer-token":
+		l = append(l, "Given I am not authenticated", `And the request header "Authorization" is "Bearer `+tok+`"`)
+	case "key-in-query":
+		l = append(l, "Given I am not authenticated", fmt.Sprintf(`And the request query parameter "apiKey" is "{{%s.apiKey}}"`, a))
+	default:
+		l = append(l, "Given I am not authenticated")
 	}
-	switch o.body {
-	case "name-empty":
-		name = ""
+	if st.op == opLogin {
+		return append(l, fmt.Sprintf("When I log in with email %q and password %q", st.login[0], st.login[1]))
 	}
-	if o.body == "name-256" {
-		b.WriteString("    And the request body field \"name\" is a string of 256 characters\n")
-	} else {
-		fmt.Fprintf(b, "    And the request body field \"name\" is %q\n", name)
+	switch {
+	case st.op == opPlatforms:
+	case st.raw != nil && *st.raw == "":
+	case st.raw != nil:
+		l = append(l, "And the raw request body is:", `"""`, "|"+*st.raw, `"""`)
+	default:
+		pad := st.pad
+		st.pad = 0
+		l = append(l, "And the request body is:", `"""`)
+		var out bytes.Buffer
+		_ = json.Indent(&out, []byte(st.jsonBody()), "", "  ")
+		for _, line := range strings.Split(out.String(), "\n") {
+			l = append(l, "|"+line)
+		}
+		l = append(l, `"""`)
+		if pad > 0 {
+			l = append(l, fmt.Sprintf("And the request body field \"contractPadding\" is a string of %d characters", pad))
+		}
 	}
-	if o.body == "rename-terms-wrong" {
-		b.WriteString("    And the request body field \"terms\" is \"no\"\n")
+	method := map[string]string{opPutUser: "PUT", opPutClient: "PUT", opPlatforms: "GET"}[st.op]
+	if method == "" {
+		method = "POST"
 	}
-	path := map[string]string{
-		"own": "/clients/{{" + o.actor + ".clientId}}", "other": "/clients/{{" + other + ".clientId}}",
-		"unknown": "/clients/999999999", "malformed": "/clients/abc",
-	}[o.path]
-	fmt.Fprintf(b, "    When I send \"PUT\" to %q\n", path)
+	if st.version != "" {
+		return append(l, fmt.Sprintf("When I send %q to %q under the version %q", method, st.gpath, st.version))
+	}
+	return append(l, fmt.Sprintf("When I send %q to %q", method, st.gpath))
 }
