@@ -38,8 +38,8 @@ check: lint race
 crash: ## the state file's crash tests, many rounds: SIGKILL (in compactions too) and SIGTERM under eight writers, SIGTERM at the end of the grace; 0 acknowledged writes lost
 	$(GO) test ./cmd/pricing-mock -run 'TestCrashLosesNoAcknowledgedWrite|TestTermAtTheEndOfTheGrace' -count=1 -v -args -crash.rounds=$(or $(ROUNDS),60)
 
-explore: ## differential exploration of a running target: make explore BASE_URL=http://127.0.0.1:8080/v1 RUNS=500
-	$(GO) run ./cmd/pricing-contract explore --base-url $(or $(BASE_URL),http://$(ADDR)/v1) --runs $(or $(RUNS),200)
+explore: ## differential exploration of a running target: make explore BASE_URL=http://127.0.0.1:8080/v1 BUDGET=10m
+	$(GO) run ./cmd/pricing-contract explore --base-url $(or $(BASE_URL),http://$(ADDR)/v1) --budget $(or $(BUDGET),60s)
 
-explore-rate: ## the explorer's rate over every built-in defect (RUNS sequences each, seed 7)
-	$(GO) test ./cmd/internal/explore -run TestExploreRate -count=1 -v -args -explore.rate=$(or $(RUNS),300)
+explore-rate: ## the explorer's rate over every built-in defect (at most RUNS sequences and 60 s each, seed 7)
+	$(GO) test ./cmd/internal/explore -run TestExploreRate -count=1 -v -timeout 0 -args -explore.rate=$(or $(RUNS),300)
