@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 )
 
@@ -154,7 +155,7 @@ var bl26Wrong = []Variant{
 					_, body := bl26Peek(r)
 					if name, _ := bl26Str(body, "name"); body != nil && strings.TrimSpace(name) == "" {
 						hit()
-						bl26Fail(w, "name", "InvalidName", "name is required.")
+						bl26Fail(w, "name", pricing.CodeInvalidName.String(), "name is required.")
 						return
 					}
 				}
@@ -319,7 +320,7 @@ var bl26Wrong = []Variant{
 					mu.Unlock()
 					if refuse {
 						hit()
-						bl26Write(w, http.StatusUnauthorized, []any{map[string]any{"fieldName": "", "error": "Unauthorized", "message": "The email address or the password is wrong."}})
+						bl26Write(w, http.StatusUnauthorized, []any{map[string]any{"fieldName": "", "error": pricing.CodeUnauthorized.String(), "message": "The email address or the password is wrong."}})
 						return
 					}
 					next.ServeHTTP(w, r)
@@ -372,7 +373,7 @@ var bl26Wrong = []Variant{
 					_, body := bl26Peek(r)
 					if pw, has := body["password"]; has && pw == nil {
 						hit()
-						bl26Fail(w, "password", "InvalidPassword", "password must be a string of at least 6 characters.")
+						bl26Fail(w, "password", pricing.CodeInvalidPassword.String(), "password must be a string of at least 6 characters.")
 						return
 					}
 				}
@@ -389,7 +390,7 @@ var bl26Wrong = []Variant{
 					_, body := bl26Peek(r)
 					if pw, ok := bl26Str(body, "password"); ok && bl26Runes(pw) == 6 {
 						hit()
-						bl26Fail(w, "password", "InvalidPassword", "password is too short.")
+						bl26Fail(w, "password", pricing.CodeInvalidPassword.String(), "password is too short.")
 						return
 					}
 				}
@@ -477,7 +478,7 @@ var bl26Wrong = []Variant{
 					_, body := bl26Peek(r)
 					if e, ok := bl26Str(body, "email"); ok && strings.Contains(strings.SplitN(e, "@", 2)[0], "+") {
 						hit()
-						bl26Fail(w, "email", "InvalidEmail", "email must be a valid email address.")
+						bl26Fail(w, "email", pricing.CodeInvalidEmail.String(), "email must be a valid email address.")
 						return
 					}
 				}
@@ -519,7 +520,7 @@ var bl26Wrong = []Variant{
 							old, _ := bl26Str(asObj(u), "email")
 							if old != e && strings.EqualFold(old, e) {
 								hit()
-								bl26Fail(w, "email", "InvalidEmail", "email is already used by another account.")
+								bl26Fail(w, "email", pricing.CodeInvalidEmail.String(), "email is already used by another account.")
 								return
 							}
 						}
@@ -532,7 +533,7 @@ var bl26Wrong = []Variant{
 	{
 		Name: "blind26-first-name-of-255-refused",
 		Why:  `§4.1/§8: firstName is ..255, "at most 255 characters long"; a first name of exactly 255 characters is refused (< 255 instead of <= 255)`,
-		Wrap: bl26Refuse("PUT", "/users/*", "firstName", "InvalidFirstName", func(n int) bool { return n == 255 }),
+		Wrap: bl26Refuse("PUT", "/users/*", "firstName", pricing.CodeInvalidFirstName.String(), func(n int) bool { return n == 255 }),
 	},
 	{
 		Name: "blind26-last-name-truncated",
@@ -550,8 +551,8 @@ var bl26Wrong = []Variant{
 				return bl26Errors(a, func(errs []any) (any, bool) {
 					changed := false
 					for _, e := range errs {
-						if o, ok := e.(map[string]any); ok && o["error"] == "InvalidFirstName" {
-							o["error"] = "InvalidLastName"
+						if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidFirstName.String() {
+							o["error"] = pricing.CodeInvalidLastName.String()
 							changed = true
 						}
 					}
@@ -685,7 +686,7 @@ var bl26Wrong = []Variant{
 					_, body := bl26Peek(r)
 					if s, ok := bl26Str(body, "addressCity"); ok && len(s) > 255 && bl26Runes(s) <= 255 {
 						hit()
-						bl26Fail(w, "addressCity", "InvalidAddressCity", "addressCity must be at most 255 characters long.")
+						bl26Fail(w, "addressCity", pricing.CodeInvalidAddressCity.String(), "addressCity must be at most 255 characters long.")
 						return
 					}
 				}
@@ -924,7 +925,7 @@ var bl26Wrong = []Variant{
 					_, body := bl26Peek(r)
 					if h, ok := bl26Str(bl26Sub(body, "marketapp"), "hash"); ok && h != strings.ToLower(h) {
 						hit()
-						bl26Fail(w, "marketapp.hash", "InvalidMarketappHash", "marketapp.hash must be 40 hexadecimal characters.")
+						bl26Fail(w, "marketapp.hash", pricing.CodeInvalidMarketappHash.String(), "marketapp.hash must be 40 hexadecimal characters.")
 						return
 					}
 				}
@@ -961,7 +962,7 @@ var bl26Wrong = []Variant{
 					_, hasHash := bl26Str(bl26Sub(body, "marketapp"), "hash")
 					if n, _ := bl26Str(body, "name"); body != nil && hasHash && strings.TrimSpace(n) == "" {
 						hit()
-						bl26Fail(w, "name", "InvalidName", "name is required.")
+						bl26Fail(w, "name", pricing.CodeInvalidName.String(), "name is required.")
 						return
 					}
 				}
@@ -999,8 +1000,8 @@ var bl26Wrong = []Variant{
 				return bl26Errors(a, func(errs []any) (any, bool) {
 					changed := false
 					for _, e := range errs {
-						if o, ok := e.(map[string]any); ok && o["error"] == "InvalidName" {
-							o["error"], o["fieldName"] = "InvalidMarketappHash", "marketapp.hash"
+						if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidName.String() {
+							o["error"], o["fieldName"] = pricing.CodeInvalidMarketappHash.String(), "marketapp.hash"
 							changed = true
 						}
 					}

@@ -275,16 +275,8 @@ func (c *checker) optional(path string, want *string) {
 	c.exact(path, *want)
 }
 
-func describe(v gjson.Result) string {
-	if !v.Exists() {
-		return "absent"
-	}
-	r := v.Raw
-	if len(r) > 80 {
-		r = r[:77] + "..."
-	}
-	return r
-}
+// describe shows a value briefly, as the suite's steps do.
+func describe(v gjson.Result) string { return match.Describe(v) }
 
 func jsonOf(v any) string {
 	s := match.JSONString(fmt.Sprint(v))

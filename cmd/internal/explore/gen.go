@@ -154,38 +154,38 @@ func (e *explorer) userChanges(f *gofakeit.Faker, s *seqState, actor string) []c
 		{field: "firstName", what: "a first name of 255 non-ASCII characters", value: nonASCII(255)},
 		{field: "firstName", what: "a first name of one character", value: "Q"},
 		{field: "firstName", what: "a first name with an apostrophe", value: "O'Brien <&>"},
-		{field: "firstName", what: "an empty first name", value: "", code: "InvalidFirstName"},
-		{field: "firstName", what: "no first name", remove: true, code: "InvalidFirstName"},
+		{field: "firstName", what: "an empty first name", value: "", code: pricing.CodeInvalidFirstName.String()},
+		{field: "firstName", what: "no first name", remove: true, code: pricing.CodeInvalidFirstName.String()},
 		{field: "firstName", what: "a first name of 256 characters", value: strings.Repeat("f", 256)},
 		{field: "firstName", what: "a first name of 256 non-ASCII characters", value: nonASCII(256)},
 		{field: "firstName", what: "a number as the first name", value: json.Number("7")},
 		{field: "lastName", what: "a new last name", value: "contract-" + f.LastName()},
-		{field: "lastName", what: "an empty last name", value: "", code: "InvalidLastName"},
+		{field: "lastName", what: "an empty last name", value: "", code: pricing.CodeInvalidLastName.String()},
 		{field: "lastName", what: "a last name of 256 characters", value: strings.Repeat("l", 256)},
 		{field: "email", what: "a new email", value: "contract-" + word(f) + "@" + d},
 		{field: "email", what: "an email with a + tag", value: "contract-" + word(f) + "+tag@" + d},
 		{field: "email", what: "an email with dots", value: "contract." + word(f) + ".x@" + d},
 		{field: "email", what: "an email on a subdomain", value: "contract-" + word(f) + "@contract-sub." + d},
-		{field: "email", what: "an invalid email", value: "not-an-email", code: "InvalidEmail"},
+		{field: "email", what: "an invalid email", value: "not-an-email", code: pricing.CodeInvalidEmail.String()},
 		{field: "email", what: "an email of 256 characters", value: strings.Repeat("e", 256-1-len(d)) + "@" + d},
 		{field: "email", what: "the other account's email", value: other.Email, loose: true},
 		{field: "password", what: "a new password", value: "contract-" + f.Password(true, true, true, false, false, 10), code: ""},
 		{field: "password", what: "a password of 6 characters", value: "pw-" + strings.ToLower(f.LetterN(3))},
 		{field: "password", what: "a password of 6 non-ASCII characters", value: "éééééé"},
-		{field: "password", what: "a password of 5 characters", value: "pw-ab", code: "InvalidPassword"},
-		{field: "password", what: "a password of 5 two-byte characters", value: "ééééé", code: "InvalidPassword"},
+		{field: "password", what: "a password of 5 characters", value: "pw-ab", code: pricing.CodeInvalidPassword.String()},
+		{field: "password", what: "a password of 5 two-byte characters", value: "ééééé", code: pricing.CodeInvalidPassword.String()},
 		{field: "timezone", what: "a timezone with a hyphen", value: "America/Port-au-Prince"},
 		{field: "timezone", what: "another timezone", value: "Asia/Tokyo"},
 		{field: "timezone", what: "a timezone of 256 characters", value: "Europe/" + strings.Repeat("t", 249)},
 		{field: "subscribeBlog", what: "subscribeBlog toggled", value: !s.user(actor).SubscribeBlog},
 		{field: "subscribeWelcome", what: "subscribeWelcome toggled", value: !s.user(actor).SubscribeWelcome},
 		{field: "subscribeHowto", what: "a string as subscribeHowto", value: "true", loose: true},
-		{field: "phoneCountry.id", what: "an unknown phoneCountry.id", value: json.Number("999999999"), code: "InvalidPhoneCountryId"},
+		{field: "phoneCountry.id", what: "an unknown phoneCountry.id", value: json.Number("999999999"), code: pricing.CodeInvalidPhoneCountryID.String()},
 		{field: "phoneNumber", what: "a new phone number", value: f.Numerify("##########")},
-		{field: "phoneNumber", what: "an empty phone number", value: "", code: "InvalidPhoneNumber"},
+		{field: "phoneNumber", what: "an empty phone number", value: "", code: pricing.CodeInvalidPhoneNumber.String()},
 		{field: "phoneExtension", what: "a phone extension", value: f.Numerify("###")},
 		{field: "phoneExtension", what: "no phone extension (null)", value: nil},
-		{field: "phoneExtension", what: "a number as the phone extension", value: json.Number("42"), code: "InvalidPhoneExtension"},
+		{field: "phoneExtension", what: "a number as the phone extension", value: json.Number("42"), code: pricing.CodeInvalidPhoneExtension.String()},
 	}
 }
 
@@ -310,7 +310,7 @@ func (e *explorer) newClientBody(f *gofakeit.Faker) map[string]any {
 
 func (e *explorer) drawClientChanges(t *rapid.T, f *gofakeit.Faker, st *step, body map[string]any, prefix string, create bool) {
 	other := ids(e.cat.currencies)
-	nameCode := "InvalidName"
+	nameCode := pricing.CodeInvalidName.String()
 	if prefix != "" {
 		nameCode = ""
 	}
@@ -363,7 +363,7 @@ func (e *explorer) drawAppBody(t *rapid.T, f *gofakeit.Faker, st *step, prefix s
 		st.looseFields = append(st.looseFields, prefix+"marketapp", prefix+"name", prefix+"platform")
 	}
 	b["nextplan"] = map[string]any{"id": oneOf(f, plans)}
-	nameCode := "InvalidName"
+	nameCode := pricing.CodeInvalidName.String()
 	if prefix != "" || byHash {
 		nameCode = ""
 	}
