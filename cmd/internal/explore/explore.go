@@ -147,7 +147,7 @@ func newPool(ctx context.Context, p steps.Profile, hc *http.Client, notes io.Wri
 			}
 			return nil, err
 		}
-		e.stop = &pl.stop
+		e.stop, e.salt = &pl.stop, int64(i)*7_919_000_003
 		pl.explorers = append(pl.explorers, e)
 	}
 	return pl, nil

@@ -23,7 +23,7 @@ func (e *explorer) drawStep(t *rapid.T, s *seqState) step {
 	st := step{op: rapid.SampledFrom(ops).Draw(t, "op"), actor: rapid.SampledFrom([]string{"A", "B"}).Draw(t, "actor")}
 	// rapid draws small values most (its shrinking wants them simple); the
 	// picks among many alike are uniform, from a faker rapid seeds.
-	f := gofakeit.New(rapid.Int64().Draw(t, "fake"))
+	f := gofakeit.New(rapid.Int64().Draw(t, "fake") ^ e.salt)
 	if st.op != opLogin {
 		// Valid credentials most of the time, so that sequences get past
 		// authentication and change state.

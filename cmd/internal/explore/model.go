@@ -122,8 +122,11 @@ type explorer struct {
 	// What the run learned of the target, for every later answer: values
 	// the reference could not know (learned), the ids of the entities the
 	// run made (seen: kind:id), the tokens the target issued (token: actor).
-	mu      sync.Mutex
-	stop    *atomic.Bool // the pool's: stop starting sequences
+	mu   sync.Mutex
+	stop *atomic.Bool // the pool's: stop starting sequences
+	// salt makes the values each pair of the pool draws its own: two pairs
+	// never ask for the same new email at once.
+	salt    int64
 	learned map[string]learnedValue
 	seen    map[string]string
 	tokens  map[string]string
