@@ -46,6 +46,15 @@ const floorFeature = `Feature: the floor under every scenario
     When I send "POST" to "/reply?status=404"
     Then the response status is 2xx
 
+  Scenario: a class less one code
+    When I send "POST" to "/reply?status=418"
+    Then the response status is 4xx but not 401
+    And the response status is 200 or 4xx but not 401
+
+  Scenario: the code taken out of the class
+    When I send "POST" to "/reply?status=401"
+    Then the response status is 4xx but not 401
+
   @mutates-A
   Scenario: the snapshot's requests are not the scenario's
     Given I am account "A" using the api-key header
@@ -80,8 +89,8 @@ func TestFloor(t *testing.T) {
 	for _, fl := range o.Failed {
 		failed[fl.Name] = fl.Err.Error()
 	}
-	if o.Ran != 6 {
-		t.Errorf("ran %d scenarios, want 6", o.Ran)
+	if o.Ran != 8 {
+		t.Errorf("ran %d scenarios, want 8", o.Ran)
 	}
 	want := map[string][]string{
 		"a 500 to a request no step asserts fails the scenario": {
@@ -92,7 +101,8 @@ func TestFloor(t *testing.T) {
 			"response status: 500 Internal Server Error",
 		},
 		"a 5xx a failing step shows is not reported again": {"expected status 4xx, got 500"},
-		"a 4xx is not a 2xx": {"expected status 2xx, got 404"},
+		"a 4xx is not a 2xx":              {"expected status 2xx, got 404"},
+		"the code taken out of the class": {"expected status 4xx but not 401, got 401"},
 	}
 	for name, parts := range want {
 		msg, ok := failed[name]
