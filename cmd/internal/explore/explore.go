@@ -297,7 +297,7 @@ func (e *explorer) sequence(t *rapid.T, res *result) {
 		res.ops[st.kind()] = true
 		e.mu.Unlock()
 		if d != nil {
-			seq := &sequence{steps: s.steps, status: s.status, div: d, reason: st.describe() + ": " + d.reason}
+			seq := &sequence{steps: s.steps, div: d, reason: st.describe() + ": " + d.reason}
 			e.mu.Lock()
 			res.failures = append(res.failures, seq.reason)
 			if res.divergence == nil || len(seq.steps) <= len(res.divergence.steps) {

@@ -102,30 +102,14 @@ var rememberRE = regexp.MustCompile(`\{\{step(\d+)\.(\w+)\}\}`)
 func stepLines(st step) []string {
 	var l []string
 	a := st.actor
-	tok := "{{" + st.tokVar + "}}"
-	switch st.cred {
-	case "api-key":
-		l = append(l, fmt.Sprintf("Given I am account %q using the api-key header", a))
-	case "session-token":
-		l = append(l, "Given I am not authenticated", `And the request header "session-token" is "`+tok+`"`)
-	case "session-query":
-		l = append(l, "Given I am not authenticated", `And the request query parameter "sessionToken" is "`+tok+`"`)
-	case "wrong-key":
-		l = append(l, "Given I am not authenticated", `And the request header "Authorization" is "api-key contract-explore-no-such-key"`)
-	case "token-as-api-key":
-		l = append(l, "Given I am not authenticated", `And the request header "Authorization" is "api-key `+tok+`"`)
-	case "key-as-session-token":
-		l = append(l, "Given I am not authenticated", fmt.Sprintf(`And the request header "session-token" is "{{%s.apiKey}}"`, a))
-	case "key-as-session-query":
-		l = append(l, "Given I am not authenticated", fmt.Sprintf(`And the request query parameter "sessionToken" is "{{%s.apiKey}}"`, a))
-	case "bare-key":
-		l = append(l, "Given I am not authenticated", fmt.Sprintf(`And the request header "Authorization" is "{{%s.apiKey}}"`, a))
-	case "bearer-token":
-		l = append(l, "Given I am not authenticated", `And the request header "Authorization" is "Bearer `+tok+`"`)
-	case "key-in-query":
-		l = append(l, "Given I am not authenticated", fmt.Sprintf(`And the request query parameter "apiKey" is "{{%s.apiKey}}"`, a))
-	default:
-		l = append(l, "Given I am not authenticated")
+	l = append(l, "Given I am not authenticated")
+	if c, ok := credPlaces[st.cred]; ok {
+		where := "header"
+		if c.query {
+			where = "query parameter"
+		}
+		value := c.with("{{"+a+".apiKey}}", "{{"+st.tokVar+"}}")
+		l = append(l, fmt.Sprintf("And the request %s %q is %q", where, c.name, value))
 	}
 	if st.op == opLogin {
 		return append(l, fmt.Sprintf("When I log in with email %q and password %q", st.login[0], st.login[1]))

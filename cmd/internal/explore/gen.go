@@ -147,7 +147,7 @@ func word(f *gofakeit.Faker) string { return strings.ToLower(f.LetterN(8)) }
 func (e *explorer) userChanges(f *gofakeit.Faker, s *seqState, actor string) []change {
 	d := e.emailDomain()
 	nonASCII := func(n int) string { return strings.Repeat("é", n) }
-	other := s.account(e.other(actor))
+	other := s.user(e.other(actor))
 	return []change{
 		{field: "firstName", what: "a new first name", value: "contract-" + f.FirstName()},
 		{field: "firstName", what: "a first name of 255 characters", value: strings.Repeat("f", 255)},

@@ -28,6 +28,33 @@ var creds = []string{"api-key", "session-token", "session-query", "none", "wrong
 	// a query parameter.
 	"bare-key", "bearer-token", "key-in-query"}
 
+// credPlace is where a credential form puts what: a header or a query
+// parameter, and its value, in which {key} and {token} stand for the
+// account's API key and session token. The wire and the reproducer both
+// read it.
+type credPlace struct {
+	query       bool
+	name, value string
+}
+
+var credPlaces = map[string]credPlace{
+	"api-key":              {name: "Authorization", value: "api-key {key}"},
+	"session-token":        {name: "session-token", value: "{token}"},
+	"session-query":        {query: true, name: "sessionToken", value: "{token}"},
+	"wrong-key":            {name: "Authorization", value: "api-key contract-explore-no-such-key"},
+	"token-as-api-key":     {name: "Authorization", value: "api-key {token}"},
+	"key-as-session-token": {name: "session-token", value: "{key}"},
+	"key-as-session-query": {query: true, name: "sessionToken", value: "{key}"},
+	"bare-key":             {name: "Authorization", value: "{key}"},
+	"bearer-token":         {name: "Authorization", value: "Bearer {token}"},
+	"key-in-query":         {query: true, name: "apiKey", value: "{key}"},
+}
+
+// with is the place's value for a key and a token.
+func (c credPlace) with(key, token string) string {
+	return strings.NewReplacer("{key}", key, "{token}", token).Replace(c.value)
+}
+
 // The operations of a sequence.
 const (
 	opPutUser    = "PUT /users/:userId"

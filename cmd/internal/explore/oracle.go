@@ -38,8 +38,6 @@ func (s *seqState) user(actor string) pricing.User {
 
 func (s *seqState) uid(actor string) int64 { return s.acctIDs[actor][0] }
 
-func (s *seqState) account(actor string) pricing.User { return s.user(actor) }
-
 // clientOf is the client a PUT /clients step names by its own path: the
 // actor's, or the last one it created.
 func (s *seqState) clientOf(st step) pricing.Client {

@@ -14,7 +14,6 @@ import (
 // sequence is a sequence that diverged, as the reproducer writes it.
 type sequence struct {
 	steps  []step
-	status []int // the target's answer to each step
 	div    *divergence
 	reason string
 	// subst: the accounts' secrets and emails, which the reproducer
@@ -78,11 +77,11 @@ func (e *explorer) restore(s *seqState) {
 		h := http.Header{"Authorization": {"api-key " + a.apiKey}}
 		u, _ := start.User(a.user.ID)
 		put := func(b map[string]any) {
-			_, _, _ = e.do(http.MethodPut, fmt.Sprintf("/users/%d", a.user.ID), h, jsonOf2(b))
+			_, _, _ = e.do(http.MethodPut, fmt.Sprintf("/users/%d", a.user.ID), h, bodyText(b))
 		}
 		put(userBody(u))
 		c, _ := start.Client(a.clientSeed.ID)
-		_, _, _ = e.do(http.MethodPut, fmt.Sprintf("/clients/%d", a.clientSeed.ID), h, jsonOf2(clientBody(c)))
+		_, _, _ = e.do(http.MethodPut, fmt.Sprintf("/clients/%d", a.clientSeed.ID), h, bodyText(clientBody(c)))
 		status, body, err := e.loginTarget(u.Email, a.password)
 		if err != nil || status != http.StatusOK {
 			// The password is not the profile's any more: a sequence
@@ -122,7 +121,8 @@ func (e *explorer) restore(s *seqState) {
 	}
 }
 
-func jsonOf2(b map[string]any) string { return step{body: b}.jsonBody() }
+// bodyText is a body as a step sends it.
+func bodyText(b map[string]any) string { return step{body: b}.jsonBody() }
 
 // send sends a step to the target; it fills in the step's path as sent and
 // as the reproducer writes it.
@@ -135,27 +135,10 @@ func (e *explorer) send(s *seqState, st *step) answer {
 	if at := s.tokStep[st.actor]; at >= 0 {
 		st.tokVar = rememberName(at, "token")
 	}
-	switch st.cred {
-	case "api-key":
-		h.Set("Authorization", "api-key "+key)
-	case "session-token":
-		h.Set("session-token", tok)
-	case "session-query":
-		q.Set("sessionToken", tok)
-	case "wrong-key":
-		h.Set("Authorization", "api-key contract-explore-no-such-key")
-	case "token-as-api-key":
-		h.Set("Authorization", "api-key "+tok)
-	case "key-as-session-token":
-		h.Set("session-token", key)
-	case "key-as-session-query":
-		q.Set("sessionToken", key)
-	case "bare-key":
-		h.Set("Authorization", key)
-	case "bearer-token":
-		h.Set("Authorization", "Bearer "+tok)
-	case "key-in-query":
-		q.Set("apiKey", key)
+	if c, ok := credPlaces[st.cred]; ok && c.query {
+		q.Set(c.name, c.with(key, tok))
+	} else if ok {
+		h.Set(c.name, c.with(key, tok))
 	}
 	method, body := http.MethodPost, st.jsonBody()
 	switch st.op {
@@ -301,7 +284,7 @@ func (e *explorer) replay(steps []step) *sequence {
 			if i < len(steps)-1 {
 				return nil
 			}
-			return &sequence{steps: s.steps, status: s.status, div: d, reason: st.describe() + ": " + d.reason}
+			return &sequence{steps: s.steps, div: d, reason: st.describe() + ": " + d.reason}
 		}
 	}
 	return nil
