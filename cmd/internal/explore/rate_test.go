@@ -17,7 +17,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 )
 
-var rateRuns = flag.Int("explore.rate", 100, "the explorer's rate over the built-in defects: at most `N` sequences (and 60 s) each (make explore-rate)")
+var rateRuns = flag.Int("explore.rate", 150, "the explorer's rate over the built-in defects: at most `N` sequences (and 60 s) each (make explore-rate)")
 
 // TestExploreRate is the share of the built-in defects a fixed seed finds,
 // each alone in a mock, without the hand-written scenarios; it must be at
@@ -40,6 +40,7 @@ func TestExploreRate(t *testing.T) {
 		t.Fatalf("the control run against the mock diverges: %s\n%s", res.divergence.reason, res.divergence.feature())
 	}
 	all := defects.All()
+	// RATE_ONLY=name,name measures those defects alone (a look at one).
 	if only := os.Getenv("RATE_ONLY"); only != "" {
 		all, err = defects.Find(strings.Split(only, ","))
 		if err != nil {
