@@ -21,17 +21,19 @@ import (
 	"github.com/cucumber/godog"
 	"github.com/cucumber/godog/colors"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/exitcode"
 	"github.com/pricing-contract/pricing-contract/features"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 )
 
-// Exit statuses of Run. 0 to 2 are godog's; 3 tells CI that the target or
-// the profile could not be used at all, rather than that the contract broke.
+// Exit statuses of Run, declared for the whole binary in package exitcode.
+// 0 to 2 are godog's; 3 tells CI that the target or the profile could not
+// be used at all, rather than that the contract broke.
 const (
-	exitPass     = 0
-	exitFail     = 1
-	exitUsage    = 2
-	exitUnusable = 3
+	exitPass     = exitcode.Pass
+	exitFail     = exitcode.Fail
+	exitUsage    = exitcode.Usage
+	exitUnusable = exitcode.Unusable
 )
 
 // defaultTimeout bounds one request, connection and answer included: long

@@ -33,16 +33,17 @@ import (
 	"github.com/brianvoe/gofakeit/v6"
 	"pgregory.net/rapid"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/exitcode"
 	"github.com/pricing-contract/pricing-contract/steps"
 	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
-// Exit statuses, those of the suite.
+// Exit statuses, those of the suite (package exitcode).
 const (
-	exitPass     = 0
-	exitFail     = 1
-	exitUsage    = 2
-	exitUnusable = 3
+	exitPass     = exitcode.Pass
+	exitFail     = exitcode.Fail
+	exitUsage    = exitcode.Usage
+	exitUnusable = exitcode.Unusable
 )
 
 // Main runs `pricing-contract explore`.
