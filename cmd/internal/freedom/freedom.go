@@ -1,0 +1,206 @@
+// Package freedom is the one table of the answers a correct server may
+// give where the spec (../shared/spec/pricing-api.md) leaves the choice
+// open: the order of its checks, the statuses of refusals the spec names no
+// status for, optional fields and read extensions, the forms of ids, dates
+// and secrets. `pricing-contract explore` consults it, and nothing else, to
+// decide whether an answer that differs from the reference (the mock's
+// domain) is another correct answer or a divergence; the README's table
+// "Where the spec is silent" has a row for each entry, with the same
+// section and question, the mock's choice and the answers accepted
+// (TestREADMEHasEveryFreedom).
+package freedom
+
+// Freedom is one choice the spec leaves to a server.
+type Freedom struct {
+	// ID names the freedom in the explorer's reasons and tests.
+	ID string
+	// Section is the spec's section (or sections, comma-separated) whose
+	// silence leaves the choice: the first column of the README's row.
+	Section string
+	// Question is the choice, as the README's row asks it.
+	Question string
+	// Mock is the mock's choice, as the README states it.
+	Mock string
+	// Accepted is every answer a correct server may give, as the README
+	// states it: what the explorer accepts.
+	Accepted string
+	// Statuses are the statuses a correct server may answer, where the
+	// choice is one of statuses; nil where it is not.
+	Statuses []int
+}
+
+// SizeLimit is the smallest body the explorer lets a server refuse for its
+// size alone (413): a body of the spec's fields at their limits, in any
+// JSON form, stays well below it.
+const SizeLimit = 64 << 10
+
+// The freedoms, each by the name the oracle uses.
+var (
+	CheckOrder = Freedom{
+		ID: "check-order", Section: "5, 7.2", Question: "the order of the checks",
+		Mock: "401, then 404, then 403, then 400: authentication, the path's resource exists, the caller may touch it, the body is valid",
+		Accepted: "401 first, whatever else is wrong (5), but for a body over the size limit (below); after it, for a request refused both " +
+			"for its path (403, 404) and for its body (4xx), the refusal of either",
+	}
+	UnknownID = Freedom{
+		ID: "unknown-id", Section: "7.2", Question: "an id in the path that names nothing, sent by an authenticated caller",
+		Mock:     "404",
+		Accepted: "403 or 404: a server may refuse the caller before it looks the id up",
+		Statuses: []int{403, 404},
+	}
+	MalformedID = Freedom{
+		ID: "malformed-id", Section: "4", Question: "path ids",
+		Mock:     "plain positive decimals only; `01`, `+1`, `abc` and anything past int64 are 404",
+		Accepted: "400, 403 or 404 for an id that is no plain positive decimal; an id with leading zeros (`01`) may also be read as the decimal",
+		Statuses: []int{400, 403, 404},
+	}
+	UnknownVersion = Freedom{
+		ID: "unknown-version", Section: "5, 9", Question: "an unknown version segment without correct credentials: 401 or 404?",
+		Mock:     "the mock: 404 (the path names nothing)",
+		Accepted: "401 or 404: a server may authenticate before routing; with correct credentials, 404",
+		Statuses: []int{401, 404},
+	}
+	PlatformsAuth = Freedom{
+		ID: "platforms-auth", Section: "4.5", Question: "may the platforms collection need credentials?",
+		Mock:     "no: it answers 200 whatever the credentials",
+		Accepted: "200 or 401 to a request without correct credentials; 200 to one with them",
+		Statuses: []int{200, 401},
+	}
+	LoginRefused = Freedom{
+		ID: "login-refused", Section: "5", Question: "the status of a refused login",
+		Mock:     "401 for wrong credentials, 400 for a missing email or password",
+		Accepted: "400 or 401, never 200; the error array's fields and codes are the server's",
+		Statuses: []int{400, 401},
+	}
+	LoginEmailCase = Freedom{
+		ID: "login-email-case", Section: "5", Question: "a login with the account's email in another letter case",
+		Mock:     "logs in (emails match case-insensitively)",
+		Accepted: "the account's session, or 400 or 401",
+		Statuses: []int{200, 400, 401},
+	}
+	LoginSession = Freedom{
+		ID: "login-session", Section: "5", Question: "may a login answer with the session the user already has?",
+		Mock:     "the mock opens a new session for every login",
+		Accepted: "a new session, or the one the user already has (the same token and `created`)",
+	}
+	SessionClient = Freedom{
+		ID: "session-client", Section: "2.4", Question: "which `clientId` a session holds",
+		Mock:     "the user's primary client when the session was created",
+		Accepted: "any client of the user",
+	}
+	SecretForms = Freedom{
+		ID: "secret-forms", Section: "5", Question: "an api key or session token in another letter case",
+		Mock:     "401: secrets are compared exactly",
+		Accepted: "401, or the account's answer (a server may compare a UUID token as a UUID, in any case); a secret with a character changed, added or dropped is 401",
+		Statuses: []int{401},
+	}
+	SchemeWord = Freedom{
+		ID: "scheme-word", Section: "5", Question: "the scheme word",
+		Mock:     "`api-key` is matched case-insensitively, followed by one or more spaces and the key",
+		Accepted: "`api-key` and one space authenticate; another case of the word (RFC 9110 11.1) or several spaces authenticate too, or are 401",
+		Statuses: []int{401},
+	}
+	ContentType = Freedom{
+		ID: "content-type", Section: "4", Question: "request Content-Type",
+		Mock:     "bodies are parsed as JSON whatever the Content-Type, except the form body of POST /sessions",
+		Accepted: "a body labelled `application/json` in any case, with any parameters (RFC 9110 8.3.1), is read as JSON; without a Content-Type or labelled otherwise, read as JSON or refused with a 4xx but 401",
+	}
+	UnnamedField = Freedom{
+		ID: "unnamed-field", Section: "7.1", Question: "a body field the spec does not name",
+		Mock:     "ignored",
+		Accepted: "ignored, or the body refused with a 4xx but 401 (a 400 may name the field)",
+	}
+	UnstatedRefusal = Freedom{
+		ID: "unstated-refusal", Section: "7.3", Question: "a refusal whose status, field or code the spec does not state",
+		Mock: "400 with the field's code (a wrong JSON type, an unknown catalogue id, terms other than `I agree`, a taken email, a hash of no " +
+			"marketplace app, an `app` on PUT /clients)",
+		Accepted: "any 4xx but 401; a 400 names the field or the object above it, with a code of the server's",
+	}
+	UnstatedValidity = Freedom{
+		ID: "unstated-validity", Section: "7.3", Question: "a value whose validity the spec does not state",
+		Mock: "accepted as sent: any timezone of the form Area/City, address, postcode, country, VAT number, phone number; an address RFC 5321 " +
+			"allows with a quoted local part; characters such as controls, bidirectional marks and zero-width spaces",
+		Accepted: "accepted and answered as sent, or refused with a 4xx but 401 (a 400 names the field)",
+	}
+	BlankString = Freedom{
+		ID: "blank-string", Section: "7.3", Question: "a blank (whitespace-only) required string",
+		Mock:     "rejected as not provided (`firstName`, `lastName`, the client's name and address fields, an app name without a hash, `phoneNumber`)",
+		Accepted: "refused with a 4xx but 401 naming the field, or accepted as sent",
+	}
+	Email255 = Freedom{
+		ID: "email-255", Section: "2.1, 8", Question: "the longest email: 255 (the spec's `..255`) or 254 (RFC 5321)?",
+		Mock:     "the mock accepts 255 (`@reference`)",
+		Accepted: "254 accepted; 255 accepted or refused; 256 refused",
+	}
+	NumberForms = Freedom{
+		ID: "number-forms", Section: "4.2", Question: "an id in a body written `2.0` or `2e0`",
+		Mock:     "400 with the code of its field (`InvalidPlanId` for `nextplan.id`): an id is an integer literal",
+		Accepted: "refused with a 4xx but 401, or read as the integer it equals (RFC 8259 6)",
+	}
+	DuplicateKeys = Freedom{
+		ID: "duplicate-keys", Section: "7.1", Question: "duplicate keys in a JSON body",
+		Mock:     "the last one wins",
+		Accepted: "the explorer repeats a key with the same value: that value, or the body refused with a 4xx but 401 (RFC 8259 4: names should be unique)",
+	}
+	SizeLimitFreedom = Freedom{
+		ID: "size-limit", Section: "7.2, 8", Question: "a body over the server's size limit",
+		Mock:     "413 over 1 MiB, after authentication (401 first)",
+		Accepted: "a body over 64 KiB may be answered 413 at any point of the order of the checks, before authentication too; a smaller body is never refused for its size",
+		Statuses: []int{413},
+	}
+	StringLength = Freedom{
+		ID: "string-length", Section: "2, 8", Question: "the characters of `..255` and of a password",
+		Mock:     "Unicode code points (the mock counts runes)",
+		Accepted: "code points, UTF-16 units or graphemes: the explorer sends limits in letters that are one of each, and characters outside the Basic Multilingual Plane only where every count stays within the limit",
+	}
+	OptionalFields = Freedom{
+		ID: "optional-fields", Section: "2.2", Question: "may a client answer leave out `addressLine2` and `vat`?",
+		Mock:     "yes: 2's notation says an optional field may be omitted",
+		Accepted: "an optional field (`addressLine2`, `vat`, `phoneExtension`) the server holds no value for absent or null",
+	}
+	PlanFlags = Freedom{
+		ID: "plan-flags", Section: "4.2, 2.3", Question: "the plan flags of an app created with `nextplan.id` N",
+		Mock:     "the mock: plan N's flags at once (1 lite, 2 pro, 3 dynamic)",
+		Accepted: "the flags of any plan of the catalogue (a next plan may apply later)",
+	}
+	CurrencyCode = Freedom{
+		ID: "currency-code", Section: "2.2", Question: "`currency.code` is typed Number but shown as three letters",
+		Mock:     "a string of three upper-case letters (`GBP`)",
+		Accepted: "the currency's code in any letter case",
+	}
+	Identity = Freedom{
+		ID: "identity", Section: "2", Question: "ids, tokens, write keys and messages",
+		Mock:     "ids counting up from 1 in each kind, tokens and write keys of random hex, messages in English",
+		Accepted: "any values, compared by identity: the same entity keeps its id, two entities never share one; ids compared exactly as integers (64 bits, never as floats), tokens and write keys as strings",
+	}
+	Dates = Freedom{
+		ID: "dates", Section: "1, 2", Question: "a date that must not move, read on a later answer",
+		Mock:     "the mock writes RFC 3339 in UTC, whole seconds",
+		Accepted: "any ISO 8601 form, compared as instants at the precision written; a date of an event that just happened within `clock_skew` of the runner's clock; a session's `created` a date-time (2.4)",
+	}
+	ReadExtensions = Freedom{
+		ID: "read-extensions", Section: "2.5", Question: "read endpoints",
+		Mock:     "documented extensions, authenticated like the rest",
+		Accepted: "any of them, or none: the explorer reads the state back (`GET /users/:userId`, `GET /users/:userId/clients`, `GET /clients/:clientId`, `GET /clients/:clientId/apps`) only where one answers 200 with JSON",
+	}
+)
+
+// All is every freedom, in the order of the README's rows.
+func All() []Freedom {
+	return []Freedom{
+		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
+		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, BlankString,
+		Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, StringLength, OptionalFields, PlanFlags, CurrencyCode,
+		Identity, Dates, ReadExtensions,
+	}
+}
+
+// Allows reports whether status is one of the freedom's statuses.
+func (f Freedom) Allows(status int) bool {
+	for _, s := range f.Statuses {
+		if s == status {
+			return true
+		}
+	}
+	return false
+}
