@@ -613,3 +613,51 @@ func TestProfileEnv(t *testing.T) {
 		t.Errorf("Env of a pool =\n%q\nwant\n%q", got, want)
 	}
 }
+
+// A seed of typed values makes a store that holds them, and a value a
+// store cannot hold is named by its kind and id.
+func TestNewSeed(t *testing.T) {
+	ext := "12"
+	v := SeedValues{
+		Platforms:      []Platform{{ID: 1008, Name: "iOS"}},
+		Currencies:     []Currency{{ID: 1015, Code: "CHF"}},
+		Plans:          []Plan{{ID: 1050, Name: "lite", IsLite: true}},
+		PhoneCountries: []PhoneCountry{{ID: 1071, Name: "Switzerland (+41)", DialCode: "+41"}},
+		Marketapps:     []Marketapp{{Hash: strings.Repeat("AB", 20), Name: "An app", PlatformID: 1008}},
+		Clients:        []StateClient{{ID: 9_007_199_254_740_993, Name: "c", CurrencyID: 1015}},
+		Users: []StateUser{{ID: 9_007_199_254_740_995, Email: "u@example.com", Password: "secret-1", APIKeys: []string{"k"},
+			FirstName: "", PhoneCountryID: 1071, PhoneExtension: &ext, ClientIDs: []int64{9_007_199_254_740_993}}},
+	}
+	seed, err := NewSeed(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(seed, NewSource(nil), Deviations{})
+	if id, ok := s.UserIDForAPIKey("k"); !ok || id != 9_007_199_254_740_995 {
+		t.Errorf("the API key names user %d (%v)", id, ok)
+	}
+	if u, err := s.Authenticate("U@example.com", "secret-1"); err != nil || u.PrimaryClientID != 9_007_199_254_740_993 {
+		t.Errorf("login: %+v %v", u, err)
+	}
+	if _, ok := s.Marketapp(strings.Repeat("ab", 20)); !ok {
+		t.Error("the marketplace app is not found by its hash in lower case")
+	}
+	for _, c := range []struct {
+		edit func(*SeedValues)
+		want string
+	}{
+		{func(v *SeedValues) { v.Platforms = append(v.Platforms, Platform{ID: 1008}) }, "platform 1008: two platforms have this id"},
+		{func(v *SeedValues) { v.Clients[0].CurrencyID = 7 }, "client 9007199254740993: currency 7 is not among the currencies"},
+		{func(v *SeedValues) { v.Users[0].ClientIDs = []int64{3} }, "user 9007199254740995: client 3 is not among the clients"},
+		{func(v *SeedValues) { v.Marketapps[0].PlatformID = 1 }, "platform 1 is not among the platforms"},
+		{func(v *SeedValues) { v.Currencies[0].ID = 0 }, "currency 0: an id must be positive"},
+	} {
+		w := v
+		w.Platforms, w.Clients, w.Users, w.Marketapps, w.Currencies = slices.Clone(v.Platforms), slices.Clone(v.Clients), slices.Clone(v.Users), slices.Clone(v.Marketapps), slices.Clone(v.Currencies)
+		c.edit(&w)
+		_, err := NewSeed(w)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "fixture") {
+			t.Errorf("got %v, want an error with %q and no fixture file", err, c.want)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package pricing
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SeedValues is what a store starts with, as typed values: the catalogues
+// and the users, clients and apps. NewSeed makes a Seed of them for a
+// program that holds them already, such as the explorer's reference of a
+// target (cmd/internal/explore), with no fixture file written and parsed
+// back.
+type SeedValues struct {
+	Platforms      []Platform
+	Currencies     []Currency
+	Plans          []Plan
+	PhoneCountries []PhoneCountry
+	Marketapps     []Marketapp
+	Users          []StateUser // passwords and API keys in plain text
+	Clients        []StateClient
+	Apps           []StateApp
+}
+
+// NewSeed makes a seed of v. It checks what a store needs to hold them
+// (ids positive and distinct in each kind, every reference resolved, no
+// password or API key given as a hash), not whether each value is one the
+// mock would accept: the values are another server's, as the explorer saw
+// them. An error names the value by its kind and id. The seed's Profile is
+// empty: the values name no accounts.
+func NewSeed(v SeedValues) (*Seed, error) {
+	d := &Seed{}
+	ids := map[string]map[int64]bool{}
+	id := func(kind string, n int64) error {
+		if ids[kind] == nil {
+			ids[kind] = map[int64]bool{}
+		}
+		switch {
+		case n <= 0:
+			return fmt.Errorf("%s %d: an id must be positive", kind, n)
+		case ids[kind][n]:
+			return fmt.Errorf("%s %d: two %ss have this id", kind, n, kind)
+		}
+		ids[kind][n] = true
+		return nil
+	}
+	has := func(kind string, n int64) bool { return ids[kind][n] }
+	for _, p := range v.Platforms {
+		if err := id("platform", p.ID); err != nil {
+			return nil, err
+		}
+		d.platforms = append(d.platforms, seedPlatform(p))
+	}
+	for _, c := range v.Currencies {
+		if err := id("currency", c.ID); err != nil {
+			return nil, err
+		}
+		d.currencies = append(d.currencies, seedCurrency(c))
+	}
+	for _, p := range v.Plans {
+		if err := id("plan", p.ID); err != nil {
+			return nil, err
+		}
+		d.plans = append(d.plans, seedPlan(p))
+	}
+	for _, p := range v.PhoneCountries {
+		if err := id("phone country", p.ID); err != nil {
+			return nil, err
+		}
+		d.phoneCountries = append(d.phoneCountries, seedPhoneCountry(p))
+	}
+	hashes := map[string]bool{}
+	for _, m := range v.Marketapps {
+		h := strings.ToLower(m.Hash)
+		switch {
+		case h == "" || hashes[h]:
+			return nil, fmt.Errorf("marketplace app %q: a hash must be given once", m.Hash)
+		case !has("platform", m.PlatformID):
+			return nil, fmt.Errorf("marketplace app %s: platform %d is not among the platforms", m.Hash, m.PlatformID)
+		}
+		hashes[h] = true
+		m.Hash = h
+		d.marketapps = append(d.marketapps, seedMarketapp(m))
+	}
+	for _, c := range v.Clients {
+		if err := id("client", c.ID); err != nil {
+			return nil, err
+		}
+		if !has("currency", c.CurrencyID) {
+			return nil, fmt.Errorf("client %d: currency %d is not among the currencies", c.ID, c.CurrencyID)
+		}
+	}
+	emails := map[string]bool{}
+	for _, u := range v.Users {
+		if err := id("user", u.ID); err != nil {
+			return nil, err
+		}
+		e := strings.ToLower(u.Email)
+		switch {
+		case e == "" || emails[e]:
+			return nil, fmt.Errorf("user %d: the email %q is empty or another user's", u.ID, u.Email)
+		case u.PasswordHash != "" || len(u.APIKeyHashes) > 0:
+			return nil, fmt.Errorf("user %d: passwords and API keys are given in plain text", u.ID)
+		case u.PrimaryClientID != 0 && !has("client", u.PrimaryClientID):
+			return nil, fmt.Errorf("user %d: primary client %d is not among the clients", u.ID, u.PrimaryClientID)
+		}
+		emails[e] = true
+		for _, c := range u.ClientIDs {
+			if !has("client", c) {
+				return nil, fmt.Errorf("user %d: client %d is not among the clients", u.ID, c)
+			}
+		}
+	}
+	for _, a := range v.Apps {
+		if err := id("app", a.ID); err != nil {
+			return nil, err
+		}
+		switch {
+		case !has("client", a.ClientID):
+			return nil, fmt.Errorf("app %d: client %d is not among the clients", a.ID, a.ClientID)
+		case !has("platform", a.PlatformID):
+			return nil, fmt.Errorf("app %d: platform %d is not among the platforms", a.ID, a.PlatformID)
+		}
+	}
+	d.users, d.clients, d.apps = v.Users, v.Clients, v.Apps
+	return d, nil
+}
