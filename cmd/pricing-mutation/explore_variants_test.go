@@ -25,7 +25,7 @@ func TestExplorerPassesLegalVariants(t *testing.T) {
 			if v.tune != nil {
 				v.tune(&p)
 			}
-			res, err := explore.Run(context.Background(), p, 30, 1, time.Minute)
+			res, err := explore.Run(context.Background(), p, explore.Config{Runs: 30, Seed: 1, Budget: time.Minute})
 			if err != nil {
 				t.Fatalf("the explorer refuses the target: %v", err)
 			}

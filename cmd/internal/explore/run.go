@@ -1,373 +1,419 @@
 package explore
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
+	"math/rand/v2"
 	"net/http"
-	"net/url"
-	"path"
-	"strconv"
+	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"testing/fstest"
+	"time"
 
+	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps"
 )
 
-// sequence is a sequence that diverged, as the reproducer writes it.
-type sequence struct {
-	steps  []step
-	div    *divergence
-	reason string
-	// subst: the accounts' secrets and emails, which the reproducer
-	// writes as the suite's placeholders ({{A.email}}), so that it runs
-	// against any target with the same profile.
-	subst map[string]string
+// The sixth stage: the run loop. Each pair of the pool explores on its own
+// (pair.go); a divergence is shrunk to the shortest sequence that still
+// shows it, written as a reproducer and run with the suite against the
+// same target: it is reported only when the reproducer fails there.
+
+// Config is one run of the explorer.
+type Config struct {
+	Runs    int           // sequences at most (0: as many as the budget allows)
+	Budget  time.Duration // stop starting sequences after it (0: Runs alone)
+	Seed    uint64
+	Timeout time.Duration // one request; 0: 10 s
+	// Progress gets a line every few seconds; nil: none.
+	Progress io.Writer
+	// MaxDivergences stops the run once it has reported that many distinct
+	// divergences; 0: 10.
+	MaxDivergences int
+	// HTTPClient, when set, sends every request (its Timeout wins).
+	HTTPClient *http.Client
 }
 
-// posted is a client a sequence made with POST /clients: its id in the
-// reference and the step that made it.
-type posted struct {
-	ref int64
-	at  int
+// Divergence is one reported divergence: its reason, its reproducer, and
+// where it was found.
+type Divergence struct {
+	Reason    string
+	Feature   string // the reproducer
+	Pair      int
+	Steps     int    // of the shrunk sequence
+	Signature string // operation and kind of difference
+	// Proof is what the suite said running the reproducer against the
+	// target: the failure that shows the divergence.
+	Proof string
 }
 
-// startSequence makes the reference of a new sequence, in the state the
-// target's accounts were put back into, with a session for each account.
-func (e *explorer) startSequence() (*seqState, error) {
-	ref, err := e.newReference()
-	if err != nil {
-		return nil, err
-	}
-	s := &seqState{
-		ref: ref, refTok: map[string]string{}, tok: map[string]string{}, tokStep: map[string]int{},
-		password: map[string]string{}, posted: map[string][]posted{}, ids: map[string]map[int64]int64{}, rids: map[string]map[int64]int64{},
-		idStep: map[string]int{}, dateStep: map[string]int{}, acctIDs: map[string][2]int64{}, apiKey: map[string]string{},
-	}
-	for name, a := range e.acct {
-		sess, err := ref.CreateSession(a.user.ID)
-		if err != nil {
-			return nil, err
-		}
-		s.refTok[name], s.tok[name], s.tokStep[name] = sess.Token, a.token, -1
-		s.password[name], s.apiKey[name] = a.password, a.apiKey
-		s.acctIDs[name] = [2]int64{a.user.ID, a.clientSeed.ID}
-		// The reference holds the target's ids of the accounts.
-		s.bind("user", a.user.ID, a.user.ID, -1)
-		s.bind("client", a.clientSeed.ID, a.clientSeed.ID, -1)
-	}
-	return s, nil
+// PairStats are one pair's figures.
+type PairStats struct {
+	Sequences, Steps int
 }
 
-// restore puts the accounts a sequence changed back as it found them, on
-// the target: the user and client as the sequence started, the password
-// where the profile's no longer logs in, and, after a sequence that
-// logged in, the new session of each account.
-func (e *explorer) restore(s *seqState) {
-	start, err := e.newReference()
-	if err != nil {
+// Result is what a run found and what it sent.
+type Result struct {
+	Sequences int   // sequences explored (shrinking aside)
+	Steps     int   // requests of those sequences
+	Wire      int64 // every request sent: steps, reads, restores, shrinking, reproducers
+	Took      time.Duration
+	PerPair   []PairStats
+	// Divergences are the divergences reported: each reproducer failed
+	// against the target. Dropped were found, but their reproducer passed
+	// there: not reported. Again counts divergences found again.
+	Divergences []Divergence
+	Dropped     []Divergence
+	Again       int
+	coverage    *coverage
+	cells       int
+}
+
+// Diverged reports whether the run reported a divergence.
+func (r *Result) Diverged() bool { return len(r.Divergences) > 0 }
+
+// Reason is the first divergence's reason, "" for none.
+func (r *Result) Reason() string {
+	if len(r.Divergences) == 0 {
+		return ""
+	}
+	return r.Divergences[0].Reason
+}
+
+// Feature is the first divergence's reproducer, "" for none.
+func (r *Result) Feature() string {
+	if len(r.Divergences) == 0 {
+		return ""
+	}
+	return r.Divergences[0].Feature
+}
+
+// Coverage is the run's coverage of the input space.
+func (r *Result) Coverage() CoverageReport { return r.coverage.report() }
+
+// WriteCoverage writes the coverage as JSON (--coverage FILE).
+func (r *Result) WriteCoverage(w io.Writer) error { return r.coverage.writeJSON(w) }
+
+// WriteCoverageTable writes the summary's table of the coverage.
+func (r *Result) WriteCoverageTable(w io.Writer) { r.coverage.writeTable(w) }
+
+// runState is what the pairs of a run share.
+type runState struct {
+	cfg       Config
+	k         *knowledge
+	cov       *coverage
+	counter   atomic.Int64 // unique words
+	sequences atomic.Int64
+	steps     atomic.Int64
+	wire      atomic.Int64
+	stop      atomic.Bool
+	deadline  time.Time
+
+	mu          sync.Mutex
+	claimed     map[string]int // signature -> attempts
+	divergences []Divergence
+	dropped     []Divergence
+	again       int
+}
+
+func (r *runState) cover(cells []Cell, v verdict, diverged bool) { r.cov.record(cells, v, diverged) }
+
+// claim reserves a signature for a pair to shrink and verify; false when
+// it was reported already, or tried three times.
+func (r *runState) claim(sig string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.claimed[sig] < 0 || r.claimed[sig] >= 3 {
+		r.again++
+		return false
+	}
+	r.claimed[sig]++
+	return true
+}
+
+func (r *runState) report(d Divergence, reproduced bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !reproduced {
+		r.dropped = append(r.dropped, d)
 		return
 	}
-	loggedIn := false
-	for _, st := range s.steps {
-		loggedIn = loggedIn || st.op == opLogin
+	r.claimed[d.Signature] = -1
+	r.divergences = append(r.divergences, d)
+	if len(r.divergences) >= r.cfg.MaxDivergences {
+		r.stop.Store(true)
 	}
-	// A then B, as when the run began: a reproducer logs in in the same
-	// order, so that a target whose sessions depend on the order of the
-	// logins answers it as it answered the sequence.
-	for _, name := range []string{"A", "B"} {
-		a := e.acct[name]
-		h := http.Header{"Authorization": {"api-key " + a.apiKey}}
-		u, _ := start.User(a.user.ID)
-		put := func(b map[string]any) {
-			_, _, _ = e.do(http.MethodPut, fmt.Sprintf("/users/%d", a.user.ID), h, bodyText(b))
+}
+
+// Run explores the target of the profile with every pair of its accounts.
+// It returns an error when the target or the profile cannot be used (the
+// suite's preflight refuses it, the explorer cannot read its accounts).
+func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.MaxDivergences == 0 {
+		cfg.MaxDivergences = 10
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = 256
+		hc = &http.Client{Timeout: cfg.Timeout, Transport: t}
+	}
+	suite := steps.NewSuite(p, steps.Options{HTTPClient: hc, Output: io.Discard})
+	if err := suite.Preflight(ctx); err != nil {
+		return nil, err
+	}
+	p = suite.Profile()
+	run := &runState{cfg: cfg, k: newKnowledge(), claimed: map[string]int{}}
+	var pairs []*pair
+	for i, ap := range p.AccountPairs() {
+		q := p
+		q.Pairs = nil // one pair of accounts per explorer, as pair 1
+		q.Email, q.Password, q.APIKey = ap.Email, ap.Password, ap.APIKey
+		q.OtherEmail, q.OtherPassword, q.OtherAPIKey = ap.OtherEmail, ap.OtherPassword, ap.OtherAPIKey
+		w := &wire{base: strings.TrimRight(q.BaseURL, "/"), http: hc, form: q.MustValue("login_encoding") == "form", count: &run.wire}
+		wd, err := newWorld(ctx, q, w)
+		if err != nil {
+			if len(p.AccountPairs()) > 1 {
+				err = fmt.Errorf("pair %d of accounts: %w", i+1, err)
+			}
+			return nil, err
 		}
-		put(userBody(u))
-		c, _ := start.Client(a.clientSeed.ID)
-		_, _, _ = e.do(http.MethodPut, fmt.Sprintf("/clients/%d", a.clientSeed.ID), h, bodyText(clientBody(c)))
-		status, body, err := e.loginTarget(u.Email, a.password)
-		if err != nil || status != http.StatusOK {
-			// The password is not the profile's any more: a sequence
-			// changed it, or a wrong server stored one it refused or took
-			// "password": null for one. Set it again; its date is then the
-			// target's to tell, read where it can be.
-			ub := userBody(u)
-			ub["password"] = a.password
-			put(ub)
-			e.mu.Lock()
-			for k := range e.learned {
-				if strings.HasPrefix(k, fmt.Sprintf("user:%d:passwordLastChanged:", a.user.ID)) {
-					delete(e.learned, k)
+		pr := &pair{n: i + 1, wd: wd, w: w, run: run, profile: q}
+		pr.lists.forget()
+		pairs = append(pairs, pr)
+	}
+	run.cov = newCoverage(pairs[0].wd.cells())
+	start := time.Now()
+	if cfg.Budget > 0 {
+		run.deadline = start.Add(cfg.Budget)
+	}
+	var wg sync.WaitGroup
+	stats := make([]PairStats, len(pairs))
+	for i, pr := range pairs {
+		pr.gen = &generator{wd: pr.wd, r: rand.New(rand.NewPCG(cfg.Seed, uint64(i+1))), coverage: run.cov, cells: run.cov.all, counter: &run.counter, pair: pr.n}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stats[i] = pr.explore(ctx)
+		}()
+	}
+	done := make(chan struct{})
+	if cfg.Progress != nil {
+		go func() {
+			tick := time.NewTicker(5 * time.Second)
+			defer tick.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-tick.C:
+					rep := run.cov.report()
+					run.mu.Lock()
+					n := len(run.divergences)
+					run.mu.Unlock()
+					fmt.Fprintf(cfg.Progress, "explore: %s, %d sequences, %d requests (%d on the wire), %d of %d cells, %d divergences\n",
+						time.Since(start).Round(time.Second), run.sequences.Load(), run.steps.Load(), run.wire.Load(), rep.Exercised, rep.Cells, n)
 				}
 			}
-			e.mu.Unlock()
-			a.user.PasswordLastChanged = unknownDate
-			if e.hasRead {
-				e.readAccount(a)
-			}
-			status, body, err = e.loginTarget(u.Email, a.password)
-		}
-		if !loggedIn {
-			continue
-		}
-		// The sequence logged in: each account takes the new session, so
-		// that its token stays among the newest where a target keeps a
-		// bounded number of sessions.
-		if err == nil && status == http.StatusOK {
-			if tok := gjson.GetBytes(body, "token").String(); tok != "" {
-				a.token = tok
-				e.mu.Lock()
-				e.tokens[tok] = name
-				e.mu.Unlock()
-			}
-		}
+		}()
 	}
+	wg.Wait()
+	close(done)
+	res := &Result{Sequences: int(run.sequences.Load()), Steps: int(run.steps.Load()), Wire: run.wire.Load(), Took: time.Since(start),
+		PerPair: stats, Divergences: run.divergences, Dropped: run.dropped, Again: run.again, coverage: run.cov, cells: len(run.cov.all)}
+	return res, nil
 }
 
-// bodyText is a body as a step sends it.
-func bodyText(b map[string]any) string { return step{body: b}.jsonBody() }
-
-// send sends a step to the target; it fills in the step's path as sent and
-// as the reproducer writes it.
-func (e *explorer) send(s *seqState, st *step) answer {
-	h := http.Header{}
-	q := url.Values{}
-	tok := s.tok[st.actor]
-	key := s.apiKey[st.actor]
-	st.tokVar = "token" + st.actor + "0"
-	if at := s.tokStep[st.actor]; at >= 0 {
-		st.tokVar = rememberName(at, "token")
-	}
-	if c, ok := credPlaces[st.cred]; ok && c.query {
-		q.Set(c.name, c.with(key, tok))
-	} else if ok {
-		h.Set(c.name, c.with(key, tok))
-	}
-	method, body := http.MethodPost, st.jsonBody()
-	switch st.op {
-	case opPutUser:
-		method = http.MethodPut
-		st.sent, st.gpath = e.idPath(s, st, "users")
-	case opPutClient:
-		method = http.MethodPut
-		st.sent, st.gpath = e.idPath(s, st, "clients")
-	case opPostClient:
-		st.sent, st.gpath = "/clients", "/clients"
-	case opPostApp:
-		st.sent, st.gpath = "/apps", "/apps"
-	case opLogin:
-		st.sent, st.gpath = "/sessions", "/sessions"
-		h, body = e.loginHeader(), e.loginBody(st.login[0], st.login[1])
-	case opPlatforms:
-		method, body = http.MethodGet, ""
-		st.sent, st.gpath = e.p.MustValue("platforms_path"), "{{platformsPath}}"
-	}
-	base := strings.TrimRight(e.p.BaseURL, "/")
-	if st.version != "" {
-		if u, err := url.Parse(base); err == nil {
-			dir, _ := path.Split(strings.TrimRight(u.Path, "/"))
-			u.Path, u.RawPath = dir+st.version, ""
-			base = u.String()
+// explore runs sequences until the budget, the number of runs or the
+// divergences are spent.
+func (p *pair) explore(ctx context.Context) PairStats {
+	var st PairStats
+	run := p.run
+	for ctx.Err() == nil && !run.stop.Load() {
+		if !run.deadline.IsZero() && time.Now().After(run.deadline) {
+			break
 		}
+		n := run.sequences.Add(1)
+		if run.cfg.Runs > 0 && n > int64(run.cfg.Runs) {
+			run.sequences.Add(-1)
+			break
+		}
+		steps := p.sequence(ctx, int(n))
+		st.Sequences++
+		st.Steps += steps
 	}
-	target := base + "/" + strings.TrimLeft(st.sent, "/")
-	if len(q) > 0 {
-		target += "?" + q.Encode()
-	}
-	status, b, header, err := e.doFull(method, target, h, body)
+	return st
+}
+
+// sequence explores one sequence, and handles its divergence; it returns
+// the steps it sent.
+func (p *pair) sequence(ctx context.Context, n int) int {
+	s, err := p.wd.newSequence()
 	if err != nil {
-		return answer{status: -1, err: err.Error()}
+		p.run.stop.Store(true)
+		return 0
 	}
-	return answer{status: status, body: b, header: header}
+	s.n = n
+	length := 1 + p.gen.r.IntN(16)
+	var d *divergence
+	for i := 0; i < length && d == nil && ctx.Err() == nil; i++ {
+		st := p.gen.next(s)
+		d = p.take(ctx, s, i, &st)
+		p.run.steps.Add(1)
+	}
+	p.gen.pending = nil
+	p.restore(ctx, s, d != nil)
+	if d != nil {
+		p.found(ctx, s.steps, d)
+	}
+	return len(s.steps)
 }
 
-// idPath is the path of a PUT on its drawn id, as sent and as the
-// reproducer writes it.
-func (e *explorer) idPath(s *seqState, st *step, res string) (sent, gherkin string) {
-	k, word := 0, "userId"
-	if res == "clients" {
-		k, word = 1, "clientId"
+// found shrinks a divergence, writes its reproducer, runs it with the suite
+// against the target and reports it when it fails there.
+func (p *pair) found(ctx context.Context, steps []Step, d *divergence) {
+	last := steps[len(steps)-1]
+	sig := string(last.Op) + " | " + d.key
+	if !p.run.claim(sig) {
+		return
 	}
-	who := st.actor
-	switch st.path {
-	case "unknown":
-		return "/" + res + "/999999999", "/" + res + "/999999999"
-	case "malformed":
-		return "/" + res + "/" + url.PathEscape(st.badID), "/" + res + "/" + url.PathEscape(st.badID)
-	case "other":
-		who = e.other(st.actor)
-	case "created":
-		if p := s.posted[st.actor]; len(p) > 0 {
-			last := p[len(p)-1]
-			if tid, ok := s.ids["client"][last.ref]; ok {
-				return "/clients/" + strconv.FormatInt(tid, 10), "/clients/{{" + rememberName(last.at, "id") + "}}"
-			}
-		}
-	}
-	return fmt.Sprintf("/%s/%d", res, s.acctIDs[who][k]), "/" + res + "/{{" + who + "." + word + "}}"
-}
-
-// readBack reads, where the target has the read extensions, the user and
-// client a step named, and compares them with the reference: a refused
-// request changes nothing, an accepted one is kept.
-func (e *explorer) readBack(s *seqState, i int, st step) *divergence {
-	if st.op != opPutUser && st.op != opPutClient {
-		return nil
-	}
-	who := st.actor
-	switch st.path {
-	case "other":
-		who = e.other(st.actor)
-	case "unknown", "malformed":
-		return nil
-	}
-	h := http.Header{"Authorization": {"api-key " + s.apiKey[who]}}
-	u := s.user(who)
-	cl, _ := s.ref.Client(s.acctIDs[who][1])
-	gu := fmt.Sprintf("/users/{{%s.userId}}", who)
-	gc := fmt.Sprintf("/clients/{{%s.clientId}}", who)
-	if st.op == opPutClient && st.path == "created" {
-		if p := s.posted[st.actor]; len(p) > 0 {
-			cl, _ = s.ref.Client(p[len(p)-1].ref)
-			gc = "/clients/{{" + rememberName(p[len(p)-1].at, "id") + "}}"
-		}
-	}
-	reads := []struct {
-		path, gherkin string
-		check         func(*checker)
-	}{
-		{fmt.Sprintf("/users/%d", u.ID), gu, func(c *checker) { c.user(u) }},
-		{fmt.Sprintf("/clients/%d", s.ids["client"][cl.ID]), gc, func(c *checker) { c.client(cl, false) }},
-	}
-	for _, r := range reads {
-		status, body, err := e.do(http.MethodGet, r.path, h, "")
-		if err != nil || status != http.StatusOK || !gjson.ValidBytes(body) {
-			continue // the read extension is the target's to have
-		}
-		c := checker{e: e, s: s, i: i, b: gjson.ParseBytes(body), reading: true}
-		r.check(&c)
-		if c.d != nil {
-			c.d.reason = "afterwards GET " + r.path + ": " + c.d.reason
-			c.d.read, c.d.readAs = r.gherkin, who
-			return c.d
-		}
-	}
-	return nil
-}
-
-// take is step i of a sequence: the reference's verdict, the target's
-// answer, their comparison and, where the target has the read
-// extensions, the state the step left.
-func (e *explorer) take(s *seqState, i int, st *step) *divergence {
-	s.cur = i
-	v := e.verdictOf(s, *st)
-	got := e.send(s, st)
-	s.steps = append(s.steps, *st)
-	s.status = append(s.status, got.status)
-	d := e.judge(s, i, *st, v, got)
-	if d == nil && e.hasRead {
-		d = e.readBack(s, i, *st)
-	}
-	if d == nil && e.hasRead {
-		d = e.appsBack(s, i, *st)
-	}
-	return d
-}
-
-// replay sends a fixed sequence from the known state and reports the
-// divergence of its last step (nil: none, or an earlier step diverged).
-func (e *explorer) replay(steps []step) *sequence {
-	s, err := e.startSequence()
-	if err != nil {
-		return nil
-	}
-	defer e.restore(s)
-	for i, st := range steps {
-		if d := e.take(s, i, &st); d != nil {
-			if i < len(steps)-1 {
-				return nil
-			}
-			return &sequence{steps: s.steps, div: d, reason: st.describe() + ": " + d.reason}
-		}
-	}
-	return nil
-}
-
-// minimize drops, one at a time, the steps a divergence does not need:
-// rapid shrinks the draws, this the sequence itself.
-func (e *explorer) minimize(seq *sequence, res *result) *sequence {
-	for i := 0; i < len(seq.steps)-1; {
-		try := append(append([]step{}, seq.steps[:i]...), seq.steps[i+1:]...)
-		res.requests += len(try)
-		if d := e.replay(try); d != nil {
-			seq = d
-			continue
-		}
-		i++
-	}
+	seq := p.shrink(ctx, &sequence{steps: steps, div: d, reason: last.describe() + ": " + d.reason})
 	seq.subst = map[string]string{}
-	for name, a := range e.acct {
-		seq.subst[a.user.Email] = "{{" + name + ".email}}"
+	for name, a := range p.wd.acct {
+		seq.subst[a.email] = "{{" + name + ".email}}"
 		seq.subst[a.password] = "{{" + name + ".password}}"
+	}
+	feature := seq.feature()
+	failed, proof := p.reproduces(ctx, feature)
+	p.run.report(Divergence{Reason: seq.reason, Feature: feature, Pair: p.n, Steps: len(seq.steps), Signature: sig, Proof: proof}, failed)
+}
+
+// replay sends a fixed sequence from the known state and returns it with
+// the divergence of its last step (nil: none, or an earlier step diverged).
+func (p *pair) replay(ctx context.Context, steps []Step) *sequence {
+	s, err := p.wd.newSequence()
+	if err != nil {
+		return nil
+	}
+	var out *sequence
+	for i, st := range steps {
+		st.cells = nil // a replay covers nothing new
+		if d := p.take(ctx, s, i, &st); d != nil {
+			if i == len(steps)-1 {
+				out = &sequence{steps: s.steps, div: d, reason: st.describe() + ": " + d.reason}
+			}
+			break
+		}
+	}
+	p.restore(ctx, s, true)
+	return out
+}
+
+// shrink drops, one at a time, the steps a divergence does not need, then
+// the operators and forms of the steps left, keeping each change after
+// which the sequence still diverges the same way. It gives up after 40
+// replays or 20 seconds.
+func (p *pair) shrink(ctx context.Context, seq *sequence) *sequence {
+	key := seq.div.key
+	tries, until := 0, time.Now().Add(20*time.Second)
+	try := func(steps []Step) bool {
+		if tries >= 40 || time.Now().After(until) || ctx.Err() != nil {
+			return false
+		}
+		tries++
+		if r := p.replay(ctx, steps); r != nil && r.div.key == key {
+			seq = r
+			return true
+		}
+		return false
+	}
+	for i := 0; i < len(seq.steps)-1; {
+		if !try(append(append([]Step{}, seq.steps[:i]...), seq.steps[i+1:]...)) {
+			i++
+		}
+	}
+	for i := len(seq.steps) - 1; i >= 0; i-- {
+		for j := 0; j < len(seq.steps[i].Muts); {
+			steps := cloneSteps(seq.steps)
+			steps[i].Muts = append(steps[i].Muts[:j:j], steps[i].Muts[j+1:]...)
+			if !try(steps) {
+				j++
+			}
+		}
+		for _, simplify := range []func(*Step) bool{
+			func(st *Step) bool { ok := st.Wire != ""; st.Wire = ""; return ok },
+			func(st *Step) bool { ok := st.ContentType != ""; st.ContentType = ""; return ok },
+			func(st *Step) bool { ok := st.Version != ""; st.Version = ""; return ok },
+			func(st *Step) bool {
+				ok := st.Op != OpLogin && st.Cred != (Cred{Scheme: "api-key", Op: "as-specified"})
+				st.Cred = Cred{Scheme: "api-key", Op: "as-specified"}
+				return ok
+			},
+		} {
+			steps := cloneSteps(seq.steps)
+			if simplify(&steps[i]) {
+				try(steps)
+			}
+		}
 	}
 	return seq
 }
 
-// appsBack reads, where the target has GET /clients/:clientId/apps, the
-// apps of each client of the caller after it made an app (POST /apps, or
-// POST /clients with an app): every app the sequence made is listed under
-// the client the reference put it in, and under no other.
-func (e *explorer) appsBack(s *seqState, i int, st step) *divergence {
-	if (st.op != opPostApp && st.op != opPostClient) || s.status[len(s.status)-1] != http.StatusOK {
-		return nil
+func cloneSteps(steps []Step) []Step {
+	out := make([]Step, len(steps))
+	for i, st := range steps {
+		st.Muts = append([]Mutation(nil), st.Muts...)
+		out[i] = st
 	}
-	h := http.Header{"Authorization": {"api-key " + s.apiKey[st.actor]}}
-	u := s.user(st.actor)
-	for _, cid := range u.ClientIDs {
-		tcid, ok := s.ids["client"][cid]
-		if !ok {
-			continue
-		}
-		status, body, err := e.do(http.MethodGet, fmt.Sprintf("/clients/%d/apps", tcid), h, "")
-		if err != nil || status != http.StatusOK {
-			continue // the read extension is the target's to have
-		}
-		list := gjson.GetBytes(body, "apps")
-		if !list.IsArray() {
-			continue
-		}
-		listed := map[int64]bool{}
-		for _, a := range list.Array() {
-			listed[a.Get("id").Int()] = true
-		}
-		apps, _ := s.ref.AppsOfClient(cid)
-		mine := map[int64]bool{}
-		for _, a := range apps {
-			mine[a.ID] = true
-		}
-		gclient := fmt.Sprintf("{{%s.clientId}}", st.actor)
-		if at, ok := s.idStep["client:"+strconv.FormatInt(tcid, 10)]; ok && at >= 0 {
-			gclient = "{{" + rememberName(at, "id") + "}}"
-		}
-		if at, ok := s.idStep["client:"+strconv.FormatInt(tcid, 10)]; ok && at >= 0 && len(list.Array()) != len(apps) {
-			// A client of this sequence: all its apps are the reference's.
-			return &divergence{read: "/clients/" + gclient + "/apps", readAs: st.actor,
-				reason: fmt.Sprintf("afterwards GET /clients/%d/apps: %d apps, the reference made %d under this client", tcid, len(list.Array()), len(apps)),
-				then:   []string{fmt.Sprintf(`Then the JSON at "apps.#" is %d`, len(apps))}}
-		}
-		for ref, tid := range s.ids["app"] {
-			at := s.idStep["app:"+strconv.FormatInt(tid, 10)]
-			if mine[ref] == listed[tid] || at < 0 {
-				continue
+	return out
+}
+
+// reproduces runs a reproducer with the suite against the pair's target:
+// true when it fails there, with what the suite said.
+func (p *pair) reproduces(ctx context.Context, feature string) (bool, string) {
+	suite := steps.NewSuite(p.profile, steps.Options{HTTPClient: p.w.http, Output: io.Discard})
+	if err := suite.Identify(ctx); err != nil {
+		return false, err.Error()
+	}
+	var out bytes.Buffer
+	o := suite.Run("pricing-contract explore", godog.Options{
+		FS: fstest.MapFS{"reproducer.feature": {Data: []byte(feature)}}, Paths: []string{"reproducer.feature"},
+		Format: "progress", Output: &out, Concurrency: 1,
+	})
+	// The suite logged in and restored the accounts: the pair's sessions
+	// and lists are learned again.
+	p.relogin(ctx)
+	if o.Status == 0 || len(o.Failed) == 0 {
+		return false, ansi.ReplaceAllString(out.String(), "")
+	}
+	var why []string
+	for _, f := range o.Failed {
+		why = append(why, f.Err.Error())
+	}
+	return true, ansi.ReplaceAllString(strings.Join(why, "\n"), "")
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// relogin opens a new session of each account, A then B, after a run of
+// the suite, and forgets the lists it read.
+func (p *pair) relogin(ctx context.Context) {
+	for _, name := range []string{"A", "B"} {
+		a := p.wd.acct[name]
+		if status, body, err := p.w.login(ctx, a.email, a.password); err == nil && status == http.StatusOK {
+			if tok := gjson.GetBytes(body, "token").String(); tok != "" {
+				a.token = tok
 			}
-			d := &divergence{read: "/clients/" + gclient + "/apps", readAs: st.actor}
-			app := "{{" + rememberName(at, "id") + "}}"
-			if mine[ref] {
-				d.reason = fmt.Sprintf("afterwards GET /clients/%d/apps: app %d, made under this client, is not among its apps", tcid, tid)
-				d.then = []string{fmt.Sprintf(`Then the JSON at "apps.#(id==%s)" is present`, app)}
-			} else {
-				d.reason = fmt.Sprintf("afterwards GET /clients/%d/apps: app %d, made under another client, is among its apps", tcid, tid)
-				d.then = []string{fmt.Sprintf(`Then the JSON at "apps.#(id==%s)" is absent`, app)}
-			}
-			return d
 		}
 	}
-	return nil
+	p.lists.forget()
 }

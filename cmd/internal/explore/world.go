@@ -1,141 +1,274 @@
 package explore
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
-	"testing/fstest"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/steps/match"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
-// The reference is the mock's domain (mockserver/pricing), a store seeded
-// with what the explorer knows of the target: its two accounts as the
-// target shows them (the read extensions) or as the profile gives them, and
-// the catalogues of the profile. A value the explorer cannot know (a
-// marketplace app's name, a phone country's dial code on a target without
-// read extensions, the creation date of an account) is seeded as a
-// placeholder and learned from the target's first answer that shows it;
-// every later answer must agree with it.
+// world is what the explorer knows of the target and of one pair of its
+// accounts: the catalogues, what the profile chose where the spec is
+// silent, and the two accounts as each sequence starts. It is learned
+// before the first sequence (newWorld) and read by every stage.
+type world struct {
+	p       steps.Profile
+	cat     catalogue
+	acct    map[string]*account // A and B
+	forms   []string            // the version forms the profile declares
+	skew    time.Duration
+	domain  string
+	several bool // a user may hold several clients (clients_per_user)
+	byHash  bool // a marketplace app may have several apps (apps_per_marketapp)
+	form    bool // POST /sessions takes a form (login_encoding)
+	// hasRead: the target answers GET /users/:id and GET /clients/:id, so
+	// the state a step leaves is read back after it.
+	hasRead bool
+}
 
-// unknownDate is the date the reference holds where it cannot know the
-// target's: the answer that shows it first is learned.
-var unknownDate = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+// account is what the explorer knows of one account. Its user and client
+// are held by the reference under the ids 1 (A) and 2 (B); the target's
+// ids are userID and clientID, exactly as it wrote them.
+type account struct {
+	name             string
+	email            string // as the profile gives it
+	apiKey, password string
+	userID, clientID string // the target's ids
+	user             pricing.StateUser
+	client           pricing.StateClient
+	token            string // a session token of the target
+}
 
-// Placeholders of catalogue values the profile does not give.
-const (
-	unknownName     = "contract-explore-unknown"
-	unknownDialCode = "+0"
-	// unknownPhone is a phone country's name: 2.1 wants its dial code in
-	// brackets, and the reference checks it.
-	unknownPhone = unknownName + " (" + unknownDialCode + ")"
-	unknownCode  = "XXX"
-)
+// refID is the reference's id of account name's user and client.
+func refID(name string) int64 {
+	if name == "B" {
+		return 2
+	}
+	return 1
+}
 
 // catalogue is what the explorer knows of the target's catalogues.
 type catalogue struct {
-	currencies     map[int64]string // id: code (unknownCode: not given)
-	plans          map[int64]string // id: name as the profile gives it
-	platforms      map[int64]string // id: name
-	phoneCountries map[int64][2]string
-	hash           string // the profile's marketplace app
-	platformID     int64  // the profile's platform, the marketplace app's
-	planID         int64
+	currencies     map[int64]string    // id: code (unknownCode: not known)
+	plans          map[int64]string    // id: lite, pro, dynamic, none (unknownName: not known)
+	platforms      map[int64]string    // id: name (unknownName: not known)
+	phoneCountries map[int64][2]string // id: name and dial code
+	hash           string              // the profile's marketplace app
+	platformID     int64               // its platform
 	currencyID     int64
+	planID         int64
 }
 
-// planFlags are the flags of a plan named lite, pro or dynamic (2.3); ok
-// is false for a name that says nothing of them.
-func planFlags(name string) (lite, pro, dynamic, billing, ok bool) {
-	switch strings.ToLower(name) {
-	case "lite":
-		return true, false, false, false, true
-	case "pro":
-		return false, true, false, true, true
-	case "dynamic":
-		return false, false, true, true, true
-	}
-	return false, false, false, false, false
-}
+// Placeholders of values the explorer cannot know before the target shows
+// them: the first answer that shows one is learned, and later answers must
+// agree with it.
+const (
+	unknownName     = "contract-explore-unknown"
+	unknownDialCode = "+0"
+	unknownPhone    = unknownName + " (" + unknownDialCode + ")"
+	unknownCode     = "XXX"
+)
 
-// seedFS renders the reference's seed as the fixture files of
-// pricing.LoadSeed.
-func (e *explorer) seedFS() (fstest.MapFS, error) {
-	c := e.cat
-	files := fstest.MapFS{}
-	put := func(name string, v any) error {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		files[name] = &fstest.MapFile{Data: b}
-		return nil
-	}
-	var (
-		platforms, currencies, plans, phones []map[string]any
-	)
-	for id, name := range c.platforms {
-		platforms = append(platforms, map[string]any{"id": id, "created": "2024-01-01T00:00:00Z", "creatorUserId": e.acct["A"].user.ID, "name": name})
-	}
-	for id, code := range c.currencies {
-		currencies = append(currencies, map[string]any{"id": id, "code": code})
-	}
-	for id, name := range c.plans {
-		lite, pro, dyn, billing, _ := planFlags(name)
-		plans = append(plans, map[string]any{"id": id, "name": name, "isLite": lite, "isPro": pro, "isDynamic": dyn, "needBilling": billing})
-	}
-	for id, nd := range c.phoneCountries {
-		phones = append(phones, map[string]any{"id": id, "name": nd[0], "dialCode": nd[1]})
-	}
-	market := []map[string]any{{"hash": c.hash, "name": unknownName, "platformId": c.platformID}}
-	var users []pricing.StateUser
-	var clients []pricing.StateClient
-	for _, name := range []string{"A", "B"} {
-		a := e.acct[name]
-		users = append(users, a.user)
-		clients = append(clients, a.clientSeed)
-	}
-	prof := map[string]any{
-		"email": e.acct["A"].user.Email, "password": e.acct["A"].user.Password, "apiKey": e.acct["A"].apiKey,
-		"otherEmail": e.acct["B"].user.Email, "otherPassword": e.acct["B"].user.Password, "otherApiKey": e.acct["B"].apiKey,
-		"currencyId": c.currencyID, "planId": c.planID, "platformId": c.platformID,
-		"phoneCountryId": e.acct["A"].user.PhoneCountryID, "marketappHash": c.hash,
-	}
-	for name, v := range map[string]any{
-		"platforms.json": platforms, "currencies.json": currencies, "plans.json": plans, "phoneCountries.json": phones,
-		"marketapps.json": market, "users.json": users, "clients.json": clients, "apps.json": []any{}, "profile.json": prof,
-	} {
-		if err := put(name, v); err != nil {
-			return nil, err
+// unknownDate is the date the reference holds where it cannot know the
+// target's.
+var unknownDate = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+
+// newWorld learns the target for one pair of accounts: the profile's
+// catalogues completed by what the target's collections show (the names of
+// the platforms, where the profile gives only ids), the accounts' ids by a
+// login each, their users and clients where the target reads them back.
+func newWorld(ctx context.Context, p steps.Profile, w *wire) (*world, error) {
+	wd := &world{p: p, acct: map[string]*account{
+		"A": {name: "A", email: p.Email, apiKey: p.APIKey, password: p.Password},
+		"B": {name: "B", email: p.OtherEmail, apiKey: p.OtherAPIKey, password: p.OtherPassword},
+	}}
+	wd.skew, _ = time.ParseDuration(p.MustValue("clock_skew"))
+	wd.skew += 2 * time.Second // a server that dates by the second, and the request's own time
+	for _, f := range strings.Split(p.MustValue("version_forms"), ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			wd.forms = append(wd.forms, f)
 		}
 	}
-	return files, nil
-}
-
-// newReference makes the reference of one sequence: a fresh store of the
-// seed, with a session for each account.
-func (e *explorer) newReference() (*pricing.Store, error) {
-	files, err := e.seedFS()
-	if err != nil {
+	wd.domain = p.MustValue("email_domain")
+	wd.several = p.MustValue("clients_per_user") == "several"
+	wd.byHash = p.MustValue("apps_per_marketapp") == "several"
+	wd.form = p.MustValue("login_encoding") == "form"
+	if err := wd.loadCatalogue(); err != nil {
 		return nil, err
 	}
-	seed, err := pricing.LoadSeed(files)
-	if err != nil {
-		return nil, fmt.Errorf("the reference cannot hold what the explorer knows of the target: %w", err)
+	wd.readCollections(ctx, w)
+	for _, name := range []string{"A", "B"} {
+		a := wd.acct[name]
+		status, body, err := w.login(ctx, a.email, a.password)
+		if err != nil || status != http.StatusOK {
+			return nil, fmt.Errorf("account %s cannot log in: %d %v", name, status, err)
+		}
+		s := gjson.ParseBytes(body)
+		a.userID, a.clientID, a.token = idText(s.Get("userId")), idText(s.Get("clientId")), s.Get("token").String()
+		if a.userID == "" || a.clientID == "" {
+			return nil, fmt.Errorf("account %s: POST /sessions answered no userId or clientId: %s", name, body)
+		}
+		wd.profileAccount(a)
+		if wd.readAccount(ctx, w, a) {
+			wd.hasRead = true
+		}
+		if _, ok := wd.cat.phoneCountries[a.user.PhoneCountryID]; !ok {
+			wd.cat.phoneCountries[a.user.PhoneCountryID] = [2]string{unknownPhone, unknownDialCode}
+		}
+		if _, ok := wd.cat.currencies[a.client.CurrencyID]; !ok {
+			wd.cat.currencies[a.client.CurrencyID] = unknownCode
+		}
 	}
-	return pricing.NewStore(seed, pricing.NewSource(nil), pricing.Deviations{}), nil
+	if _, err := wd.seed(); err != nil {
+		return nil, err
+	}
+	return wd, nil
 }
 
-// loadCatalogue reads the profile's catalogues.
-func (e *explorer) loadCatalogue() error {
-	p := e.p
+// idText is an id as the target wrote it, exactly: a JSON integer of any
+// size ("" for anything else). Ids are compared as these strings, never as
+// floats (freedom.Identity).
+func idText(v gjson.Result) string {
+	if v.Type != gjson.Number || v.Raw == "" || strings.ContainsAny(v.Raw, ".eE+") {
+		return ""
+	}
+	raw := strings.TrimPrefix(v.Raw, "-")
+	if raw == "" || strings.TrimLeft(raw, "0123456789") != "" {
+		return ""
+	}
+	return v.Raw
+}
+
+// profileAccount fills an account as the profile gives it, where the target
+// does not show it.
+func (wd *world) profileAccount(a *account) {
+	p := wd.p
+	key := func(k string) string {
+		if a.name == "B" {
+			k = "other_" + k
+		}
+		v, _ := p.Value(k)
+		return v
+	}
+	u := &a.user
+	u.ID, u.Email, u.Password, u.APIKeys = refID(a.name), a.email, a.password, []string{a.apiKey}
+	u.Created, u.PasswordLastChanged = unknownDate, unknownDate
+	u.FirstName, u.LastName, u.Timezone = key("first_name"), key("last_name"), key("timezone")
+	if u.Timezone == "" {
+		u.Timezone = "Europe/London"
+	}
+	u.SubscribeWelcome, u.SubscribeHowto = true, true
+	u.PhoneCountryID, _ = strconv.ParseInt(key("phone_country_id"), 10, 64)
+	if u.PhoneCountryID == 0 {
+		u.PhoneCountryID = wd.cat.anyPhoneCountry()
+	}
+	u.PhoneNumber = key("phone_number")
+	if u.PhoneNumber == "" {
+		u.PhoneNumber = "7700900123"
+	}
+	u.PhoneExtension = nil
+	if ext := key("phone_extension"); ext != "" && ext != "null" {
+		u.PhoneExtension = &ext
+	}
+	u.ClientIDs, u.PrimaryClientID = []int64{refID(a.name)}, refID(a.name)
+	c := &a.client
+	c.ID, c.CreatedDate = refID(a.name), unknownDate
+	c.Name = "contract-explore-client"
+	c.AddressLine1, c.AddressCity = p.MustValue("address_line1"), p.MustValue("address_city")
+	c.AddressPostcode, c.AddressCountry = p.MustValue("address_postcode"), p.MustValue("address_country")
+	l2, vat := p.MustValue("address_line2"), p.MustValue("vat")
+	c.AddressLine2, c.VAT = &l2, &vat
+	c.CurrencyID = wd.cat.currencyID
+}
+
+func (c catalogue) anyPhoneCountry() int64 {
+	for id := range c.phoneCountries {
+		return id
+	}
+	return 1
+}
+
+// readAccount reads the account's user and client where the target has the
+// read extensions, and reports whether it has them.
+func (wd *world) readAccount(ctx context.Context, w *wire, a *account) bool {
+	h := http.Header{"Authorization": {"api-key " + a.apiKey}}
+	status, body, err := w.get(ctx, "/users/"+a.userID, h)
+	if err != nil || status != http.StatusOK || !gjson.ValidBytes(body) {
+		return false
+	}
+	u := gjson.ParseBytes(body)
+	if u.Get("firstName").Type != gjson.String {
+		return false
+	}
+	su := &a.user
+	su.Created, su.PasswordLastChanged = instant(u.Get("created").String()), instant(u.Get("passwordLastChanged").String())
+	su.FirstName, su.LastName, su.Timezone = u.Get("firstName").String(), u.Get("lastName").String(), u.Get("timezone").String()
+	su.SubscribeWelcome, su.SubscribeBlog = u.Get("subscribeWelcome").Bool(), u.Get("subscribeBlog").Bool()
+	su.SubscribeHowto, su.SubscribeOnboarding = u.Get("subscribeHowto").Bool(), u.Get("subscribeOnboarding").Bool()
+	if id, err := strconv.ParseInt(idText(u.Get("phoneCountry.id")), 10, 64); err == nil {
+		su.PhoneCountryID = id
+	}
+	su.PhoneNumber = u.Get("phoneNumber").String()
+	su.PhoneExtension = optString(u.Get("phoneExtension"))
+	if pc := u.Get("phoneCountry"); pc.Get("name").Exists() && pc.Get("dialCode").Exists() {
+		wd.cat.phoneCountries[su.PhoneCountryID] = [2]string{pc.Get("name").String(), pc.Get("dialCode").String()}
+	}
+	status, body, err = w.get(ctx, "/clients/"+a.clientID, h)
+	if err != nil || status != http.StatusOK || !gjson.ValidBytes(body) {
+		return true
+	}
+	c := gjson.ParseBytes(body)
+	sc := &a.client
+	sc.CreatedDate, sc.Name = instant(c.Get("createdDate").String()), c.Get("name").String()
+	sc.AddressLine1, sc.AddressCity = c.Get("addressLine1").String(), c.Get("addressCity").String()
+	sc.AddressPostcode, sc.AddressCountry = c.Get("addressPostcode").String(), c.Get("addressCountry").String()
+	sc.AddressLine2, sc.VAT = optString(c.Get("addressLine2")), optString(c.Get("vat"))
+	if id, err := strconv.ParseInt(idText(c.Get("currency.id")), 10, 64); err == nil {
+		sc.CurrencyID = id
+		if code := c.Get("currency.code").String(); code != "" && (wd.cat.currencies[id] == "" || wd.cat.currencies[id] == unknownCode) {
+			wd.cat.currencies[id] = strings.ToUpper(code)
+		}
+	}
+	return true
+}
+
+// instant is a date the target answered (any ISO 8601 form) as the instant
+// it starts; unknownDate where it names none.
+func instant(s string) time.Time {
+	r, err := match.ParseISORange(s)
+	if err != nil {
+		return unknownDate
+	}
+	return r.Lo.UTC()
+}
+
+func optString(v gjson.Result) *string {
+	if v.Type != gjson.String {
+		return nil
+	}
+	s := v.String()
+	return &s
+}
+
+// loadCatalogue reads the profile's catalogues: its ids, and its lists
+// where it gives them (a classic profile gives one id of each).
+func (wd *world) loadCatalogue() error {
+	p := wd.p
 	c := catalogue{currencies: map[int64]string{}, plans: map[int64]string{}, platforms: map[int64]string{}, phoneCountries: map[int64][2]string{}}
 	num := func(key string) (int64, error) {
 		n, err := strconv.ParseInt(p.MustValue(key), 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("%s: %w", key, err)
+			f, _ := target.Lookup(key)
+			return 0, fmt.Errorf("the profile gives no %s (%s), which the explorer sends", key, f.Env)
 		}
 		return n, nil
 	}
@@ -167,18 +300,22 @@ func (e *explorer) loadCatalogue() error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", l.key, err)
 			}
-			l.into[id] = en.Word
+			l.into[id] = en.Word // "" where the profile derived the list from one id
 		}
 	}
-	if _, ok := c.currencies[c.currencyID]; !ok {
-		c.currencies[c.currencyID] = unknownCode
+	fill := func(m map[int64]string, id int64, unknown string) {
+		if m[id] == "" {
+			m[id] = unknown
+		}
+		for k, v := range m {
+			if v == "" {
+				m[k] = unknown
+			}
+		}
 	}
-	if _, ok := c.plans[c.planID]; !ok {
-		c.plans[c.planID] = unknownName
-	}
-	if _, ok := c.platforms[c.platformID]; !ok {
-		c.platforms[c.platformID] = unknownName
-	}
+	fill(c.currencies, c.currencyID, unknownCode)
+	fill(c.plans, c.planID, unknownName)
+	fill(c.platforms, c.platformID, unknownName)
 	for _, k := range []string{"phone_country_id", "other_phone_country_id"} {
 		if v, _ := p.Value(k); v != "" {
 			id, err := strconv.ParseInt(v, 10, 64)
@@ -188,6 +325,151 @@ func (e *explorer) loadCatalogue() error {
 			c.phoneCountries[id] = [2]string{unknownPhone, unknownDialCode}
 		}
 	}
-	e.cat = c
+	wd.cat = c
 	return nil
+}
+
+// readCollections completes the catalogues from the target's collections,
+// where it has them: the platforms collection of the profile's path (4.5,
+// with the api key where it needs credentials), and GET /currencies, /plans
+// and /phoneCountries where they answer (read extensions). What they show
+// replaces the placeholders; an entry the profile does not list is added
+// only to a list the profile did not give (a classic profile's one id).
+func (wd *world) readCollections(ctx context.Context, w *wire) {
+	read := func(path, key string) []gjson.Result {
+		status, body, err := w.get(ctx, path, nil)
+		if err == nil && status == http.StatusUnauthorized {
+			status, body, err = w.get(ctx, path, http.Header{"Authorization": {"api-key " + wd.p.APIKey}})
+		}
+		if err != nil || status != http.StatusOK {
+			return nil
+		}
+		return gjson.GetBytes(body, key).Array()
+	}
+	given := func(key string) bool { v, _ := wd.p.Value(key); return v != "" && !strings.HasPrefix(wd.p.Origin(key), "derived from ") }
+	for _, it := range read(wd.p.MustValue("platforms_path"), "platforms") {
+		id, err := strconv.ParseInt(idText(it.Get("id")), 10, 64)
+		name := it.Get("name").String()
+		if err != nil || name != "Android" && name != "iOS" {
+			continue
+		}
+		if old, ok := wd.cat.platforms[id]; ok && old == unknownName || !ok && !given("platforms") {
+			wd.cat.platforms[id] = name
+		}
+	}
+	for _, it := range read("/currencies", "currencies") {
+		id, err := strconv.ParseInt(idText(it.Get("id")), 10, 64)
+		code := it.Get("code").String()
+		if err != nil || !target.IsCurrencyCode(code) {
+			continue
+		}
+		if old, ok := wd.cat.currencies[id]; ok && old == unknownCode || !ok && !given("currencies") {
+			wd.cat.currencies[id] = strings.ToUpper(code)
+		}
+	}
+	for _, it := range read("/plans", "plans") {
+		id, err := strconv.ParseInt(idText(it.Get("id")), 10, 64)
+		if err != nil {
+			continue
+		}
+		word := "none"
+		switch {
+		case it.Get("isLite").Bool():
+			word = "lite"
+		case it.Get("isPro").Bool():
+			word = "pro"
+		case it.Get("isDynamic").Bool():
+			word = "dynamic"
+		}
+		if !it.Get("isLite").IsBool() {
+			continue
+		}
+		if old, ok := wd.cat.plans[id]; ok && old == unknownName || !ok && !given("plans") {
+			wd.cat.plans[id] = word
+		}
+	}
+	for _, it := range read("/phoneCountries", "phoneCountries") {
+		id, err := strconv.ParseInt(idText(it.Get("id")), 10, 64)
+		name, dial := it.Get("name").String(), it.Get("dialCode").String()
+		if err != nil || name == "" || dial == "" {
+			continue
+		}
+		if old, ok := wd.cat.phoneCountries[id]; ok && old[0] == unknownPhone {
+			wd.cat.phoneCountries[id] = [2]string{name, dial}
+		}
+	}
+}
+
+// ids are the catalogues' ids, by the names fields use.
+func (c catalogue) ids() map[string][]int64 {
+	out := map[string][]int64{}
+	for name, m := range map[string]map[int64]string{"currencies": c.currencies, "plans": c.plans, "platforms": c.platforms} {
+		for id := range m {
+			out[name] = append(out[name], id)
+		}
+	}
+	for id := range c.phoneCountries {
+		out["phoneCountries"] = append(out["phoneCountries"], id)
+	}
+	for _, ids := range out {
+		sortInts(ids)
+	}
+	return out
+}
+
+func sortInts(s []int64) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// planFlags are the flags of a plan named lite, pro or dynamic (2.3); ok is
+// false for a name that says nothing of them.
+func planFlags(name string) (lite, pro, dynamic, billing, ok bool) {
+	switch strings.ToLower(name) {
+	case "lite":
+		return true, false, false, false, true
+	case "pro":
+		return false, true, false, true, true
+	case "dynamic":
+		return false, false, true, true, true
+	case "none":
+		return false, false, false, false, true
+	}
+	return false, false, false, false, false
+}
+
+// seed is the reference's seed: the catalogues and the two accounts, as
+// typed values (pricing.NewSeed).
+func (wd *world) seed() (*pricing.Seed, error) {
+	c := wd.cat
+	var v pricing.SeedValues
+	for id, name := range c.platforms {
+		v.Platforms = append(v.Platforms, pricing.Platform{ID: id, Created: unknownDate, CreatorUserID: 1, Name: name})
+	}
+	for id, code := range c.currencies {
+		v.Currencies = append(v.Currencies, pricing.Currency{ID: id, Code: code})
+	}
+	for id, name := range c.plans {
+		lite, pro, dyn, billing, _ := planFlags(name)
+		v.Plans = append(v.Plans, pricing.Plan{ID: id, Name: name, IsLite: lite, IsPro: pro, IsDynamic: dyn, NeedBilling: billing})
+	}
+	for id, nd := range c.phoneCountries {
+		v.PhoneCountries = append(v.PhoneCountries, pricing.PhoneCountry{ID: id, Name: nd[0], DialCode: nd[1]})
+	}
+	if c.hash != "" {
+		v.Marketapps = []pricing.Marketapp{{Hash: c.hash, Name: unknownName, PlatformID: c.platformID}}
+	}
+	for _, name := range []string{"A", "B"} {
+		a := wd.acct[name]
+		v.Users = append(v.Users, a.user)
+		v.Clients = append(v.Clients, a.client)
+	}
+	seed, err := pricing.NewSeed(v)
+	if err != nil {
+		return nil, fmt.Errorf("the reference cannot hold what the explorer knows of the target: %w", err)
+	}
+	return seed, nil
 }

@@ -122,10 +122,16 @@ var (
 			"allows with a quoted local part; characters such as controls, bidirectional marks and zero-width spaces",
 		Accepted: "accepted and answered as sent, or refused with a 4xx but 401 (a 400 names the field)",
 	}
-	BlankString = Freedom{
-		ID: "blank-string", Section: "7.3", Question: "a blank (whitespace-only) required string",
-		Mock:     "rejected as not provided (`firstName`, `lastName`, the client's name and address fields, an app name without a hash, `phoneNumber`)",
-		Accepted: "refused with a 4xx but 401 naming the field, or accepted as sent",
+	OmittedFields = Freedom{
+		ID: "omitted-fields", Section: "2, 4", Question: "a field of a body table not marked optional, left out where the mock takes a default",
+		Mock: "the default: a PUT /users body without `password` or a phone field keeps the stored value, a POST /apps body without " +
+			"`nextplan` gets the lite plan, and with a hash needs no `name` or `platform`",
+		Accepted: "the default, or the body refused with a 4xx but 401 (2: only a field marked optional may be omitted)",
+	}
+	AppByName = Freedom{
+		ID: "app-by-name", Section: "1, 4.2", Question: "may a target refuse an app made from a name and `platform.id`, as an app of no store?",
+		Mock:     "the mock makes it (above)",
+		Accepted: "the app, with the name and the platform sent, or a refusal with a 4xx but 401",
 	}
 	Email255 = Freedom{
 		ID: "email-255", Section: "2.1, 8", Question: "the longest email: 255 (the spec's `..255`) or 254 (RFC 5321)?",
@@ -189,8 +195,8 @@ var (
 func All() []Freedom {
 	return []Freedom{
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
-		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, BlankString,
-		Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, StringLength, OptionalFields, PlanFlags, CurrencyCode,
+		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
+		AppByName, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, StringLength, OptionalFields, PlanFlags, CurrencyCode,
 		Identity, Dates, ReadExtensions,
 	}
 }

@@ -1,0 +1,550 @@
+package explore
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+)
+
+// The second stage: generation. A generator draws the steps of a sequence
+// from the reference's state and the operator catalogue: each step aims at
+// a cell (an operation, an input position, an operator), the least
+// exercised first, so that a run covers every cell early; other operators
+// ride along at random, so that they meet in one body.
+
+// Cell is one (operation, input position, operator) of the catalogue.
+type Cell struct {
+	Op       Op
+	Position string // a body field's path, "credential <scheme>", "login email", "path", "version", "content-type", "body"
+	Operator string
+}
+
+func (c Cell) String() string { return string(c.Op) + " | " + c.Position + " | " + c.Operator }
+
+// Positions of what is not a body field.
+const (
+	posCredential  = "credential "
+	posLogin       = "login "
+	posPath        = "path"
+	posVersion     = "version"
+	posContentType = "content-type"
+	posBody        = "body"
+)
+
+// cells are every cell of the catalogue that the target's profile makes
+// meaningful (no POST /clients where a user holds one client, no hash where
+// a marketplace app has one app).
+func (wd *world) cells() []Cell {
+	var out []Cell
+	for _, op := range Ops {
+		if op == OpPostClient && !wd.several {
+			continue
+		}
+		for _, f := range bodyFields(op) {
+			if !wd.fieldFits(op, f) {
+				continue
+			}
+			if op == OpLogin {
+				for _, o := range loginOps[f.path] {
+					out = append(out, Cell{op, posLogin + f.path, o.Name})
+				}
+				continue
+			}
+			for _, o := range bodyOps {
+				if o.On(f) {
+					out = append(out, Cell{op, f.path, o.Name})
+				}
+			}
+		}
+		if op.authenticated() || op == OpPlatforms {
+			for _, scheme := range credSchemes {
+				for _, o := range credOps {
+					if credOpFits(scheme, o.Name) {
+						out = append(out, Cell{op, posCredential + scheme, o.Name})
+					}
+				}
+			}
+			out = append(out, Cell{op, "credential", noCred.Name})
+		}
+		if op == OpPutUser || op == OpPutClient {
+			for _, o := range pathOps {
+				if o.Name != "created" || op == OpPutClient {
+					out = append(out, Cell{op, posPath, o.Name})
+				}
+			}
+		}
+		for _, o := range versionOps {
+			if o.Name != "other-served-form" || len(wd.forms) > 1 {
+				out = append(out, Cell{op, posVersion, o.Name})
+			}
+		}
+		if op.hasBody() && op != OpLogin {
+			for _, o := range typeOps {
+				out = append(out, Cell{op, posContentType, o.Name})
+			}
+		}
+		if op.hasBody() {
+			for _, o := range wireOps {
+				if wireFits(op, o.Name, wd.form) {
+					out = append(out, Cell{op, posBody, o.Name})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fieldFits: a field the profile's choices let the explorer send.
+func (wd *world) fieldFits(op Op, f field) bool {
+	if strings.Contains("."+f.path+".", ".marketapp.") && !wd.byHash {
+		return false
+	}
+	if strings.HasPrefix(f.path, "client") && !wd.several {
+		return false
+	}
+	return true
+}
+
+// generator draws the steps of one pair's sequences.
+type generator struct {
+	wd       *world
+	r        *rand.Rand
+	coverage *coverage
+	cells    []Cell
+	counter  *atomic.Int64 // the run's unique words
+	pair     int
+	pending  *Cell // a cell whose setup step came first
+}
+
+// unique is a word no other draw of the run makes: four letters and a
+// counter, so that two pairs never ask for one new email at once.
+func (g *generator) unique() string {
+	var b strings.Builder
+	for i := 0; i < 4; i++ {
+		b.WriteByte(byte('a' + g.r.IntN(26)))
+	}
+	b.WriteString(strconv.FormatInt(g.counter.Add(1), 36))
+	return b.String()
+}
+
+// next draws the next step of a sequence.
+func (g *generator) next(s *seqState) Step {
+	var c Cell
+	switch {
+	case g.pending != nil:
+		c, g.pending = *g.pending, nil
+	case g.r.IntN(4) < 3:
+		c = g.coverage.leastExercised(g.cells, g.r)
+	default:
+		c = g.cells[g.r.IntN(len(g.cells))]
+	}
+	if setup, ok := g.setupFor(s, c); ok {
+		g.pending = &c
+		return setup
+	}
+	st := g.base(s, c)
+	g.apply(s, &st, c)
+	if st.Op != OpLogin && st.Op != OpPlatforms && g.r.IntN(2) == 0 && !rawWire(st.Wire) {
+		g.extras(s, &st, c)
+	}
+	st.cells = cellsOf(st, c)
+	return st
+}
+
+// cellsOf are the cells a step exercises: the one it aims at, the operators
+// that ride along, and the forms of its other positions as the spec writes
+// them (a valid credential, the caller's own id).
+func cellsOf(st Step, aim Cell) []Cell {
+	out := []Cell{aim}
+	add := func(c Cell) {
+		for _, x := range out {
+			if x == c {
+				return
+			}
+		}
+		out = append(out, c)
+	}
+	for _, m := range st.Muts {
+		add(Cell{st.Op, m.Field, m.Op})
+	}
+	switch {
+	case st.Op == OpLogin:
+		if aim.Position != posLogin+"email" {
+			add(Cell{st.Op, posLogin + "email", "as-specified"})
+		}
+	case st.Cred.Scheme == "none":
+		add(Cell{st.Op, "credential", noCred.Name})
+	default:
+		add(Cell{st.Op, posCredential + st.Cred.Scheme, st.Cred.Op})
+	}
+	if st.Path != "" {
+		add(Cell{st.Op, posPath, st.Path})
+	}
+	return out
+}
+
+// base is a step of the cell's operation, every position as the spec
+// writes it: the account's own resource, a valid credential, the body the
+// reference holds (or a new entity's), under the base URL's version.
+func (g *generator) base(s *seqState, c Cell) Step {
+	st := Step{Op: c.Op, Actor: []string{"A", "B"}[g.r.IntN(2)]}
+	if c.Op != OpLogin {
+		st.Cred = Cred{Scheme: credSchemes[g.r.IntN(len(credSchemes))], Op: "as-specified"}
+	}
+	switch c.Op {
+	case OpPutUser:
+		st.Path = "own"
+		st.Base = userBody(s.user(st.Actor))
+		if strings.HasPrefix(c.Position, "client") {
+			st.Base["client"] = g.newClientBody(strings.HasPrefix(c.Position, "client.app"))
+		}
+	case OpPutClient:
+		st.Path = "own"
+		if c.Position == posPath && c.Operator == "created" {
+			st.Path = "created"
+		}
+		cl, _ := s.ref.Client(s.clientOf(st))
+		st.Base = clientBody(cl)
+	case OpPostClient:
+		st.Base = g.newClientBody(strings.HasPrefix(c.Position, "app"))
+	case OpPostApp:
+		byHash := g.wd.byHash && (strings.HasPrefix(c.Position, "marketapp") || !strings.HasPrefix(c.Position, "name") && !strings.HasPrefix(c.Position, "platform") && g.r.IntN(2) == 0)
+		st.Base = g.newAppBody(byHash)
+	case OpLogin:
+		st.Login = [2]string{g.emailTemplate(s, st.Actor), g.passwordTemplate(s, st.Actor)}
+	}
+	return st
+}
+
+// emailTemplate and passwordTemplate are an account's credentials now, as
+// a login writes them: the profile's as its placeholders.
+func (g *generator) emailTemplate(s *seqState, actor string) string {
+	if e := s.user(actor).Email; e != g.wd.acct[actor].email {
+		return e
+	}
+	return "{{" + actor + ".email}}"
+}
+
+func (g *generator) passwordTemplate(s *seqState, actor string) string {
+	if pw := s.password[actor]; pw != g.wd.acct[actor].password {
+		return pw
+	}
+	return "{{" + actor + ".password}}"
+}
+
+// setupFor is the step a cell needs first in this sequence: a client made
+// before it is updated, an email or a password changed before a login
+// tries the old one or a prefix of the new one.
+func (g *generator) setupFor(s *seqState, c Cell) (Step, bool) {
+	actor := []string{"A", "B"}[g.r.IntN(2)]
+	put := func(field, op string) Step {
+		st := Step{Op: OpPutUser, Actor: actor, Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: userBody(s.user(actor))}
+		f, _ := fieldOf(OpPutUser, field)
+		o, _ := bodyOp(op)
+		m, _ := o.Make(g.draw(s, &st, f))
+		m.Field, m.Op = field, op
+		st.Muts = []Mutation{m}
+		return st
+	}
+	switch {
+	case c.Op == OpPutClient && c.Position == posPath && c.Operator == "created" && len(s.posted["A"])+len(s.posted["B"]) == 0:
+		return Step{Op: OpPostClient, Actor: actor, Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newClientBody(false)}, g.wd.several
+	case c.Op == OpLogin && (c.Operator == "login-email-before-change" || c.Operator == "login-email-after-change") && !g.emailChanged(s):
+		return put("email", "email-new"), true
+	case c.Op == OpLogin && c.Operator == "login-password-72-byte-prefix" && !g.longPassword(s):
+		return put("password", "password-long"), true
+	case c.Op == OpLogin && c.Operator == "login-password-new" && !g.passwordChanged(s):
+		return put("password", "password-6"), true
+	}
+	return Step{}, false
+}
+
+func (g *generator) emailChanged(s *seqState) bool {
+	return s.user("A").Email != g.wd.acct["A"].email || s.user("B").Email != g.wd.acct["B"].email
+}
+
+func (g *generator) longPassword(s *seqState) bool {
+	return len(s.password["A"]) > 72 || len(s.password["B"]) > 72
+}
+
+func (g *generator) passwordChanged(s *seqState) bool {
+	return s.password["A"] != g.wd.acct["A"].password || s.password["B"] != g.wd.acct["B"].password
+}
+
+// changedActor is an account whose email (or password) a setup changed.
+func (g *generator) changedActor(s *seqState, changed func(string) bool, fallback string) string {
+	for _, a := range []string{"A", "B"} {
+		if changed(a) {
+			return a
+		}
+	}
+	return fallback
+}
+
+// draw is what an operator draws from, for a field of a step's body.
+func (g *generator) draw(s *seqState, st *Step, f field) draw {
+	cur, _ := getPath(st.body(), f.path)
+	return draw{
+		r: g.r, f: f, current: cur, domain: g.wd.domain,
+		ownEmail: s.user(st.Actor).Email, taken: s.user(g.wd.other(st.Actor)).Email,
+		hash: g.wd.cat.hash, ids: g.wd.cat.ids(), unique: g.unique,
+		newObject: func(path string) map[string]any {
+			switch {
+			case path == "client":
+				return g.newClientBody(false)
+			case strings.HasSuffix("."+path, ".app"):
+				return g.newAppBody(g.wd.byHash && g.r.IntN(2) == 0)
+			}
+			return nil
+		},
+	}
+}
+
+// apply puts the cell's operator at its position.
+func (g *generator) apply(s *seqState, st *Step, c Cell) {
+	switch {
+	case strings.HasPrefix(c.Position, posCredential):
+		st.Cred = Cred{Scheme: strings.TrimPrefix(c.Position, posCredential), Op: c.Operator}
+	case c.Position == "credential":
+		st.Cred = Cred{Scheme: "none"}
+	case c.Position == posPath:
+		st.Path = c.Operator
+		g.pathID(s, st)
+	case c.Position == posVersion:
+		st.Version = g.version(c.Operator)
+	case c.Position == posContentType:
+		st.ContentType = typeValue[c.Operator]
+	case c.Position == posBody:
+		st.Wire = c.Operator
+	case strings.HasPrefix(c.Position, posLogin):
+		g.login(s, st, strings.TrimPrefix(c.Position, posLogin), c.Operator)
+	default:
+		f, ok := fieldOf(c.Op, c.Position)
+		o, known := bodyOp(c.Operator)
+		if !ok || !known {
+			return
+		}
+		if m, ok := o.Make(g.draw(s, st, f)); ok {
+			m.Field, m.Op = f.path, o.Name
+			st.Muts = append(st.Muts, m)
+		}
+	}
+}
+
+// extras add one to three more operators at other fields of the body,
+// half of them new values a correct server stores: a refused body that
+// stores its valid fields shows only so.
+func (g *generator) extras(s *seqState, st *Step, aim Cell) {
+	fields := bodyFields(st.Op)
+	n := 1 + g.r.IntN(3)
+	for i := 0; i < n; i++ {
+		f := fields[g.r.IntN(len(fields))]
+		if f.path == aim.Position || st.mutated(f.path) || !g.wd.fieldFits(st.Op, f) {
+			continue
+		}
+		if _, there := getPath(st.body(), f.path); !there && strings.Contains(f.path, ".") {
+			continue // below an object the body does not have
+		}
+		var fits []BodyOp
+		for _, o := range bodyOps {
+			if o.On(f) && (o.Kind == LegalVariety) == (i%2 == 0) {
+				fits = append(fits, o)
+			}
+		}
+		if len(fits) == 0 {
+			continue
+		}
+		o := fits[g.r.IntN(len(fits))]
+		if m, ok := o.Make(g.draw(s, st, f)); ok {
+			m.Field, m.Op = f.path, o.Name
+			st.Muts = append(st.Muts, m)
+		}
+	}
+}
+
+// pathID is the literal id a path operator sends.
+func (g *generator) pathID(s *seqState, st *Step) {
+	kind, who := "user", st.Actor
+	if st.Op == OpPutClient {
+		kind = "client"
+	}
+	own := s.ids[kind][refID(who)]
+	switch st.Path {
+	case "unknown":
+		st.PathID = "999999999"
+	case "neighbour":
+		st.PathID = addOne(own)
+	case "zero":
+		st.PathID = "0"
+	case "negative":
+		st.PathID = "-1"
+	case "decimal":
+		st.PathID = own + ".5"
+	case "letters":
+		st.PathID = "abc"
+	case "past-int64":
+		st.PathID = "99999999999999999999"
+	case "leading-zero":
+		st.PathID = "0" + own
+	case "created":
+		if len(s.posted[st.Actor]) == 0 {
+			st.Path = "own"
+		}
+	}
+}
+
+// addOne is a decimal id plus one, exactly, whatever its size.
+func addOne(id string) string {
+	b := []byte(id)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < '0' || b[i] > '9' {
+			return id + "1"
+		}
+		if b[i] < '9' {
+			b[i]++
+			return string(b)
+		}
+		b[i] = '0'
+	}
+	return "1" + string(b)
+}
+
+// version is the version segment a version operator sends.
+func (g *generator) version(op string) string {
+	if op == "unknown-version" {
+		return []string{"v2", "v1.1", "v0"}[g.r.IntN(3)]
+	}
+	own := g.wd.p.BaseURL[strings.LastIndexByte(g.wd.p.BaseURL, '/')+1:]
+	for _, f := range g.wd.forms {
+		if f != own {
+			return f
+		}
+	}
+	return ""
+}
+
+// login draws a login's email or password operator.
+func (g *generator) login(s *seqState, st *Step, pos, op string) {
+	a, other := st.Actor, g.wd.other(st.Actor)
+	switch op {
+	case "login-email-case":
+		st.Login[0] = "{{upper:" + a + ".email}}"
+		if e := s.user(a).Email; e != g.wd.acct[a].email {
+			st.Login[0] = strings.ToUpper(e)
+		}
+	case "login-email-plus":
+		st.Login[0] = strings.Replace(expandLogin(st.Login[0], g.wd.acct), "@", "+x@", 1)
+	case "login-email-extended":
+		st.Login[0] += "x"
+	case "login-email-other-account":
+		st.Login[0] = g.emailTemplate(s, other)
+	case "login-email-unknown":
+		st.Login[0] = "contract-" + g.unique() + "@" + g.wd.domain
+	case "login-email-before-change":
+		a = g.changedActor(s, func(x string) bool { return s.user(x).Email != g.wd.acct[x].email }, a)
+		st.Actor = a
+		st.Login = [2]string{"{{" + a + ".email}}", g.passwordTemplate(s, a)}
+	case "login-email-after-change":
+		a = g.changedActor(s, func(x string) bool { return s.user(x).Email != g.wd.acct[x].email }, a)
+		st.Actor = a
+		st.Login = [2]string{g.emailTemplate(s, a), g.passwordTemplate(s, a)}
+	case "login-email-empty":
+		st.Login[0] = ""
+	case "login-password-extended":
+		st.Login[1] += "x"
+	case "login-password-prefixed":
+		st.Login[1] = "x" + st.Login[1]
+	case "login-password-upper-case":
+		if strings.HasPrefix(st.Login[1], "{{") {
+			st.Login[1] = "{{upper:" + a + ".password}}"
+		} else {
+			st.Login[1] = strings.ToUpper(st.Login[1])
+		}
+	case "login-password-trailing-space":
+		st.Login[1] += " "
+	case "login-password-other-account":
+		st.Login[1] = g.passwordTemplate(s, other)
+	case "login-password-72-byte-prefix":
+		a = g.changedActor(s, func(x string) bool { return len(s.password[x]) > 72 }, a)
+		st.Actor = a
+		pw := s.password[a]
+		st.Login = [2]string{g.emailTemplate(s, a), pw[:72] + "-other"}
+	case "login-password-sql":
+		st.Login[1] = "' OR '1'='1"
+	case "login-password-empty":
+		st.Login[1] = ""
+	case "login-password-new":
+		a = g.changedActor(s, func(x string) bool { return s.password[x] != g.wd.acct[x].password }, a)
+		st.Actor = a
+		st.Login = [2]string{g.emailTemplate(s, a), g.passwordTemplate(s, a)}
+	}
+}
+
+// userBody is the body of PUT /users that changes nothing: the user as the
+// reference holds it.
+func userBody(u pricing.User) map[string]any {
+	b := map[string]any{
+		"email": u.Email, "firstName": u.FirstName, "lastName": u.LastName,
+		"subscribeWelcome": u.SubscribeWelcome, "subscribeBlog": u.SubscribeBlog,
+		"subscribeHowto": u.SubscribeHowto, "subscribeOnboarding": u.SubscribeOnboarding,
+		"timezone": u.Timezone, "password": nil,
+		"phoneCountry": map[string]any{"id": json.Number(strconv.FormatInt(u.PhoneCountryID, 10))}, "phoneNumber": u.PhoneNumber,
+		"phoneExtension": nil,
+	}
+	if u.PhoneExtension != nil {
+		b["phoneExtension"] = *u.PhoneExtension
+	}
+	return b
+}
+
+// clientBody is the body of PUT /clients that changes nothing.
+func clientBody(c pricing.Client) map[string]any {
+	b := map[string]any{
+		"name": c.Name, "addressLine1": c.AddressLine1, "addressCity": c.AddressCity,
+		"addressPostcode": c.AddressPostcode, "addressCountry": c.AddressCountry,
+		"currency": map[string]any{"id": json.Number(strconv.FormatInt(c.CurrencyID, 10))}, "terms": "I agree",
+	}
+	if c.AddressLine2 != nil {
+		b["addressLine2"] = *c.AddressLine2
+	}
+	if c.VAT != nil {
+		b["vat"] = *c.VAT
+	}
+	return b
+}
+
+// newClientBody is a valid body of POST /clients, with an app or not.
+func (g *generator) newClientBody(withApp bool) map[string]any {
+	p := g.wd.p
+	b := map[string]any{
+		"name": "contract-" + g.unique(), "addressLine1": p.MustValue("address_line1"), "addressLine2": p.MustValue("address_line2"),
+		"addressCity": p.MustValue("address_city"), "addressPostcode": p.MustValue("address_postcode"),
+		"addressCountry": p.MustValue("address_country"), "vat": p.MustValue("vat"),
+		"currency": map[string]any{"id": json.Number(strconv.FormatInt(g.wd.cat.currencyID, 10))}, "terms": "I agree",
+	}
+	if withApp {
+		b["app"] = g.newAppBody(g.wd.byHash && g.r.IntN(2) == 0)
+	}
+	return b
+}
+
+// newAppBody is a valid body of POST /apps: from the profile's marketplace
+// app, or from a name and a platform.
+func (g *generator) newAppBody(byHash bool) map[string]any {
+	ids := g.wd.cat.ids()
+	pick := func(list []int64) json.Number {
+		return json.Number(strconv.FormatInt(list[g.r.IntN(len(list))], 10))
+	}
+	b := map[string]any{"nextplan": map[string]any{"id": pick(ids["plans"])}}
+	if byHash {
+		b["marketapp"] = map[string]any{"hash": g.wd.cat.hash}
+	} else {
+		b["name"] = "contract-app-" + g.unique()
+		b["platform"] = map[string]any{"id": pick(ids["platforms"])}
+	}
+	return b
+}

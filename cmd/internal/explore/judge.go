@@ -1,0 +1,663 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"mime"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/freedom"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+	"github.com/pricing-contract/pricing-contract/steps/match"
+)
+
+// The fourth stage: the judgement. judge compares the target's answer to a
+// step with the reference's verdict and returns a divergence as data (nil:
+// none): a function of the verdict, the answer, and what the run knows of
+// the target (ids, learned values), the freedoms of package freedom already
+// in the verdict.
+
+// divergence is where a target departs from the reference.
+type divergence struct {
+	// key names the kind of difference (a status, a field, the errors, a
+	// date), so that one defect found twice is reported once.
+	key    string
+	reason string
+	// then are the reproducer's lines that assert the reference's answer,
+	// after the request that diverged (or after a read of the state).
+	then []string
+	// read is the read of the state that showed it ("" the step's own
+	// answer): the path to GET as account readAs. before are lines the
+	// reproducer runs after the same read made before the last step (a
+	// list's length remembered).
+	read, readAs string
+	before       []string
+	// taught is a request sent first, whose answer's value at taughtPath
+	// the reproducer remembers as "taught": a value the reference cannot
+	// know, which two answers give differently.
+	taught     *Step
+	taughtPath string
+}
+
+func diverged(key, reason string, then ...string) *divergence {
+	return &divergence{key: key, reason: reason, then: then}
+}
+
+// knowledge is what a run learned of the target, for every later answer,
+// shared by its pairs: the values the reference cannot know (learned), the
+// ids of the entities it made and the write keys (seen), the session tokens
+// (tokens: owner).
+type knowledge struct {
+	mu      sync.Mutex
+	learned map[string]learnedValue
+	seen    map[string]string
+	tokens  map[string]string
+}
+
+func newKnowledge() *knowledge {
+	return &knowledge{learned: map[string]learnedValue{}, seen: map[string]string{}, tokens: map[string]string{}}
+}
+
+type learnedValue struct {
+	raw    string // the JSON the target first answered
+	where  string // "sequence N, step M"
+	taught *Step  // the request whose answer showed it, when it was a step's own
+}
+
+var writeKeyRE = regexp.MustCompile(`^[0-9a-fA-F]{32}$`)
+
+// judgement is one answer to judge.
+type judgement struct {
+	wd   *world
+	k    *knowledge
+	s    *seqState
+	i    int    // the step
+	pair string // the pair's label, for tokens
+}
+
+// judge compares the target's answer to a step with the verdict; on an
+// allowed 200 the reference takes the step too.
+func (j judgement) judge(st Step, v verdict, got answer) *divergence {
+	if got.status < 0 {
+		return diverged("no-answer", "no answer: "+got.err)
+	}
+	if got.status >= 500 {
+		return diverged("5xx", fmt.Sprintf("answered %d: no request earns a 5xx; the spec's answer is %s", got.status, v.statusText()), v.statusLine())
+	}
+	if !v.allows(got.status) {
+		return diverged(fmt.Sprintf("status %d for %s", got.status, v.statusText()),
+			fmt.Sprintf("answered %d, the spec's answer is %s (%s%s)", got.status, v.statusText(), v.rule, v.freedomsText()), v.statusLine())
+	}
+	if d := j.leak(st, got.body); d != nil {
+		return d
+	}
+	if got.status != 200 && got.status != 400 {
+		return nil
+	}
+	if !gjson.ValidBytes(got.body) {
+		return diverged("not-json", fmt.Sprintf("answered %d with a body that is not JSON (1: bodies are JSON)", got.status), pIsJSON())
+	}
+	if mt, _, _ := mime.ParseMediaType(got.header.Get("Content-Type")); mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+		return diverged("json-label", fmt.Sprintf("answered JSON labelled %q (1: bodies are JSON)", got.header.Get("Content-Type")), pIsJSON())
+	}
+	if got.status == 400 {
+		return v.errorsDiverge(got.body)
+	}
+	if v.accept == nil {
+		return nil
+	}
+	w, err := v.accept()
+	if err != nil {
+		return diverged("reference", "the reference could not take the step: "+err.Error())
+	}
+	return j.matches(w, gjson.ParseBytes(got.body))
+}
+
+// errorsDiverge compares a 400's array with the fields the verdict names:
+// each offending field named, no valid one (7.1), with 7.3's code where it
+// names one.
+func (v verdict) errorsDiverge(body []byte) *divergence {
+	fields, codes, why := errorsOf(body, v.noField)
+	if why != "" {
+		lines := []string{pMatchesShape("errors")}
+		var i int
+		var key string
+		if _, err := fmt.Sscanf(why, "element %d of the errors has the %s", &i, &key); err == nil {
+			if key == "fieldName" && v.noField {
+				lines = append(lines, pJSONIsType(fmt.Sprintf("%d.%s", i, key), "string"))
+			} else {
+				lines = append(lines, strings.Replace(pJSONMatches(fmt.Sprintf("%d.%s", i, key), `\S`), "Then", "And", 1))
+			}
+		}
+		return diverged("errors-shape", why, lines...)
+	}
+	if v.anyNames {
+		return nil
+	}
+	var missing, wrong []string
+	for _, f := range v.required {
+		if !slices.Contains(fields, f) {
+			missing = append(missing, f)
+		}
+	}
+	for _, f := range fields {
+		if !slices.Contains(v.required, f) && !v.mayNameField(f) {
+			wrong = append(wrong, f)
+		}
+	}
+	if len(missing) > 0 || len(wrong) > 0 {
+		reason := fmt.Sprintf("the errors name %q, the offending fields are %q (7.1: each offending field named, no valid one%s)", fields, v.required, v.freedomsText())
+		if len(v.mayName) == 0 && len(v.required) > 0 {
+			var lines []string
+			for _, f := range v.required {
+				lines = append(lines, pNamesField(f))
+			}
+			return diverged("errors-names", reason, append(lines, pNamesOnly(v.required))...)
+		}
+		var lines []string
+		for _, f := range missing {
+			lines = append(lines, pNamesField(f))
+		}
+		for _, f := range wrong {
+			lines = append(lines, pJSONAbsent(fmt.Sprintf("#(fieldName==%q)", f)))
+		}
+		return diverged("errors-names", reason, lines...)
+	}
+	for _, c := range v.codes {
+		if !slices.Contains(codes, c) {
+			f, code, _ := strings.Cut(c, "=")
+			return diverged("errors-code "+c, fmt.Sprintf("the error of %s is not %s (7.3)", f, code), pIncludesCode(code, f))
+		}
+	}
+	return nil
+}
+
+// errorsOf reads a 400's array: its field names (nested names in either
+// dotted or bracket form) and field=code pairs.
+func errorsOf(body []byte, noField bool) (fields, codes []string, why string) {
+	var arr []map[string]any
+	if err := json.Unmarshal(body, &arr); err != nil {
+		return nil, nil, "a 400 body that is not a JSON array of objects (7.1)"
+	}
+	if len(arr) == 0 {
+		return nil, nil, "a 400 with an empty error array (7.1: each element names an offending field)"
+	}
+	for i, o := range arr {
+		for _, k := range []string{"fieldName", "error", "message"} {
+			s, ok := o[k].(string)
+			empty := s == "" && !(k == "fieldName" && noField)
+			if !ok || empty || (k == "message" && strings.TrimSpace(s) == "") {
+				return nil, nil, fmt.Sprintf("element %d of the errors has the %s %v, not a non-empty string (7.1)", i, k, o[k])
+			}
+		}
+		f := normField(o["fieldName"].(string))
+		fields = append(fields, f)
+		codes = append(codes, f+"="+o["error"].(string))
+	}
+	slices.Sort(fields)
+	return slices.Compact(fields), codes, ""
+}
+
+// normField writes app[marketapp][hash] as app.marketapp.hash.
+func normField(f string) string {
+	f = strings.ReplaceAll(f, "][", ".")
+	f = strings.ReplaceAll(f, "[", ".")
+	return strings.TrimSuffix(f, "]")
+}
+
+// leak: no answer carries a password, in clear or in any hash form (2.1).
+func (j judgement) leak(st Step, body []byte) *divergence {
+	if len(body) == 0 {
+		return nil
+	}
+	wd, s := j.wd, j.s
+	pws := []string{wd.acct["A"].password, wd.acct["B"].password, s.password["A"], s.password["B"]}
+	b := st.body()
+	if p, ok := plainValue(b["password"]).(string); ok {
+		pws = append(pws, p)
+	}
+	if st.Op == OpLogin {
+		pws = append(pws, expandLogin(st.Login[1], wd.acct))
+	}
+	sent, _ := json.Marshal(plainValue(b))
+	known := match.SentStrings(sent)
+	known = append(known, expandLogin(st.Login[0], wd.acct), s.user("A").Email, s.user("B").Email)
+	slices.Sort(pws)
+	for _, pw := range slices.Compact(pws) {
+		if len([]rune(pw)) < 6 {
+			continue
+		}
+		if where := match.PasswordIn(body, pw, known...); where != "" {
+			return diverged("password", fmt.Sprintf("the answer carries the password (%s; 2.1: the password is never returned)", where), pNoPassword(pw))
+		}
+	}
+	return nil
+}
+
+// matches compares a 200's body with what the reference holds.
+func (j judgement) matches(w *want, b gjson.Result) *divergence {
+	if !b.IsObject() {
+		return diverged("not-object", "a 200 whose body is no JSON object", pJSONIsType("@this", "object"))
+	}
+	c := checker{judgement: j, b: b}
+	switch w.kind {
+	case "user":
+		c.user(w.user)
+	case "client":
+		c.client(w.client, w.fresh)
+	case "app":
+		c.app(w.app)
+	case "session":
+		c.session(w.sess)
+	case "platforms":
+		c.platforms()
+	}
+	return c.d
+}
+
+// checker compares one answer; the first difference is kept.
+type checker struct {
+	judgement
+	b       gjson.Result
+	d       *divergence
+	reading bool // the answer is a read of the state, not the step's own
+}
+
+func (c *checker) fail(key, reason string, then ...string) {
+	if c.d == nil {
+		c.d = diverged(key, reason, then...)
+	}
+}
+
+func (c *checker) exact(path string, want any) {
+	got := c.b.Get(path)
+	wantJSON := jsonOf(want)
+	same := got.Exists() && match.JSONEqual(got, gjson.Parse(wantJSON))
+	if id, isID := want.(int64); isID {
+		same = idText(got) == strconv.FormatInt(id, 10) // exactly, never as floats
+	}
+	if !same {
+		c.fail("field "+path, fmt.Sprintf("%s is %s, the reference's %s", path, match.Describe(got), wantJSON), pJSONIs(path, wantJSON))
+	}
+}
+
+// optional: a value the spec lets the answer leave out, null standing for
+// none (freedom.OptionalFields).
+func (c *checker) optional(path string, want *string) {
+	got := c.b.Get(path)
+	if !got.Exists() {
+		return
+	}
+	if want == nil {
+		if got.Type != gjson.Null {
+			c.fail("field "+path, fmt.Sprintf("%s is %s, the reference holds none (%s)", path, match.Describe(got), freedom.OptionalFields.ID), pJSONIsNull(path))
+		}
+		return
+	}
+	c.exact(path, *want)
+}
+
+func jsonOf(v any) string {
+	switch x := v.(type) {
+	case bool:
+		return strconv.FormatBool(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case nil:
+		return "null"
+	case string:
+		b, _ := json.Marshal(x)
+		return strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(b))
+	}
+	return fmt.Sprint(v)
+}
+
+// id compares an id by identity, exactly as written (freedom.Identity):
+// the same entity has the same id, two entities never share one.
+func (c *checker) id(kind, path string, ref int64, fresh bool) string {
+	v := c.b.Get(path)
+	tid := idText(v)
+	if tid == "" {
+		c.fail("id "+path, fmt.Sprintf("%s is %s, not a whole number (2: ids are Numbers)", path, match.Describe(v)), pJSONIsType(path, "number"))
+		return ""
+	}
+	s := c.s
+	if t, ok := s.ids[kind][ref]; ok {
+		if t != tid {
+			c.fail("id "+path, fmt.Sprintf("%s is %s: the same %s was answered with the id %s before", path, tid, kind, t), c.idLine(path, kind, t, "is"))
+		}
+		return tid
+	}
+	if r, ok := s.rids[kind][tid]; ok && r != ref {
+		c.fail("id "+path, fmt.Sprintf("%s is %s, the id of another %s of this sequence", path, tid, kind), c.idLine(path, kind, tid, "differs from"))
+		return tid
+	}
+	k := c.k
+	k.mu.Lock()
+	where, seen := k.seen[kind+":"+tid]
+	if !seen {
+		k.seen[kind+":"+tid] = fmt.Sprintf("sequence %d, step %d", s.n, c.i+1)
+	}
+	k.mu.Unlock()
+	if fresh && seen {
+		c.fail("id "+path, fmt.Sprintf("%s is %s, the id of another %s (%s)", path, tid, kind, where), pJSONDiffers(path, tid))
+	}
+	s.bind(kind, ref, tid, c.i)
+	return tid
+}
+
+// idLine asserts an id against the one a step of the sequence answered.
+func (c *checker) idLine(path, kind, tid, verb string) string {
+	want := tid
+	if at, ok := c.s.idStep[kind+":"+tid]; ok && at >= 0 {
+		want = "{{" + rememberName(at, "id") + "}}"
+	}
+	if verb == "is" {
+		return pJSONIs(path, want)
+	}
+	return pJSONDiffers(path, want)
+}
+
+// date compares a date as the instant it names (freedom.Dates): a date the
+// reference made now is within the clock skew of the runner's clock; a date
+// answered before names the same instant again.
+func (c *checker) date(kind, tid, field string, ref time.Time) {
+	v := c.b.Get(field)
+	if v.Type != gjson.String || !match.IsISO8601(v.String()) {
+		c.fail("date "+field, fmt.Sprintf("%s is %s, not an ISO 8601 date (1)", field, match.Describe(v)), pJSONMatches(field, `^\d{4}-?\d{2}-?\d{2}`))
+		return
+	}
+	got, _ := match.ParseISORange(v.String())
+	wd, k := c.wd, c.k
+	if !ref.Equal(unknownDate) && wd.seedDate(ref) {
+		// A date the target showed when the run began: nothing the
+		// reference did moved it.
+		if ref.Before(got.Lo.Add(-time.Second)) || ref.After(got.Hi.Add(time.Second)) {
+			was := ref.UTC().Format(time.RFC3339Nano)
+			c.fail("date "+field, fmt.Sprintf("%s is %s; it was %s and nothing the spec names moved it", field, v.String(), was), pSameInstant(field, was))
+		}
+		return
+	}
+	key := fmt.Sprintf("%s:%s:%s:%d", kind, tid, field, ref.Unix())
+	k.mu.Lock()
+	prev, known := k.learned[key]
+	if !known {
+		k.learned[key] = learnedValue{raw: v.String(), where: fmt.Sprintf("sequence %d, step %d", c.s.n, c.i+1)}
+		c.s.dateStep[key] = c.i
+	}
+	k.mu.Unlock()
+	if known {
+		p, _ := match.ParseISORange(prev.raw)
+		if !(got.Lo.Before(p.Hi) && p.Lo.Before(got.Hi)) {
+			line := pSameInstant(field, prev.raw)
+			if at, ok := c.s.dateStep[key]; ok {
+				line = pSameInstant(field, "{{"+rememberName(at, field)+"}}")
+			}
+			c.fail("date "+field, fmt.Sprintf("%s is %s; the same %s answered %s before (%s) and nothing changed it", field, v.String(), kind, prev.raw, prev.where), line)
+		}
+		return
+	}
+	if ref.Equal(unknownDate) {
+		return
+	}
+	if ref.Before(got.Lo.Add(-wd.skew)) || ref.After(got.Hi.Add(wd.skew)) {
+		c.fail("date "+field, fmt.Sprintf("%s is %s, %s from the runner's clock (%s) beyond the clock skew %s: a date of an event that just happened",
+			field, v.String(), ref.Sub(got.Lo).Round(time.Second), ref.Format(time.RFC3339), wd.skew), pWithinSkew(field))
+	}
+}
+
+// seedDate reports whether a date the reference holds is one the target
+// showed when the run began (an account's), not one of now.
+func (wd *world) seedDate(d time.Time) bool {
+	for _, a := range wd.acct {
+		if d.Equal(a.user.Created) || d.Equal(a.user.PasswordLastChanged) || d.Equal(a.client.CreatedDate) {
+			return true
+		}
+	}
+	return false
+}
+
+// learn compares a value the reference cannot know with the one the
+// target first answered.
+func (c *checker) learn(key, path string) {
+	v := c.b.Get(path)
+	if !v.Exists() {
+		c.fail("field "+path, fmt.Sprintf("%s is absent", path), pJSONPresent(path))
+		return
+	}
+	k := c.k
+	k.mu.Lock()
+	prev, known := k.learned[key]
+	if !known {
+		lv := learnedValue{raw: v.Raw, where: fmt.Sprintf("sequence %d, step %d", c.s.n, c.i+1)}
+		if !c.reading && c.i < len(c.s.steps) {
+			taught := c.s.steps[c.i]
+			lv.taught = &taught
+		}
+		k.learned[key] = lv
+	}
+	k.mu.Unlock()
+	if known && !match.JSONEqual(v, gjson.Parse(prev.raw)) {
+		c.fail("learned "+path, fmt.Sprintf("%s is %s, the target answered %s for the same %s before (%s)", path, match.Describe(v), prev.raw, key, prev.where),
+			pJSONIs(path, prev.raw))
+		if prev.taught != nil && !strings.Contains(prev.taught.gpath, "{{step") && c.d != nil && c.d.taught == nil {
+			// Both answers in the reproducer: the one that taught the
+			// value, then this one, which must agree with it.
+			want := "{{taught}}"
+			if strings.HasPrefix(prev.raw, `"`) {
+				want = `"{{taught}}"`
+			}
+			c.d.then = []string{pJSONIs(path, want)}
+			c.d.taught, c.d.taughtPath = prev.taught, path
+		}
+	}
+}
+
+func (c *checker) user(u pricing.User) {
+	if pw := c.b.Get("password"); pw.Exists() && pw.Type != gjson.Null {
+		c.fail("password", fmt.Sprintf("the user carries a password, %s (2.1: the password is never returned)", match.Describe(pw)), pJSONAbsent("password"))
+	}
+	tid := c.id("user", "id", u.ID, false)
+	c.date("user", tid, "created", u.Created)
+	c.exact("email", u.Email)
+	c.date("user", tid, "passwordLastChanged", u.PasswordLastChanged)
+	c.exact("firstName", u.FirstName)
+	c.exact("lastName", u.LastName)
+	c.exact("subscribeWelcome", u.SubscribeWelcome)
+	c.exact("subscribeBlog", u.SubscribeBlog)
+	c.exact("subscribeHowto", u.SubscribeHowto)
+	c.exact("subscribeOnboarding", u.SubscribeOnboarding)
+	c.exact("timezone", u.Timezone)
+	c.exact("phoneCountry.id", u.PhoneCountryID)
+	nd := c.wd.cat.phoneCountries[u.PhoneCountryID]
+	if nd[0] == unknownPhone || nd[0] == "" {
+		c.learn(fmt.Sprintf("phoneCountry:%d:name", u.PhoneCountryID), "phoneCountry.name")
+		c.learn(fmt.Sprintf("phoneCountry:%d:dialCode", u.PhoneCountryID), "phoneCountry.dialCode")
+	} else {
+		c.exact("phoneCountry.name", nd[0])
+		c.exact("phoneCountry.dialCode", nd[1])
+	}
+	name, dial := c.b.Get("phoneCountry.name").String(), c.b.Get("phoneCountry.dialCode").String()
+	if !strings.HasPrefix(dial, "+") || !strings.Contains(name, "("+dial+")") {
+		c.fail("field phoneCountry", fmt.Sprintf("phoneCountry is %s: 2.1 wants the dial code with a leading plus, in brackets in the name", match.Describe(c.b.Get("phoneCountry"))),
+			pJSONMatches("phoneCountry.dialCode", `^\+`))
+	}
+	c.exact("phoneNumber", u.PhoneNumber)
+	if u.PhoneExtension == nil {
+		c.optional("phoneExtension", nil)
+	} else {
+		c.exact("phoneExtension", *u.PhoneExtension)
+	}
+}
+
+func (c *checker) client(cl pricing.Client, fresh bool) {
+	tid := c.id("client", "id", cl.ID, fresh)
+	c.date("client", tid, "createdDate", cl.CreatedDate)
+	c.exact("name", cl.Name)
+	c.exact("addressLine1", cl.AddressLine1)
+	c.optional("addressLine2", cl.AddressLine2)
+	c.exact("addressCity", cl.AddressCity)
+	c.exact("addressPostcode", cl.AddressPostcode)
+	c.exact("addressCountry", cl.AddressCountry)
+	c.optional("vat", cl.VAT)
+	c.exact("currency.id", cl.CurrencyID)
+	code := c.wd.cat.currencies[cl.CurrencyID]
+	if code == unknownCode || code == "" {
+		c.learn(fmt.Sprintf("currency:%d:code", cl.CurrencyID), "currency.code")
+	} else if got := c.b.Get("currency.code"); !strings.EqualFold(got.String(), code) || got.Type != gjson.String {
+		// Any letter case (freedom.CurrencyCode).
+		c.fail("field currency.code", fmt.Sprintf("currency.code is %s, the code of currency %d is %s (2.2; %s)", match.Describe(got), cl.CurrencyID, code, freedom.CurrencyCode.ID),
+			pJSONMatches("currency.code", "(?i)^"+code+"$"))
+	}
+}
+
+func (c *checker) app(a pricing.App) {
+	tid := c.id("app", "id", a.ID, true)
+	c.date("app", tid, "created", a.Created)
+	if a.MarketappHash != nil {
+		c.learn("marketapp:"+*a.MarketappHash+":name", "name")
+		c.learn("marketapp:"+*a.MarketappHash+":platform", "platform.id")
+		if got := c.b.Get("marketapp.hash"); !strings.EqualFold(got.String(), *a.MarketappHash) {
+			c.fail("field marketapp.hash", fmt.Sprintf("marketapp.hash is %s, the app was made from %s", match.Describe(got), *a.MarketappHash),
+				pJSONMatches("marketapp.hash", "(?i)^"+*a.MarketappHash+"$"))
+		}
+	} else {
+		c.exact("name", a.Name)
+		c.exact("platform.id", a.PlatformID)
+	}
+	pid, _ := strconv.ParseInt(idText(c.b.Get("platform.id")), 10, 64)
+	if name, ok := c.wd.cat.platforms[pid]; ok && name != unknownName {
+		c.exact("platform.name", name)
+	} else if ok {
+		c.learn(fmt.Sprintf("platform:%d:name", pid), "platform.name")
+	}
+	wk := c.b.Get("writeKey")
+	if !writeKeyRE.MatchString(wk.String()) {
+		c.fail("field writeKey", fmt.Sprintf("writeKey is %s, not 32 hexadecimal characters (2.3)", match.Describe(wk)), pJSONMatches("writeKey", `^[0-9a-fA-F]{32}$`))
+	} else {
+		k := c.k
+		k.mu.Lock()
+		where, seen := k.seen["writeKey:"+strings.ToLower(wk.String())]
+		k.seen["writeKey:"+strings.ToLower(wk.String())] = fmt.Sprintf("sequence %d, step %d", c.s.n, c.i+1)
+		k.mu.Unlock()
+		if seen {
+			c.fail("writeKey shared", fmt.Sprintf("writeKey %s is the write key of another app (%s)", wk.String(), where), pJSONDiffers("writeKey", q(wk.String())))
+		}
+	}
+	c.planFlags()
+}
+
+// planFlags: the flags an app answers are those of a plan of the catalogue
+// (freedom.PlanFlags: a next plan may apply later).
+func (c *checker) planFlags() {
+	var got [4]bool
+	for i, k := range []string{"isLite", "isPro", "isDynamic", "needBilling"} {
+		v := c.b.Get("plan." + k)
+		if !v.IsBool() {
+			c.fail("field plan."+k, fmt.Sprintf("plan.%s is %s, not a Boolean (2.3)", k, match.Describe(v)), pJSONIsType("plan."+k, "boolean"))
+			return
+		}
+		got[i] = v.Bool()
+	}
+	for _, name := range c.wd.cat.plans {
+		lite, pro, dyn, billing, ok := planFlags(name)
+		if !ok {
+			return // a plan whose flags the explorer cannot know
+		}
+		if got == [4]bool{lite, pro, dyn, billing} {
+			return
+		}
+	}
+	c.fail("field plan", fmt.Sprintf("plan is %s, the flags of no plan of the catalogue (%s)", c.b.Get("plan").Raw, freedom.PlanFlags.ID),
+		pJSONDiffers("plan.isLite", strconv.FormatBool(got[0])))
+}
+
+func (c *checker) session(sess pricing.Session) {
+	c.id("user", "userId", sess.UserID, false)
+	c.id("user", "creatorUserId", sess.CreatorUserID, false)
+	id := c.b.Get("id")
+	if idText(id) == "" {
+		c.fail("id id", fmt.Sprintf("id is %s, not a whole number (2.4)", match.Describe(id)), pJSONIsType("id", "number"))
+	}
+	u, _ := c.s.ref.User(sess.UserID)
+	cid := idText(c.b.Get("clientId"))
+	ok := false
+	for _, ref := range u.ClientIDs {
+		// Any client of the user (freedom.SessionClient).
+		if t, bound := c.s.ids["client"][ref]; bound && t == cid {
+			ok = true
+		}
+	}
+	actor := c.s.actorOf(sess.UserID)
+	if !ok {
+		c.fail("field clientId", fmt.Sprintf("clientId is %s, no client of the user (%s)", match.Describe(c.b.Get("clientId")), freedom.SessionClient.ID),
+			pJSONIs("clientId", "{{"+actor+".clientId}}"))
+	}
+	tok := c.b.Get("token")
+	if tok.Type != gjson.String || tok.String() == "" {
+		c.fail("field token", fmt.Sprintf("token is %s, not a string (2.4)", match.Describe(tok)), pJSONIsType("token", "string"))
+		return
+	}
+	owner := c.pair + actor
+	k := c.k
+	k.mu.Lock()
+	was, seen := k.tokens[tok.String()]
+	k.tokens[tok.String()] = owner
+	k.mu.Unlock()
+	if seen && was != owner {
+		c.fail("token shared", fmt.Sprintf("token is the token of account %s, answered to account %s", was, owner), pJSONDiffers("token", q(tok.String())))
+		return
+	}
+	if created := c.b.Get("created"); created.Type == gjson.String {
+		if r, err := match.ParseISORange(created.String()); err == nil && r.Hi.Sub(r.Lo) > time.Hour {
+			c.fail("date created", fmt.Sprintf("created is %s, a date without a time (2.4: an ISO 8601 date-time)", created.Raw),
+				pJSONMatches("created", `T\d\d`))
+			return
+		}
+	}
+	if !seen {
+		// A new session is dated now; a login may also answer the session
+		// the user already has (freedom.LoginSession).
+		c.date("session", idText(id), "created", sess.Created)
+	}
+	c.s.tok[actor], c.s.tokStep[actor] = tok.String(), c.i
+}
+
+// platforms: the collection lists every platform of the catalogue, each
+// with its name where it gives one; ids compared exactly.
+func (c *checker) platforms() {
+	list := c.b.Get("platforms")
+	if !list.IsArray() {
+		c.fail("field platforms", fmt.Sprintf("platforms is %s, not an array in a wrapper object (2.5)", match.Describe(list)), pJSONIsType("platforms", "array"))
+		return
+	}
+	items := map[string]gjson.Result{}
+	for _, it := range list.Array() {
+		items[idText(it.Get("id"))] = it
+	}
+	for _, id := range c.wd.cat.ids()["platforms"] {
+		name := c.wd.cat.platforms[id]
+		tid := strconv.FormatInt(id, 10)
+		item, ok := items[tid]
+		if !ok {
+			c.fail("field platforms", fmt.Sprintf("the platforms collection has no platform %s", tid), pJSONPresent(fmt.Sprintf("platforms.#(id==%s)", tid)))
+			return
+		}
+		if n := item.Get("name"); n.Exists() && name != unknownName && n.String() != name {
+			c.fail("field platforms.name", fmt.Sprintf("platform %s is named %s, not %s", tid, n.Raw, name), pJSONIs(fmt.Sprintf("platforms.#(id==%s).name", tid), q(name)))
+		}
+	}
+}
+
+// rememberName is the variable a reproducer remembers a value of step at
+// under.
+func rememberName(at int, field string) string {
+	return fmt.Sprintf("step%d.%s", at+1, strings.ReplaceAll(field, ".", "_"))
+}

@@ -1,0 +1,164 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/exitcode"
+	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/steps/target"
+)
+
+// DefaultOut is the folder explore writes its reproducers to: a reports
+// folder that .gitignore lists.
+const DefaultOut = "reports/explore"
+
+// Main runs `pricing-contract explore`.
+func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("pricing-contract explore", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		baseURL     = fs.String("base-url", "", "base `URL` of the target, with the version segment (env PRICING_BASE_URL)")
+		profilePath = fs.String("profile", "", "read the target profile from `FILE`")
+		profileOnly = fs.Bool("profile-only", false, "ignore the PRICING_* variables")
+		runs        = fs.Int("runs", 0, "explore at most `N` random sequences (0: as many as the budget allows)")
+		budget      = fs.Duration("budget", 60*time.Second, "stop starting sequences after `D` (0: --runs alone)")
+		seed        = fs.Uint64("seed", 0, "the `SEED` of the sequences (0: from the clock; every run prints its seed)")
+		out         = fs.String("out", DefaultOut, "write each divergence's reproducer to `DIR` (one .feature each)")
+		coverage    = fs.String("coverage", "", "write the cells of the input space the run exercised, with their verdicts, as JSON to `FILE`")
+		timeout     = fs.Duration("timeout", 10*time.Second, "give up on a request after `D`")
+		maxDiv      = fs.Int("max-divergences", 10, "stop once `N` distinct divergences are reported")
+	)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitcode.Pass
+		}
+		return exitcode.Usage
+	}
+	load := target.LoadProfile
+	if *profileOnly {
+		load = target.LoadProfileOnly
+	}
+	p, _, err := load(*profilePath, getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "pricing-contract explore: %v\n", err)
+		return exitcode.Usage
+	}
+	if *baseURL != "" {
+		p.BaseURL = strings.TrimRight(*baseURL, "/")
+	}
+	if *runs == 0 && *budget == 0 {
+		fmt.Fprintf(stderr, "pricing-contract explore: give --runs or --budget\n")
+		return exitcode.Usage
+	}
+	if *seed == 0 {
+		*seed = uint64(time.Now().UnixNano())
+	}
+	var covFile *os.File
+	if *coverage != "" {
+		if covFile, err = os.Create(*coverage); err != nil {
+			fmt.Fprintf(stderr, "pricing-contract explore: --coverage: %v\n", err)
+			return exitcode.Usage
+		}
+		defer covFile.Close()
+	}
+	fmt.Fprintf(stderr, "pricing-contract explore: against %s, --runs %d --budget %s --seed %d\n", p.BaseURL, *runs, *budget, *seed)
+	res, err := Run(ctx, p, Config{Runs: *runs, Budget: *budget, Seed: *seed, Timeout: *timeout, Progress: stderr, MaxDivergences: *maxDiv})
+	if err != nil {
+		var unusable *steps.UnusableError
+		if errors.As(err, &unusable) && unusable.Detail != "" {
+			err = fmt.Errorf("%v\n%s", err, unusable.Detail)
+		}
+		fmt.Fprintf(stderr, "pricing-contract explore: target or profile not usable: %v\n", err)
+		return exitcode.Unusable
+	}
+	if covFile != nil {
+		if err := res.WriteCoverage(covFile); err != nil {
+			fmt.Fprintf(stderr, "pricing-contract explore: --coverage: %v\n", err)
+		}
+	}
+	files, err := res.WriteReproducers(*out)
+	if err != nil {
+		fmt.Fprintf(stderr, "pricing-contract explore: %v\n", err)
+	}
+	res.WriteSummary(stdout, *seed, files)
+	if res.Diverged() {
+		return exitcode.Fail
+	}
+	return exitcode.Pass
+}
+
+// WriteReproducers writes each reported divergence's reproducer to dir,
+// named after its signature, and returns the paths, in the order of the
+// divergences.
+func (r *Result) WriteReproducers(dir string) ([]string, error) {
+	if len(r.Divergences) == 0 {
+		return nil, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	var paths []string
+	for _, d := range r.Divergences {
+		path := filepath.Join(dir, Slug(d.Signature)+".feature")
+		if err := os.WriteFile(path, []byte(d.Feature), 0o644); err != nil {
+			return paths, fmt.Errorf("--out: %w", err)
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
+
+// Slug is a file name for a divergence's signature.
+func Slug(sig string) string {
+	s := strings.Trim(nonWord.ReplaceAllString(strings.ToLower(sig), "-"), "-")
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	return "explore-" + s
+}
+
+// WriteSummary writes what the run sent, the coverage of the input space
+// and every divergence it reported (the count is the list's), with the
+// reproducers' files.
+func (r *Result) WriteSummary(w io.Writer, seed uint64, files []string) {
+	secs := r.Took.Seconds()
+	fmt.Fprintf(w, "explored: %d sequences, %d requests of sequences (%.1f/s), %d requests on the wire in all (%.1f/s: reads back, restores, shrinking, reproducers), in %s; --seed %d\n",
+		r.Sequences, r.Steps, float64(r.Steps)/secs, r.Wire, float64(r.Wire)/secs, r.Took.Round(time.Millisecond), seed)
+	if len(r.PerPair) > 1 {
+		var parts []string
+		for i, p := range r.PerPair {
+			parts = append(parts, fmt.Sprintf("pair %d: %d (%.1f/s)", i+1, p.Steps, float64(p.Steps)/secs))
+		}
+		fmt.Fprintf(w, "requests of sequences by pair of accounts: %s\n", strings.Join(parts, ", "))
+	}
+	r.WriteCoverageTable(w)
+	fmt.Fprintf(w, "divergences: %d (each reproducer fails against the target)", len(r.Divergences))
+	if len(r.Dropped) > 0 {
+		fmt.Fprintf(w, "; %d more found whose reproducer passed against the target, not reported", len(r.Dropped))
+	}
+	if r.Again > 0 {
+		fmt.Fprintf(w, "; %d found again", r.Again)
+	}
+	fmt.Fprintln(w)
+	for i, d := range r.Divergences {
+		fmt.Fprintf(w, "divergence %d: %s\n", i+1, d.Reason)
+		if i < len(files) {
+			abs, _ := filepath.Abs(files[i])
+			fmt.Fprintf(w, "  reproducer: %s (pricing-contract --features %s --godog.paths %s)\n", abs, filepath.Dir(abs), filepath.Base(abs))
+		}
+	}
+	for i, d := range r.Dropped {
+		fmt.Fprintf(w, "not reported %d: %s (its reproducer passed against the target)\n", i+1, d.Reason)
+	}
+}

@@ -1,0 +1,532 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/freedom"
+)
+
+// The operator catalogue: the changes the generator makes, each applied to
+// every input position it fits (every field of every body, every
+// credential and secret, the headers the spec relies on, the path's id and
+// version). Real servers break on near misses of valid values and on the
+// legal variety a correct server must accept more often than on values that
+// are plainly wrong, so each operator says which it is. The sources are
+// public catalogues of how implementations mishandle input and
+// authentication: the OWASP Web Security Testing Guide v4.2 (WSTG-INPV
+// input validation, WSTG-ATHN authentication, WSTG-SESS session management,
+// WSTG-ATHZ authorization), the Big List of Naughty Strings (BLNS, by its
+// section), RFC 8259 (JSON), RFC 9110 (HTTP semantics), RFC 3986 (URIs),
+// RFC 5321 and 5322 (email addresses), and the spec's own limits (8). The
+// README's table "The operator catalogue" lists them (TestREADMEListsEveryOperator).
+
+// Kind is what an operator makes of a valid value.
+type Kind int
+
+const (
+	// NearMiss: a value next to a valid one that the spec refuses (256
+	// characters, "i agree", a key with one character more).
+	NearMiss Kind = iota
+	// LegalVariety: a value or form a correct server must accept as it
+	// accepts the plain one (255 characters of two bytes, a header name in
+	// capitals, a body with its members in another order).
+	LegalVariety
+	// PlainlyWrong: a value no reading takes (a number for a name, no
+	// credentials, a body that is no JSON).
+	PlainlyWrong
+)
+
+func (k Kind) String() string {
+	return [...]string{"near miss", "legal variety", "plainly wrong"}[k]
+}
+
+// reading is how the spec judges what an operator sends, beyond the
+// reference's own answer.
+type reading int
+
+const (
+	// strict: the reference's answer is the spec's.
+	strict reading = iota
+	// openRefusal: the reference refuses; the spec names no status, field
+	// or code for it: any 4xx but 401 (freedom.UnstatedRefusal).
+	openRefusal
+	// mayRefuse: the reference accepts; a correct server may refuse with
+	// a 4xx but 401 (the operator's freedom).
+	mayRefuse
+	// mayReadAs: the reference refuses; a correct server may read the value
+	// as the mutation's Alt (the operator's freedom).
+	mayReadAs
+)
+
+// draw is what an operator draws from: the random source and what the
+// generator knows of the target and the sequence.
+type draw struct {
+	r        *rand.Rand
+	f        field
+	current  any    // the field's value in the base body
+	domain   string // the profile's email domain
+	ownEmail string // the actor's email now
+	taken    string // the other account's email now
+	hash     string // the profile's marketplace app
+	ids      map[string][]int64
+	unique   func() string // a word no other draw of the run makes
+	// newObject is a valid new object for a path (client, app): the body
+	// of POST /clients or POST /apps.
+	newObject func(path string) map[string]any
+}
+
+// BodyOp is an operator on a field of a body.
+type BodyOp struct {
+	Name    string
+	Kind    Kind
+	Source  string
+	Reading reading
+	Freedom *freedom.Freedom // the freedom of a mayRefuse or mayReadAs reading
+	// Cond is the condition of 7.3 it meets, whose code the field may name
+	// (condMissing, ...): the spec's code is then required.
+	Cond string
+	// On reports whether the operator applies to the field.
+	On func(f field) bool
+	// Make is the mutation at the field; ok false where the draw cannot
+	// make one (a catalogue of one id has no other id).
+	Make func(d draw) (m Mutation, ok bool)
+}
+
+func set(v any) func(draw) (Mutation, bool) {
+	return func(draw) (Mutation, bool) { return Mutation{Value: v}, true }
+}
+
+func setf(f func(d draw) any) func(draw) (Mutation, bool) {
+	return func(d draw) (Mutation, bool) { return Mutation{Value: f(d)}, true }
+}
+
+func kinds(ks ...kind) func(field) bool {
+	return func(f field) bool {
+		for _, k := range ks {
+			if f.kind == k {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// strings are the kinds that hold a string.
+var stringKinds = []kind{kText, kValue, kEmail, kPassword, kTimezone, kTerms, kHash, kPhone, kExtension}
+
+func isString(f field) bool { return kinds(stringKinds...)(f) }
+
+func repeat(s string, n int) string { return strings.Repeat(s, n) }
+
+const (
+	twoByte   = "é"  // U+00E9: 2 bytes in UTF-8, 1 UTF-16 unit, 1 grapheme, unchanged by normalisation
+	threeByte = "漢"  // U+6F22: 3 bytes, 1 UTF-16 unit
+	astral    = "😀" // U+1F600: 4 bytes, 2 UTF-16 units
+)
+
+// bodyOps is the catalogue of operators on body fields.
+var bodyOps = []BodyOp{
+	// Any field.
+	{Name: "absent", Kind: NearMiss, Cond: condMissing, Source: "WSTG-INPV (a parameter removed); RFC 8259 4",
+		On: func(f field) bool { return true }, Make: func(draw) (Mutation, bool) { return Mutation{Remove: true}, true }},
+	{Name: "null", Kind: NearMiss, Cond: condMissing, Source: "RFC 8259 3 (null); BLNS Reserved Strings",
+		On: func(f field) bool { return true }, Make: set(nil)},
+
+	// Wrong JSON types.
+	{Name: "number-for-string", Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types); WSTG-INPV (type confusion)",
+		On: isString, Make: set(json.Number("7"))},
+	{Name: "array-for-value", Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5; WSTG-INPV-04 (parameter pollution as an array)",
+		On: func(f field) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return []any{plainValue(d.current)} })},
+	{Name: "object-for-value", Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 4; WSTG-INPV (type confusion)",
+		On: func(f field) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return map[string]any{"value": plainValue(d.current)} })},
+	{Name: "string-for-value", Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3; BLNS Numeric Strings",
+		On: kinds(kFlag, kID, kObject), Make: setf(func(d draw) any {
+			if d.f.kind == kFlag {
+				return "true"
+			}
+			if d.f.kind == kObject {
+				return "1"
+			}
+			return fmt.Sprint(plainValue(d.current))
+		})},
+	{Name: "number-for-flag", Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3; BLNS Numeric Strings",
+		On: kinds(kFlag), Make: set(json.Number("1"))},
+
+	// Strings: empty and limits (8: ..255 counts characters).
+	{Name: "empty", Kind: NearMiss, Cond: condMissing, Source: "BLNS Reserved Strings (the empty string); 7.3",
+		On: isString, Make: set("")},
+	{Name: "max-length", Kind: LegalVariety, Source: "8 (..255); WSTG-INPV (boundary values)",
+		On: func(f field) bool { return f.limit && (f.kind == kText || f.kind == kPhone) },
+		Make: setf(func(d draw) any { return limitText(d, 255, "x") })},
+	{Name: "max-length-two-byte", Kind: LegalVariety, Source: "8 (characters, not bytes); RFC 8259 8.1 (UTF-8); BLNS Two-Byte Characters",
+		On: kinds(kText), Make: setf(func(d draw) any { return limitText(d, 255, twoByte) })},
+	{Name: "three-byte", Kind: LegalVariety, Source: "8; BLNS Two-Byte Characters (CJK, 3 bytes each in UTF-8)",
+		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return d.unique() + repeat(threeByte, 100) })},
+	{Name: "astral", Kind: LegalVariety, Source: "BLNS Emoji; RFC 8259 7 (surrogate pairs); freedom string-length (60 characters, within every count)",
+		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return d.unique() + repeat(astral, 60) })},
+	{Name: "over-length", Kind: NearMiss, Source: "8 (..255); WSTG-INPV (boundary values)",
+		On: func(f field) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, "x") })},
+	{Name: "over-length-two-byte", Kind: NearMiss, Source: "8; BLNS Two-Byte Characters",
+		On: func(f field) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, twoByte) })},
+	{Name: "huge", Kind: PlainlyWrong, Source: "WSTG-INPV (buffer and length); freedom size-limit (100,000 characters pass 64 KiB)",
+		On: kinds(kText), Make: setf(func(d draw) any { return repeat("h", 100_000) })},
+
+	// Free text: content a correct server stores as sent.
+	{Name: "new-value", Kind: LegalVariety, Source: "4.1-4.4 (an update stores what it is sent)",
+		On: kinds(kText, kValue, kPhone), Make: setf(func(d draw) any {
+			if d.f.kind == kPhone {
+				return strconv.Itoa(7_000_000_000 + d.r.IntN(999_999_999))
+			}
+			return "contract-" + d.unique()
+		})},
+	{Name: "one-character", Kind: LegalVariety, Source: "WSTG-INPV (boundary values)",
+		On: kinds(kText, kValue), Make: set("Q")},
+	{Name: "markup-and-quotes", Kind: LegalVariety, Source: `BLNS Script Injection and Quotation Marks; WSTG-INPV-01 (reflected markup); RFC 8259 7 (escapes)`,
+		On: kinds(kText, kValue, kPassword), Make: setf(func(d draw) any { return `O'Brien "<b>&amp;</b>" \ ` + d.unique() })},
+	{Name: "sql-like", Kind: LegalVariety, Source: "BLNS SQL Injection; WSTG-INPV-05",
+		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return "Robert'); DROP TABLE users;-- " + d.unique() })},
+	{Name: "format-like", Kind: LegalVariety, Source: "BLNS Server Code Injection; WSTG-INPV-13 (format strings)",
+		On: kinds(kText), Make: setf(func(d draw) any { return "%s%n%x{0}${7*7}" + d.unique() })},
+	{Name: "reserved-word", Kind: LegalVariety, Source: "BLNS Reserved Strings (null, undefined, true, NaN)",
+		On: kinds(kText, kValue), Make: setf(func(d draw) any { return []string{"null", "undefined", "true", "NaN", "0"}[d.r.IntN(5)] })},
+	{Name: "right-to-left", Kind: LegalVariety, Source: "BLNS Right-To-Left Strings",
+		On: kinds(kText), Make: setf(func(d draw) any { return "مرحبا " + d.unique() })},
+	{Name: "invisible", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity,
+		Source: "BLNS Trick Unicode (zero-width space, right-to-left override) and Terminal escape codes",
+		On:     kinds(kText, kValue), Make: setf(func(d draw) any { return []string{"a\u200bb", "a\u202eb", "a\u0007b", "a\u001b[31mb"}[d.r.IntN(4)] + d.unique() })},
+	{Name: "escaped-in-json", Kind: LegalVariety, Source: "RFC 8259 7 (every character may be written as a \\u escape)",
+		On: kinds(kText, kValue, kEmail, kPassword, kTimezone, kTerms, kHash), Make: func(d draw) (Mutation, bool) {
+			s, ok := plainValue(d.current).(string)
+			if !ok || s == "" {
+				return Mutation{}, false
+			}
+			return Mutation{Value: escaped(s)}, true
+		}},
+	{Name: "values-unstated", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity, Source: "7.3 (no code for them); freedom unstated-validity",
+		On: kinds(kValue), Make: setf(func(d draw) any { return limitText(d, 255, "9") })},
+
+	// Email addresses (RFC 5321, 5322; 7.3 InvalidEmail).
+	{Name: "email-new", Kind: LegalVariety, Source: "4.1 (an update stores the new email, which then logs in)",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "@" + d.domain })},
+	{Name: "email-plus", Kind: LegalVariety, Source: "RFC 5322 3.2.3 (atext includes +); BLNS",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "+tag@" + d.domain })},
+	{Name: "email-dots", Kind: LegalVariety, Source: "RFC 5322 3.4.1 (dot-atom)",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract." + d.unique() + ".x@" + d.domain })},
+	{Name: "email-subdomain", Kind: LegalVariety, Source: "RFC 5321 2.3.5 (domain names)",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "@contract-sub." + d.domain })},
+	{Name: "email-own-in-capitals", Kind: LegalVariety, Source: "RFC 5321 2.4 (domains are case-insensitive); 7.3 (an address is invalid, not taken, when it is one's own)",
+		On: kinds(kEmail), Make: func(d draw) (Mutation, bool) {
+			if d.ownEmail == "" || strings.ToUpper(d.ownEmail) == d.ownEmail {
+				return Mutation{}, false
+			}
+			return Mutation{Value: strings.ToUpper(d.ownEmail)}, true
+		}},
+	{Name: "email-254", Kind: LegalVariety, Source: "RFC 5321 4.5.3.1 (254 characters)",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return emailOf(d, 254) })},
+	{Name: "email-255", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.Email255, Source: "8 (..255) against RFC 5321 4.5.3.1",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return emailOf(d, 255) })},
+	{Name: "email-256", Kind: NearMiss, Source: "8 (..255)",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return emailOf(d, 256) })},
+	{Name: "email-display-name", Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.4 (a name-addr is no addr-spec)",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return "Quinn <contract-" + d.unique() + "@" + d.domain + ">" })},
+	{Name: "email-no-at", Kind: PlainlyWrong, Cond: condInvalid, Source: "RFC 5322 3.4.1",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "." + d.domain })},
+	{Name: "email-two-at", Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.4.1",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "@x@" + d.domain })},
+	{Name: "email-double-dot", Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.2.3 (dot-atom: no two dots in a row)",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract.." + d.unique() + "@" + d.domain })},
+	{Name: "email-space", Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.2.3",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract " + d.unique() + "@" + d.domain })},
+	{Name: "email-taken", Kind: NearMiss, Reading: openRefusal, Source: "WSTG-ATHN (account enumeration and takeover); 4.1",
+		On: kinds(kEmail), Make: func(d draw) (Mutation, bool) { return Mutation{Value: d.taken}, d.taken != "" }},
+	{Name: "email-ip-literal", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity, Source: "RFC 5321 4.1.3 (address literals)",
+		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "@[192.0.2.1]" })},
+
+	// Passwords (8: at least 6 characters; 4.1: null keeps it).
+	{Name: "password-6", Kind: LegalVariety, Source: "8 (at least 6 characters)",
+		On: kinds(kPassword), Make: setf(func(d draw) any { return "pw-" + strings.ToLower(d.unique()[:3]) })},
+	{Name: "password-6-two-byte", Kind: LegalVariety, Source: "8 (characters, not bytes); BLNS Two-Byte Characters",
+		On: kinds(kPassword), Make: set(repeat(twoByte, 6))},
+	{Name: "password-5", Kind: NearMiss, Cond: condShort, Source: "8; WSTG-ATHN-07 (weak password policy)",
+		On: kinds(kPassword), Make: set("pw-ab")},
+	{Name: "password-5-two-byte", Kind: NearMiss, Cond: condShort, Source: "8 (10 bytes are 5 characters); WSTG-ATHN-07",
+		On: kinds(kPassword), Make: set(repeat(twoByte, 5))},
+	{Name: "password-spaces", Kind: LegalVariety, Source: "8 (any String); WSTG-ATHN-07 (passphrases)",
+		On: kinds(kPassword), Make: setf(func(d draw) any { return "  pass word " + d.unique() + "  " })},
+	{Name: "password-long", Kind: LegalVariety, Source: "WSTG-ATHN-07; bcrypt reads 72 bytes (a longer password must not match its prefix)",
+		On: kinds(kPassword), Make: setf(func(d draw) any { return repeat("p", 72) + "-" + d.unique() })},
+
+	// Timezones (2.1: Area/City).
+	{Name: "timezone-other", Kind: LegalVariety, Source: "2.1 (Area/City); the IANA database",
+		On: kinds(kTimezone), Make: setf(func(d draw) any { return []string{"Asia/Tokyo", "America/Port-au-Prince", "Etc/UTC", "America/Argentina/Buenos_Aires"}[d.r.IntN(4)] })},
+	{Name: "timezone-unstated", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity, Source: "2.1 (the form, not the names); freedom unstated-validity",
+		On: kinds(kTimezone), Make: setf(func(d draw) any { return "Contract/" + d.unique() })},
+
+	// Terms (4.3: must equal the literal I agree).
+	{Name: "terms-case", Kind: NearMiss, Reading: openRefusal, Source: "4.3 (the literal); WSTG-INPV (case folding)",
+		On: kinds(kTerms), Make: setf(func(d draw) any { return []string{"i agree", "I AGREE", "I Agree"}[d.r.IntN(3)] })},
+	{Name: "terms-padded", Kind: NearMiss, Reading: openRefusal, Source: "4.3 (the literal); WSTG-INPV (whitespace)",
+		On: kinds(kTerms), Make: setf(func(d draw) any { return []string{"I agree ", " I agree", "I  agree"}[d.r.IntN(3)] })},
+	{Name: "terms-refused", Kind: PlainlyWrong, Reading: openRefusal, Source: "4.3",
+		On: kinds(kTerms), Make: set("I do not agree")},
+
+	// Marketplace hashes (2.3, 8: 40 hexadecimal characters).
+	{Name: "hash-upper-case", Kind: LegalVariety, Source: "2.3 (hexadecimal, in either case)",
+		On: kinds(kHash), Make: setf(func(d draw) any { return strings.ToUpper(d.hash) })},
+	{Name: "hash-39", Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters)",
+		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash[:39] })},
+	{Name: "hash-41", Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters)",
+		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash + "a" })},
+	{Name: "hash-not-hex", Kind: NearMiss, Reading: openRefusal, Source: "8 (hexadecimal)",
+		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash[:39] + "g" })},
+	{Name: "hash-of-no-app", Kind: NearMiss, Reading: openRefusal, Source: "1 (an app exists in a store); 4.2",
+		On: kinds(kHash), Make: set(repeat("0", 40))},
+
+	// Phone extensions (2.1: String or null).
+	{Name: "extension-new", Kind: LegalVariety, Source: "2.1 (String or null)",
+		On: kinds(kExtension), Make: setf(func(d draw) any { return strconv.Itoa(100 + d.r.IntN(900)) })},
+	{Name: "extension-number", Kind: NearMiss, Cond: condNotAllowed, Source: "2.1 (String or null, not a Number)",
+		On: kinds(kExtension), Make: set(json.Number("42"))},
+
+	// Flags.
+	{Name: "flag-toggled", Kind: LegalVariety, Source: "4.1 (an update stores the flags)",
+		On: kinds(kFlag), Make: setf(func(d draw) any { b, _ := d.current.(bool); return !b })},
+
+	// Ids of the catalogues.
+	{Name: "id-other", Kind: LegalVariety, Source: "4.3, 4.4 (an update stores the id sent)",
+		On: kinds(kID), Make: func(d draw) (Mutation, bool) {
+			ids := d.ids[d.f.catalogue]
+			var others []int64
+			for _, id := range ids {
+				if fmt.Sprint(plainValue(d.current)) != strconv.FormatInt(id, 10) {
+					others = append(others, id)
+				}
+			}
+			if len(others) == 0 {
+				return Mutation{}, false
+			}
+			return Mutation{Value: json.Number(strconv.FormatInt(others[d.r.IntN(len(others))], 10))}, true
+		}},
+	{Name: "id-unknown", Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "WSTG-ATHZ-04 (references to objects that do not exist)",
+		On: kinds(kID), Make: set(json.Number("999999999"))},
+	{Name: "id-zero", Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "WSTG-INPV (boundary values)",
+		On: kinds(kID), Make: set(json.Number("0"))},
+	{Name: "id-negative", Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "WSTG-INPV (boundary values)",
+		On: kinds(kID), Make: set(json.Number("-1"))},
+	{Name: "id-past-int64", Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "RFC 8259 6 (numbers beyond what an implementation holds)",
+		On: kinds(kID), Make: set(json.Number("9223372036854775808"))},
+	{Name: "id-decimal-form", Kind: LegalVariety, Reading: mayReadAs, Freedom: &freedom.NumberForms, Source: "RFC 8259 6 (1.0 and 1e0 are numbers)",
+		On: kinds(kID), Make: func(d draw) (Mutation, bool) {
+			n, ok := plainValue(d.current).(json.Number)
+			if !ok {
+				return Mutation{}, false
+			}
+			form := []string{".0", "e0", ".00"}[d.r.IntN(3)]
+			return Mutation{Value: json.Number(string(n) + form), Alt: n}, true
+		}},
+
+	// Objects.
+	{Name: "object-empty", Kind: NearMiss, Reading: openRefusal, Cond: condMissing, Source: "RFC 8259 4 (an object with no members)",
+		On: func(f field) bool { return f.kind == kObject && f.path != "client" && f.path != "app" && !strings.HasSuffix(f.path, ".app") },
+		Make: set(map[string]any{})},
+	{Name: "object-new", Kind: LegalVariety, Source: "4.1 (a client with the user), 4.3 (an app with the client)",
+		On: func(f field) bool { return f.kind == kObject && (f.path == "client" || strings.HasSuffix("."+f.path, ".app") && len(f.children) > 0) },
+		Make: func(d draw) (Mutation, bool) {
+			o := d.newObject(d.f.path)
+			return Mutation{Value: o}, o != nil
+		}},
+	{Name: "app-given", Kind: NearMiss, Reading: openRefusal, Source: "4.4 (app must not be given to PUT /clients)",
+		On: func(f field) bool { return f.path == "app" && len(f.children) == 0 }, Make: set(map[string]any{"name": "contract-app"})},
+}
+
+// limitText is a text of n characters of unit, after a unique prefix
+// where the field must hold a fresh value.
+func limitText(d draw, n int, unit string) string {
+	if d.f.kind == kTimezone {
+		return "Europe/" + repeat(unit, n-7)
+	}
+	p := d.unique()
+	if len(p) >= n {
+		p = ""
+	}
+	return p + repeat(unit, n-len([]rune(p)))
+}
+
+// emailOf is a valid email of exactly n characters at the profile's
+// domain: labels of at most 63 characters (RFC 1035) in front of it.
+func emailOf(d draw, n int) string {
+	local := "contract-" + d.unique()
+	rest := n - len(local) - 1 - len(d.domain)
+	var labels []string
+	for rest > 0 {
+		l := min(rest-1, 63)
+		if l <= 0 {
+			local += repeat("x", rest)
+			rest = 0
+			break
+		}
+		labels = append(labels, repeat("l", l))
+		rest -= l + 1
+	}
+	domain := d.domain
+	if len(labels) > 0 {
+		domain = strings.Join(labels, ".") + "." + d.domain
+	}
+	return local + "@" + domain
+}
+
+// bodyOp finds an operator of the body catalogue.
+func bodyOp(name string) (BodyOp, bool) {
+	for _, o := range bodyOps {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return BodyOp{}, false
+}
+
+// The operators of the other positions: each names the operator, what it is
+// and its source; their effect is in the wire (wire.go) and the reference
+// (reference.go).
+type posOp struct {
+	Name    string
+	Kind    Kind
+	Source  string
+	Reading reading
+	Freedom *freedom.Freedom
+}
+
+// credOps are the operators on a credential, by scheme: the secret and the
+// way it is sent.
+var credOps = []posOp{
+	{Name: "as-specified", Kind: LegalVariety, Source: "5 (each of the three schemes authenticates)"},
+	{Name: "header-name-case", Kind: LegalVariety, Source: "RFC 9110 5.1 (field names are case-insensitive)"},
+	{Name: "secret-extended", Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison accepts more); WSTG-SESS-01"},
+	{Name: "secret-prefixed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a suffix comparison); WSTG-SESS-01"},
+	{Name: "secret-upper-case", Kind: NearMiss, Reading: mayReadAs, Freedom: &freedom.SecretForms, Source: "WSTG-SESS-01 (token entropy, case folding)"},
+	{Name: "secret-empty", Kind: NearMiss, Source: "WSTG-ATHN-04 (an empty credential)"},
+	{Name: "secret-of-the-other-scheme", Kind: NearMiss, Source: "WSTG-ATHN-04, WSTG-SESS-01 (an api key where a session token belongs, and back)"},
+	{Name: "unspecified-place", Kind: NearMiss, Source: "WSTG-ATHN-04 (Bearer, a bare key, an apiKey query: places 5 does not name)"},
+	{Name: "wrong-secret", Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
+	{Name: "scheme-word-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.SchemeWord, Source: "RFC 9110 11.1 (the auth-scheme is case-insensitive)"},
+	{Name: "scheme-spaces", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.SchemeWord, Source: "RFC 9110 11.4 (1*SP between scheme and credentials)"},
+}
+
+// credSchemes are the credential positions.
+var credSchemes = []string{"api-key", "session-token", "session-query"}
+
+// credOpFits reports whether a credential operator applies to a scheme.
+func credOpFits(scheme, op string) bool {
+	switch op {
+	case "scheme-word-case", "scheme-spaces":
+		return scheme == "api-key"
+	case "header-name-case":
+		return scheme != "session-query"
+	}
+	return true
+}
+
+// noCred is the one credential operator of its own position: none at all.
+var noCred = posOp{Name: "none", Kind: PlainlyWrong, Source: "5 (not authenticated: 401); WSTG-ATHN-04"}
+
+// loginOps are the operators on the secrets of POST /sessions.
+var loginOps = map[string][]posOp{
+	"email": {
+		{Name: "as-specified", Kind: LegalVariety, Source: "5 (an account's credentials open a session)"},
+		{Name: "login-email-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.LoginEmailCase, Source: "RFC 5321 2.4; WSTG-ATHN"},
+		{Name: "login-email-plus", Kind: NearMiss, Source: "WSTG-ATHN (address normalisation)"},
+		{Name: "login-email-extended", Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison)"},
+		{Name: "login-email-other-account", Kind: NearMiss, Source: "WSTG-ATHN-04 (another account's email with this password)"},
+		{Name: "login-email-unknown", Kind: PlainlyWrong, Source: "WSTG-ATHN (account enumeration)"},
+		{Name: "login-email-before-change", Kind: NearMiss, Source: "4.1 (the old address no longer logs in after a change)"},
+		{Name: "login-email-after-change", Kind: LegalVariety, Source: "4.1 (the new address logs in)"},
+		{Name: "login-email-empty", Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
+	},
+	"password": {
+		{Name: "login-password-extended", Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison)"},
+		{Name: "login-password-prefixed", Kind: NearMiss, Source: "WSTG-ATHN-04"},
+		{Name: "login-password-upper-case", Kind: NearMiss, Source: "WSTG-ATHN-07 (passwords are case-sensitive)"},
+		{Name: "login-password-trailing-space", Kind: NearMiss, Source: "WSTG-ATHN-04 (trimmed comparison)"},
+		{Name: "login-password-other-account", Kind: NearMiss, Source: "WSTG-ATHN-04"},
+		{Name: "login-password-72-byte-prefix", Kind: NearMiss, Source: "bcrypt reads 72 bytes; WSTG-ATHN-07"},
+		{Name: "login-password-sql", Kind: PlainlyWrong, Source: "WSTG-INPV-05 (a tautology for a password); BLNS SQL Injection"},
+		{Name: "login-password-empty", Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
+		{Name: "login-password-new", Kind: LegalVariety, Source: "4.1 (a new password logs in)"},
+	},
+}
+
+// pathOps are the operators on the id of a PUT's path.
+var pathOps = []posOp{
+	{Name: "own", Kind: LegalVariety, Source: "4.1, 4.4 (the caller's own resource)"},
+	{Name: "other", Kind: NearMiss, Source: "5 (403); WSTG-ATHZ-04 (insecure direct object references)"},
+	{Name: "unknown", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.UnknownID, Source: "7.2 (404); WSTG-ATHZ-04"},
+	{Name: "neighbour", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.UnknownID, Source: "WSTG-ATHZ-04 (the next id); RFC 8259 6 (an id read as a float names its neighbour)"},
+	{Name: "zero", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.MalformedID, Source: "WSTG-INPV (boundary values)"},
+	{Name: "negative", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.MalformedID, Source: "WSTG-INPV (boundary values)"},
+	{Name: "decimal", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.MalformedID, Source: "RFC 3986 3.3; WSTG-INPV"},
+	{Name: "letters", Kind: PlainlyWrong, Reading: openRefusal, Freedom: &freedom.MalformedID, Source: "WSTG-INPV; BLNS"},
+	{Name: "past-int64", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.MalformedID, Source: "RFC 8259 6; WSTG-INPV (integer overflow)"},
+	{Name: "leading-zero", Kind: LegalVariety, Reading: mayReadAs, Freedom: &freedom.MalformedID, Source: "RFC 3986 (a path segment is text); WSTG-INPV"},
+	{Name: "created", Kind: LegalVariety, Source: "4.3, 4.4 (a client made by the caller is the caller's)"},
+}
+
+// versionOps are the operators on the version segment (9).
+var versionOps = []posOp{
+	{Name: "other-served-form", Kind: LegalVariety, Source: "9 (v1 and v1.0 name the one version)"},
+	{Name: "unknown-version", Kind: NearMiss, Source: "9 (one version is available); RFC 3986 3.3"},
+}
+
+// typeOps are the operators on the Content-Type of a body.
+var typeOps = []posOp{
+	{Name: "charset-parameter", Kind: LegalVariety, Source: "RFC 9110 8.3.1 (media type parameters); RFC 8259 8.1"},
+	{Name: "media-type-case", Kind: LegalVariety, Source: "RFC 9110 8.3.1 (type and subtype are case-insensitive)"},
+	{Name: "text-plain", Kind: NearMiss, Reading: mayRefuse, Freedom: &freedom.ContentType, Source: "RFC 9110 8.3; freedom content-type"},
+}
+
+// typeValue is the Content-Type each operator sends.
+var typeValue = map[string]string{
+	"charset-parameter": "application/json; charset=utf-8",
+	"media-type-case":   "Application/JSON",
+	"text-plain":        "text/plain",
+}
+
+// wireOps are the operators on the whole body.
+var wireOps = []posOp{
+	{Name: wirePretty, Kind: LegalVariety, Source: "RFC 8259 2 (insignificant whitespace)"},
+	{Name: wireReordered, Kind: LegalVariety, Source: "RFC 8259 4 (an object is an unordered collection)"},
+	{Name: wireEscapes, Kind: LegalVariety, Source: "RFC 8259 7 (\\u escapes, surrogate pairs)"},
+	{Name: wireSolidus, Kind: LegalVariety, Source: "RFC 8259 7 (\\/ is /)"},
+	{Name: wireDuplicate, Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.DuplicateKeys, Source: "RFC 8259 4 (names should be unique); WSTG-INPV-04 (parameter pollution)"},
+	{Name: wireUnnamed, Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnnamedField, Source: "WSTG-INPV (mass assignment); freedom unnamed-field"},
+	{Name: wireNotJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2; BLNS"},
+	{Name: wireArray, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5 (an array is JSON, not the object 4 asks for)"},
+	{Name: wireScalar, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2 (a scalar is a JSON text)"},
+	{Name: wireEmpty, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 9110 8.6 (an empty content)"},
+	{Name: wireDeep, Kind: NearMiss, Reading: openRefusal, Source: "RFC 8259 9 (limits on nesting); WSTG-INPV (resource exhaustion)"},
+	{Name: wireLarge, Kind: PlainlyWrong, Reading: mayRefuse, Freedom: &freedom.SizeLimitFreedom, Source: "RFC 9110 15.5.14 (413); freedom size-limit"},
+}
+
+// wireFits reports whether a wire operator applies to an operation's body.
+func wireFits(op Op, w string, loginForm bool) bool {
+	if op == OpLogin {
+		switch w {
+		case wirePretty, wireReordered, wireEscapes, wireNotJSON, wireArray, wireEmpty:
+			return !loginForm
+		}
+		return false
+	}
+	return w != wireSolidus || op == OpPutUser
+}
+
+func findPosOp(ops []posOp, name string) (posOp, bool) {
+	for _, o := range ops {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return posOp{}, false
+}

@@ -1,0 +1,511 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps"
+)
+
+// A pair explores with one pair of accounts of the pool: it draws
+// sequences, sends them, judges the answers and reads the state back,
+// and puts its accounts back after each sequence. The pairs of a pool run
+// at once; a pair's requests that do not depend on each other (the reads
+// after a step, the writes of a restore) go out at once.
+type pair struct {
+	n       int
+	wd      *world
+	w       *wire
+	gen     *generator
+	run     *runState
+	profile steps.Profile // this pair's accounts as pair 1, for the reproducers
+	lists   lists
+}
+
+// lists are the clients of each user and the apps of each client the
+// target listed when last read (GET /users/:id/clients, GET
+// /clients/:id/apps), so that a client or an app no request made shows.
+type lists struct {
+	clients map[string]map[string]bool // user id -> client ids
+	apps    map[string]map[string]bool // client id -> app ids
+}
+
+// forget drops the lists: a sequence ended without its reads (it diverged,
+// or the suite ran a reproducer), so the next read of each only learns it.
+func (l *lists) forget() {
+	l.clients, l.apps = map[string]map[string]bool{}, map[string]map[string]bool{}
+}
+
+// materialize is the request of a step, as sent; it fills in the step's
+// path as sent and as the reproducer writes it, and its token variable.
+func (p *pair) materialize(s *seqState, st *Step) (request, string) {
+	wd := p.wd
+	a := st.Actor
+	st.tokVar = "token" + a + "0"
+	if at := s.tokStep[a]; at >= 0 {
+		st.tokVar = rememberName(at, "token")
+	}
+	switch st.Op {
+	case OpPutUser, OpPutClient:
+		st.sent, st.gpath = p.idPath(s, st)
+	case OpPostClient:
+		st.sent, st.gpath = "/clients", "/clients"
+	case OpPostApp:
+		st.sent, st.gpath = "/apps", "/apps"
+	case OpLogin:
+		st.sent, st.gpath = "/sessions", "/sessions"
+	case OpPlatforms:
+		st.sent, st.gpath = wd.p.MustValue("platforms_path"), "{{platformsPath}}"
+	}
+	h := http.Header{}
+	q := url.Values{}
+	if c := credential(st.Cred); c.name != "" && st.Op != OpLogin {
+		v := c.with(wd.acct[a].apiKey, s.tok[a])
+		if c.query {
+			q.Set(c.name, v)
+		} else {
+			h[c.name] = []string{v} // the name as the operator writes it
+		}
+	}
+	var body string
+	switch {
+	case st.Op == OpLogin && st.Wire == "":
+		var lh http.Header
+		lh, body = p.w.loginBody(map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)})
+		h.Set("Content-Type", lh.Get("Content-Type"))
+	case st.Op == OpLogin:
+		body = Step{Base: map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)}, Wire: st.Wire}.encode()
+		h.Set("Content-Type", "application/json")
+	case st.Op.hasBody():
+		body = st.encode()
+		h.Set("Content-Type", "application/json")
+		if st.ContentType != "" {
+			h.Set("Content-Type", st.ContentType)
+		}
+	}
+	target := versioned(wd.p.BaseURL, st.Version) + "/" + strings.TrimLeft(st.sent, "/")
+	if len(q) > 0 {
+		target += "?" + q.Encode()
+	}
+	return request{method: st.Op.method(), url: target, header: h, body: body}, body
+}
+
+// idPath is the path of a PUT on its drawn id, as sent and as the
+// reproducer writes it.
+func (p *pair) idPath(s *seqState, st *Step) (sent, gherkin string) {
+	res, kind, word := "users", "user", "userId"
+	if st.Op == OpPutClient {
+		res, kind, word = "clients", "client", "clientId"
+	}
+	who := st.Actor
+	switch st.Path {
+	case "other":
+		who = p.wd.other(st.Actor)
+	case "created":
+		if ps := s.posted[st.Actor]; len(ps) > 0 {
+			last := ps[len(ps)-1]
+			if tid, ok := s.ids["client"][last.ref]; ok {
+				return "/clients/" + tid, "/clients/{{" + rememberName(last.at, "id") + "}}"
+			}
+		}
+	case "leading-zero":
+		return "/" + res + "/0" + s.ids[kind][refID(who)], "/" + res + "/0{{" + who + "." + word + "}}"
+	case "own", "":
+	default:
+		return "/" + res + "/" + url.PathEscape(st.PathID), "/" + res + "/" + url.PathEscape(st.PathID)
+	}
+	return "/" + res + "/" + s.ids[kind][refID(who)], "/" + res + "/{{" + who + "." + word + "}}"
+}
+
+// take is step i of a sequence: the reference's verdict, the target's
+// answer, their comparison and, where the target has the read extensions,
+// the state the step left.
+func (p *pair) take(ctx context.Context, s *seqState, i int, st *Step) *divergence {
+	s.cur = i
+	req, sent := p.materialize(s, st)
+	v := p.wd.verdictOf(s, *st, sent)
+	got := p.w.do(ctx, req)
+	s.steps = append(s.steps, *st)
+	s.status = append(s.status, got.status)
+	j := judgement{wd: p.wd, k: p.run.k, s: s, i: i, pair: strconv.Itoa(p.n)}
+	d := j.judge(*st, v, got)
+	if d == nil && p.wd.hasRead {
+		d = p.readBack(ctx, j, *st)
+	}
+	p.run.cover(st.cells, v, d != nil)
+	return d
+}
+
+// read is one read of the state after a step.
+type read struct {
+	path, gherkin string
+	as            string // the account whose api key reads it
+	check         func(c *checker, body gjson.Result)
+}
+
+// readBack reads, where the target has the read extensions, what a step
+// may have changed, all reads at once, and compares each with the
+// reference: a refused request changes nothing, an accepted one is kept, a
+// list holds what was made and nothing else.
+func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
+	s, wd := j.s, p.wd
+	var reads []read
+	who := st.Actor
+	if st.Path == "other" {
+		who = wd.other(st.Actor)
+	}
+	userTid := s.ids["user"][refID(who)]
+	switch st.Op {
+	case OpPutUser:
+		if st.Path != "own" && st.Path != "other" && st.Path != "leading-zero" {
+			break
+		}
+		u := s.user(who)
+		reads = append(reads, read{"/users/" + userTid, "/users/{{" + who + ".userId}}", who, func(c *checker, b gjson.Result) { c.b = b; c.user(u) }})
+		if _, hasClient := st.body()["client"]; hasClient {
+			reads = append(reads, p.clientsRead(s, who))
+		}
+	case OpPutClient:
+		id := refID(who)
+		gc := "/clients/{{" + who + ".clientId}}"
+		if st.Path == "created" {
+			if ps := s.posted[st.Actor]; len(ps) > 0 {
+				id, gc = ps[len(ps)-1].ref, "/clients/{{"+rememberName(ps[len(ps)-1].at, "id")+"}}"
+			}
+		} else if st.Path != "own" && st.Path != "other" && st.Path != "leading-zero" {
+			break
+		}
+		cl, err := s.ref.Client(id)
+		tid, bound := s.ids["client"][id]
+		if err == nil && bound {
+			reads = append(reads, read{"/clients/" + tid, gc, who, func(c *checker, b gjson.Result) { c.b = b; c.client(cl, false) }})
+		}
+	case OpPostClient:
+		reads = append(reads, p.clientsRead(s, st.Actor))
+		if _, withApp := st.body()["app"]; withApp {
+			reads = append(reads, p.appsReads(s, st.Actor)...)
+		}
+	case OpPostApp:
+		reads = append(reads, p.appsReads(s, st.Actor)...)
+	}
+	if len(reads) == 0 {
+		return nil
+	}
+	type got struct {
+		status int
+		body   []byte
+		err    error
+	}
+	answers := make([]got, len(reads))
+	var wg sync.WaitGroup
+	for i, r := range reads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			status, body, err := p.w.get(ctx, r.path, http.Header{"Authorization": {"api-key " + wd.acct[r.as].apiKey}})
+			answers[i] = got{status, body, err}
+		}()
+	}
+	wg.Wait()
+	for i, r := range reads {
+		a := answers[i]
+		if a.err != nil || a.status != http.StatusOK || !gjson.ValidBytes(a.body) {
+			continue // the read extension is the target's to have (freedom.ReadExtensions)
+		}
+		c := checker{judgement: j, reading: true}
+		r.check(&c, gjson.ParseBytes(a.body))
+		if c.d != nil {
+			c.d.reason = "afterwards GET " + r.path + ": " + c.d.reason
+			c.d.key = "read " + strings.Split(r.gherkin, "{{")[0] + ": " + c.d.key
+			c.d.read, c.d.readAs = r.gherkin, r.as
+			return c.d
+		}
+	}
+	return nil
+}
+
+// clientsRead compares GET /users/:userId/clients with the reference: every
+// client the user holds listed, none that no request made.
+func (p *pair) clientsRead(s *seqState, who string) read {
+	userTid := s.ids["user"][refID(who)]
+	return read{"/users/" + userTid + "/clients", "/users/{{" + who + ".userId}}/clients", who, func(c *checker, b gjson.Result) {
+		list := b.Get("clients")
+		if !list.IsArray() {
+			return
+		}
+		listed := map[string]bool{}
+		for _, it := range list.Array() {
+			listed[idText(it.Get("id"))] = true
+		}
+		held, _ := s.ref.ClientsOfUser(refID(who))
+		made := map[string]bool{}
+		var unbound []int64 // made by PUT /users with a client, whose answer shows no id
+		for _, cl := range held {
+			tid, bound := s.ids["client"][cl.ID]
+			if !bound {
+				if !s.unbindable[cl.ID] {
+					unbound = append(unbound, cl.ID)
+				}
+				continue
+			}
+			made[tid] = true
+			if !listed[tid] {
+				c.fail("clients missing", fmt.Sprintf("client %s of the user is not among its clients", tid),
+					pJSONPresent(fmt.Sprintf("clients.#(id==%s)", c.idRef("client", tid))))
+				return
+			}
+		}
+		before, known := p.lists.clients[userTid]
+		p.lists.clients[userTid] = listed
+		if !known {
+			// No list to compare with: the clients made so far cannot be
+			// told from the old ones.
+			for _, id := range unbound {
+				s.unbindable[id] = true
+			}
+			return
+		}
+		var fresh []string
+		for id := range listed {
+			if !before[id] && !made[id] {
+				fresh = append(fresh, id)
+			}
+		}
+		sortIDs(fresh)
+		switch {
+		case len(fresh) > len(unbound):
+			c.fail("clients grew", fmt.Sprintf("clients lists the client %s, which no request of the sequence made (%d listed before)", fresh[len(unbound)], len(before)),
+				pJSONIs("clients.#", "{{listedBefore}}"))
+			c.d.before = []string{pRemember("clients.#", "listedBefore")}
+		case len(fresh) < len(unbound):
+			c.fail("clients not grown", fmt.Sprintf("clients lists %d new clients, the reference made %d (4.1: a client is created too)", len(fresh), len(unbound)),
+				pJSONDiffers("clients.#", "{{listedBefore}}"))
+			c.d.before = []string{pRemember("clients.#", "listedBefore")}
+		default:
+			for i, id := range fresh {
+				s.bind("client", unbound[i], id, c.i)
+			}
+		}
+	}}
+}
+
+// sortIDs sorts decimal ids by their value.
+func sortIDs(ids []string) {
+	sort.Slice(ids, func(i, j int) bool {
+		if len(ids[i]) != len(ids[j]) {
+			return len(ids[i]) < len(ids[j])
+		}
+		return ids[i] < ids[j]
+	})
+}
+
+// appsReads compare GET /clients/:clientId/apps of each client of the
+// caller with the reference: the apps the sequence made under it, no app
+// it made under another, none that no request made.
+func (p *pair) appsReads(s *seqState, who string) []read {
+	held, _ := s.ref.ClientsOfUser(refID(who))
+	var out []read
+	for _, cl := range held {
+		ctid, bound := s.ids["client"][cl.ID]
+		if !bound {
+			continue
+		}
+		gclient := "{{" + who + ".clientId}}"
+		if at, ok := s.idStep["client:"+ctid]; ok && at >= 0 {
+			gclient = "{{" + rememberName(at, "id") + "}}"
+		}
+		cref := cl.ID
+		out = append(out, read{"/clients/" + ctid + "/apps", "/clients/" + gclient + "/apps", who, func(c *checker, b gjson.Result) {
+			list := b.Get("apps")
+			if !list.IsArray() {
+				return
+			}
+			listed := map[string]bool{}
+			for _, it := range list.Array() {
+				listed[idText(it.Get("id"))] = true
+			}
+			made := map[string]bool{}
+			for ref, tid := range s.ids["app"] {
+				a, err := s.ref.App(ref)
+				if err != nil {
+					continue
+				}
+				mine := a.ClientID == cref
+				if mine {
+					made[tid] = true
+				}
+				if mine != listed[tid] {
+					verb, line := "is not among its apps", pJSONPresent(fmt.Sprintf("apps.#(id==%s)", c.idRef("app", tid)))
+					if !mine {
+						verb, line = "made under another client, is among its apps", pJSONAbsent(fmt.Sprintf("apps.#(id==%s)", c.idRef("app", tid)))
+					}
+					c.fail("apps of a client", fmt.Sprintf("app %s %s", tid, verb), line)
+					return
+				}
+			}
+			before, known := p.lists.apps[ctid]
+			p.lists.apps[ctid] = listed
+			if !known {
+				return
+			}
+			for id := range listed {
+				if !before[id] && !made[id] {
+					c.fail("apps grew", fmt.Sprintf("apps lists the app %s, which no request of the sequence made (%d listed before)", id, len(before)),
+						pJSONIs("apps.#", "{{listedBefore}}"))
+					c.d.before = []string{pRemember("apps.#", "listedBefore")}
+					return
+				}
+			}
+		}})
+	}
+	return out
+}
+
+// idRef is an id as the reproducer names it: the variable of the step
+// whose answer showed it, or the id.
+func (c *checker) idRef(kind, tid string) string {
+	if at, ok := c.s.idStep[kind+":"+tid]; ok && at >= 0 {
+		return "{{" + rememberName(at, "id") + "}}"
+	}
+	return tid
+}
+
+// restore puts the accounts a sequence changed back as it found them, on the
+// target: each user and client whose state the reference changed (every
+// one after a divergence, or where the target cannot be read back), the
+// password where it no longer logs in, and after a sequence that logged
+// in, a new session of each account. The writes go out at once.
+func (p *pair) restore(ctx context.Context, s *seqState, diverged bool) {
+	wd := p.wd
+	start, err := wd.newSequence()
+	if err != nil {
+		return
+	}
+	loggedIn, pwChanged := false, false
+	for _, st := range s.steps {
+		loggedIn = loggedIn || st.Op == OpLogin
+	}
+	all := diverged || !wd.hasRead
+	var wg sync.WaitGroup
+	for _, name := range []string{"A", "B"} {
+		a := wd.acct[name]
+		h := http.Header{"Authorization": {"api-key " + a.apiKey}}
+		u0, u1 := start.user(name), s.user(name)
+		changed := s.password[name] != a.password
+		pwChanged = pwChanged || changed
+		if all || changed || fmt.Sprint(userBody(u0)) != fmt.Sprint(userBody(u1)) {
+			ub := userBody(u0)
+			if changed || all {
+				ub["password"] = a.password
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _, _ = p.w.put(ctx, "/users/"+a.userID, h, Step{Base: ub}.encode())
+			}()
+		}
+		c0, _ := start.ref.Client(refID(name))
+		c1, _ := s.ref.Client(refID(name))
+		if all || fmt.Sprint(clientBody(c0)) != fmt.Sprint(clientBody(c1)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _, _ = p.w.put(ctx, "/clients/"+a.clientID, h, Step{Base: clientBody(c0)}.encode())
+			}()
+		}
+	}
+	wg.Wait()
+	if all || pwChanged {
+		// A password set again is dated now: the target tells its date.
+		for _, name := range []string{"A", "B"} {
+			a := wd.acct[name]
+			a.user.PasswordLastChanged = unknownDate
+			p.run.k.forget(fmt.Sprintf("user:%s:passwordLastChanged:", a.userID))
+			if wd.hasRead {
+				wd.readAccount(ctx, p.w, a)
+			}
+		}
+	}
+	if diverged {
+		p.lists.forget()
+	}
+	putUser := false
+	for _, st := range s.steps {
+		putUser = putUser || st.Op == OpPutUser
+	}
+	if !loggedIn && !all && !putUser {
+		return
+	}
+	// Every account logs in with the profile's password (a wrong server may
+	// have stored one it refused); after a sequence that logged in, A then
+	// B, as when the run began: a reproducer logs in in the same order, so
+	// that a target whose sessions depend on the order of the logins
+	// answers it as it answered the sequence.
+	login := func(name string) bool {
+		a := wd.acct[name]
+		status, body, err := p.w.login(ctx, a.email, a.password)
+		if err != nil || status != http.StatusOK {
+			return false
+		}
+		if tok := gjson.GetBytes(body, "token").String(); tok != "" && loggedIn {
+			a.token = tok
+			p.run.k.mu.Lock()
+			p.run.k.tokens[tok] = strconv.Itoa(p.n) + name
+			p.run.k.mu.Unlock()
+		}
+		return true
+	}
+	ok := map[string]bool{}
+	if loggedIn {
+		ok["A"], ok["B"] = login("A"), login("B")
+	} else {
+		var mu sync.Mutex
+		for _, name := range []string{"A", "B"} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := login(name)
+				mu.Lock()
+				ok[name] = r
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+	}
+	for _, name := range []string{"A", "B"} {
+		if ok[name] {
+			continue
+		}
+		// The profile's password no longer logs in: set it again; its date
+		// is then the target's to tell.
+		a := wd.acct[name]
+		ub := userBody(start.user(name))
+		ub["password"] = a.password
+		_, _, _ = p.w.put(ctx, "/users/"+a.userID, http.Header{"Authorization": {"api-key " + a.apiKey}}, Step{Base: ub}.encode())
+		a.user.PasswordLastChanged = unknownDate
+		p.run.k.forget(fmt.Sprintf("user:%s:passwordLastChanged:", a.userID))
+		if wd.hasRead {
+			wd.readAccount(ctx, p.w, a)
+		}
+		login(name)
+	}
+}
+
+// forget drops the learned values whose keys start with prefix.
+func (k *knowledge) forget(prefix string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for key := range k.learned {
+		if strings.HasPrefix(key, prefix) {
+			delete(k.learned, key)
+		}
+	}
+}

@@ -1,0 +1,182 @@
+package explore
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The phrases of the suite (package steps) a reproducer is written in, in
+// one place: every line of a reproducer comes from a function here, and
+// TestPhrasesAreRegisteredSteps holds each to the step it means, by its
+// sample.
+
+// phrase is one phrase: its sample line (arguments filled in) and the
+// registered step's expression it must match.
+type phrase struct {
+	sample string
+}
+
+// phrases lists a sample of every phrase below, for the test.
+var phrases = []phrase{
+	{pNotAuthenticated()},
+	{pAccountUsingAPIKey("A")},
+	{pLogInAsAccount("A")},
+	{pLogInWith("{{A.email}}", "{{A.password}}x")},
+	{pRemember("token", "tokenA0")},
+	{pHeader("session-token", "{{tokenA0}}")},
+	{pQuery("sessionToken", "{{tokenA0}}")},
+	{pContentType("text/plain")},
+	{pBody()},
+	{pRawBody()},
+	{pFieldOfLength("contractPadding", 5)},
+	{pSend("PUT", "/users/{{A.userId}}")},
+	{pSendUnder("PUT", "/users/{{A.userId}}", "v2")},
+	{pReadExtension("/users/{{A.userId}}")},
+	{pStatus(200)},
+	{pStatusEither(400, 401)},
+	{pStatusClass()},
+	{pStatus200Or4xxNot401()},
+	{pStatus4xxNot401()},
+	{pIsJSON()},
+	{pMatchesShape("errors")},
+	{pJSONIs("firstName", `"Quinn"`)},
+	{pJSONIsType("id", "number")},
+	{pJSONIsType("plan.isLite", "boolean")},
+	{pJSONIsType("@this", "object")},
+	{pJSONIsType("platforms", "array")},
+	{pJSONIsType("0.fieldName", "string")},
+	{pJSONIsNull("vat")},
+	{pJSONAbsent("password")},
+	{pJSONPresent("currency.code")},
+	{pJSONDiffers("writeKey", `"abc"`)},
+	{pJSONMatches("writeKey", `^[0-9a-fA-F]{32}$`)},
+	{pSameInstant("created", "2026-01-02T03:04:05Z")},
+	{pWithinSkew("created")},
+	{pNoPassword("qa-password")},
+	{pNamesField("email")},
+	{pNamesOnly([]string{"email"})},
+	{pNamesOnly([]string{"email", "firstName"})},
+	{pNamesOnly([]string{"email", "firstName", "lastName"})},
+	{pIncludesCode("InvalidEmail", "email")},
+	{pOneOf([]int{200, 400, 401})},
+}
+
+func q(s string) string { return strconv.Quote(s) }
+
+// Gherkin arguments: a quoted argument undoes \" and \\ (steps/match).
+func arg(s string) string { return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"` }
+
+func pNotAuthenticated() string           { return "Given I am not authenticated" }
+func pAccountUsingAPIKey(a string) string { return fmt.Sprintf("Given I am account %q using the api-key header", a) }
+func pLogInAsAccount(a string) string     { return fmt.Sprintf("When I log in as account %q", a) }
+func pLogInWith(email, password string) string {
+	return fmt.Sprintf("When I log in with email %s and password %s", arg(email), arg(password))
+}
+func pRemember(path, name string) string {
+	return fmt.Sprintf("And I remember the JSON at %s as %s", arg(path), arg(name))
+}
+
+// pHeader and pQuery: the value is taken as written, to the line's end.
+func pHeader(name, value string) string {
+	return fmt.Sprintf("And the request header %s is \"%s\"", arg(name), value)
+}
+func pQuery(name, value string) string {
+	return fmt.Sprintf("And the request query parameter %s is \"%s\"", arg(name), value)
+}
+func pContentType(t string) string { return "And the request content type is " + arg(t) }
+func pBody() string                { return "And the request body is:" }
+func pRawBody() string             { return "And the raw request body is:" }
+func pFieldOfLength(field string, n int) string {
+	return fmt.Sprintf("And the request body field %s is a string of %d characters", arg(field), n)
+}
+func pSend(method, path string) string { return fmt.Sprintf("When I send %q to %s", method, arg(path)) }
+func pSendUnder(method, path, version string) string {
+	return fmt.Sprintf("When I send %q to %s under the version %s", method, arg(path), arg(version))
+}
+func pReadExtension(path string) string {
+	return fmt.Sprintf("When I send \"GET\" to %s if the target has that read extension", arg(path))
+}
+func pStatus(s int) string             { return fmt.Sprintf("Then the response status is %d", s) }
+func pStatusEither(a, b int) string    { return fmt.Sprintf("Then the response status is %d or %d", a, b) }
+func pStatusClass() string             { return "Then the response status is 4xx" }
+func pStatus200Or4xxNot401() string    { return "Then the response status is 200 or 4xx but not 401" }
+func pStatus4xxNot401() string         { return "Then the response status is 4xx but not 401" }
+func pIsJSON() string                  { return "Then the response is JSON" }
+func pMatchesShape(name string) string { return "Then the response matches the shape " + arg(name) }
+
+// pJSONIs: json is a JSON value, written as JSON (not a quoted argument).
+func pJSONIs(path, json string) string { return fmt.Sprintf("Then the JSON at %s is %s", arg(path), json) }
+func pJSONIsType(path, typ string) string {
+	article := "a"
+	if typ == "object" || typ == "array" {
+		article = "an"
+	}
+	return fmt.Sprintf("Then the JSON at %s is %s %s", arg(path), article, typ)
+}
+func pJSONIsNull(path string) string  { return fmt.Sprintf("Then the JSON at %s is null", arg(path)) }
+func pJSONAbsent(path string) string  { return fmt.Sprintf("Then the JSON at %s is absent", arg(path)) }
+func pJSONPresent(path string) string { return fmt.Sprintf("Then the JSON at %s is present", arg(path)) }
+func pJSONDiffers(path, json string) string {
+	return fmt.Sprintf("Then the JSON at %s differs from %s", arg(path), json)
+}
+func pJSONMatches(path, re string) string {
+	return fmt.Sprintf("Then the JSON at %s matches the pattern %s", arg(path), arg(re))
+}
+func pSameInstant(path, date string) string {
+	return fmt.Sprintf("Then the JSON at %s names the same instant as %s", arg(path), arg(date))
+}
+func pWithinSkew(path string) string {
+	return fmt.Sprintf("Then the JSON at %s names an instant within the clock skew of now", arg(path))
+}
+func pNoPassword(pw string) string { return "Then the response does not carry the password " + arg(pw) }
+func pNamesField(f string) string  { return "Then the errors name the field " + arg(f) }
+func pNamesOnly(fields []string) string {
+	qs := make([]string, len(fields))
+	for i, f := range fields {
+		qs[i] = arg(f)
+	}
+	if len(qs) == 1 {
+		return "And the errors name only the field " + qs[0]
+	}
+	return "And the errors name only the fields " + strings.Join(qs[:len(qs)-1], ", ") + " and " + qs[len(qs)-1]
+}
+func pIncludesCode(code, f string) string {
+	return fmt.Sprintf("Then the errors include the code %s for the field %s", arg(code), arg(f))
+}
+
+// statusLine is the phrase for the statuses a verdict allows.
+func (v verdict) statusLine() string {
+	has200 := false
+	var others []int
+	for _, s := range v.statuses {
+		if s == 200 {
+			has200 = true
+		} else {
+			others = append(others, s)
+		}
+	}
+	switch {
+	case v.any4xx && has200:
+		return pStatus200Or4xxNot401()
+	case v.any4xx && len(others) == 0:
+		return pStatus4xxNot401()
+	case v.any4xx:
+		return pStatusClass()
+	case len(v.statuses) == 1:
+		return pStatus(v.statuses[0])
+	case len(v.statuses) == 2:
+		return pStatusEither(v.statuses[0], v.statuses[1])
+	}
+	return pOneOf(v.statuses)
+}
+
+// pOneOf is "the response is one of" with a row per status; the lines
+// after the first are the table's, each starting with |.
+func pOneOf(statuses []int) string {
+	lines := []string{"Then the response is one of:", "| status | shape |"}
+	for _, s := range statuses {
+		lines = append(lines, fmt.Sprintf("| %d | |", s))
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,671 @@
+package explore
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/freedom"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+)
+
+// The third stage: the reference. Each sequence starts a store of the
+// mock's domain (mockserver/pricing) seeded with what the explorer knows of
+// the target, and asks it what the spec answers to each step: the
+// statuses, what a 400 must name, and on a 200 the entity the answer must
+// show. Where the spec leaves the answer open the verdict takes in every
+// answer package freedom lists, and nothing else.
+
+// seqState is one sequence: the reference's store and what maps its
+// entities to the target's.
+type seqState struct {
+	n      int
+	ref    *pricing.Store
+	refTok map[string]string // the reference's session token of each account
+	tok    map[string]string // the target's latest session token of each account
+	// tokStep is the step whose answer gave it (-1: before the sequence).
+	tokStep  map[string]int
+	password map[string]string          // each account's password now
+	ids      map[string]map[int64]string // kind: reference id -> the target's id
+	rids     map[string]map[string]int64 // kind: the target's id -> reference id
+	idStep   map[string]int              // kind:target id -> the step whose answer showed it first
+	dateStep map[string]int              // learned key -> the step whose answer showed it first
+	posted   map[string][]posted         // the clients each account made
+	// unbindable are clients the reference made (PUT /users with a client,
+	// whose answer shows no id) before the explorer could read the list
+	// they joined: their ids are not known.
+	unbindable map[int64]bool
+	steps    []Step
+	status   []int
+	cur      int // the step being judged
+}
+
+// posted is a client a sequence made: its id in the reference and the
+// step that made it.
+type posted struct {
+	ref int64
+	at  int
+}
+
+func (s *seqState) user(actor string) pricing.User {
+	u, _ := s.ref.User(refID(actor))
+	return u
+}
+
+// bind records that the reference's entity ref is the target's tid.
+func (s *seqState) bind(kind string, ref int64, tid string, at int) {
+	if s.ids[kind] == nil {
+		s.ids[kind], s.rids[kind] = map[int64]string{}, map[string]int64{}
+	}
+	s.ids[kind][ref], s.rids[kind][tid] = tid, ref
+	if _, ok := s.idStep[kind+":"+tid]; !ok {
+		s.idStep[kind+":"+tid] = at
+	}
+}
+
+func (s *seqState) actorOf(userID int64) string {
+	if userID == 2 {
+		return "B"
+	}
+	return "A"
+}
+
+// clientOf is the client a PUT /clients step names: the actor's own, or
+// the last one it made.
+func (s *seqState) clientOf(st Step) int64 {
+	if p := s.posted[st.Actor]; st.Path == "created" && len(p) > 0 {
+		return p[len(p)-1].ref
+	}
+	return refID(st.Actor)
+}
+
+// newSequence starts the reference of a sequence: a store of the world's
+// seed, with a session for each account.
+func (wd *world) newSequence() (*seqState, error) {
+	seed, err := wd.seed()
+	if err != nil {
+		return nil, err
+	}
+	s := &seqState{
+		ref: pricing.NewStore(seed, pricing.NewSource(nil), pricing.Deviations{}),
+		refTok: map[string]string{}, tok: map[string]string{}, tokStep: map[string]int{}, password: map[string]string{},
+		ids: map[string]map[int64]string{}, rids: map[string]map[string]int64{}, idStep: map[string]int{}, dateStep: map[string]int{},
+		posted: map[string][]posted{}, unbindable: map[int64]bool{},
+	}
+	for name, a := range wd.acct {
+		sess, err := s.ref.CreateSession(refID(name))
+		if err != nil {
+			return nil, err
+		}
+		s.refTok[name], s.tok[name], s.tokStep[name] = sess.Token, a.token, -1
+		s.password[name] = a.password
+		s.bind("user", refID(name), a.userID, -1)
+		s.bind("client", refID(name), a.clientID, -1)
+	}
+	return s, nil
+}
+
+// verdict is the reference's answer to a step: the statuses the spec
+// allows, what a 400 must and may name, and what a 200 shows.
+type verdict struct {
+	statuses []int
+	any4xx   bool     // any 4xx but 401
+	required []string // fields a 400 must name
+	// mayName are fields a 400 may name beside them (and what is below
+	// each); "" stands for the body as a whole.
+	mayName  []string
+	codes    []string // field=code pairs a 400 must carry (7.3)
+	anyNames bool     // a 400 about no field the spec names: its names are the server's
+	noField  bool     // a 400's fieldName may be empty
+	// accept applies the step to the reference when the target answered
+	// 200, and says what the answer must show.
+	accept func() (*want, error)
+	rule   string
+	// freedoms are the freedoms the verdict grants, for the reason line.
+	freedoms []string
+}
+
+// want is what a 200 answer must show.
+type want struct {
+	kind   string // user, client, app, session, platforms
+	user   pricing.User
+	client pricing.Client
+	app    pricing.App
+	sess   pricing.Session
+	fresh  bool // the entity is new: its id is bound now
+}
+
+func (v verdict) allows(status int) bool {
+	return slices.Contains(v.statuses, status) || v.any4xx && status >= 400 && status < 500 && status != 401
+}
+
+func (v *verdict) grant(f freedom.Freedom) {
+	if !slices.Contains(v.freedoms, f.ID) {
+		v.freedoms = append(v.freedoms, f.ID)
+	}
+}
+
+// also adds the answers of another reading: its statuses, what it names
+// and its 200. A 400 is correct when either reading's 400 is: what both
+// require, where both answer 400.
+func (v *verdict) also(o verdict) {
+	v400, o400 := v.allows(400), o.allows(400)
+	for _, s := range o.statuses {
+		if !slices.Contains(v.statuses, s) {
+			v.statuses = append(v.statuses, s)
+		}
+	}
+	v.any4xx = v.any4xx || o.any4xx
+	switch {
+	case o400 && !v400:
+		v.required, v.codes = o.required, o.codes
+	case o400 && v400:
+		v.required = intersect(v.required, o.required)
+		v.codes = intersect(v.codes, o.codes)
+	}
+	v.mayName = append(append(v.mayName, o.required...), o.mayName...)
+	v.anyNames = v.anyNames || o.anyNames
+	v.noField = v.noField || o.noField
+	if v.accept == nil {
+		v.accept = o.accept
+	}
+	for _, f := range o.freedoms {
+		if !slices.Contains(v.freedoms, f) {
+			v.freedoms = append(v.freedoms, f)
+		}
+	}
+}
+
+func intersect(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// refuses reports whether every answer the verdict allows is a refusal.
+func (v verdict) refuses() bool { return !slices.Contains(v.statuses, 200) }
+
+// mayNameField reports whether a 400 may name f: f is, or is below, or
+// above, a field the verdict names.
+func (v verdict) mayNameField(f string) bool {
+	for _, x := range append(slices.Clone(v.required), v.mayName...) {
+		if f == x || x != "" && (strings.HasPrefix(f, x+".") || strings.HasPrefix(x, f+".")) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeBody decodes a body as the mock does: numbers exact, the last of
+// duplicate members.
+func decodeBody(raw string) (map[string]any, bool) {
+	dec := json.NewDecoder(bytes.NewReader([]byte(raw)))
+	dec.UseNumber()
+	var b map[string]any
+	if err := dec.Decode(&b); err != nil || b == nil || dec.More() {
+		return nil, false
+	}
+	return b, true
+}
+
+// credReading is how the reference reads a step's credential: the user it
+// authenticates (ok), and whether a correct server may read it otherwise
+// (lenient: as the account's, where the reference refuses it; refuse: 401,
+// where the reference takes it).
+func (wd *world) credReading(s *seqState, st Step) (caller int64, ok, lenient, refuse bool) {
+	if st.Cred.Scheme == "none" || st.Cred.Scheme == "" {
+		return 0, false, false, false
+	}
+	secret, authAs := wd.acct[st.Actor].apiKey, s.ref.UserIDForAPIKey
+	if st.Cred.Scheme != "api-key" {
+		secret, authAs = s.refTok[st.Actor], s.ref.UserIDForToken
+	}
+	switch st.Cred.Op {
+	case "", "as-specified", "header-name-case":
+		caller, ok = authAs(secret)
+		return caller, ok, false, false
+	case "scheme-word-case", "scheme-spaces":
+		caller, ok = authAs(secret)
+		return caller, ok, false, ok
+	case "secret-upper-case":
+		// The reference's token is not the target's: what matters is
+		// whether the target's secret has a letter to change.
+		sent := wd.acct[st.Actor].apiKey
+		if st.Cred.Scheme != "api-key" {
+			sent = s.tok[st.Actor]
+		}
+		caller, ok = authAs(secret)
+		if strings.ToUpper(sent) == sent {
+			return caller, ok, false, false
+		}
+		return caller, false, ok, false
+	}
+	return 0, false, false, false
+}
+
+// verdictOf is what the spec answers to a step, in the order its rules
+// apply: the version (9), authentication (5, before anything about the
+// resource or the body), the resource (7.2), the body (7.1, 7.3, 8). It
+// does not change the reference: accept does, on a 200.
+func (wd *world) verdictOf(s *seqState, st Step, sent string) verdict {
+	big := len(sent) > freedom.SizeLimit
+	v := wd.verdictOfSized(s, st, sent)
+	if big {
+		// A body over the size limit may be refused for its size, at any
+		// point of the order of the checks.
+		v.statuses = append(v.statuses, 413)
+		v.grant(freedom.SizeLimitFreedom)
+		v.noField, v.mayName = true, append(v.mayName, "")
+	}
+	return v
+}
+
+func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
+	caller, authentic, lenient, refuse := wd.credReading(s, st)
+	if st.Version != "" && !wd.serves(st.Version) {
+		v := verdict{statuses: []int{404}, rule: "9: one version is available; " + st.Version + " is none of it"}
+		if st.Op.authenticated() && !authentic || refuse {
+			v.statuses = append(v.statuses, 401)
+			v.grant(freedom.UnknownVersion)
+		}
+		return v
+	}
+	if st.Op == OpLogin {
+		return wd.loginVerdict(s, st, sent)
+	}
+	if st.Op == OpPlatforms {
+		v := verdict{statuses: []int{200}, rule: "4.5", accept: func() (*want, error) { return &want{kind: "platforms"}, nil }}
+		if !authentic || refuse {
+			v.statuses = append(v.statuses, 401)
+			v.grant(freedom.PlatformsAuth)
+		}
+		return v
+	}
+	unauthenticated := verdict{statuses: []int{401}, rule: "5: a request not authenticated correctly is answered 401"}
+	if !authentic && !lenient {
+		return unauthenticated
+	}
+	v := wd.resourceVerdict(s, st, caller, sent)
+	switch {
+	case lenient:
+		// A secret in another case: 401, or the account's answer.
+		unauthenticated.also(v)
+		unauthenticated.grant(freedom.SecretForms)
+		return unauthenticated
+	case refuse:
+		v.also(verdict{statuses: []int{401}})
+		v.grant(freedom.SchemeWord)
+	}
+	return v
+}
+
+// resourceVerdict is the answer to an authenticated caller: the path's
+// resource, then the body.
+func (wd *world) resourceVerdict(s *seqState, st Step, caller int64, sent string) verdict {
+	body := wd.bodyVerdict(s, st, caller, sent)
+	var path verdict
+	switch st.Path {
+	case "", "own", "created":
+		return body
+	case "other":
+		path = verdict{statuses: []int{403}, rule: "5: the caller may not view or modify the resource: 403"}
+	case "neighbour":
+		kind := "user"
+		if st.Op == OpPutClient {
+			kind = "client"
+		}
+		ref, known := s.rids[kind][st.PathID]
+		if known && ref == refID(wd.other(st.Actor)) {
+			path = verdict{statuses: []int{403}, rule: "5: the next id is the other account's: 403"}
+		} else {
+			path = verdict{statuses: freedom.UnknownID.Statuses, rule: "7.2: an id that names nothing (or no resource of the caller)"}
+			path.grant(freedom.UnknownID)
+		}
+	case "unknown":
+		path = verdict{statuses: freedom.UnknownID.Statuses, rule: "7.2: an id that names nothing"}
+		path.grant(freedom.UnknownID)
+	case "leading-zero":
+		// Read as the decimal it writes, or refused as no plain id.
+		v := verdict{statuses: freedom.MalformedID.Statuses, anyNames: true, noField: true, rule: "4: an id that is no plain decimal"}
+		v.grant(freedom.MalformedID)
+		v.also(body)
+		return v
+	default:
+		path = verdict{statuses: freedom.MalformedID.Statuses, anyNames: true, noField: true, rule: "7.2: an id that is no id"}
+		path.grant(freedom.MalformedID)
+	}
+	if body.refuses() {
+		// Refused for its path and for its body: a server may check either
+		// first (freedom.CheckOrder).
+		path.also(body)
+		path.accept = nil
+		path.grant(freedom.CheckOrder)
+	}
+	return path
+}
+
+func (wd *world) other(actor string) string {
+	if actor == "A" {
+		return "B"
+	}
+	return "A"
+}
+
+func (wd *world) serves(v string) bool {
+	return slices.Contains(wd.forms, v) || (v == "v1" || v == "v1.0") && len(wd.forms) == 0
+}
+
+// bodyVerdict judges the body of an authenticated, permitted request.
+func (wd *world) bodyVerdict(s *seqState, st Step, caller int64, sent string) verdict {
+	if rawWire(st.Wire) {
+		v := verdict{any4xx: true, anyNames: true, noField: true, rule: "7.2: a body that is no JSON object is a client's mistake"}
+		v.grant(freedom.UnstatedRefusal)
+		return v
+	}
+	body, ok := decodeBody(sent)
+	if !ok {
+		return verdict{any4xx: true, anyNames: true, noField: true, rule: "7.2: a body that is no JSON object"}
+	}
+	accept, errs := wd.validate(s, st, caller, body)
+	v := verdict{rule: "7.1, 7.3, 8"}
+	mays := wd.readings(st, body, errs)
+	for _, m := range mays.refuse {
+		v.mayName = append(v.mayName, m.field)
+		v.grant(m.f)
+	}
+	if len(errs) == 0 {
+		v.statuses, v.accept = []int{200}, accept
+		if len(mays.refuse) > 0 {
+			v.any4xx = true
+		}
+		return v
+	}
+	v.statuses = []int{400}
+	for _, fe := range errs {
+		r, covered := mays.of(fe.FieldName)
+		switch {
+		case !covered || r.reading == strict:
+			v.required = append(v.required, fe.FieldName)
+		case r.reading == openRefusal:
+			v.any4xx = true
+			v.mayName = append(v.mayName, r.field)
+			v.grant(freedom.UnstatedRefusal)
+		default:
+			v.mayName = append(v.mayName, r.field)
+		}
+	}
+	slices.Sort(v.required)
+	v.required = slices.Compact(v.required)
+	for _, c := range mays.codes {
+		f, _, _ := strings.Cut(c, "=")
+		if slices.Contains(v.required, f) {
+			v.codes = append(v.codes, c)
+		}
+	}
+	// Every refusal is one a lenient reading takes back (1.0 read as 1):
+	// that reading's 200 is correct too.
+	if len(v.required) == 0 && mays.readAs != nil {
+		if alt, ok := st.altBody(); ok {
+			altSent := Step{Base: plainValue(alt).(map[string]any)}.encode()
+			if ab, ok := decodeBody(altSent); ok {
+				if altAccept, altErrs := wd.validate(s, st, caller, ab); len(altErrs) == 0 {
+					v.statuses = append(v.statuses, 200)
+					v.accept = altAccept
+					v.grant(*mays.readAs)
+				}
+			}
+		}
+	}
+	return v
+}
+
+// fieldReading is how one field's operator is judged.
+type fieldReading struct {
+	field   string
+	reading reading
+	f       freedom.Freedom
+}
+
+type readingSet struct {
+	refuse []fieldReading // mayRefuse: the reference accepts, a server may refuse
+	byPath []fieldReading // every mutation's reading
+	codes  []string       // field=code the spec requires
+	readAs *freedom.Freedom
+}
+
+// of is the reading of the mutation that covers a field the reference
+// refused: the field itself, or one above or below it.
+func (r readingSet) of(f string) (fieldReading, bool) {
+	for _, x := range r.byPath {
+		if f == x.field || strings.HasPrefix(f, x.field+".") || strings.HasPrefix(x.field, f+".") {
+			return x, true
+		}
+	}
+	return fieldReading{}, false
+}
+
+// readings reads each operator of a step where it meets the reference's
+// errors: the spec's code it requires, the freedom it grants.
+func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldError) readingSet {
+	var rs readingSet
+	refused := func(path string) bool {
+		for _, e := range errs {
+			if e.FieldName == path || strings.HasPrefix(e.FieldName, path+".") || strings.HasPrefix(path, e.FieldName+".") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range st.Muts {
+		f, ok := fieldOf(st.Op, m.Field)
+		if !ok {
+			continue
+		}
+		o, _ := bodyOp(m.Op)
+		r := fieldReading{field: m.Field, reading: o.Reading}
+		if o.Freedom != nil {
+			r.f = *o.Freedom
+		}
+		if c, ok := specCode(st.Op, f, o, body); ok {
+			r.reading = strict
+			rs.codes = append(rs.codes, m.Field+"="+c.String())
+		}
+		if (m.Remove || m.Value == nil && f.kind != kExtension) && !f.optional && !refused(m.Field) {
+			// Left out where the mock takes a default: a server may ask
+			// for it (2: only what is marked optional may be omitted).
+			r.reading, r.f = mayRefuse, freedom.OmittedFields
+		}
+		switch r.reading {
+		case mayRefuse:
+			if !refused(m.Field) {
+				rs.refuse = append(rs.refuse, r)
+			}
+		case mayReadAs:
+			rs.readAs = o.Freedom
+		}
+		rs.byPath = append(rs.byPath, r)
+	}
+	if byName(st.Op, body) != "" {
+		// An app of no store (1): a server may refuse it.
+		rs.refuse = append(rs.refuse, fieldReading{field: byName(st.Op, body), reading: mayRefuse, f: freedom.AppByName})
+	}
+	switch st.Wire {
+	case wireDuplicate, wireUnnamed, wireLarge:
+		o, _ := findPosOp(wireOps, st.Wire)
+		rs.refuse = append(rs.refuse, fieldReading{field: "", reading: mayRefuse, f: *o.Freedom})
+		for _, extra := range []string{"contractExtra", "contractPadding", firstKey(body)} {
+			rs.refuse = append(rs.refuse, fieldReading{field: extra, reading: mayRefuse, f: *o.Freedom})
+		}
+	}
+	if st.ContentType == typeValue["text-plain"] {
+		rs.refuse = append(rs.refuse, fieldReading{field: "", reading: mayRefuse, f: freedom.ContentType})
+	}
+	return rs
+}
+
+// byName is the path of an app a body makes from a name and a platform
+// rather than a marketplace app ("" none): app, client.app, or the body of
+// POST /apps itself.
+func byName(op Op, body map[string]any) string {
+	var app map[string]any
+	var where string
+	switch op {
+	case OpPostApp:
+		app, where = body, "name"
+	case OpPostClient:
+		app, _ = body["app"].(map[string]any)
+		where = "app"
+	case OpPutUser:
+		if c, ok := body["client"].(map[string]any); ok {
+			app, _ = c["app"].(map[string]any)
+		}
+		where = "client.app"
+	}
+	if app == nil {
+		return ""
+	}
+	if m, ok := app["marketapp"].(map[string]any); ok && m["hash"] != nil {
+		return ""
+	}
+	return where
+}
+
+// specCode is the code 7.3 names for the condition an operator meets at a
+// field, when the spec names one.
+func specCode(op Op, f field, o BodyOp, body map[string]any) (pricing.Code, bool) {
+	cond := o.Cond
+	switch {
+	case o.Name == "empty" && f.kind == kPassword:
+		cond = condShort
+	case o.Name == "empty" && f.kind == kEmail:
+		cond = condInvalid
+	case o.Name == "empty" && f.kind == kExtension:
+		cond = condNotAllowed
+	}
+	c, ok := f.codes[cond]
+	if !ok || cond == "" {
+		return pricing.Code{}, false
+	}
+	if op == OpPostApp && f.path == "name" {
+		// "the case where neither a marketapp hash nor a name is given"
+		if m, ok := body["marketapp"].(map[string]any); ok && m["hash"] != nil {
+			return pricing.Code{}, false
+		}
+	}
+	return c, true
+}
+
+// validate runs the reference's validation of a body and returns what a
+// 200 does to the reference.
+func (wd *world) validate(s *seqState, st Step, caller int64, body map[string]any) (func() (*want, error), []pricing.FieldError) {
+	val := s.ref.Validator()
+	switch st.Op {
+	case OpPutUser:
+		in, errs := val.UserUpdate(body, caller)
+		return func() (*want, error) {
+			u, err := s.ref.UpdateUser(caller, in)
+			if err == nil && in.Password != nil {
+				s.password[st.Actor] = *in.Password
+			}
+			if err == nil && in.Client != nil {
+				cs, _ := s.ref.ClientsOfUser(caller)
+				if len(cs) > 0 {
+					s.posted[st.Actor] = append(s.posted[st.Actor], posted{ref: cs[len(cs)-1].ID, at: s.cur})
+				}
+			}
+			return &want{kind: "user", user: u}, err
+		}, errs
+	case OpPutClient:
+		in, errs := val.ClientUpdate(body)
+		id := s.clientOf(st)
+		return func() (*want, error) {
+			c, err := s.ref.UpdateClient(id, in)
+			return &want{kind: "client", client: c}, err
+		}, errs
+	case OpPostClient:
+		in, errs := val.ClientCreate(body)
+		return func() (*want, error) {
+			c, err := s.ref.CreateClient(caller, in)
+			if err == nil {
+				s.posted[st.Actor] = append(s.posted[st.Actor], posted{ref: c.ID, at: s.cur})
+			}
+			return &want{kind: "client", client: c, fresh: true}, err
+		}, errs
+	case OpPostApp:
+		in, errs := val.App(body)
+		return func() (*want, error) {
+			u, _ := s.ref.User(caller)
+			a, err := s.ref.CreateApp(u.PrimaryClientID, in)
+			return &want{kind: "app", app: a, fresh: true}, err
+		}, errs
+	}
+	return nil, []pricing.FieldError{{FieldName: "", Error: pricing.CodeInvalidBody}}
+}
+
+// loginVerdict: the credentials of an account open a session for it; any
+// others are refused, 400 or 401 (freedom.LoginRefused).
+func (wd *world) loginVerdict(s *seqState, st Step, sent string) verdict {
+	refused := verdict{statuses: freedom.LoginRefused.Statuses, anyNames: true, noField: true, rule: "5: only an account's credentials open a session"}
+	refused.grant(freedom.LoginRefused)
+	if rawWire(st.Wire) {
+		refused.any4xx = true
+		return refused
+	}
+	var body map[string]any
+	if wd.form {
+		body = map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)}
+	} else if b, ok := decodeBody(sent); ok {
+		body = b
+	} else {
+		refused.any4xx = true
+		return refused
+	}
+	email, password, errs := pricing.ValidateSession(body)
+	if len(errs) > 0 {
+		return refused
+	}
+	u, err := s.ref.Authenticate(email, password)
+	if err != nil {
+		return refused
+	}
+	v := verdict{statuses: []int{200}, rule: "5: an account's credentials open a session", accept: func() (*want, error) {
+		sess, err := s.ref.CreateSession(u.ID)
+		if err == nil {
+			s.refTok[s.actorOf(u.ID)] = sess.Token
+		}
+		return &want{kind: "session", sess: sess, fresh: true}, err
+	}}
+	if email != u.Email {
+		// The email in another letter case: a server may match it exactly.
+		v.statuses = append(v.statuses, freedom.LoginEmailCase.Statuses...)
+		v.grant(freedom.LoginEmailCase)
+	}
+	return v
+}
+
+// statusText is the statuses a verdict allows, in words.
+func (v verdict) statusText() string {
+	var parts []string
+	for _, s := range v.statuses {
+		parts = append(parts, strconv.Itoa(s))
+	}
+	if v.any4xx {
+		parts = append(parts, "a 4xx")
+	}
+	return strings.Join(parts, " or ")
+}
+
+// freedomsText names the freedoms granted, for a reason line.
+func (v verdict) freedomsText() string {
+	if len(v.freedoms) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; freedoms granted: %s", strings.Join(v.freedoms, ", "))
+}

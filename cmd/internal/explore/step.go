@@ -1,0 +1,437 @@
+package explore
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The first stage: a sequence is data. A Step holds everything of one
+// request (the operation, the account, the credential, the path, the body
+// before and after the operators, its wire form), so that the target, the
+// reference and the reproducer all read the same request, and shrinking can
+// drop a step or an operator and send the rest again.
+
+// Op is an operation of the spec.
+type Op string
+
+// The operations a sequence draws from.
+const (
+	OpPutUser    Op = "PUT /users/:userId"
+	OpPutClient  Op = "PUT /clients/:clientId"
+	OpPostClient Op = "POST /clients"
+	OpPostApp    Op = "POST /apps"
+	OpLogin      Op = "POST /sessions"
+	OpPlatforms  Op = "GET platforms"
+)
+
+// Ops are the operations, in the order of the reports.
+var Ops = []Op{OpPutUser, OpPutClient, OpPostClient, OpPostApp, OpLogin, OpPlatforms}
+
+func (op Op) method() string {
+	switch op {
+	case OpPutUser, OpPutClient:
+		return "PUT"
+	case OpPlatforms:
+		return "GET"
+	}
+	return "POST"
+}
+
+func (op Op) hasBody() bool { return op != OpPlatforms }
+
+// authenticated: the operation needs credentials (5).
+func (op Op) authenticated() bool { return op != OpLogin && op != OpPlatforms }
+
+// Mutation is one operator applied to one field of a body.
+type Mutation struct {
+	Field  string // the body path: client.app.name
+	Op     string // the operator's name
+	Value  any    // the value set
+	Remove bool   // the field taken out
+	// Alt is the value a lenient reading of Value takes (1.0 read as 1),
+	// which a correct server may store instead of refusing Value; nil:
+	// none.
+	Alt any
+}
+
+// Cred is how a request authenticates: a scheme of section 5 (api-key,
+// session-token, session-query) or none, and the operator applied to it
+// ("" the scheme as the spec writes it).
+type Cred struct {
+	Scheme string
+	Op     string
+}
+
+// Step is one request of a sequence.
+type Step struct {
+	Op    Op
+	Actor string // A or B
+	Cred  Cred
+	// Path is the path operator of a PUT (own, other, unknown, ...), and
+	// PathID the id it sends where it is a literal ("" none).
+	Path, PathID string
+	Version      string // the version segment; "" the base URL's
+	// Base is the body before the operators: the reference's entity, a
+	// new entity's body, or the login's credentials.
+	Base map[string]any
+	Muts []Mutation
+	// Wire is the body's wire operator ("" compact JSON), ContentType its
+	// Content-Type ("" application/json).
+	Wire, ContentType string
+	// Login: the email and password of POST /sessions as templates, the
+	// accounts' values written {{A.email}}, {{A.password}}, so that the
+	// reproducer names them as the suite does.
+	Login [2]string
+	// Note says what was drawn, for the reason line.
+	Note string
+	// cells are the cells of the catalogue the step exercises, as drawn.
+	cells []Cell
+	// Filled in when sent: the path as sent and as the reproducer writes
+	// it, and the reproducer's variable of the session token used.
+	sent, gpath, tokVar string
+}
+
+// body is the step's body as a value: Base with the mutations.
+func (s Step) body() map[string]any {
+	if s.Base == nil {
+		return nil
+	}
+	b := deepCopy(s.Base).(map[string]any)
+	for _, m := range s.Muts {
+		setPath(b, m.Field, m.Value, m.Remove)
+	}
+	return b
+}
+
+// altBody is the body as a lenient server reads it: each mutation with an
+// Alt takes it. ok is false when no mutation has one.
+func (s Step) altBody() (map[string]any, bool) {
+	b, alt := deepCopy(s.Base).(map[string]any), false
+	for _, m := range s.Muts {
+		v := m.Value
+		if m.Alt != nil {
+			v, alt = m.Alt, true
+		}
+		setPath(b, m.Field, v, m.Remove)
+	}
+	return b, alt
+}
+
+// mutated reports whether the step's operators touch field (or a field
+// above or below it).
+func (s Step) mutated(path string) bool {
+	for _, m := range s.Muts {
+		if m.Field == path || strings.HasPrefix(path, m.Field+".") || strings.HasPrefix(m.Field, path+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = deepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = deepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// setPath sets (or removes) the value at a dotted path, making the objects
+// on the way; a path through a value that is no object is left alone.
+func setPath(b map[string]any, path string, v any, remove bool) {
+	head, rest, nested := strings.Cut(path, ".")
+	if !nested {
+		if remove {
+			delete(b, head)
+		} else {
+			b[head] = deepCopy(v)
+		}
+		return
+	}
+	next, ok := b[head].(map[string]any)
+	if !ok {
+		if _, there := b[head]; there && b[head] != nil || remove {
+			return
+		}
+		next = map[string]any{}
+		b[head] = next
+	}
+	setPath(next, rest, v, remove)
+}
+
+// getPath is the value at a dotted path.
+func getPath(b map[string]any, path string) (any, bool) {
+	head, rest, nested := strings.Cut(path, ".")
+	v, ok := b[head]
+	if !ok || !nested {
+		return v, ok
+	}
+	next, isObj := v.(map[string]any)
+	if !isObj {
+		return nil, false
+	}
+	return getPath(next, rest)
+}
+
+// escaped is a string a body writes with every character as a \u escape
+// (RFC 8259 7): the same value on the wire in another form.
+type escaped string
+
+// The wire operators of a whole body.
+const (
+	wirePretty    = "pretty"          // whitespace between every token (RFC 8259 2)
+	wireReordered = "reordered"       // the members in another order (RFC 8259 4)
+	wireEscapes   = "escaped-unicode" // non-ASCII characters and some letters as \u escapes (RFC 8259 7)
+	wireSolidus   = "escaped-solidus" // every / as \/ (RFC 8259 7)
+	wireDuplicate = "duplicate-key"   // a member written twice with the same value
+	wireUnnamed   = "unnamed-field"   // a member the spec does not name
+	wireNotJSON   = "not-json"
+	wireArray     = "array"
+	wireScalar    = "scalar"
+	wireEmpty     = "empty-body"
+	wireDeep      = "deep-nesting" // 5000 nested arrays, under 64 KiB
+	wireLarge     = "large-body"   // a member the spec does not name, of 1 MiB
+)
+
+// largePad is the size of the wireLarge member.
+const largePad = 1 << 20
+
+// rawWire reports whether a wire operator replaces the body by text that
+// is no JSON object.
+func rawWire(w string) bool {
+	switch w {
+	case wireNotJSON, wireArray, wireScalar, wireEmpty, wireDeep:
+		return true
+	}
+	return false
+}
+
+// encode is the step's body as sent.
+func (s Step) encode() string {
+	b := s.body()
+	switch s.Wire {
+	case wireNotJSON:
+		return `{"` + firstKey(b) + `": `
+	case wireArray:
+		return `["not", "an", "object"]`
+	case wireScalar:
+		return `"an object was expected"`
+	case wireEmpty:
+		return ""
+	case wireDeep:
+		return `{"` + firstKey(b) + `": ` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "}"
+	}
+	if b == nil {
+		return ""
+	}
+	e := encoder{reorder: s.Wire == wireReordered, pretty: s.Wire == wirePretty, escapeAll: s.Wire == wireEscapes, solidus: s.Wire == wireSolidus}
+	if s.Wire == wireDuplicate {
+		e.duplicate = firstKey(b)
+	}
+	e.value(b, 0)
+	out := e.String()
+	switch s.Wire {
+	case wireUnnamed:
+		out = strings.TrimSuffix(out, "}") + `,"contractExtra":"x"}`
+	case wireLarge:
+		out = strings.TrimSuffix(out, "}") + `,"contractPadding":"` + strings.Repeat("x", largePad) + `"}`
+	}
+	return out
+}
+
+// firstKey is the first member of a body in key order.
+func firstKey(b map[string]any) string {
+	keys := make([]string, 0, len(b))
+	for k := range b {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		return "firstName"
+	}
+	return keys[0]
+}
+
+// encoder writes JSON with the wire operators' forms.
+type encoder struct {
+	bytes.Buffer
+	reorder, pretty, escapeAll, solidus bool
+	duplicate                           string // a top-level member written twice
+}
+
+func (e *encoder) newline(depth int) {
+	if e.pretty {
+		e.WriteString("\n" + strings.Repeat("\t", depth))
+	}
+}
+
+func (e *encoder) value(v any, depth int) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if e.reorder {
+			for i, j := 0, len(keys)-1; i < j; i, j = i+1, j-1 {
+				keys[i], keys[j] = keys[j], keys[i]
+			}
+		}
+		if depth == 0 && e.duplicate != "" {
+			if _, ok := x[e.duplicate]; ok {
+				keys = append([]string{e.duplicate}, keys...)
+			}
+		}
+		e.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				e.WriteByte(',')
+			}
+			e.newline(depth + 1)
+			e.str(k, false)
+			e.WriteByte(':')
+			if e.pretty {
+				e.WriteByte(' ')
+			}
+			e.value(x[k], depth+1)
+		}
+		if len(keys) > 0 {
+			e.newline(depth)
+		}
+		e.WriteByte('}')
+	case []any:
+		e.WriteByte('[')
+		for i, el := range x {
+			if i > 0 {
+				e.WriteByte(',')
+			}
+			e.value(el, depth+1)
+		}
+		e.WriteByte(']')
+	case escaped:
+		e.str(string(x), true)
+	case string:
+		e.str(x, e.escapeAll)
+	case json.Number:
+		e.WriteString(string(x))
+	case bool:
+		e.WriteString(strconv.FormatBool(x))
+	case nil:
+		e.WriteString("null")
+	case int:
+		e.WriteString(strconv.Itoa(x))
+	case int64:
+		e.WriteString(strconv.FormatInt(x, 10))
+	default:
+		b, _ := json.Marshal(x)
+		e.Write(b)
+	}
+}
+
+// str writes a JSON string: the characters JSON must escape escaped, the
+// rest as UTF-8, or with all (every non-ASCII character and the letters a
+// to e, a sample of ASCII) as \u escapes, astral ones as surrogate pairs.
+func (e *encoder) str(s string, all bool) {
+	e.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			e.WriteString(`\"`)
+		case r == '\\':
+			e.WriteString(`\\`)
+		case r == '/' && e.solidus:
+			e.WriteString(`\/`)
+		case r < 0x20:
+			fmt.Fprintf(e, `\u%04x`, r)
+		case all && (r >= 0x80 || r >= 'a' && r <= 'e'):
+			if r > 0xFFFF {
+				r1, r2 := utf16.EncodeRune(r)
+				fmt.Fprintf(e, `\u%04x\u%04x`, r1, r2)
+			} else {
+				fmt.Fprintf(e, `\u%04x`, r)
+			}
+		default:
+			var b [utf8.UTFMax]byte
+			e.Write(b[:utf8.EncodeRune(b[:], r)])
+		}
+	}
+	e.WriteByte('"')
+}
+
+// plainValue is a body value as the reference reads it: escaped strings
+// are strings.
+func plainValue(v any) any {
+	switch x := v.(type) {
+	case escaped:
+		return string(x)
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = plainValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = plainValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// describe is the step in words: the first half of a reason line.
+func (s Step) describe() string {
+	var b strings.Builder
+	b.WriteString(string(s.Op))
+	if s.Path != "" {
+		fmt.Fprintf(&b, " (%s id)", s.Path)
+	}
+	if s.Version != "" {
+		b.WriteString(" under " + s.Version)
+	}
+	if s.Op != OpLogin {
+		fmt.Fprintf(&b, " by account %s with %s", s.Actor, s.Cred.describe())
+	}
+	var what []string
+	for _, m := range s.Muts {
+		what = append(what, m.Field+": "+m.Op)
+	}
+	if s.Wire != "" {
+		what = append(what, "body: "+s.Wire)
+	}
+	if s.ContentType != "" {
+		what = append(what, "Content-Type "+s.ContentType)
+	}
+	if s.Note != "" {
+		what = append(what, s.Note)
+	}
+	if len(what) > 0 {
+		b.WriteString(", " + strings.Join(what, "; "))
+	}
+	return b.String()
+}
+
+func (c Cred) describe() string {
+	if c.Op == "" {
+		return c.Scheme
+	}
+	return c.Scheme + " (" + c.Op + ")"
+}

@@ -1,0 +1,217 @@
+package explore
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"sync/atomic"
+)
+
+// wire is the explorer's one way to the target: every request it sends
+// goes through it, and is counted.
+type wire struct {
+	base  string // the profile's base URL, version segment included
+	http  *http.Client
+	form  bool  // POST /sessions takes a form
+	count *atomic.Int64
+}
+
+// answer is the target's answer to one request.
+type answer struct {
+	status int // -1: no answer
+	body   []byte
+	header http.Header
+	err    string
+}
+
+// request is a request ready to go, and how the reproducer writes it.
+type request struct {
+	method, url string
+	header      http.Header
+	body        string
+}
+
+func (w *wire) do(ctx context.Context, r request) answer {
+	req, err := http.NewRequestWithContext(ctx, r.method, r.url, strings.NewReader(r.body))
+	if err != nil {
+		return answer{status: -1, err: err.Error()}
+	}
+	for k, v := range r.header {
+		req.Header[k] = v // as given: a name in capitals stays so on the wire
+	}
+	w.count.Add(1)
+	res, err := w.http.Do(req)
+	if err != nil {
+		return answer{status: -1, err: err.Error()}
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(res.Body, 4<<20))
+	if err != nil {
+		return answer{status: -1, err: err.Error()}
+	}
+	return answer{status: res.StatusCode, body: b, header: res.Header}
+}
+
+// get sends a GET of a path below the base URL.
+func (w *wire) get(ctx context.Context, p string, h http.Header) (int, []byte, error) {
+	a := w.do(ctx, request{method: http.MethodGet, url: w.base + p, header: h})
+	if a.status < 0 {
+		return 0, nil, errString(a.err)
+	}
+	return a.status, a.body, nil
+}
+
+// put sends a PUT of a JSON body.
+func (w *wire) put(ctx context.Context, p string, h http.Header, body string) (int, []byte, error) {
+	h = h.Clone()
+	h.Set("Content-Type", "application/json")
+	a := w.do(ctx, request{method: http.MethodPut, url: w.base + p, header: h, body: body})
+	if a.status < 0 {
+		return 0, nil, errString(a.err)
+	}
+	return a.status, a.body, nil
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+// login sends POST /sessions in the profile's encoding.
+func (w *wire) login(ctx context.Context, email, password string) (int, []byte, error) {
+	h, body := w.loginBody(map[string]any{"email": email, "password": password})
+	a := w.do(ctx, request{method: http.MethodPost, url: w.base + "/sessions", header: h, body: body})
+	if a.status < 0 {
+		return 0, nil, errString(a.err)
+	}
+	return a.status, a.body, nil
+}
+
+// loginBody is a login's body in the profile's encoding.
+func (w *wire) loginBody(b map[string]any) (http.Header, string) {
+	if w.form {
+		v := url.Values{}
+		for k, x := range b {
+			if s, ok := x.(string); ok {
+				v.Set(k, s)
+			}
+		}
+		return http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}, v.Encode()
+	}
+	out, _ := json.Marshal(b)
+	return http.Header{"Content-Type": {"application/json"}}, string(out)
+}
+
+// credPlace is where a credential is sent: a header or a query parameter,
+// its name and its value, in which {key} and {token} stand for the
+// account's api key and session token and {KEY}, {TOKEN} for them in
+// capitals. The wire and the reproducer both read it.
+type credPlace struct {
+	query       bool
+	name, value string
+}
+
+// credential is where a step's credential goes ("" name: none).
+func credential(c Cred) credPlace {
+	switch c.Scheme {
+	case "api-key":
+		p := credPlace{name: "Authorization", value: "api-key {key}"}
+		switch c.Op {
+		case "header-name-case":
+			p.name = "AUTHORIZATION"
+		case "secret-extended":
+			p.value = "api-key {key}0"
+		case "secret-prefixed":
+			p.value = "api-key 0{key}"
+		case "secret-upper-case":
+			p.value = "api-key {KEY}"
+		case "secret-empty":
+			p.value = "api-key "
+		case "secret-of-the-other-scheme":
+			p.value = "api-key {token}"
+		case "unspecified-place":
+			p.value = "{key}"
+		case "wrong-secret":
+			p.value = "api-key contract-explore-no-such-key"
+		case "scheme-word-case":
+			p.value = "API-KEY {key}"
+		case "scheme-spaces":
+			p.value = "api-key  {key}"
+		}
+		return p
+	case "session-token":
+		p := credPlace{name: "session-token", value: "{token}"}
+		switch c.Op {
+		case "header-name-case":
+			p.name = "SESSION-TOKEN"
+		case "secret-extended":
+			p.value = "{token}0"
+		case "secret-prefixed":
+			p.value = "0{token}"
+		case "secret-upper-case":
+			p.value = "{TOKEN}"
+		case "secret-empty":
+			p.value = ""
+		case "secret-of-the-other-scheme":
+			p.value = "{key}"
+		case "unspecified-place":
+			p.name, p.value = "Authorization", "Bearer {token}"
+		case "wrong-secret":
+			p.value = "contract-explore-no-such-token"
+		}
+		return p
+	case "session-query":
+		p := credPlace{query: true, name: "sessionToken", value: "{token}"}
+		switch c.Op {
+		case "secret-extended":
+			p.value = "{token}0"
+		case "secret-prefixed":
+			p.value = "0{token}"
+		case "secret-upper-case":
+			p.value = "{TOKEN}"
+		case "secret-empty":
+			p.value = ""
+		case "secret-of-the-other-scheme":
+			p.value = "{key}"
+		case "unspecified-place":
+			p.name, p.value = "apiKey", "{key}"
+		case "wrong-secret":
+			p.value = "contract-explore-no-such-token"
+		}
+		return p
+	}
+	return credPlace{}
+}
+
+// with is the place's value for a key and a token.
+func (c credPlace) with(key, token string) string {
+	return strings.NewReplacer("{key}", key, "{token}", token, "{KEY}", strings.ToUpper(key), "{TOKEN}", strings.ToUpper(token)).Replace(c.value)
+}
+
+// versioned is the base URL with its version segment replaced.
+func versioned(base, version string) string {
+	base = strings.TrimRight(base, "/")
+	if version == "" {
+		return base
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	dir, _ := path.Split(strings.TrimRight(u.Path, "/"))
+	u.Path, u.RawPath = dir+version, ""
+	return u.String()
+}
+
+// expandLogin is a login template with the accounts' values.
+func expandLogin(t string, acct map[string]*account) string {
+	var pairs []string
+	for name, a := range acct {
+		pairs = append(pairs, "{{upper:"+name+".email}}", strings.ToUpper(a.email), "{{upper:"+name+".password}}", strings.ToUpper(a.password),
+			"{{"+name+".email}}", a.email, "{{"+name+".password}}", a.password)
+	}
+	return strings.NewReplacer(pairs...).Replace(t)
+}
