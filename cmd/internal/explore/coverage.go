@@ -99,8 +99,8 @@ type CellReport struct {
 
 // CoverageReport is the whole of --coverage FILE.
 type CoverageReport struct {
-	Cells     int          `json:"cells"`
-	Exercised int          `json:"exercised"`
+	Cells     int `json:"cells"`
+	Exercised int `json:"exercised"`
 	// FullAfter is how long the run took to exercise every cell ("" not
 	// all were).
 	FullAfter string       `json:"fullAfter,omitempty"`

@@ -123,8 +123,8 @@ func isString(f field) bool { return kinds(stringKinds...)(f) }
 func repeat(s string, n int) string { return strings.Repeat(s, n) }
 
 const (
-	twoByte   = "é"  // U+00E9: 2 bytes in UTF-8, 1 UTF-16 unit, 1 grapheme, unchanged by normalisation
-	threeByte = "漢"  // U+6F22: 3 bytes, 1 UTF-16 unit
+	twoByte   = "é" // U+00E9: 2 bytes in UTF-8, 1 UTF-16 unit, 1 grapheme, unchanged by normalisation
+	threeByte = "漢" // U+6F22: 3 bytes, 1 UTF-16 unit
 	astral    = "😀" // U+1F600: 4 bytes, 2 UTF-16 units
 )
 
@@ -160,7 +160,7 @@ var bodyOps = []BodyOp{
 	{Name: "empty", Kind: NearMiss, Cond: condMissing, Source: "BLNS Reserved Strings (the empty string); 7.3",
 		On: isString, Make: set("")},
 	{Name: "max-length", Kind: LegalVariety, Source: "8 (..255); WSTG-INPV (boundary values)",
-		On: func(f field) bool { return f.limit && (f.kind == kText || f.kind == kPhone) },
+		On:   func(f field) bool { return f.limit && (f.kind == kText || f.kind == kPhone) },
 		Make: setf(func(d draw) any { return limitText(d, 255, "x") })},
 	{Name: "max-length-two-byte", Kind: LegalVariety, Source: "8 (characters, not bytes); RFC 8259 8.1 (UTF-8); BLNS Two-Byte Characters",
 		On: kinds(kText), Make: setf(func(d draw) any { return limitText(d, 255, twoByte) })},
@@ -197,7 +197,9 @@ var bodyOps = []BodyOp{
 		On: kinds(kText), Make: setf(func(d draw) any { return "مرحبا " + d.unique() })},
 	{Name: "invisible", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity,
 		Source: "BLNS Trick Unicode (zero-width space, right-to-left override) and Terminal escape codes",
-		On:     kinds(kText, kValue), Make: setf(func(d draw) any { return []string{"a\u200bb", "a\u202eb", "a\u0007b", "a\u001b[31mb"}[d.r.IntN(4)] + d.unique() })},
+		On:     kinds(kText, kValue), Make: setf(func(d draw) any {
+			return []string{"a\u200bb", "a\u202eb", "a\u0007b", "a\u001b[31mb"}[d.r.IntN(4)] + d.unique()
+		})},
 	{Name: "escaped-in-json", Kind: LegalVariety, Source: "RFC 8259 7 (every character may be written as a \\u escape)",
 		On: kinds(kText, kValue, kEmail, kPassword, kTimezone, kTerms, kHash), Make: func(d draw) (Mutation, bool) {
 			s, ok := plainValue(d.current).(string)
@@ -262,7 +264,9 @@ var bodyOps = []BodyOp{
 
 	// Timezones (2.1: Area/City).
 	{Name: "timezone-other", Kind: LegalVariety, Source: "2.1 (Area/City); the IANA database",
-		On: kinds(kTimezone), Make: setf(func(d draw) any { return []string{"Asia/Tokyo", "America/Port-au-Prince", "Etc/UTC", "America/Argentina/Buenos_Aires"}[d.r.IntN(4)] })},
+		On: kinds(kTimezone), Make: setf(func(d draw) any {
+			return []string{"Asia/Tokyo", "America/Port-au-Prince", "Etc/UTC", "America/Argentina/Buenos_Aires"}[d.r.IntN(4)]
+		})},
 	{Name: "timezone-unstated", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity, Source: "2.1 (the form, not the names); freedom unstated-validity",
 		On: kinds(kTimezone), Make: setf(func(d draw) any { return "Contract/" + d.unique() })},
 
@@ -331,10 +335,14 @@ var bodyOps = []BodyOp{
 
 	// Objects.
 	{Name: "object-empty", Kind: NearMiss, Reading: openRefusal, Cond: condMissing, Source: "RFC 8259 4 (an object with no members)",
-		On: func(f field) bool { return f.kind == kObject && f.path != "client" && f.path != "app" && !strings.HasSuffix(f.path, ".app") },
+		On: func(f field) bool {
+			return f.kind == kObject && f.path != "client" && f.path != "app" && !strings.HasSuffix(f.path, ".app")
+		},
 		Make: set(map[string]any{})},
 	{Name: "object-new", Kind: LegalVariety, Source: "4.1 (a client with the user), 4.3 (an app with the client)",
-		On: func(f field) bool { return f.kind == kObject && (f.path == "client" || strings.HasSuffix("."+f.path, ".app") && len(f.children) > 0) },
+		On: func(f field) bool {
+			return f.kind == kObject && (f.path == "client" || strings.HasSuffix("."+f.path, ".app") && len(f.children) > 0)
+		},
 		Make: func(d draw) (Mutation, bool) {
 			o := d.newObject(d.f.path)
 			return Mutation{Value: o}, o != nil

@@ -67,9 +67,11 @@ func q(s string) string { return strconv.Quote(s) }
 // Gherkin arguments: a quoted argument undoes \" and \\ (steps/match).
 func arg(s string) string { return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"` }
 
-func pNotAuthenticated() string           { return "Given I am not authenticated" }
-func pAccountUsingAPIKey(a string) string { return fmt.Sprintf("Given I am account %q using the api-key header", a) }
-func pLogInAsAccount(a string) string     { return fmt.Sprintf("When I log in as account %q", a) }
+func pNotAuthenticated() string { return "Given I am not authenticated" }
+func pAccountUsingAPIKey(a string) string {
+	return fmt.Sprintf("Given I am account %q using the api-key header", a)
+}
+func pLogInAsAccount(a string) string { return fmt.Sprintf("When I log in as account %q", a) }
 func pLogInWith(email, password string) string {
 	return fmt.Sprintf("When I log in with email %s and password %s", arg(email), arg(password))
 }
@@ -106,7 +108,9 @@ func pIsJSON() string                  { return "Then the response is JSON" }
 func pMatchesShape(name string) string { return "Then the response matches the shape " + arg(name) }
 
 // pJSONIs: json is a JSON value, written as JSON (not a quoted argument).
-func pJSONIs(path, json string) string { return fmt.Sprintf("Then the JSON at %s is %s", arg(path), json) }
+func pJSONIs(path, json string) string {
+	return fmt.Sprintf("Then the JSON at %s is %s", arg(path), json)
+}
 func pJSONIsType(path, typ string) string {
 	article := "a"
 	if typ == "object" || typ == "array" {
@@ -114,9 +118,11 @@ func pJSONIsType(path, typ string) string {
 	}
 	return fmt.Sprintf("Then the JSON at %s is %s %s", arg(path), article, typ)
 }
-func pJSONIsNull(path string) string  { return fmt.Sprintf("Then the JSON at %s is null", arg(path)) }
-func pJSONAbsent(path string) string  { return fmt.Sprintf("Then the JSON at %s is absent", arg(path)) }
-func pJSONPresent(path string) string { return fmt.Sprintf("Then the JSON at %s is present", arg(path)) }
+func pJSONIsNull(path string) string { return fmt.Sprintf("Then the JSON at %s is null", arg(path)) }
+func pJSONAbsent(path string) string { return fmt.Sprintf("Then the JSON at %s is absent", arg(path)) }
+func pJSONPresent(path string) string {
+	return fmt.Sprintf("Then the JSON at %s is present", arg(path))
+}
 func pJSONDiffers(path, json string) string {
 	return fmt.Sprintf("Then the JSON at %s differs from %s", arg(path), json)
 }

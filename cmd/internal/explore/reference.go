@@ -28,7 +28,7 @@ type seqState struct {
 	tok    map[string]string // the target's latest session token of each account
 	// tokStep is the step whose answer gave it (-1: before the sequence).
 	tokStep  map[string]int
-	password map[string]string          // each account's password now
+	password map[string]string           // each account's password now
 	ids      map[string]map[int64]string // kind: reference id -> the target's id
 	rids     map[string]map[string]int64 // kind: the target's id -> reference id
 	idStep   map[string]int              // kind:target id -> the step whose answer showed it first
@@ -38,9 +38,9 @@ type seqState struct {
 	// whose answer shows no id) before the explorer could read the list
 	// they joined: their ids are not known.
 	unbindable map[int64]bool
-	steps    []Step
-	status   []int
-	cur      int // the step being judged
+	steps      []Step
+	status     []int
+	cur        int // the step being judged
 }
 
 // posted is a client a sequence made: its id in the reference and the
@@ -90,7 +90,7 @@ func (wd *world) newSequence() (*seqState, error) {
 		return nil, err
 	}
 	s := &seqState{
-		ref: pricing.NewStore(seed, pricing.NewSource(nil), pricing.Deviations{}),
+		ref:    pricing.NewStore(seed, pricing.NewSource(nil), pricing.Deviations{}),
 		refTok: map[string]string{}, tok: map[string]string{}, tokStep: map[string]int{}, password: map[string]string{},
 		ids: map[string]map[int64]string{}, rids: map[string]map[string]int64{}, idStep: map[string]int{}, dateStep: map[string]int{},
 		posted: map[string][]posted{}, unbindable: map[int64]bool{},

@@ -16,7 +16,7 @@ import (
 type wire struct {
 	base  string // the profile's base URL, version segment included
 	http  *http.Client
-	form  bool  // POST /sessions takes a form
+	form  bool // POST /sessions takes a form
 	count *atomic.Int64
 }
 

@@ -346,7 +346,10 @@ func (wd *world) readCollections(ctx context.Context, w *wire) {
 		}
 		return gjson.GetBytes(body, key).Array()
 	}
-	given := func(key string) bool { v, _ := wd.p.Value(key); return v != "" && !strings.HasPrefix(wd.p.Origin(key), "derived from ") }
+	given := func(key string) bool {
+		v, _ := wd.p.Value(key)
+		return v != "" && !strings.HasPrefix(wd.p.Origin(key), "derived from ")
+	}
 	for _, it := range read(wd.p.MustValue("platforms_path"), "platforms") {
 		id, err := strconv.ParseInt(idText(it.Get("id")), 10, 64)
 		name := it.Get("name").String()
