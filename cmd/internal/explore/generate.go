@@ -147,19 +147,36 @@ func (g *generator) next(s *seqState) Step {
 		return setup
 	}
 	st := g.base(s, c)
-	g.apply(s, &st, c)
-	if st.Op != OpLogin && st.Op != OpPlatforms && g.r.IntN(2) == 0 && !rawWire(st.Wire) {
-		g.extras(s, &st, c)
+	applied := g.apply(s, &st, c)
+	if st.Op != OpLogin && st.Op != OpPlatforms && !rawWire(st.Wire) {
+		switch k := g.r.IntN(3); {
+		case !g.bodyCell(c) && k == 0:
+			// A refusal for the credential, the path or the version meets
+			// a body the spec refuses too: the order of the checks.
+			g.refusal(s, &st)
+		case !g.bodyCell(c) && k == 1:
+			// A request that must change nothing carries changes: a server
+			// that applies it before refusing it shows so.
+			g.extras(s, &st, c, true)
+		case g.bodyCell(c) && k > 0:
+			g.extras(s, &st, c, false)
+		}
+		if (st.Op == OpPutUser || st.Op == OpPutClient) && g.r.IntN(3) == 0 {
+			g.crossed(s, &st, c)
+		}
 	}
-	st.cells = cellsOf(st, c)
+	st.cells = cellsOf(st, c, applied)
 	return st
 }
 
 // cellsOf are the cells a step exercises: the one it aims at, the operators
 // that ride along, and the forms of its other positions as the spec writes
 // them (a valid credential, the caller's own id).
-func cellsOf(st Step, aim Cell) []Cell {
-	out := []Cell{aim}
+func cellsOf(st Step, aim Cell, applied bool) []Cell {
+	var out []Cell
+	if applied {
+		out = append(out, aim)
+	}
 	add := func(c Cell) {
 		for _, x := range out {
 			if x == c {
@@ -212,7 +229,7 @@ func (g *generator) base(s *seqState, c Cell) Step {
 	case OpPostClient:
 		st.Base = g.newClientBody(strings.HasPrefix(c.Position, "app"))
 	case OpPostApp:
-		byHash := g.wd.byHash && (strings.HasPrefix(c.Position, "marketapp") || !strings.HasPrefix(c.Position, "name") && !strings.HasPrefix(c.Position, "platform") && g.r.IntN(2) == 0)
+		byHash := g.wd.byHash && (strings.HasPrefix(c.Position, "marketapp") || g.r.IntN(2) == 0)
 		st.Base = g.newAppBody(byHash)
 	case OpLogin:
 		st.Login = [2]string{g.emailTemplate(s, st.Actor), g.passwordTemplate(s, st.Actor)}
@@ -254,7 +271,7 @@ func (g *generator) setupFor(s *seqState, c Cell) (Step, bool) {
 	case c.Op == OpPutClient && c.Position == posPath && c.Operator == "created" && len(s.posted["A"])+len(s.posted["B"]) == 0:
 		return Step{Op: OpPostClient, Actor: actor, Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newClientBody(false)}, g.wd.several
 	case c.Op == OpLogin && (c.Operator == "login-email-before-change" || c.Operator == "login-email-after-change") && !g.emailChanged(s):
-		return put("email", "email-new"), true
+		return put("email", []string{"email-new", "email-plus", "email-dots", "email-subdomain"}[g.r.IntN(4)]), true
 	case c.Op == OpLogin && c.Operator == "login-password-72-byte-prefix" && !g.longPassword(s):
 		return put("password", "password-long"), true
 	case c.Op == OpLogin && c.Operator == "login-password-new" && !g.passwordChanged(s):
@@ -304,8 +321,9 @@ func (g *generator) draw(s *seqState, st *Step, f field) draw {
 	}
 }
 
-// apply puts the cell's operator at its position.
-func (g *generator) apply(s *seqState, st *Step, c Cell) {
+// apply puts the cell's operator at its position, and reports whether it
+// could (an operator that finds no value to work on cannot).
+func (g *generator) apply(s *seqState, st *Step, c Cell) bool {
 	switch {
 	case strings.HasPrefix(c.Position, posCredential):
 		st.Cred = Cred{Scheme: strings.TrimPrefix(c.Position, posCredential), Op: c.Operator}
@@ -314,8 +332,10 @@ func (g *generator) apply(s *seqState, st *Step, c Cell) {
 	case c.Position == posPath:
 		st.Path = c.Operator
 		g.pathID(s, st)
+		return st.Path == c.Operator
 	case c.Position == posVersion:
 		st.Version = g.version(c.Operator)
+		return st.Version != ""
 	case c.Position == posContentType:
 		st.ContentType = typeValue[c.Operator]
 	case c.Position == posBody:
@@ -326,19 +346,56 @@ func (g *generator) apply(s *seqState, st *Step, c Cell) {
 		f, ok := fieldOf(c.Op, c.Position)
 		o, known := bodyOp(c.Operator)
 		if !ok || !known {
-			return
+			return false
 		}
-		if m, ok := o.Make(g.draw(s, st, f)); ok {
-			m.Field, m.Op = f.path, o.Name
-			st.Muts = append(st.Muts, m)
+		if _, there := getPath(st.Base, f.path); !there && st.Base != nil {
+			// The base has no value there (an app made from its hash has
+			// no platform): a valid one first, for the operator to change.
+			g.fill(st, f)
+		}
+		m, made := o.Make(g.draw(s, st, f))
+		if !made {
+			return false
+		}
+		m.Field, m.Op = f.path, o.Name
+		st.Muts = append(st.Muts, m)
+	}
+	return true
+}
+
+// fill puts a valid value at a field the base body lacks.
+func (g *generator) fill(st *Step, f field) {
+	switch f.kind {
+	case kID:
+		if ids := g.wd.cat.ids()[f.catalogue]; len(ids) > 0 {
+			setPath(st.Base, f.path, json.Number(strconv.FormatInt(ids[0], 10)), false)
+		}
+	case kText, kValue:
+		setPath(st.Base, f.path, "contract-"+g.unique(), false)
+	case kHash:
+		setPath(st.Base, f.path, g.wd.cat.hash, false)
+	}
+}
+
+// crossed meets a refusal of the credential with one of the path, or the
+// other way round: a server must refuse the credential first (5).
+func (g *generator) crossed(s *seqState, st *Step, aim Cell) {
+	switch {
+	case strings.HasPrefix(aim.Position, "credential") && st.Path == "own":
+		st.Path = []string{"unknown", "letters", "past-int64", "other", "negative"}[g.r.IntN(5)]
+		g.pathID(s, st)
+	case aim.Position == posPath:
+		st.Cred = Cred{Scheme: credSchemes[g.r.IntN(len(credSchemes))], Op: []string{"wrong-secret", "secret-extended", "unspecified-place"}[g.r.IntN(3)]}
+		if g.r.IntN(3) == 0 {
+			st.Cred = Cred{Scheme: "none"}
 		}
 	}
 }
 
 // extras add one to three more operators at other fields of the body,
-// half of them new values a correct server stores: a refused body that
-// stores its valid fields shows only so.
-func (g *generator) extras(s *seqState, st *Step, aim Cell) {
+// half of them new values a correct server stores (all of them, legal):
+// a refused body that stores its valid fields shows only so.
+func (g *generator) extras(s *seqState, st *Step, aim Cell, legal bool) {
 	fields := bodyFields(st.Op)
 	n := 1 + g.r.IntN(3)
 	for i := 0; i < n; i++ {
@@ -351,7 +408,7 @@ func (g *generator) extras(s *seqState, st *Step, aim Cell) {
 		}
 		var fits []BodyOp
 		for _, o := range bodyOps {
-			if o.On(f) && (o.Kind == LegalVariety) == (i%2 == 0) {
+			if o.On(f) && (o.Kind == LegalVariety) == (i%2 == 0 || legal) && (!legal || o.Reading == strict) {
 				fits = append(fits, o)
 			}
 		}
@@ -363,6 +420,38 @@ func (g *generator) extras(s *seqState, st *Step, aim Cell) {
 			m.Field, m.Op = f.path, o.Name
 			st.Muts = append(st.Muts, m)
 		}
+	}
+}
+
+// bodyCell reports whether a cell is a position of the body.
+func (g *generator) bodyCell(c Cell) bool {
+	switch {
+	case strings.HasPrefix(c.Position, "credential"), strings.HasPrefix(c.Position, posLogin),
+		c.Position == posPath, c.Position == posVersion, c.Position == posContentType, c.Position == posBody:
+		return false
+	}
+	return true
+}
+
+// refusal makes the body one the spec refuses for a field 7.3 names a
+// code for: left out, or empty.
+func (g *generator) refusal(s *seqState, st *Step) {
+	var fits []field
+	for _, f := range bodyFields(st.Op) {
+		if _, ok := f.codes[condMissing]; ok && g.wd.fieldFits(st.Op, f) && !st.mutated(f.path) {
+			if _, there := getPath(st.body(), f.path); there {
+				fits = append(fits, f)
+			}
+		}
+	}
+	if len(fits) == 0 {
+		return
+	}
+	f := fits[g.r.IntN(len(fits))]
+	o, _ := bodyOp([]string{"absent", "empty", "null"}[g.r.IntN(3)])
+	if m, ok := o.Make(g.draw(s, st, f)); ok {
+		m.Field, m.Op = f.path, o.Name
+		st.Muts = append(st.Muts, m)
 	}
 }
 
@@ -472,7 +561,10 @@ func (g *generator) login(s *seqState, st *Step, pos, op string) {
 		a = g.changedActor(s, func(x string) bool { return len(s.password[x]) > 72 }, a)
 		st.Actor = a
 		pw := s.password[a]
-		st.Login = [2]string{g.emailTemplate(s, a), pw[:72] + "-other"}
+		if len(pw) > 72 {
+			pw = pw[:72]
+		}
+		st.Login = [2]string{g.emailTemplate(s, a), pw + "-other"}
 	case "login-password-sql":
 		st.Login[1] = "' OR '1'='1"
 	case "login-password-empty":
@@ -542,6 +634,12 @@ func (g *generator) newAppBody(byHash bool) map[string]any {
 	b := map[string]any{"nextplan": map[string]any{"id": pick(ids["plans"])}}
 	if byHash {
 		b["marketapp"] = map[string]any{"hash": g.wd.cat.hash}
+		if g.r.IntN(2) == 0 {
+			// Name and platform beside the hash: the marketplace app's win
+			// (4.2: they are used when no hash is given).
+			b["name"] = "contract-app-" + g.unique()
+			b["platform"] = map[string]any{"id": pick(ids["platforms"])}
+		}
 	} else {
 		b["name"] = "contract-app-" + g.unique()
 		b["platform"] = map[string]any{"id": pick(ids["platforms"])}

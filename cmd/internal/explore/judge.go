@@ -92,7 +92,7 @@ func (j judgement) judge(st Step, v verdict, got answer) *divergence {
 		return diverged("5xx", fmt.Sprintf("answered %d: no request earns a 5xx; the spec's answer is %s", got.status, v.statusText()), v.statusLine())
 	}
 	if !v.allows(got.status) {
-		return diverged(fmt.Sprintf("status %d for %s", got.status, v.statusText()),
+		return diverged(fmt.Sprintf("status %d", got.status),
 			fmt.Sprintf("answered %d, the spec's answer is %s (%s%s)", got.status, v.statusText(), v.rule, v.freedomsText()), v.statusLine())
 	}
 	if d := j.leak(st, got.body); d != nil {
@@ -229,9 +229,15 @@ func (j judgement) leak(st Step, body []byte) *divergence {
 	sent, _ := json.Marshal(plainValue(b))
 	known := match.SentStrings(sent)
 	known = append(known, expandLogin(st.Login[0], wd.acct), s.user("A").Email, s.user("B").Email)
+	// A password the step sent, even one refused as too short: an error
+	// message may quote it.
+	var short string
+	if p, ok := plainValue(b["password"]).(string); ok && len([]rune(p)) == 5 {
+		short = p
+	}
 	slices.Sort(pws)
 	for _, pw := range slices.Compact(pws) {
-		if len([]rune(pw)) < 6 {
+		if pw == "" || len([]rune(pw)) < 6 && pw != short {
 			continue
 		}
 		if where := match.PasswordIn(body, pw, known...); where != "" {
@@ -486,8 +492,11 @@ func (c *checker) user(u pricing.User) {
 	}
 	name, dial := c.b.Get("phoneCountry.name").String(), c.b.Get("phoneCountry.dialCode").String()
 	if !strings.HasPrefix(dial, "+") || !strings.Contains(name, "("+dial+")") {
-		c.fail("field phoneCountry", fmt.Sprintf("phoneCountry is %s: 2.1 wants the dial code with a leading plus, in brackets in the name", match.Describe(c.b.Get("phoneCountry"))),
-			pJSONMatches("phoneCountry.dialCode", `^\+`))
+		line := pJSONMatches("phoneCountry.dialCode", `^\+`)
+		if strings.HasPrefix(dial, "+") {
+			line = pJSONMatches("phoneCountry.name", `\(`+regexp.QuoteMeta(dial)+`\)`)
+		}
+		c.fail("field phoneCountry", fmt.Sprintf("phoneCountry is %s: 2.1 wants the dial code with a leading plus, in brackets in the name", match.Describe(c.b.Get("phoneCountry"))), line)
 	}
 	c.exact("phoneNumber", u.PhoneNumber)
 	if u.PhoneExtension == nil {

@@ -204,7 +204,7 @@ var bodyOps = []BodyOp{
 		On: kinds(kText, kValue, kEmail, kPassword, kTimezone, kTerms, kHash), Make: func(d draw) (Mutation, bool) {
 			s, ok := plainValue(d.current).(string)
 			if !ok || s == "" {
-				return Mutation{}, false
+				s = fresh(d) // the field holds nothing to write otherwise: a new valid value
 			}
 			return Mutation{Value: escaped(s)}, true
 		}},
@@ -349,6 +349,21 @@ var bodyOps = []BodyOp{
 		}},
 	{Name: "app-given", Kind: NearMiss, Reading: openRefusal, Source: "4.4 (app must not be given to PUT /clients)",
 		On: func(f field) bool { return f.path == "app" && len(f.children) == 0 }, Make: set(map[string]any{"name": "contract-app"})},
+}
+
+// fresh is a new valid value of a string field.
+func fresh(d draw) string {
+	switch d.f.kind {
+	case kEmail:
+		return "contract-" + d.unique() + "@" + d.domain
+	case kTimezone:
+		return "Asia/Tokyo"
+	case kTerms:
+		return "I agree"
+	case kHash:
+		return d.hash
+	}
+	return "contract-" + d.unique()
 }
 
 // limitText is a text of n characters of unit, after a unique prefix

@@ -153,22 +153,27 @@ func pIncludesCode(code, f string) string {
 
 // statusLine is the phrase for the statuses a verdict allows.
 func (v verdict) statusLine() string {
-	has200 := false
+	has200, has401 := false, false
 	var others []int
 	for _, s := range v.statuses {
-		if s == 200 {
+		switch s {
+		case 200:
 			has200 = true
-		} else {
+		case 401:
+			has401 = true
+		default:
 			others = append(others, s)
 		}
 	}
 	switch {
-	case v.any4xx && has200:
+	case v.any4xx && has200 && !has401:
 		return pStatus200Or4xxNot401()
-	case v.any4xx && len(others) == 0:
+	case v.any4xx && !has200 && !has401:
 		return pStatus4xxNot401()
-	case v.any4xx:
+	case v.any4xx && !has200:
 		return pStatusClass()
+	case v.any4xx:
+		return pStatus200Or4xxNot401() // 401 too: no phrase says it; the reproducer shows the rest
 	case len(v.statuses) == 1:
 		return pStatus(v.statuses[0])
 	case len(v.statuses) == 2:

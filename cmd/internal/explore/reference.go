@@ -397,6 +397,10 @@ func (wd *world) bodyVerdict(s *seqState, st Step, caller int64, sent string) ve
 			v.any4xx = true
 			v.mayName = append(v.mayName, r.field)
 			v.grant(freedom.UnstatedRefusal)
+		case r.reading == mayReadAs:
+			// Refused with any 4xx, or read as it reads (below).
+			v.any4xx = true
+			v.mayName = append(v.mayName, r.field)
 		default:
 			v.mayName = append(v.mayName, r.field)
 		}
@@ -492,6 +496,10 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		}
 		rs.byPath = append(rs.byPath, r)
 	}
+	if at := besideHash(st.Op, body); at != "" {
+		// Another platform beside a hash: a server may refuse it.
+		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: freedom.PlatformBesideHash})
+	}
 	if byName(st.Op, body) != "" {
 		// An app of no store (1): a server may refuse it.
 		rs.refuse = append(rs.refuse, fieldReading{field: byName(st.Op, body), reading: mayRefuse, f: freedom.AppByName})
@@ -535,6 +543,41 @@ func byName(op Op, body map[string]any) string {
 		return ""
 	}
 	return where
+}
+
+// besideHash is the path of a platform.id an app body gives beside a
+// marketplace hash ("" none).
+func besideHash(op Op, body map[string]any) string {
+	app, where := appOf(op, body)
+	if app == nil {
+		return ""
+	}
+	m, hasHash := app["marketapp"].(map[string]any)
+	p, hasPlatform := app["platform"].(map[string]any)
+	if !hasHash || m["hash"] == nil || !hasPlatform || p["id"] == nil {
+		return ""
+	}
+	if where != "" {
+		where += "."
+	}
+	return where + "platform.id"
+}
+
+// appOf is the app of a body and its path ("" the body itself).
+func appOf(op Op, body map[string]any) (map[string]any, string) {
+	switch op {
+	case OpPostApp:
+		return body, ""
+	case OpPostClient:
+		app, _ := body["app"].(map[string]any)
+		return app, "app"
+	case OpPutUser:
+		if c, ok := body["client"].(map[string]any); ok {
+			app, _ := c["app"].(map[string]any)
+			return app, "client.app"
+		}
+	}
+	return nil, ""
 }
 
 // specCode is the code 7.3 names for the condition an operator meets at a
@@ -644,7 +687,8 @@ func (wd *world) loginVerdict(s *seqState, st Step, sent string) verdict {
 	}}
 	if email != u.Email {
 		// The email in another letter case: a server may match it exactly.
-		v.statuses = append(v.statuses, freedom.LoginEmailCase.Statuses...)
+		v.also(refused)
+		v.freedoms = slices.DeleteFunc(v.freedoms, func(f string) bool { return f == freedom.LoginRefused.ID })
 		v.grant(freedom.LoginEmailCase)
 	}
 	return v

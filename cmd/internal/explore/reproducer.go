@@ -156,10 +156,27 @@ func stepLines(st Step) []string {
 		l = append(l, jsonBody(plain.encode())...)
 		l = append(l, pFieldOfLength("contractPadding", largePad))
 	default:
-		l = append(l, jsonBody(st.encode())...)
+		// A string longer than a Gherkin line holds is written by its
+		// length: the suite's value is another, of the same length.
+		long := st
+		long.Muts = nil
+		var after []string
+		for _, m := range st.Muts {
+			if v, ok := m.Value.(string); ok && len(v) > longString && !m.Remove {
+				m.Value = ""
+				after = append(after, pFieldOfLength(m.Field, len([]rune(v))))
+			}
+			long.Muts = append(long.Muts, m)
+		}
+		l = append(l, jsonBody(long.encode())...)
+		l = append(l, after...)
 	}
 	return append(l, send(st)...)
 }
+
+// longString is the longest string a reproducer writes in its body; a line
+// of Gherkin holds at most 64 KiB.
+const longString = 4096
 
 func send(st Step) []string {
 	if st.Version != "" {

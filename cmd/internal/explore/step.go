@@ -305,7 +305,7 @@ func (e *encoder) value(v any, depth int) {
 				e.WriteByte(',')
 			}
 			e.newline(depth + 1)
-			e.str(k, false)
+			e.str(k, e.escapeAll)
 			e.WriteByte(':')
 			if e.pretty {
 				e.WriteByte(' ')

@@ -220,7 +220,10 @@ func (wd *world) readAccount(ctx context.Context, w *wire, a *account) bool {
 	su.PhoneNumber = u.Get("phoneNumber").String()
 	su.PhoneExtension = optString(u.Get("phoneExtension"))
 	if pc := u.Get("phoneCountry"); pc.Get("name").Exists() && pc.Get("dialCode").Exists() {
-		wd.cat.phoneCountries[su.PhoneCountryID] = [2]string{pc.Get("name").String(), pc.Get("dialCode").String()}
+		// Learned from the account only where no collection told it.
+		if known, ok := wd.cat.phoneCountries[su.PhoneCountryID]; !ok || known[0] == unknownPhone {
+			wd.cat.phoneCountries[su.PhoneCountryID] = [2]string{pc.Get("name").String(), pc.Get("dialCode").String()}
+		}
 	}
 	status, body, err = w.get(ctx, "/clients/"+a.clientID, h)
 	if err != nil || status != http.StatusOK || !gjson.ValidBytes(body) {

@@ -133,6 +133,11 @@ var (
 		Mock:     "the mock makes it (above)",
 		Accepted: "the app, with the name and the platform sent, or a refusal with a 4xx but 401",
 	}
+	PlatformBesideHash = Freedom{
+		ID: "platform-beside-hash", Section: "4.2", Question: "`platform.id` of another platform next to a hash",
+		Mock:     "the mock ignores it: the marketplace app's platform wins (`@reference`)",
+		Accepted: "the marketplace app's platform, or a refusal with a 4xx but 401 naming `platform.id`; never the other platform",
+	}
 	Email255 = Freedom{
 		ID: "email-255", Section: "2.1, 8", Question: "the longest email: 255 (the spec's `..255`) or 254 (RFC 5321)?",
 		Mock:     "the mock accepts 255 (`@reference`)",
@@ -196,7 +201,7 @@ func All() []Freedom {
 	return []Freedom{
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
-		AppByName, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, StringLength, OptionalFields, PlanFlags, CurrencyCode,
+		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, StringLength, OptionalFields, PlanFlags, CurrencyCode,
 		Identity, Dates, ReadExtensions,
 	}
 }

@@ -1,0 +1,79 @@
+package explore
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps"
+)
+
+// testWorld is a world as newWorld learns it from a default mock, made
+// without a network: the mock's seed, accounts A (user 1, client 1) and B
+// (user 2, client 2), every catalogue known.
+func testWorld(t *testing.T, edit ...func(*steps.Profile)) *world {
+	t.Helper()
+	p := steps.ProfileFromEnv(func(string) string { return "" })
+	p.BaseURL = "http://127.0.0.1:9/v1"
+	for _, e := range edit {
+		e(&p)
+	}
+	wd := &world{p: p, forms: []string{"v1", "v1.0"}, domain: "example.com", several: true, byHash: true,
+		acct: map[string]*account{
+			"A": {name: "A", email: p.Email, apiKey: p.APIKey, password: p.Password, userID: "1", clientID: "1", token: "token-of-a"},
+			"B": {name: "B", email: p.OtherEmail, apiKey: p.OtherAPIKey, password: p.OtherPassword, userID: "2", clientID: "2", token: "token-of-b"},
+		}}
+	wd.skew = 2*60e9 + 2e9
+	if err := wd.loadCatalogue(); err != nil {
+		t.Fatal(err)
+	}
+	wd.cat.platforms = map[int64]string{1: "Android", 2: "iOS"}
+	wd.cat.phoneCountries[1] = [2]string{"United Kingdom (+44)", "+44"}
+	wd.cat.phoneCountries[2] = [2]string{"United States (+1)", "+1"}
+	for _, name := range []string{"A", "B"} {
+		wd.profileAccount(wd.acct[name])
+	}
+	return wd
+}
+
+// testSequence is a new sequence of a test world, the target's tokens those
+// of the accounts.
+func testSequence(t *testing.T, wd *world) *seqState {
+	t.Helper()
+	s, err := wd.newSequence()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// testGenerator draws from a test world.
+func testGenerator(wd *world, seed uint64) *generator {
+	cells := wd.cells()
+	return &generator{wd: wd, r: rand.New(rand.NewPCG(seed, 1)), coverage: newCoverage(cells), cells: cells, counter: &atomic.Int64{}, pair: 1}
+}
+
+// userStep is a PUT /users of account A on its own id with a valid body and
+// the given mutations.
+func userStep(s *seqState, muts ...Mutation) Step {
+	return Step{Op: OpPutUser, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: userBody(s.user("A")), Muts: muts}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func jsonAnswer(status int, body string) answer {
+	return answer{status: status, body: []byte(body), header: http.Header{"Content-Type": {"application/json; charset=utf-8"}}}
+}
+
+func parse(raw string) gjson.Result { return gjson.Parse(raw) }

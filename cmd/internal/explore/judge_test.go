@@ -1,0 +1,129 @@
+package explore
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The judgement is a function of a verdict, an answer and what the run
+// knows: each case gives the three and the divergence's key ("" none).
+func TestJudge(t *testing.T) {
+	wd := testWorld(t)
+	errs := func(elems ...string) string { return "[" + strings.Join(elems, ",") + "]" }
+	el := func(field, code string) string {
+		return `{"fieldName":"` + field + `","error":"` + code + `","message":"It is wrong."}`
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	user := func(edit func(string) string) string {
+		b := `{"id":1,"created":"2025-01-01T00:00:00Z","email":"qa@example.com","passwordLastChanged":"2025-01-01T00:00:00Z",` +
+			`"firstName":"Quinn","lastName":"Assurance","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,` +
+			`"subscribeOnboarding":false,"phoneCountry":{"id":1,"name":"United Kingdom (+44)","dialCode":"+44"},` +
+			`"phoneNumber":"7700900123","phoneExtension":null,"timezone":"Europe/London"}`
+		if edit != nil {
+			b = edit(b)
+		}
+		return b
+	}
+	cases := []struct {
+		name string
+		step func(s *seqState) Step
+		got  answer
+		key  string
+	}{
+		{"the answer the spec gives", func(s *seqState) Step { return userStep(s) }, jsonAnswer(200, user(nil)), ""},
+		{"another status", func(s *seqState) Step { return userStep(s) }, jsonAnswer(201, user(nil)), "status 201"},
+		{"a 5xx, whatever the verdict", func(s *seqState) Step { st := userStep(s); st.Wire = wireNotJSON; return st },
+			jsonAnswer(500, `{}`), "5xx"},
+		{"no answer", func(s *seqState) Step { return userStep(s) }, answer{status: -1, err: "connection refused"}, "no-answer"},
+		{"a 400 that is not the error array", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
+			jsonAnswer(400, `{"errors":[]}`), "errors-shape"},
+		{"a 400 that names a valid field", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
+			jsonAnswer(400, errs(el("firstName", "InvalidFirstName"), el("lastName", "InvalidLastName"))), "errors-names"},
+		{"a 400 with another code than 7.3's", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
+			jsonAnswer(400, errs(el("firstName", "Required"))), "errors-code firstName=InvalidFirstName"},
+		{"a 400 naming the field in brackets", func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "phoneCountry.id", Op: "id-unknown", Value: "x"})
+		}, jsonAnswer(400, errs(el("phoneCountry[id]", "InvalidPhoneCountryId"))), ""},
+		{"JSON labelled as text", func(s *seqState) Step { return userStep(s) },
+			answer{status: 200, body: []byte(user(nil)), header: http.Header{"Content-Type": {"text/plain"}}}, "json-label"},
+		{"a 200 with another first name", func(s *seqState) Step { return userStep(s) },
+			jsonAnswer(200, user(func(b string) string { return strings.Replace(b, `"Quinn"`, `"Quin"`, 1) })), "field firstName"},
+		{"a 200 with the password", func(s *seqState) Step { return userStep(s) },
+			jsonAnswer(200, user(func(b string) string { return strings.Replace(b, `"id":1,`, `"id":1,"password":"qa-password",`, 1) })), "password"},
+		{"a 200 with a float for an id", func(s *seqState) Step { return userStep(s) },
+			jsonAnswer(200, user(func(b string) string { return strings.Replace(b, `"id":1,`, `"id":1.0,`, 1) })), "id id"},
+		{"a 200 with another user's id", func(s *seqState) Step { return userStep(s) },
+			jsonAnswer(200, user(func(b string) string { return strings.Replace(b, `"id":1,`, `"id":2,`, 1) })), "id id"},
+		{"a 200 whose dial code has no plus", func(s *seqState) Step { return userStep(s) },
+			jsonAnswer(200, user(func(b string) string { return strings.Replace(b, `"dialCode":"+44"`, `"dialCode":"44"`, 1) })), "field phoneCountry.dialCode"},
+		{"a new password undated", func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "password", Op: "password-6", Value: "pw-abc"})
+		}, jsonAnswer(200, user(nil)), "date passwordLastChanged"},
+		{"a new password dated now, in another ISO 8601 form", func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "password", Op: "password-6", Value: "pw-abc"})
+		}, jsonAnswer(200, user(func(b string) string {
+			return strings.Replace(b, `"passwordLastChanged":"2025-01-01T00:00:00Z"`, `"passwordLastChanged":"`+strings.Replace(now, "Z", ".000+00:00", 1)+`"`, 1)
+		})), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := testSequence(t, wd)
+			// The run knows the target's dates of account A.
+			wd.acct["A"].user.Created = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+			wd.acct["A"].user.PasswordLastChanged = wd.acct["A"].user.Created
+			s = testSequence(t, wd)
+			st := c.step(s)
+			v := wd.verdictOf(s, st, st.encode())
+			s.steps = append(s.steps, st)
+			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, pair: "1"}.judge(st, v, c.got)
+			key := ""
+			if d != nil {
+				key = d.key
+			}
+			if key != c.key {
+				reason := ""
+				if d != nil {
+					reason = d.reason
+				}
+				t.Errorf("divergence %q (%s), want %q", key, reason, c.key)
+			}
+			if d != nil && len(d.then) == 0 && d.key != "no-answer" {
+				t.Errorf("a divergence without the lines that assert the reference's answer: %s", d.reason)
+			}
+		})
+	}
+}
+
+// Ids are compared exactly, as the text the target wrote: two ids that a
+// float64 cannot tell apart (above 2^53) are two entities.
+func TestIDsComparedExactly(t *testing.T) {
+	wd := testWorld(t)
+	wd.acct["A"].userID = "9007199254740993"
+	s := testSequence(t, wd)
+	c := checker{judgement: judgement{wd: wd, k: newKnowledge(), s: s}}
+	for _, tc := range []struct {
+		raw  string
+		want bool // the same user
+	}{
+		{`{"id":9007199254740993}`, true},
+		{`{"id":9007199254740992}`, false},
+		{`{"id":9007199254740993.0}`, false},
+		{`{"id":"9007199254740993"}`, false},
+		{`{"id":18446744073709551615}`, false},
+	} {
+		c.d = nil
+		c.b = parse(tc.raw)
+		c.id("user", "id", 1, false)
+		if (c.d == nil) != tc.want {
+			t.Errorf("%s as user 9007199254740993: same %v, want %v (%v)", tc.raw, c.d == nil, tc.want, c.d)
+		}
+	}
+	if got := addOne("9007199254740993"); got != "9007199254740994" {
+		t.Errorf("the neighbour of 9007199254740993 is %s", got)
+	}
+	if got := addOne("999"); got != "1000" {
+		t.Errorf("the neighbour of 999 is %s", got)
+	}
+}

@@ -1,0 +1,112 @@
+package explore
+
+import (
+	"net/mail"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// Every operator of the catalogue has a source and reaches a cell of the
+// test world, and every cell can be drawn: the step the generator makes for
+// it carries its operator at its position.
+func TestEveryCellIsDrawn(t *testing.T) {
+	wd := testWorld(t)
+	g := testGenerator(wd, 1)
+	cells := wd.cells()
+	used := map[string]bool{}
+	for _, c := range cells {
+		used[c.Operator] = true
+		s := testSequence(t, wd)
+		st := g.base(s, c)
+		g.apply(s, &st, c)
+		var ok bool
+		switch {
+		case strings.HasPrefix(c.Position, posCredential):
+			ok = st.Cred == Cred{Scheme: strings.TrimPrefix(c.Position, posCredential), Op: c.Operator}
+		case c.Position == "credential":
+			ok = st.Cred.Scheme == "none"
+		case c.Position == posPath:
+			ok = st.Path == c.Operator || c.Operator == "created" && st.Path == "own" // made once a client is
+		case c.Position == posVersion:
+			ok = st.Version != ""
+		case c.Position == posContentType:
+			ok = st.ContentType == typeValue[c.Operator]
+		case c.Position == posBody:
+			ok = st.Wire == c.Operator
+		case strings.HasPrefix(c.Position, posLogin):
+			ok = st.Op == OpLogin
+		default:
+			for _, m := range st.Muts {
+				ok = ok || m.Field == c.Position && m.Op == c.Operator
+			}
+		}
+		if !ok {
+			t.Errorf("cell %s: the step drawn for it does not carry it: %s", c, st.describe())
+		}
+	}
+	for _, o := range bodyOps {
+		if o.Source == "" {
+			t.Errorf("operator %s names no source", o.Name)
+		}
+		if !used[o.Name] {
+			t.Errorf("operator %s reaches no cell", o.Name)
+		}
+	}
+	for _, list := range [][]posOp{credOps, {noCred}, loginOps["email"], loginOps["password"], pathOps, versionOps, typeOps, wireOps} {
+		for _, o := range list {
+			if o.Source == "" || !used[o.Name] {
+				t.Errorf("operator %s: source %q, reaches a cell %v", o.Name, o.Source, used[o.Name])
+			}
+		}
+	}
+	if len(cells) < 1000 {
+		t.Errorf("%d cells: the catalogue shrank", len(cells))
+	}
+}
+
+// The profile's choices take out the cells they make meaningless: no POST
+// /clients where a user holds one client, no hash where a marketplace app
+// has one app, no other version form where the target serves one.
+func TestCellsFollowTheProfile(t *testing.T) {
+	wd := testWorld(t)
+	wd.several, wd.byHash, wd.forms = false, false, []string{"v1"}
+	for _, c := range wd.cells() {
+		if c.Op == OpPostClient || strings.HasPrefix(c.Position, "client") || strings.Contains(c.Position, "marketapp") || c.Operator == "other-served-form" {
+			t.Errorf("cell %s on a target whose profile rules it out", c)
+		}
+	}
+}
+
+// The limits' values are what their names say: characters counted as
+// characters, emails of the length asked, valid.
+func TestLimitValues(t *testing.T) {
+	d := draw{domain: "example.com", unique: func() string { return "abcd1" }, f: field{kind: kText}}
+	for _, c := range []struct {
+		v     string
+		runes int
+	}{
+		{limitText(d, 255, "x"), 255}, {limitText(d, 256, twoByte), 256}, {limitText(d, 255, twoByte), 255},
+	} {
+		if n := utf8.RuneCountInString(c.v); n != c.runes {
+			t.Errorf("%d characters, want %d", n, c.runes)
+		}
+	}
+	if n := len(limitText(d, 255, twoByte)); n <= 255 {
+		t.Errorf("255 two-byte characters are %d bytes", n)
+	}
+	for _, n := range []int{254, 255, 256} {
+		e := emailOf(d, n)
+		if len(e) != n {
+			t.Errorf("emailOf(%d) is %d characters: %s", n, len(e), e)
+		}
+		if a, err := mail.ParseAddress(e); err != nil || a.Address != e {
+			t.Errorf("emailOf(%d) is no address: %v", n, err)
+		}
+		for _, label := range strings.Split(e[strings.IndexByte(e, '@')+1:], ".") {
+			if len(label) > 63 {
+				t.Errorf("emailOf(%d) has a label of %d characters", n, len(label))
+			}
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package explore
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The reference's verdicts, case by case: what the spec answers, the
+// freedoms it grants and nothing more.
+func TestVerdicts(t *testing.T) {
+	wd := testWorld(t)
+	mut := func(field, op string, v any) Mutation { return Mutation{Field: field, Op: op, Value: v} }
+	big := strings.Repeat("h", 100_000)
+	cases := []struct {
+		name     string
+		step     func(s *seqState) Step
+		statuses []int
+		any4xx   bool
+		required []string
+		codes    []string
+		freedoms []string
+		ok200    bool // a 200 shows the entity
+	}{
+		{name: "a valid update", step: func(s *seqState) Step { return userStep(s, mut("firstName", "new-value", "contract-Ann")) },
+			statuses: []int{200}, ok200: true},
+		{name: "no credentials", step: func(s *seqState) Step { st := userStep(s); st.Cred = Cred{Scheme: "none"}; return st },
+			statuses: []int{401}},
+		{name: "no credentials and a body over 64 KiB: 413 before authentication is correct too",
+			step:     func(s *seqState) Step { st := userStep(s, mut("firstName", "huge", big)); st.Cred = Cred{Scheme: "none"}; return st },
+			statuses: []int{401, 413}, freedoms: []string{"size-limit"}},
+		{name: "an unknown version without credentials", step: func(s *seqState) Step {
+			st := userStep(s)
+			st.Cred, st.Version = Cred{Scheme: "none"}, "v2"
+			return st
+		}, statuses: []int{404, 401}, freedoms: []string{"unknown-version"}},
+		{name: "an unknown version with credentials", step: func(s *seqState) Step { st := userStep(s); st.Version = "v2"; return st },
+			statuses: []int{404}},
+		{name: "another's user", step: func(s *seqState) Step { st := userStep(s); st.Path = "other"; return st },
+			statuses: []int{403}},
+		{name: "another's user with a refused body: either refusal (the order of the checks)", step: func(s *seqState) Step {
+			st := userStep(s, mut("firstName", "empty", ""))
+			st.Path = "other"
+			return st
+		}, statuses: []int{403, 400}, required: []string{"firstName"}, codes: []string{"firstName=InvalidFirstName"}, freedoms: []string{"check-order"}},
+		{name: "an unknown id", step: func(s *seqState) Step { st := userStep(s); st.Path, st.PathID = "unknown", "999999999"; return st },
+			statuses: []int{403, 404}, freedoms: []string{"unknown-id"}},
+		{name: "an id that is no id", step: func(s *seqState) Step { st := userStep(s); st.Path, st.PathID = "letters", "abc"; return st },
+			statuses: []int{400, 403, 404}, freedoms: []string{"malformed-id"}},
+		{name: "an empty first name: 400 with 7.3's code", step: func(s *seqState) Step { return userStep(s, mut("firstName", "empty", "")) },
+			statuses: []int{400}, required: []string{"firstName"}, codes: []string{"firstName=InvalidFirstName"}},
+		{name: "a first name of 256 characters: 400 naming it, the code the server's", step: func(s *seqState) Step {
+			return userStep(s, mut("firstName", "over-length", strings.Repeat("x", 256)))
+		}, statuses: []int{400}, required: []string{"firstName"}},
+		{name: "a password of 5 characters", step: func(s *seqState) Step { return userStep(s, mut("password", "password-5", "pw-ab")) },
+			statuses: []int{400}, required: []string{"password"}, codes: []string{"password=InvalidPassword"}},
+		{name: "an unknown phone country: 400 with 7.3's code, however the operator reads", step: func(s *seqState) Step {
+			return userStep(s, mut("phoneCountry.id", "id-unknown", json.Number("999999999")))
+		}, statuses: []int{400}, required: []string{"phoneCountry.id"}, codes: []string{"phoneCountry.id=InvalidPhoneCountryId"}},
+		{name: "a wrong type: any 4xx but 401", step: func(s *seqState) Step { return userStep(s, mut("subscribeBlog", "string-for-value", "true")) },
+			statuses: []int{400}, any4xx: true, freedoms: []string{"unstated-refusal"}},
+		{name: "no password: kept, or refused (4.1 does not mark it optional)", step: func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "password", Op: "absent", Remove: true})
+		}, statuses: []int{200}, any4xx: true, freedoms: []string{"omitted-fields"}, ok200: true},
+		{name: "an email of 255 characters: accepted or refused", step: func(s *seqState) Step {
+			return userStep(s, mut("email", "email-255", emailOf(draw{domain: "example.com", unique: func() string { return "x" }}, 255)))
+		}, statuses: []int{200}, any4xx: true, freedoms: []string{"email-255"}, ok200: true},
+		{name: "the own email in capitals: accepted", step: func(s *seqState) Step {
+			return userStep(s, mut("email", "email-own-in-capitals", "QA@EXAMPLE.COM"))
+		}, statuses: []int{200}, ok200: true},
+		{name: "a display name: refused as an invalid email", step: func(s *seqState) Step {
+			return userStep(s, mut("email", "email-display-name", "Quinn <contract-q@example.com>"))
+		}, statuses: []int{400}, required: []string{"email"}, codes: []string{"email=InvalidEmail"}},
+		{name: "a secret in capitals: 401, or the account's answer", step: func(s *seqState) Step {
+			st := userStep(s)
+			st.Cred.Op = "secret-upper-case"
+			return st
+		}, statuses: []int{401, 200}, freedoms: []string{"secret-forms"}, ok200: true},
+		{name: "the scheme word in capitals: the account's answer, or 401", step: func(s *seqState) Step {
+			st := userStep(s)
+			st.Cred.Op = "scheme-word-case"
+			return st
+		}, statuses: []int{200, 401}, freedoms: []string{"scheme-word"}, ok200: true},
+		{name: "a key with one character more: 401", step: func(s *seqState) Step {
+			st := userStep(s)
+			st.Cred.Op = "secret-extended"
+			return st
+		}, statuses: []int{401}},
+		{name: "a body with a duplicate member: that value, or refused", step: func(s *seqState) Step { st := userStep(s); st.Wire = wireDuplicate; return st },
+			statuses: []int{200}, any4xx: true, freedoms: []string{"duplicate-keys"}, ok200: true},
+		{name: "a body of 1 MiB: accepted, refused, or 413", step: func(s *seqState) Step { st := userStep(s); st.Wire = wireLarge; return st },
+			statuses: []int{200, 413}, any4xx: true, freedoms: []string{"size-limit"}, ok200: true},
+		{name: "a body that is no JSON: any 4xx", step: func(s *seqState) Step { st := userStep(s); st.Wire = wireNotJSON; return st },
+			any4xx: true, freedoms: []string{"unstated-refusal"}},
+		{name: "a body labelled text/plain: read, or refused", step: func(s *seqState) Step { st := userStep(s); st.ContentType = "text/plain"; return st },
+			statuses: []int{200}, any4xx: true, freedoms: []string{"content-type"}, ok200: true},
+		{name: "terms in another case: any 4xx", step: func(s *seqState) Step {
+			cl, _ := s.ref.Client(1)
+			return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl),
+				Muts: []Mutation{mut("terms", "terms-case", "i agree")}}
+		}, statuses: []int{400}, any4xx: true, freedoms: []string{"unstated-refusal"}},
+		{name: "a currency id written 1.0: refused, or read as 1", step: func(s *seqState) Step {
+			cl, _ := s.ref.Client(1)
+			return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl),
+				Muts: []Mutation{{Field: "currency.id", Op: "id-decimal-form", Value: json.Number("1.0"), Alt: json.Number("1")}}}
+		}, statuses: []int{400, 200}, any4xx: true, freedoms: []string{"number-forms"}, ok200: true},
+		{name: "an app by name: made, or refused", step: func(s *seqState) Step {
+			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
+				Base: map[string]any{"name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}}}
+		}, statuses: []int{200}, any4xx: true, freedoms: []string{"app-by-name"}, ok200: true},
+		{name: "the platforms collection without credentials", step: func(s *seqState) Step {
+			return Step{Op: OpPlatforms, Actor: "A", Cred: Cred{Scheme: "none"}}
+		}, statuses: []int{200, 401}, freedoms: []string{"platforms-auth"}, ok200: true},
+		{name: "a login with the account's credentials", step: func(s *seqState) Step {
+			return Step{Op: OpLogin, Actor: "A", Login: [2]string{"{{A.email}}", "{{A.password}}"}}
+		}, statuses: []int{200}, ok200: true},
+		{name: "a login with the email in capitals: the session, or a refusal", step: func(s *seqState) Step {
+			return Step{Op: OpLogin, Actor: "A", Login: [2]string{"{{upper:A.email}}", "{{A.password}}"}}
+		}, statuses: []int{200, 400, 401}, freedoms: []string{"login-email-case"}, ok200: true},
+		{name: "a login with the password in capitals: refused, 400 or 401", step: func(s *seqState) Step {
+			return Step{Op: OpLogin, Actor: "A", Login: [2]string{"{{A.email}}", "{{upper:A.password}}"}}
+		}, statuses: []int{400, 401}, freedoms: []string{"login-refused"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := testSequence(t, wd)
+			st := c.step(s)
+			sent := st.encode()
+			if st.Op == OpLogin {
+				sent = string(mustJSON(t, map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)}))
+			}
+			v := wd.verdictOf(s, st, sent)
+			got := slices.Clone(v.statuses)
+			slices.Sort(got)
+			want := slices.Clone(c.statuses)
+			slices.Sort(want)
+			if !slices.Equal(got, want) || v.any4xx != c.any4xx {
+				t.Errorf("statuses %v (any 4xx %v), want %v (any 4xx %v)", got, v.any4xx, want, c.any4xx)
+			}
+			if !slices.Equal(v.required, c.required) {
+				t.Errorf("required %q, want %q", v.required, c.required)
+			}
+			if !slices.Equal(v.codes, c.codes) {
+				t.Errorf("codes %q, want %q", v.codes, c.codes)
+			}
+			for _, f := range c.freedoms {
+				if !slices.Contains(v.freedoms, f) {
+					t.Errorf("freedoms %q, want %s among them", v.freedoms, f)
+				}
+			}
+			if len(c.freedoms) == 0 && len(v.freedoms) > 0 {
+				t.Errorf("freedoms %q granted where the spec leaves no choice", v.freedoms)
+			}
+			if c.ok200 != (v.accept != nil) {
+				t.Errorf("a 200 shows an entity: %v, want %v", v.accept != nil, c.ok200)
+			}
+		})
+	}
+}
