@@ -79,7 +79,7 @@ Feature: authentication and permission on every endpoint that needs them
     the caller's resource, another's, none or nothing that could be an id: a server that looks the
     id up first tells an attacker which ids exist.
     Given I am not authenticated
-    And the request body is the template "<body>"
+    And the request body is the template "<body>" with stand-ins for the profile values it lacks
     When I send "<method>" to "<path>"
     Then the response status is 401
 
@@ -103,7 +103,7 @@ Feature: authentication and permission on every endpoint that needs them
     Authentication comes before the body: an unauthenticated request is 401, not 400.
     Given I am not authenticated
     And the request <where> "<name>" is "<value>"
-    And the request body is the template "<body>"
+    And the request body is the template "<body>" with stand-ins for the profile values it lacks
     And the request body field "<field>" is <bad>
     When I send "<method>" to "<path>"
     Then the response status is 401
@@ -164,7 +164,7 @@ Feature: authentication and permission on every endpoint that needs them
   @s7.2
   Scenario Outline: <method> <path> without credentials is answered 401
     Given I am not authenticated
-    And the request body is the template "<body>"
+    And the request body is the template "<body>" with stand-ins for the profile values it lacks
     When I send "<method>" to "<path>"
     Then the response status is 401
 
@@ -192,7 +192,7 @@ Feature: authentication and permission on every endpoint that needs them
   Scenario Outline: <method> <path> with <case> is answered 401
     Given I am not authenticated
     And the request <where> "<name>" is "<value>"
-    And the request body is the template "<body>"
+    And the request body is the template "<body>" with stand-ins for the profile values it lacks
     When I send "<method>" to "<path>"
     Then the response status is 401
 

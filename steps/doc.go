@@ -100,6 +100,7 @@
 //	  { ... }
 //	  """
 //	Given the request body is the template "<name>"
+//	Given the request body is the template "<name>" with stand-ins for the profile values it lacks
 //	Given the request body field "<path>" is <json>
 //	Given the request body field "<path>" is a string of <N> characters
 //	Given the request body field "<path>" is a non-ASCII string of <N> characters

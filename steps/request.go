@@ -49,7 +49,7 @@ func (r requestSteps) steps() []stepDef {
 		{`^the request header ` + match.Quoted + ` is "(.*)"$`, r.theRequestHeaderIs},
 		{`^the request query parameter ` + match.Quoted + ` is "(.*)"$`, r.theRequestQueryParameterIs},
 		{`^the request body is:$`, r.theRequestBodyIs},
-		{`^the request body is the template ` + match.Quoted + `$`, r.theRequestBodyIsTheTemplate},
+		{`^the request body is the template ` + match.Quoted + `( with stand-ins for the profile values it lacks)?$`, r.theRequestBodyIsTheTemplate},
 		{`^the request body field ` + match.Quoted + ` is an? (non-ASCII )?string of (\d+) characters?$`, r.theRequestBodyFieldIsAStringOf},
 		{`^the request body field ` + match.Quoted + ` is an? email of (\d+) characters?$`, r.theRequestBodyFieldIsAnEmailOf},
 		{`^the request body field ` + match.Quoted + ` is absent$`, r.theRequestBodyFieldIsAbsent},
@@ -120,7 +120,13 @@ func (requestSteps) theRequestBodyIs(ctx context.Context, doc *godog.DocString) 
 	return st.setJSONBody(ctx, "the doc string", doc.Content)
 }
 
-func (requestSteps) theRequestBodyIsTheTemplate(ctx context.Context, name string) error {
+// theRequestBodyIsTheTemplate fills a body template. With stand-ins, a
+// catalogue value the profile does not give (a plan id, the marketplace
+// hash) is filled with one no target need know (standIns), instead of
+// skipping the scenario: for a request the target must refuse before it
+// reads the body (no credentials, a version it does not serve), where the
+// body's values cannot change the answer.
+func (requestSteps) theRequestBodyIsTheTemplate(ctx context.Context, name, standIns string) error {
 	name = match.UnescapeArg(name)
 	st, err := stateFromContext(ctx)
 	if err != nil {
@@ -130,6 +136,8 @@ func (requestSteps) theRequestBodyIsTheTemplate(ctx context.Context, name string
 	if err != nil {
 		return err
 	}
+	st.standIns = standIns != ""
+	defer func() { st.standIns = false }()
 	return st.setJSONBody(ctx, "template "+name, string(data))
 }
 

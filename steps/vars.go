@@ -220,6 +220,9 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 	switch name {
 	case "currencyId", "planId", "platformId", "phoneCountryId", "marketappHash":
 		v, err := profileText(p, seedVars[name])
+		if err != nil && st.standIns {
+			v, err = standIns[name], nil
+		}
 		if err != nil {
 			return value{}, err
 		}
@@ -247,6 +250,13 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 var seedVars = map[string]string{
 	"currencyId": "currency_id", "planId": "plan_id", "platformId": "platform_id",
 	"phoneCountryId": "phone_country_id", "marketappHash": "marketapp_hash",
+}
+
+// standIns fill a seed value the profile does not give where the body's
+// values cannot change the answer: no target need hold them.
+var standIns = map[string]string{
+	"currencyId": "0", "planId": "0", "platformId": "0", "phoneCountryId": "0",
+	"marketappHash": strings.Repeat("0", 40),
 }
 
 // profileVars are the variables that are profile values as text, by the
