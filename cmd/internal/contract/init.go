@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -264,6 +265,10 @@ func (d *discovery) login(ctx context.Context, email, password string) (gjson.Re
 				d.set("login_encoding", enc, "POST /sessions answered 200 to a "+enc+" body")
 			}
 			return gjson.ParseBytes(b), nil
+		}
+		if status == http.StatusOK {
+			return gjson.Result{}, fmt.Errorf("POST /sessions answered 200 to %s's %s body, but its userId is %s, not a number (spec 2.4): the target breaks the contract",
+				email, enc, cmp.Or(gjson.GetBytes(b, "userId").Raw, "absent"))
 		}
 	}
 	return gjson.Result{}, fmt.Errorf("%s cannot log in with a JSON or a form body: check the email and the password", email)
