@@ -79,7 +79,7 @@ Feature: authentication and permission on every endpoint that needs them
     the caller's resource, another's, none or nothing that could be an id: a server that looks the
     id up first tells an attacker which ids exist.
     Given I am not authenticated
-    And the request body is the template "<body>"
+    And the request body is the template "<body>" with stand-ins for the profile values it lacks
     When I send "<method>" to "<path>"
     Then the response status is 401
 
@@ -103,7 +103,7 @@ Feature: authentication and permission on every endpoint that needs them
     Authentication comes before the body: an unauthenticated request is 401, not 400.
     Given I am not authenticated
     And the request <where> "<name>" is "<value>"
-    And the request body is the template "<body>"
+    And the request body is the template "<body>" with stand-ins for the profile values it lacks
     And the request body field "<field>" is <bad>
     When I send "<method>" to "<path>"
     Then the response status is 401
@@ -164,7 +164,7 @@ Feature: authentication and permission on every endpoint that needs them
   @s7.2
   Scenario Outline: <method> <path> without credentials is answered 401
     Given I am not authenticated
-    And the request body is the template "<body>"
+    And the request body is the template "<body>" with stand-ins for the profile values it lacks
     When I send "<method>" to "<path>"
     Then the response status is 401
 
@@ -192,7 +192,7 @@ Feature: authentication and permission on every endpoint that needs them
   Scenario Outline: <method> <path> with <case> is answered 401
     Given I am not authenticated
     And the request <where> "<name>" is "<value>"
-    And the request body is the template "<body>"
+    And the request body is the template "<body>" with stand-ins for the profile values it lacks
     When I send "<method>" to "<path>"
     Then the response status is 401
 
@@ -247,6 +247,37 @@ Feature: authentication and permission on every endpoint that needs them
       | PUT    | /clients/{{A.clientId}} | client | an unknown session-token header | header          | session-token | {{gen:hex:64}}               |
       | PUT    | /clients/{{A.clientId}} | client | an empty sessionToken query     | query parameter | sessionToken  |                              |
       | PUT    | /clients/{{A.clientId}} | client | an unknown sessionToken query   | query parameter | sessionToken  | {{gen:hex:64}}               |
+
+  @s7.2 @put-users @s4.1
+  Scenario Outline: account <account>'s <scheme> with <change> is answered 401
+    Section 5: a credential that is not the one the server issued is not authenticated correctly,
+    however close to it: a server that compares a prefix, a hash cut short or what is left once
+    the last character is dropped takes a near miss for the real key or token.
+    Given I am account "<account>" using the <scheme> with <change>
+    And the request body is the template "user" with stand-ins for the profile values it lacks
+    And the request body field "email" is "{{<account>.email}}"
+    When I send "PUT" to "/users/{{<account>.userId}}"
+    Then the response status is 401
+
+    @mutates-A
+    Examples: account A
+      | account | scheme               | change                      |
+      | A       | api-key header       | its last character changed  |
+      | A       | api-key header       | its first character changed |
+      | A       | api-key header       | a character added           |
+      | A       | api-key header       | its last character removed  |
+      | A       | session-token header | its last character changed  |
+      | A       | session-token header | its first character changed |
+      | A       | session-token header | a character added           |
+      | A       | session-token header | its last character removed  |
+      | A       | sessionToken query   | its last character changed  |
+      | A       | sessionToken query   | its last character removed  |
+
+    @mutates-B
+    Examples: account B
+      | account | scheme               | change                      |
+      | B       | api-key header       | its last character removed  |
+      | B       | session-token header | its last character removed  |
 
   @s7.2
   Scenario Outline: account <actor> using the <scheme> may not modify <what> of account <owner>

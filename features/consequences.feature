@@ -22,18 +22,25 @@ Feature: rules with a second half
     And the JSON at "apps.0.marketapp.hash" matches the pattern "(?i)^{{marketappHash}}$"
 
   @s4.3 @s7.1 @post-clients @get-extensions
-  Scenario: POST /clients with an invalid app creates no client, as the read extension GET /users/:userId/clients shows where the target has it
+  Scenario Outline: POST /clients with an app <case> creates no client, as the read extension GET /users/:userId/clients shows where the target has it
+    4.3: the request either creates both or returns an error and creates neither, whatever refuses
+    the app: its validation, or a marketplace app the target does not know (400, 403 or 404).
     Given the profile value "clients_per_user" is "several"
     And I am account "A" using the api-key header
     And I remember "{{gen:name}}" as "clientName"
     And the request body is the template "client-with-app"
     And the request body field "name" is "{{clientName}}"
-    And the request body field "app.marketapp.hash" is "{{gen:hex:39}}"
+    And the request body field "app.marketapp.hash" is "<hash>"
     When I send "POST" to "/clients"
-    Then the response status is 400
+    Then the response status is 4xx but not 401
     When I send "GET" to "/users/{{A.userId}}/clients" if the target has that read extension
     Then the response status is 200
     And the JSON at "clients.#(name=="{{clientName}}")" is absent
+
+    Examples:
+      | case                                            | hash           |
+      | whose hash is 39 hexadecimal characters         | {{gen:hex:39}} |
+      | whose well-formed hash names no marketplace app | {{gen:hex:40}} |
 
   @s4.1 @put-users @get-extensions @mutates-A
   Scenario: PUT /users/:userId with a client creates the client, as the read extension GET /users/:userId/clients shows where the target has it

@@ -40,6 +40,21 @@ Feature: POST /sessions opens a session
     When I log in with email "{{A.email}}" and password "{{B.password}}"
     Then the response status is 401 or 400
 
+  @s5
+  Scenario Outline: account A's password with <change> is refused
+    A password one character off, or in other letter case, is a wrong password: a server that
+    compares a prefix, a hash cut short or the letters without case takes it for the right one.
+    When I log in with email "{{A.email}}" and password "{{<kind>:A.password}}"
+    Then the response status is 401 or 400
+
+    Examples:
+      | change                       | kind         |
+      | its last character changed   | near-last    |
+      | its first character changed  | near-first   |
+      | a character added            | near-added   |
+      | its last character removed   | near-removed |
+      | its letters in the other case | near-case   |
+
   @reference @s5
   Scenario: wrong credentials are answered 401
     When I log in with email "{{A.email}}" and password "{{gen:password}}"

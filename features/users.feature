@@ -152,25 +152,32 @@ Feature: PUT /users/:userId updates a user
 
   @s7.3 @mutates-A
   Scenario Outline: <field> <case> is answered <code>
+    7.3: InvalidFirstName and InvalidLastName when no name was provided, whether the body leaves it
+    out, sends null or an empty string: a server that keeps the stored name for an absent one reads
+    PUT as a partial update, which 7.3 does not allow.
     Given the request body is the template "user"
-    And the request body field "<field>" is <value>
+    And the request body field "<field>" <change>
     When I send "PUT" to "/users/{{A.userId}}"
     Then the errors include:
       | fieldName | error  |
       | <field>   | <code> |
 
     Examples:
-      | field     | case                        | value                  | code             |
-      | email     | that is not an email        | "not-an-email"         | InvalidEmail     |
-      | email     | without a domain            | "contract-user@"       | InvalidEmail     |
-      | email     | without a local part        | "@{{emailDomain}}"     | InvalidEmail     |
-      | email     | that is empty               | ""                     | InvalidEmail     |
-      | email     | with a display name         | "Contract User <contract-user@{{emailDomain}}>" | InvalidEmail |
-      | email     | with two at signs           | "contract@user@{{emailDomain}}" | InvalidEmail |
-      | password  | of 5 characters             | "{{gen:password:5}}"   | InvalidPassword  |
-      | password  | that is empty               | ""                     | InvalidPassword  |
-      | firstName | that is empty               | ""                     | InvalidFirstName |
-      | lastName  | that is empty               | ""                     | InvalidLastName  |
+      | field     | case                        | change                    | code             |
+      | email     | that is not an email        | is "not-an-email"         | InvalidEmail     |
+      | email     | without a domain            | is "contract-user@"       | InvalidEmail     |
+      | email     | without a local part        | is "@{{emailDomain}}"     | InvalidEmail     |
+      | email     | that is empty               | is ""                     | InvalidEmail     |
+      | email     | with a display name         | is "Contract User <contract-user@{{emailDomain}}>" | InvalidEmail |
+      | email     | with two at signs           | is "contract@user@{{emailDomain}}" | InvalidEmail |
+      | password  | of 5 characters             | is "{{gen:password:5}}"   | InvalidPassword  |
+      | password  | that is empty               | is ""                     | InvalidPassword  |
+      | firstName | that is empty               | is ""                     | InvalidFirstName |
+      | firstName | that is absent              | is absent                 | InvalidFirstName |
+      | firstName | that is null                | is null                   | InvalidFirstName |
+      | lastName  | that is empty               | is ""                     | InvalidLastName  |
+      | lastName  | that is absent              | is absent                 | InvalidLastName  |
+      | lastName  | that is null                | is null                   | InvalidLastName  |
 
   @reference @s7.3 @s7.1 @mutates-A
   Scenario Outline: <field> <case> is answered exactly <code>

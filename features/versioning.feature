@@ -70,7 +70,7 @@ Feature: the version segment of the base URL
       | v1.0    |
 
   Scenario Outline: <method> <path> under the version v2 is answered 404
-    Given the request body is the template "<body>"
+    Given the request body is the template "<body>" with stand-ins for the profile values it lacks
     When I send "<method>" to "<path>" under the version "v2"
     Then the response status is 404
 

@@ -255,7 +255,7 @@ func (st *scenarioState) jsonAt(ctx context.Context, path string) (gjson.Result,
 	if err := match.CheckPath(path); err != nil {
 		return gjson.Result{}, err
 	}
-	return gjson.GetBytes(st.last.respBody, path), nil
+	return match.Get(st.last.respBody, path), nil
 }
 
 func (a assertSteps) theResponseMatchesTheShape(ctx context.Context, name string) error {

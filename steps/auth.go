@@ -6,7 +6,9 @@ import (
 	"github.com/pricing-contract/pricing-contract/steps/match"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
@@ -20,6 +22,7 @@ type authSteps struct{}
 //	Given I am account "A" using the api-key header
 //	Given I am account "A" using the session-token header
 //	Given I am account "A" using the sessionToken query
+//	Given I am account "A" using the api-key header with its last character changed
 //	Given I am not authenticated
 //	When I log in as account "A"
 //	When I log in as account "A" after the server's clock has moved on a second
@@ -38,6 +41,7 @@ func (a authSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.step
 func (a authSteps) steps() []stepDef {
 	return []stepDef{
 		{`^I am account "([AB])" using the (api-key header|session-token header|sessionToken query)$`, a.iAmAccountUsing},
+		{`^I am account "([AB])" using the (api-key header|session-token header|sessionToken query) with (its last character changed|its first character changed|a character added|its last character removed)$`, a.iAmAccountUsingANearMiss},
 		{`^I am not authenticated$`, a.iAmNotAuthenticated},
 		{`^I log in as account "([AB])"$`, a.iLogInAsAccount},
 		{`^I log in as account "([AB])" after the server's clock has moved on a second$`, a.iLogInAsAccountAfterASecond},
@@ -59,6 +63,7 @@ func (a authSteps) iAmAccountUsing(ctx context.Context, acct, scheme string) err
 	if err != nil {
 		return err
 	}
+	st.nearMiss = ""
 	switch scheme {
 	case "api-key header":
 		st.scheme = schemeAPIKey
@@ -76,12 +81,63 @@ func (a authSteps) iAmAccountUsing(ctx context.Context, acct, scheme string) err
 	return err
 }
 
+// iAmAccountUsingANearMiss sends the account's own api key or session
+// token, changed by one character: a near miss, which a server that
+// compares a prefix, a suffix or a hash of it takes for the real one
+// (section 5: not authenticated correctly, 401).
+func (a authSteps) iAmAccountUsingANearMiss(ctx context.Context, acct, scheme, change string) error {
+	if err := a.iAmAccountUsing(ctx, acct, scheme); err != nil {
+		return err
+	}
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	st.nearMiss = change
+	return nil
+}
+
+// nearMiss is the credential secret changed as change says; the result is
+// never the secret itself.
+func nearMiss(secret, change string) string {
+	if secret == "" {
+		return "x"
+	}
+	other := func(c byte) string {
+		if c == 'a' {
+			return "b"
+		}
+		return "a"
+	}
+	switch change {
+	case "its last character changed":
+		return secret[:len(secret)-1] + other(secret[len(secret)-1])
+	case "its first character changed":
+		return other(secret[0]) + secret[1:]
+	case "a character added":
+		return secret + "a"
+	case "its letters in the other case":
+		swapped := strings.Map(func(r rune) rune {
+			if unicode.IsUpper(r) {
+				return unicode.ToLower(r)
+			}
+			return unicode.ToUpper(r)
+		}, secret)
+		if swapped != secret {
+			return swapped
+		}
+		return nearMiss(secret, "its last character changed") // no letter to change
+	default: // its last character removed
+		return secret[:len(secret)-1]
+	}
+}
+
 func (authSteps) iAmNotAuthenticated(ctx context.Context) error {
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
 	}
-	st.account, st.scheme = "", schemeNone
+	st.account, st.scheme, st.nearMiss = "", schemeNone, ""
 	return nil
 }
 
@@ -201,16 +257,30 @@ func (a account) label() string {
 
 // profilePairs are the pool's pairs of accounts, pair 1 first. The names,
 // timezones and phones, used only to restore an account without a
-// snapshot, are the profile's for every pair.
+// snapshot, are the profile's for every pair. Where the profile gives none
+// (a target with no read extension shows them nowhere), the restore writes
+// stand-ins every correct target takes: plain names, a timezone of the
+// form Area/City, and for account B account A's phone.
 func profilePairs(p Profile) []*pair {
+	or := func(key, standIn string) string {
+		if p.Missing(key) {
+			return standIn
+		}
+		return p.MustValue(key)
+	}
+	phoneA := [3]string{or("phone_country_id", ""), or("phone_number", ""), or("phone_extension", "null")}
+	phoneB := [3]string{or("other_phone_country_id", phoneA[0]), or("other_phone_number", phoneA[1]), or("other_phone_extension", phoneA[2])}
+	if p.Missing("other_phone_country_id") {
+		phoneB = phoneA // a number and an extension go with their country
+	}
 	var pairs []*pair
 	for i, ap := range p.AccountPairs() {
 		n := i + 1
 		pairs = append(pairs, &pair{n: n, accounts: [2]account{
-			{"A", ap.Email, ap.Password, ap.APIKey, n, p.FirstName, p.LastName, p.Timezone,
-				p.PhoneCountryID, p.MustValue("phone_number"), p.MustValue("phone_extension")},
-			{"B", ap.OtherEmail, ap.OtherPassword, ap.OtherAPIKey, n, p.OtherFirstName, p.OtherLastName, p.OtherTimezone,
-				p.MustValue("other_phone_country_id"), p.MustValue("other_phone_number"), p.MustValue("other_phone_extension")},
+			{"A", ap.Email, ap.Password, ap.APIKey, n, or("first_name", "Contract"), or("last_name", "Account"), or("timezone", "Europe/London"),
+				phoneA[0], phoneA[1], phoneA[2]},
+			{"B", ap.OtherEmail, ap.OtherPassword, ap.OtherAPIKey, n, or("other_first_name", "Contract"), or("other_last_name", "Account"),
+				or("other_timezone", "Europe/London"), phoneB[0], phoneB[1], phoneB[2]},
 		}})
 	}
 	return pairs
@@ -313,11 +383,21 @@ func (st *scenarioState) authenticate(ctx context.Context, out *outgoing) error 
 		if err != nil {
 			return err
 		}
-		out.header.Set("Authorization", "api-key "+a.apiKey)
+		key := a.apiKey
+		if st.nearMiss != "" {
+			// One character off the real key: masked like it.
+			key = nearMiss(key, st.nearMiss)
+			st.addSecret(key)
+		}
+		out.header.Set("Authorization", "api-key "+key)
 	case schemeSessionHeader, schemeSessionQuery:
 		tok, err := st.session(ctx, st.account)
 		if err != nil {
 			return err
+		}
+		if st.nearMiss != "" {
+			tok = nearMiss(tok, st.nearMiss)
+			st.addSecret(tok)
 		}
 		if st.scheme == schemeSessionHeader {
 			out.header.Set("session-token", tok)

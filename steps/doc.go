@@ -48,6 +48,9 @@
 //	{{gen:password}}   12 characters; {{gen:password:N}}: N characters
 //	{{upper:name}}     the value of the variable name in upper case ({{upper:marketappHash}})
 //	{{quote:name}}     the value of the variable name as a regexp that matches it literally
+//	{{near-last:name}} the value one character off: near-last, near-first (a character
+//	                   changed), near-added, near-removed; near-case: its letters in the
+//	                   other case (the last character changed when it has none)
 //	{{currencies.N.id}} {{currencies.N.code}}   the Nth entry (from 1) of the profile's currencies
 //	{{plans.N.id}} {{plans.N.isLite}} {{plans.N.isPro}} {{plans.N.isDynamic}}
 //	                   the Nth plan, and the flags an app created with it answers (JSON booleans)
@@ -92,6 +95,7 @@
 //	Given I am account "A" using the api-key header
 //	Given I am account "A" using the session-token header
 //	Given I am account "A" using the sessionToken query
+//	Given I am account "A" using the api-key header with its last character changed
 //	Given I am not authenticated
 //	Given the request header "<name>" is "<value>"
 //	Given the request query parameter "<name>" is "<value>"
@@ -100,6 +104,7 @@
 //	  { ... }
 //	  """
 //	Given the request body is the template "<name>"
+//	Given the request body is the template "<name>" with stand-ins for the profile values it lacks
 //	Given the request body field "<path>" is <json>
 //	Given the request body field "<path>" is a string of <N> characters
 //	Given the request body field "<path>" is a non-ASCII string of <N> characters

@@ -37,11 +37,13 @@ func (st *scenarioState) fail(format string, args ...any) error {
 		return errors.New(msg + st.assumptions() + "\n(no request was sent in this scenario)")
 	}
 	st.last.shown = true
-	msg += st.assumptions()
 	if r, ok := st.suite.refusedProfileValue(st.last); ok {
 		// The target refused a value the suite took from the profile and
-		// the preflight could not check: the profile is what to fix.
+		// the preflight could not check: the profile is what to fix, and
+		// the choices the scenario assumed are not the cause.
 		msg = profileErrorPrefix + r.String() + "; if that is not a valid value on the target, set one that is\n" + msg
+	} else {
+		msg += st.assumptions()
 	}
 	return errors.New(msg + "\n\n" + st.dump(st.last))
 }

@@ -38,15 +38,23 @@ func (s *Suite) Identify(ctx context.Context) error {
 	case mockSeed:
 		s.notice("profile:seed", "profile: the target is a pricing-mock with the default seed, whose values stand for the keys the profile does not give")
 	default:
-		var unset []string
+		var unset, standIns []string
 		for _, f := range target.Fields() {
-			if s.profile.Missing(f.Key) {
+			switch {
+			case !s.profile.Missing(f.Key):
+			case restoreOnly[f.Key]:
+				standIns = append(standIns, f.Key)
+			default:
 				unset = append(unset, f.Key)
 			}
 		}
 		if len(unset) > 0 {
 			s.notice("profile:seed", "profile: the target is not the default mock, so these keys have no value and the scenarios that need one are skipped: %s",
 				strings.Join(unset, ", "))
+		}
+		if len(standIns) > 0 {
+			s.notice("profile:restore", "profile: %s have no value: an account restored without GET /users/:userId gets stand-ins (names Contract Account, timezone Europe/London, account A's phone)",
+				strings.Join(standIns, ", "))
 		}
 	}
 	for _, n := range s.profile.Notes() {
@@ -65,4 +73,11 @@ func (s *Suite) Identify(ctx context.Context) error {
 	}
 	s.pool = newAccountPool(profilePairs(s.profile))
 	return nil
+}
+
+// restoreOnly are the keys only a restore without a snapshot uses; where
+// the profile gives none, profilePairs writes stand-ins.
+var restoreOnly = map[string]bool{
+	"first_name": true, "last_name": true, "timezone": true, "other_first_name": true, "other_last_name": true, "other_timezone": true,
+	"other_phone_country_id": true, "other_phone_number": true, "other_phone_extension": true,
 }

@@ -23,6 +23,8 @@ var vocabulary = []struct{ text, handler string }{
 	{`I am account "A" using the api-key header`, "iAmAccountUsing"},
 	{`I am account "B" using the session-token header`, "iAmAccountUsing"},
 	{`I am account "A" using the sessionToken query`, "iAmAccountUsing"},
+	{`I am account "B" using the session-token header with its first character changed`, "iAmAccountUsingANearMiss"},
+	{`I am account "A" using the api-key header with a character added`, "iAmAccountUsingANearMiss"},
 	{`I am not authenticated`, "iAmNotAuthenticated"},
 	{`the request header "Authorization" is "Bearer x"`, "theRequestHeaderIs"},
 	{`the request header "session-token" is ""`, "theRequestHeaderIs"},
@@ -377,5 +379,21 @@ Scenarios per endpoint and status the spec names. 0 !: a condition the spec give
 `
 	if text != want {
 		t.Errorf("text:\n%s\nwant:\n%s", text, want)
+	}
+}
+
+// TestNearMissIsNeverTheSecret: every change makes another string, one
+// character off, whatever the secret's last or first character.
+func TestNearMissIsNeverTheSecret(t *testing.T) {
+	for _, secret := range []string{"a", "b", "aa", "qa-api-key", "0123456789abcdef", "zzzza", "123456", "Heron-cobalt-1000!"} {
+		for _, change := range []string{"its last character changed", "its first character changed", "a character added", "its last character removed", "its letters in the other case"} {
+			got := nearMiss(secret, change)
+			if got == secret {
+				t.Errorf("nearMiss(%q, %q) is the secret itself", secret, change)
+			}
+			if d := len(got) - len(secret); d < -1 || d > 1 {
+				t.Errorf("nearMiss(%q, %q) = %q: more than one character off", secret, change, got)
+			}
+		}
 	}
 }

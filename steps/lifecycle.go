@@ -302,9 +302,13 @@ func profileRestoreBody(a account) []byte {
 	}
 	o.add("timezone", jsonString(a.timezone))
 	o.add("password", jsonString(a.password))
-	o.add("phoneCountry", `{"id":`+numberOrText(a.phoneCountryID).jsonText()+`}`)
-	o.add("phoneNumber", jsonString(a.phoneNumber))
-	o.add("phoneExtension", a.phoneExtensionJSON())
+	// Without a phone country the phone is left as it is: the spec's body
+	// table has no phone fields.
+	if a.phoneCountryID != "" {
+		o.add("phoneCountry", `{"id":`+numberOrText(a.phoneCountryID).jsonText()+`}`)
+		o.add("phoneNumber", jsonString(a.phoneNumber))
+		o.add("phoneExtension", a.phoneExtensionJSON())
+	}
 	return o.bytes()
 }
 

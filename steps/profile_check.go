@@ -3,9 +3,11 @@ package steps
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,32 +21,51 @@ import (
 type profiledField struct {
 	field string   // the field's dotted path in a body, as a 400 names it
 	keys  []string // the profile keys whose values fill it
+	// reference: the value names an entity of the target (a catalogue id,
+	// the marketplace hash), which a target may refuse as unknown with 404.
+	reference bool
 }
 
 var profiledFields = []profiledField{
-	{"currency.id", []string{"currency_id", "currencies"}},
-	{"platform.id", []string{"platform_id", "platforms"}},
-	{"nextplan.id", []string{"plan_id", "plans"}},
-	{"phoneCountry.id", []string{"phone_country_id", "other_phone_country_id"}},
-	{"marketapp.hash", []string{"marketapp_hash"}},
-	{"phoneNumber", []string{"phone_number", "other_phone_number"}},
-	{"phoneExtension", []string{"phone_extension", "other_phone_extension"}},
-	{"addressLine1", []string{"address_line1"}},
-	{"addressLine2", []string{"address_line2"}},
-	{"addressCity", []string{"address_city"}},
-	{"addressPostcode", []string{"address_postcode"}},
-	{"addressCountry", []string{"address_country"}},
-	{"vat", []string{"vat"}},
-	{"email", []string{"email_domain"}},
+	{"currency.id", []string{"currency_id", "currencies"}, true},
+	{"platform.id", []string{"platform_id", "platforms"}, true},
+	{"nextplan.id", []string{"plan_id", "plans"}, true},
+	{"phoneCountry.id", []string{"phone_country_id", "other_phone_country_id"}, true},
+	{"marketapp.hash", []string{"marketapp_hash"}, true},
+	{"phoneNumber", []string{"phone_number", "other_phone_number"}, false},
+	{"phoneExtension", []string{"phone_extension", "other_phone_extension"}, false},
+	{"addressLine1", []string{"address_line1"}, false},
+	{"addressLine2", []string{"address_line2"}, false},
+	{"addressCity", []string{"address_city"}, false},
+	{"addressPostcode", []string{"address_postcode"}, false},
+	{"addressCountry", []string{"address_country"}, false},
+	{"vat", []string{"vat"}, false},
+	{"email", []string{"email_domain"}, false},
 }
 
-// refusal is a value of the profile that the target refused.
+// refusal is a value of the profile that the target refused: named by a
+// 400, or, for a 404 that named no field, one of the unverified values the
+// request carried (others).
 type refusal struct {
 	field, value, key string
+	status            int
+	others            []refusal
+	probed            bool // found by the preflight's probes, not by a scenario
 }
 
 func (r refusal) String() string {
 	f, _ := target.Lookup(r.key)
+	if r.status == http.StatusNotFound && r.probed {
+		return fmt.Sprintf("the target answered 404 to the profile's `%s` %s (%s, %s), and 400 to the same request with another value: it does not know it", r.field, r.value, f.Env, r.key)
+	}
+	if r.status == http.StatusNotFound {
+		text := fmt.Sprintf("the target answered 404 to a request carrying the profile's `%s` %s (%s, %s)", r.field, r.value, f.Env, r.key)
+		for _, o := range r.others {
+			of, _ := target.Lookup(o.key)
+			text += fmt.Sprintf(" or `%s` %s (%s, %s)", o.field, o.value, of.Env, o.key)
+		}
+		return text + ", which the preflight could not check: it may not know it"
+	}
 	return fmt.Sprintf("the target refused the profile's `%s` %s (%s, %s)", r.field, r.value, f.Env, r.key)
 }
 
@@ -64,14 +85,29 @@ func fieldOf(name string) string {
 	return name
 }
 
-// refusedProfileValue reports the first error of a 400 that names a field
-// the suite filled with a value of the profile the preflight could not
-// verify, with that value. ok is false for any other answer.
+// nestings are the prefixes under which a body of the API carries another
+// body's fields: the app of POST /clients, the client of PUT /users.
+var nestings = []string{"", "app.", "client.", "client.app."}
+
+// refusedProfileValue reports a failure's answer that is the target's
+// refusal of a value the suite took from the profile and the preflight
+// could not verify, whatever the status the spec leaves it: a 400 that
+// names the field, or a 404 (an unknown reference, on a target that answers
+// so) to a body that carries such a value, the field the 404 names first.
+// ok is false for any other answer.
 func (s *Suite) refusedProfileValue(ex *exchange) (refusal, bool) {
-	if ex == nil || ex.err != nil || ex.status != http.StatusBadRequest || ex.out.body == nil {
+	if ex == nil || ex.err != nil || ex.out.body == nil || (ex.status != http.StatusBadRequest && ex.status != http.StatusNotFound) {
 		return refusal{}, false
 	}
 	body := gjson.ParseBytes(ex.out.body)
+	unverified := func(pf profiledField, sent gjson.Result) (refusal, bool) {
+		for _, key := range pf.keys {
+			if v, ok := s.profileHolds(key, sent.String()); ok && !s.verifiedValue(pf.field, v) {
+				return refusal{field: pf.field, value: v, key: key, status: ex.status}, true
+			}
+		}
+		return refusal{}, false
+	}
 	for _, e := range gjson.ParseBytes(ex.respBody).Array() {
 		name := e.Get("fieldName").String()
 		for _, pf := range profiledFields {
@@ -82,14 +118,36 @@ func (s *Suite) refusedProfileValue(ex *exchange) (refusal, bool) {
 			if !sent.Exists() {
 				continue
 			}
-			for _, key := range pf.keys {
-				if v, ok := s.profileHolds(key, sent.String()); ok && !s.verifiedValue(pf.field, v) {
-					return refusal{field: pf.field, value: v, key: key}, true
+			if r, ok := unverified(pf, sent); ok {
+				r.status = http.StatusBadRequest // named: the field is the cause
+				return r, true
+			}
+		}
+	}
+	if ex.status != http.StatusNotFound {
+		return refusal{}, false
+	}
+	// A 404 that names no field of the profile: the references of the body
+	// the preflight could not verify are the candidates, in the order of
+	// profiledFields (the catalogue ids and the hash first).
+	var found []refusal
+	for _, pf := range profiledFields {
+		if !pf.reference {
+			continue
+		}
+		for _, prefix := range nestings {
+			if sent := body.Get(prefix + pf.field); sent.Exists() && sent.Type != gjson.Null {
+				if r, ok := unverified(pf, sent); ok && !slices.ContainsFunc(found, func(f refusal) bool { return f.key == r.key }) {
+					found = append(found, r)
 				}
 			}
 		}
 	}
-	return refusal{}, false
+	if len(found) == 0 {
+		return refusal{}, false
+	}
+	found[0].others = found[1:]
+	return found[0], true
 }
 
 // profileHolds reports whether sent is the profile's value of key: equal,
@@ -231,8 +289,10 @@ func jsonNumberOrText(v string) any {
 func (s *Suite) checkProfileValues(ctx context.Context, userID string) ([]refusal, error) {
 	probes := s.probes(userID)
 	var (
-		mu      sync.Mutex
-		refused = map[string]refusal{}
+		mu          sync.Mutex
+		refused     = map[string]refusal{}
+		notFound    = map[int]bool{}    // probes answered 404 naming no field
+		answered400 = map[string]bool{} // templates some probe of which was answered 400
 	)
 	err := parallel(len(probes), func(i int) error {
 		pr := probes[i]
@@ -243,6 +303,13 @@ func (s *Suite) checkProfileValues(ctx context.Context, userID string) ([]refusa
 			return err
 		}
 		if err := st.setJSONBody(ctx, "template "+pr.template, string(data)); err != nil {
+			// The template needs a value the profile does not give (a
+			// plan id, say): this value cannot ride on it, and the
+			// scenarios that need the missing one say so themselves.
+			var missing *missingValue
+			if errors.As(err, &missing) {
+				return nil
+			}
 			return err
 		}
 		for field, v := range pr.set {
@@ -257,7 +324,7 @@ func (s *Suite) checkProfileValues(ctx context.Context, userID string) ([]refusa
 			return err
 		}
 		ex := st.do(ctx, out)
-		if ex.err != nil || ex.status != http.StatusBadRequest {
+		if ex.err != nil || (ex.status != http.StatusBadRequest && ex.status != http.StatusNotFound) {
 			return nil
 		}
 		sent := gjson.GetBytes(ex.out.body, pr.field).String()
@@ -270,17 +337,35 @@ func (s *Suite) checkProfileValues(ctx context.Context, userID string) ([]refusa
 					if pr.field == "email" {
 						v = sent
 					}
-					refused[pr.key] = refusal{field: pr.field, value: v, key: pr.key}
+					refused[pr.key] = refusal{field: pr.field, value: v, key: pr.key, status: ex.status}
 				}
 				mu.Unlock()
 				return nil
 			}
 		}
+		mu.Lock()
+		defer mu.Unlock()
+		if ex.status == http.StatusNotFound {
+			notFound[i] = true
+			return nil
+		}
+		answered400[pr.method+" "+pr.path+" "+pr.template] = true
 		s.verify(pr.field, pr.value)
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	// A 404 that names no field is an unknown reference of the body (a
+	// target that answers unknown references so): this probe's value when
+	// another probe of the same template was answered 400, which shows
+	// that the template's other values are known. Otherwise it cannot be
+	// told which value is unknown, and a scenario that meets it says so.
+	for i := range notFound {
+		pr := probes[i]
+		if _, ok := refused[pr.key]; !ok && answered400[pr.method+" "+pr.path+" "+pr.template] {
+			refused[pr.key] = refusal{field: pr.field, value: pr.value, key: pr.key, status: http.StatusNotFound, probed: true}
+		}
 	}
 	var out []refusal
 	for _, r := range refused {

@@ -182,13 +182,17 @@ type scenarioState struct {
 	need    need   // what it holds of them
 	account string // "A", "B" or "" for not authenticated
 	scheme  authScheme
-	tokens  map[string]string // account -> session token of this scenario
-	secrets []string          // values masked in failure output
+	// nearMiss, when set, changes the credential by one character as it
+	// says (iAmAccountUsingANearMiss).
+	nearMiss string
+	tokens   map[string]string // account -> session token of this scenario
+	secrets  []string          // values masked in failure output
 
-	pending pendingRequest
-	last    *exchange
-	sent    []*exchange // every request of the steps, for the floor check
-	step    string      // the text of the step that runs
+	pending  pendingRequest
+	standIns bool // a template's missing catalogue values get stand-ins (theRequestBodyIsTheTemplate)
+	last     *exchange
+	sent     []*exchange // every request of the steps, for the floor check
+	step     string      // the text of the step that runs
 
 	covered   map[coverageKey]bool
 	askedKeys map[coverageKey]bool // statuses the scenario's assertions named (askedFor)

@@ -183,6 +183,15 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		}
 		return value{text: regexp.QuoteMeta(v.plain())}, nil
 	}
+	if kind, inner, ok := strings.Cut(name, ":"); ok && nearMisses[kind] != "" {
+		v, err := st.lookup(ctx, inner)
+		if err != nil {
+			return value{}, err
+		}
+		changed := nearMiss(v.plain(), nearMisses[kind])
+		st.addSecret(changed) // one character off a secret, masked like it
+		return value{text: changed}, nil
+	}
 	if inner, ok := strings.CutPrefix(name, "upper:"); ok {
 		v, err := st.lookup(ctx, inner)
 		if err != nil {
@@ -220,6 +229,9 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 	switch name {
 	case "currencyId", "planId", "platformId", "phoneCountryId", "marketappHash":
 		v, err := profileText(p, seedVars[name])
+		if err != nil && st.standIns {
+			v, err = standIns[name], nil
+		}
 		if err != nil {
 			return value{}, err
 		}
@@ -243,10 +255,26 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 	return value{}, fmt.Errorf("unknown variable {{%s}}: not remembered in this scenario and not a profile value or generator", name)
 }
 
+// nearMisses are the variable prefixes that change a value by one
+// character, or its letters' case ({{near-last:A.password}}), as nearMiss
+// does for a credential.
+var nearMisses = map[string]string{
+	"near-last": "its last character changed", "near-first": "its first character changed",
+	"near-added": "a character added", "near-removed": "its last character removed",
+	"near-case": "its letters in the other case",
+}
+
 // seedVars are the variables that are seed values of the profile, by key.
 var seedVars = map[string]string{
 	"currencyId": "currency_id", "planId": "plan_id", "platformId": "platform_id",
 	"phoneCountryId": "phone_country_id", "marketappHash": "marketapp_hash",
+}
+
+// standIns fill a seed value the profile does not give where the body's
+// values cannot change the answer: no target need hold them.
+var standIns = map[string]string{
+	"currencyId": "0", "planId": "0", "platformId": "0", "phoneCountryId": "0",
+	"marketappHash": strings.Repeat("0", 40),
 }
 
 // profileVars are the variables that are profile values as text, by the

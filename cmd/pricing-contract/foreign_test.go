@@ -1,9 +1,13 @@
 package main
 
 import (
+	"cmp"
+	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,8 +117,11 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 		// It gives one id of each catalogue, not two: the scenarios that
 		// need a second are skipped, and the run ends saying what to set.
 		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-		if last := lines[len(lines)-1]; !regexp.MustCompile(`^pricing-contract: \d+ scenarios? not run: set PRICING_(CURRENCIES|PLANS|PLATFORMS) `).MatchString(last) {
-			t.Errorf("the last line does not say which key to set: %q\n%s", last, r)
+		if last := lines[len(lines)-1]; !strings.Contains(last, "`pricing-contract init`") {
+			t.Errorf("the last line does not name init: %q\n%s", last, r)
+		}
+		if keyLine := lines[max(len(lines)-2, 0)]; !regexp.MustCompile(`^pricing-contract: \d+ scenarios? not run: set PRICING_(CURRENCIES|PLANS|PLATFORMS) `).MatchString(keyLine) {
+			t.Errorf("the line before the last does not say which key to set: %q\n%s", keyLine, r)
 		}
 		// One set of counts: the console's is the reports' and the summary's
 		// (godog's own counted a skipped scenario as passed).
@@ -134,4 +141,95 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestNoPlanIDSkipsOnlyWhatSendsAnApp: against a correct foreign target
+// whose profile gives no plan id (no answer of the spec shows one), every
+// scenario runs but those that send an app body, whose nextplan.id needs
+// it; a request the target must refuse before it reads the body (no
+// credentials, an unknown version) runs with a stand-in. Before, the
+// preflight's probes needed the plan id and no scenario ran.
+func TestNoPlanIDSkipsOnlyWhatSendsAnApp(t *testing.T) {
+	m := mocktest.MustStart(t, mocktest.Options{Fixtures: fixtures.Foreign()})
+	seed := m.Server.Profile()
+	dir := t.TempDir()
+	block := readmeBlock(t, "cat > staging.profile <<'PROFILE'", "PROFILE")
+	var kept []string
+	for _, l := range block {
+		if !strings.HasPrefix(l, "plan_id") && !strings.HasPrefix(l, "plans") {
+			kept = append(kept, l)
+		}
+	}
+	path := filepath.Join(dir, "noplan.profile")
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{
+		"PRICING_STAGING_PASSWORD": seed.Password, "PRICING_STAGING_API_KEY": seed.APIKey,
+		"PRICING_STAGING_OTHER_PASSWORD": seed.OtherPassword, "PRICING_STAGING_OTHER_API_KEY": seed.OtherAPIKey,
+	}
+	cucumber := filepath.Join(dir, "run.json")
+	r := run(env, "--profile", path, "--profile-only", "--base-url", m.URL, "--godog.concurrency", "4",
+		"--godog.format", "progress,cucumber:"+cucumber)
+	if r.code != 0 {
+		t.Fatalf("want exit 0, got %s", r)
+	}
+	b, err := os.ReadFile(cucumber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report []cucumberFeature
+	if err := json.Unmarshal(b, &report); err != nil {
+		t.Fatal(err)
+	}
+	template := regexp.MustCompile(`^the request body is the template "([^"]+)"$`)
+	ran, skipped := 0, 0
+	status := map[string]string{}
+	for _, f := range report {
+		for _, sc := range f.Elements {
+			status[sc.Name] = "ran"
+			first := slices.IndexFunc(sc.Steps, func(st cucumberStep) bool { return st.Result.Status == "skipped" })
+			if first < 0 {
+				ran++
+				continue
+			}
+			skipped++
+			status[sc.Name] = "skipped"
+			st := sc.Steps[first]
+			m := template.FindStringSubmatch(st.Name)
+			if m == nil {
+				t.Errorf("%q was skipped at %q, not at an app body", sc.Name, st.Name)
+				continue
+			}
+			body, err := fs.ReadFile(fixtures.Bodies(), m[1]+".json")
+			if err != nil || !strings.Contains(string(body), "{{planId}}") {
+				t.Errorf("%q was skipped at the template %q, which needs no plan id", sc.Name, m[1])
+			}
+		}
+	}
+	for _, name := range []string{"POST /apps without credentials is answered 401", "POST /apps under the version v2 is answered 404"} {
+		if status[name] != "ran" {
+			t.Errorf("%q: %s, want it run (its body cannot change the answer)", name, cmp.Or(status[name], "not in the run"))
+		}
+	}
+	if skipped == 0 || ran < 300 {
+		t.Errorf("%d scenarios ran and %d were skipped: want every scenario but the app bodies run", ran, skipped)
+	}
+	t.Logf("%d scenarios ran, %d skipped for want of a plan id", ran, skipped)
+	if !regexp.MustCompile(`(?m)^pricing-contract: \d+ scenarios not run: set PRICING_PLAN_ID \(plan_id\)$`).MatchString(r.stderr) {
+		t.Errorf("the run does not end saying that the plan id is missing:\n%s", r.stderr)
+	}
+}
+
+// cucumberFeature is what this test reads of godog's cucumber JSON.
+type cucumberFeature struct {
+	Elements []struct {
+		Name  string
+		Steps []cucumberStep
+	}
+}
+
+type cucumberStep struct {
+	Name   string
+	Result struct{ Status string } `json:"result"`
 }

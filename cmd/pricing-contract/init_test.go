@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
@@ -84,6 +87,8 @@ func TestInitRefusesWhatItCannotUse(t *testing.T) {
 	}{
 		{"no accounts", nil, []string{"--base-url", m.URL, "--output", filepath.Join(dir, "a")}, 2, "no email: give --email or set PRICING_EMAIL"},
 		{"a wrong password", env, []string{"--base-url", m.URL, "--output", filepath.Join(dir, "b")}, 3, "other@example.com cannot log in"},
+		{"a wrong api key", env, []string{"--base-url", m.URL, "--other-password", "other-password", "--api-key", "not-the-key", "--output", filepath.Join(dir, "c")},
+			3, "the api key of qa@example.com is refused"},
 		{"an existing file", env, []string{"--base-url", m.URL, "--other-password", "other-password", "--output", existing}, 2, "--force overwrites"},
 	} {
 		var stdout, stderr bytes.Buffer
@@ -94,5 +99,46 @@ func TestInitRefusesWhatItCannotUse(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(existing); string(b) != "base_url = http://x/v1\n" {
 		t.Errorf("init overwrote a file without --force: %q", b)
+	}
+}
+
+// TestInitFindsWhatACorrectTargetLetsItFind: a target whose collections
+// need credentials and which has no read extension shows no plan, currency
+// or phone country id in any answer init may ask for without changing
+// anything; init finds them by requests every correct target refuses for a
+// blank name, which also name an unknown id (the preflight's way).
+func TestInitFindsWhatACorrectTargetLetsItFind(t *testing.T) {
+	hidden := regexp.MustCompile(`^/v1(\.0)?/(plans|currencies|phoneCountries|marketapps|users/[^/]+(/clients)?|clients/[^/]+(/apps)?|apps/[^/]+)$`)
+	m := mocktest.MustStart(t, mocktest.Options{Wrap: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case r.Method == http.MethodGet && hidden.MatchString(r.URL.Path):
+				http.NotFound(w, r)
+			case r.Method == http.MethodGet && r.Header.Get("Authorization") == "":
+				w.WriteHeader(http.StatusUnauthorized)
+			default:
+				next.ServeHTTP(w, r)
+			}
+		})
+	}})
+	seed := m.Server.Profile()
+	secrets := map[string]string{
+		"PRICING_PASSWORD": seed.Password, "PRICING_API_KEY": seed.APIKey,
+		"PRICING_OTHER_PASSWORD": seed.OtherPassword, "PRICING_OTHER_API_KEY": seed.OtherAPIKey,
+	}
+	var stdout, stderr bytes.Buffer
+	code := contract.Init(context.Background(),
+		[]string{"--base-url", m.URL, "--email", seed.Email, "--other-email", seed.OtherEmail, "--output", "-"},
+		func(k string) string { return secrets[k] }, strings.NewReader(""), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("init: exit %d\n%s", code, stderr.String())
+	}
+	text := stdout.String()
+	t.Log(text)
+	for _, want := range []string{"\nplatforms = 1:Android,2:iOS\n", "\nplatform_id = 1\n", "\nplan_id = 1\n", "\ncurrency_id = 1\n",
+		"\nphone_country_id = 1\n", "\nversion_forms = v1,v1.0\n", "# the target knows the nextplan.id ids 1, 2, 3"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the profile has no %q:\n%s", strings.TrimSpace(want), text)
+		}
 	}
 }

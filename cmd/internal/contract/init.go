@@ -2,6 +2,7 @@ package contract
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -111,6 +112,9 @@ type discovery struct {
 	http  *http.Client
 	found map[string]string // profile key -> value
 	notes map[string]string // profile key -> how it was found, or why not
+	// what the logins showed, for the probes
+	userA, clientB string
+	seenIDs        []string // every catalogue id an answer showed
 }
 
 // get sends a request and returns the status and body; a transport error
@@ -132,6 +136,8 @@ func (d *discovery) do(ctx context.Context, method, u string, header http.Header
 	return resp.StatusCode, b, resp.Header, err
 }
 
+// get reads p with account A's api key: a collection the spec leaves open
+// may need credentials, and one that needs none takes them.
 func (d *discovery) get(ctx context.Context, p string, key string) (gjson.Result, bool) {
 	h := http.Header{}
 	if key != "" {
@@ -147,7 +153,8 @@ func (d *discovery) get(ctx context.Context, p string, key string) (gjson.Result
 // run logs in both accounts and reads what the target shows: nothing it
 // sends changes data.
 func (d *discovery) run(ctx context.Context, acct map[string]string) error {
-	status, _, hdr, err := d.do(ctx, http.MethodGet, d.base+"/platforms", nil, "")
+	key := acct["api_key"]
+	status, _, hdr, err := d.do(ctx, http.MethodGet, d.base+"/platforms", http.Header{"Authorization": {"api-key " + key}}, "")
 	if err != nil {
 		return fmt.Errorf("the target does not answer: GET %s/platforms: %v", d.base, err)
 	}
@@ -158,15 +165,21 @@ func (d *discovery) run(ctx context.Context, acct map[string]string) error {
 		d.set("platforms_path", "/platforms", "GET /platforms answered 200")
 	}
 	var ids [2]gjson.Result
-	for i, who := range [][2]string{{"email", "password"}, {"other_email", "other_password"}} {
+	for i, who := range [][3]string{{"email", "password", "api_key"}, {"other_email", "other_password", "other_api_key"}} {
 		s, err := d.login(ctx, acct[who[0]], acct[who[1]])
 		if err != nil {
 			return err
 		}
 		ids[i] = s
+		if err := d.checkKey(ctx, acct[who[0]], acct[who[2]], s.Get("userId").Raw); err != nil {
+			return err
+		}
+	}
+	if ids[0].Get("userId").Raw == ids[1].Get("userId").Raw || ids[0].Get("clientId").Raw == ids[1].Get("clientId").Raw {
+		return fmt.Errorf("%s and %s log in as one user or as users of one client: account B must be a user of another client than A's", acct["email"], acct["other_email"])
 	}
 	userA, clientA := ids[0].Get("userId").Raw, ids[0].Get("clientId").Raw
-	key := acct["api_key"]
+	d.userA, d.clientB = userA, ids[1].Get("clientId").Raw
 
 	if u, ok := d.get(ctx, "/users/"+userA, key); ok {
 		d.set("first_name", u.Get("firstName").String(), "GET /users/"+userA)
@@ -206,7 +219,28 @@ func (d *discovery) run(ctx context.Context, acct map[string]string) error {
 		d.set("email_domain", strings.ToLower(domain), "the domain of account A's email")
 	}
 	d.catalogues(ctx, key, clientA)
-	d.versions(ctx)
+	d.currenciesOfClients(ctx, acct, ids)
+	d.probeCatalogues(ctx, acct)
+	d.versions(ctx, key)
+	return nil
+}
+
+// checkKey holds an account's api key to what the preflight asks of it: PUT
+// /users/:userId of its own user with the key and an empty body is refused
+// for the body (400) when the key is accepted, 401 when it is not. A key
+// the target refuses is an error: a profile with it would fail every
+// scenario that uses it.
+func (d *discovery) checkKey(ctx context.Context, email, key, userID string) error {
+	h := http.Header{"Authorization": {"api-key " + key}, "Content-Type": {"application/json"}}
+	status, _, _, err := d.do(ctx, http.MethodPut, d.base+"/users/"+userID, h, "{}")
+	switch {
+	case err != nil:
+		return fmt.Errorf("the target does not answer: PUT %s/users/%s: %v", d.base, userID, err)
+	case status == http.StatusUnauthorized:
+		return fmt.Errorf("the api key of %s is refused: PUT /users/%s with it was answered 401; check the key", email, userID)
+	case status >= 500:
+		return fmt.Errorf("PUT /users/%s with the api key of %s and an empty body was answered %d", userID, email, status)
+	}
 	return nil
 }
 
@@ -232,6 +266,10 @@ func (d *discovery) login(ctx context.Context, email, password string) (gjson.Re
 			}
 			return gjson.ParseBytes(b), nil
 		}
+		if status == http.StatusOK {
+			return gjson.Result{}, fmt.Errorf("POST /sessions answered 200 to %s's %s body, but its userId is %s, not a number (spec 2.4): the target breaks the contract",
+				email, enc, cmp.Or(gjson.GetBytes(b, "userId").Raw, "absent"))
+		}
 	}
 	return gjson.Result{}, fmt.Errorf("%s cannot log in with a JSON or a form body: check the email and the password", email)
 }
@@ -240,7 +278,7 @@ func (d *discovery) login(ctx context.Context, email, password string) (gjson.Re
 // the read extensions currencies, plans, phoneCountries, marketapps) and
 // the apps of client A for a marketplace hash.
 func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
-	if v, ok := d.get(ctx, "/platforms", ""); ok {
+	if v, ok := d.get(ctx, "/platforms", key); ok {
 		var items []string
 		for _, p := range v.Get("platforms").Array() {
 			if name := p.Get("name").String(); name == "Android" || name == "iOS" {
@@ -251,7 +289,7 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 			d.set("platforms", strings.Join(items, ","), "GET /platforms")
 		}
 	}
-	if v, ok := d.get(ctx, "/currencies", ""); ok {
+	if v, ok := d.get(ctx, "/currencies", key); ok {
 		var items []string
 		for _, c := range v.Get("currencies").Array() {
 			if code := c.Get("code").String(); target.IsCurrencyCode(code) {
@@ -262,7 +300,7 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 			d.set("currencies", strings.Join(items, ","), "GET /currencies")
 		}
 	}
-	if v, ok := d.get(ctx, "/plans", ""); ok {
+	if v, ok := d.get(ctx, "/plans", key); ok {
 		var items []string
 		for _, p := range v.Get("plans").Array() {
 			word := "none"
@@ -292,7 +330,7 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 			}
 		}
 	}
-	if v, ok := d.get(ctx, "/marketapps", ""); ok {
+	if v, ok := d.get(ctx, "/marketapps", key); ok {
 		for _, m := range v.Get("marketapps").Array() {
 			if h := m.Get("hash").String(); target.IsHash40(h) {
 				d.set("marketapp_hash", strings.ToLower(h), "GET /marketapps")
@@ -309,7 +347,7 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 }
 
 // versions tries the forms of the base URL's version segment.
-func (d *discovery) versions(ctx context.Context) {
+func (d *discovery) versions(ctx context.Context, key string) {
 	u, err := url.Parse(d.base)
 	if err != nil {
 		return
@@ -319,7 +357,7 @@ func (d *discovery) versions(ctx context.Context) {
 	for _, v := range []string{"v1", "v1.0"} {
 		w := *u
 		w.Path = dir + v + "/platforms"
-		if status, _, _, err := d.do(ctx, http.MethodGet, w.String(), nil, ""); err == nil && status == http.StatusOK {
+		if status, _, _, err := d.do(ctx, http.MethodGet, w.String(), http.Header{"Authorization": {"api-key " + key}}, ""); err == nil && status == http.StatusOK {
 			served = append(served, v)
 		}
 	}
@@ -377,7 +415,11 @@ func (d *discovery) profileText(acct map[string]string) string {
 				fmt.Fprintf(&b, "# not found: the default holds unless the target refuses it\n# %s = %s\n", f.Key, f.Default)
 				continue
 			}
-			fmt.Fprintf(&b, "# TODO not found: %s\n# %s = \n", todoHint(f.Key), f.Key)
+			fmt.Fprintf(&b, "# TODO not found: %s\n", todoHint(f.Key))
+			if why := d.notes[f.Key]; why != "" {
+				fmt.Fprintf(&b, "# %s\n", why)
+			}
+			fmt.Fprintf(&b, "# %s = \n", f.Key)
 		}
 	}
 	return b.String()

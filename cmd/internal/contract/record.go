@@ -247,7 +247,9 @@ func (r *runRecord) step(sr *scenarioRecord, st *godog.Step, status string, err 
 	for _, s := range sr.Steps {
 		if s.ID == st.Id {
 			s.Status = status
-			if err != nil && status != statusSkipped {
+			// A skipped step's error says why (a profile value missing),
+			// except for the steps godog skips after the first one.
+			if err != nil && (status != statusSkipped || errors.Is(err, godog.ErrSkip) && err.Error() != godog.ErrSkip.Error()) {
 				s.Err = err.Error()
 			}
 			return
@@ -268,6 +270,11 @@ func (r *runRecord) finish(sr *scenarioRecord, err error, notStarted bool, pairN
 		for _, s := range sr.Steps {
 			if s.Status == statusSkipped {
 				sr.Status = statusSkipped
+				// godog ends a scenario a step skipped without an error:
+				// the first skipped step's reason is the scenario's.
+				if err == nil && s.Err != "" {
+					err = errors.New(s.Err)
+				}
 			}
 		}
 	case errors.Is(err, godog.ErrUndefined):

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/lineage"
+)
+
+// undiscoverable are the profile keys whose values no answer of the spec
+// shows without creating something: a marketplace hash (no endpoint lists
+// marketplace apps), the codes of currencies (a client answer) and the
+// kinds of plans (an app answer). Init writes them as TODO on a target
+// without read extensions that show them; the scenarios that need them
+// are then skipped, and only those.
+var undiscoverable = map[string]bool{"marketapp_hash": true, "currencies": true, "plans": true}
+
+// TestLineagesFromFirstContact proves the gate on correct servers that were
+// not made from the mock (mockserver/variants/lineages): each is given to
+// init with only its base URL and two accounts, as a QA engineer meets a
+// new staging server, and the suite runs with the profile init wrote. No
+// scenario may fail; a scenario may be skipped only for a value no answer
+// of the spec shows, a read extension the target does not have, or a
+// choice of the spec's the target made otherwise (it serves v1 only). Then
+// the values its documentation gives (Lineage.Known) make every scenario
+// run but those of missing read extensions.
+func TestLineagesFromFirstContact(t *testing.T) {
+	for _, l := range lineage.All() {
+		t.Run(l.Name, func(t *testing.T) {
+			t.Parallel()
+			tg := l.MustStart(t, 1, "")
+			env := tg.Env()
+			dir := t.TempDir()
+			path := filepath.Join(dir, "target.profile")
+			var stdout, stderr bytes.Buffer
+			if code := contract.Init(context.Background(), []string{"--output", path}, func(k string) string { return env[k] },
+				strings.NewReader(""), &stdout, &stderr); code != 0 {
+				t.Fatalf("init with the base URL and two accounts: exit %d\n%s", code, stderr.String())
+			}
+			profile, _ := os.ReadFile(path)
+
+			for _, known := range []bool{false, true} {
+				runEnv := map[string]string{}
+				for k, v := range env {
+					runEnv[k] = v
+				}
+				if known {
+					for k, v := range l.Known {
+						runEnv["PRICING_"+strings.ToUpper(k)] = v
+					}
+				}
+				junit := filepath.Join(dir, "report.xml")
+				r := run(runEnv, "--profile", path, "--godog.concurrency", "4", "--godog.format", "progress,junit:"+junit)
+				if r.code != 0 {
+					t.Fatalf("the suite with the profile init wrote (values it documents given: %v): want exit 0, got %s\n--- profile:\n%s", known, r, profile)
+				}
+				ran, skipped := 0, map[string]int{}
+				for _, tc := range readJUnit(t, junit) {
+					if tc.Skipped == nil {
+						ran++
+						continue
+					}
+					why := skipCause(tc.Skipped.Message)
+					skipped[why]++
+					switch {
+					case why == "read extension", strings.HasPrefix(why, "the other choice of "):
+					case undiscoverable[why] && !known:
+					default:
+						t.Errorf("%q was skipped (%s): %s", tc.Name, why, tc.Skipped.Message)
+					}
+				}
+				t.Logf("values it documents given: %v: %d scenarios passed, skipped: %v", known, ran, skipped)
+			}
+		})
+	}
+}
+
+// skipCause is the profile key a skipped scenario wanted, or "read
+// extension" for a read the target does not have, "the other choice of
+// KEY" for a scenario of a choice the profile says the target did not make.
+func skipCause(message string) string {
+	if m := regexp.MustCompile(`which the profile does not give: set \w+ \((\w+)\)`).FindStringSubmatch(message); m != nil {
+		return m[1]
+	}
+	if strings.Contains(message, "is a read extension the spec does not have") {
+		return "read extension"
+	}
+	if m := regexp.MustCompile(`needs the profile's (\w+) to`).FindStringSubmatch(message); m != nil {
+		return "the other choice of " + m[1]
+	}
+	return message
+}
+
+type junitCase struct {
+	Name    string `xml:"name,attr"`
+	Skipped *struct {
+		Message string `xml:"message,attr"`
+	} `xml:"skipped"`
+}
+
+func readJUnit(t *testing.T, path string) []junitCase {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Suites []struct {
+			Cases []junitCase `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var out []junitCase
+	for _, s := range doc.Suites {
+		out = append(out, s.Cases...)
+	}
+	return out
+}

@@ -1,0 +1,181 @@
+package events
+
+// Representations are structs rather than maps so that fields come out in the
+// order of the spec's tables.
+
+type userJSON struct {
+	ID                  int64            `json:"id"`
+	Created             string           `json:"created"`
+	Email               string           `json:"email"`
+	PasswordLastChanged string           `json:"passwordLastChanged"`
+	FirstName           string           `json:"firstName"`
+	LastName            string           `json:"lastName"`
+	SubscribeWelcome    bool             `json:"subscribeWelcome"`
+	SubscribeBlog       bool             `json:"subscribeBlog"`
+	SubscribeHowto      bool             `json:"subscribeHowto"`
+	SubscribeOnboarding bool             `json:"subscribeOnboarding"`
+	PhoneCountry        phoneCountryJSON `json:"phoneCountry"`
+	PhoneNumber         string           `json:"phoneNumber"`
+	PhoneExtension      *string          `json:"phoneExtension"`
+	Timezone            string           `json:"timezone"`
+}
+
+type phoneCountryJSON struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	DialCode string `json:"dialCode"`
+}
+
+type clientJSON struct {
+	ID              int64   `json:"id"`
+	CreatedDate     string  `json:"createdDate"`
+	Name            string  `json:"name"`
+	AddressLine1    string  `json:"addressLine1"`
+	AddressLine2    *string `json:"addressLine2,omitempty"`
+	AddressCity     string  `json:"addressCity"`
+	AddressPostcode string  `json:"addressPostcode"`
+	AddressCountry  string  `json:"addressCountry"`
+	VAT             *string `json:"vat,omitempty"`
+	Currency        struct {
+		ID   int64 `json:"id"`
+		Code any   `json:"code"`
+	} `json:"currency"`
+}
+
+type appJSON struct {
+	ID        int64    `json:"id"`
+	Created   string   `json:"created"`
+	Name      string   `json:"name"`
+	Platform  idName   `json:"platform"`
+	WriteKey  string   `json:"writeKey"`
+	Plan      planJSON `json:"plan"`
+	Marketapp struct {
+		Hash string `json:"hash"`
+	} `json:"marketapp"`
+}
+
+type idName struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+type planJSON struct {
+	IsLite      bool `json:"isLite"`
+	IsPro       bool `json:"isPro"`
+	IsDynamic   bool `json:"isDynamic"`
+	NeedBilling bool `json:"needBilling"`
+}
+
+type sessionJSON struct {
+	ID            int64  `json:"id"`
+	Created       string `json:"created"`
+	CreatorUserID int64  `json:"creatorUserId"`
+	UserID        int64  `json:"userId"`
+	ClientID      int64  `json:"clientId"`
+	Token         string `json:"token"`
+}
+
+type platformList struct {
+	Platforms []idName `json:"platforms"`
+	Total     int      `json:"total"`
+}
+
+type currencyJSON struct {
+	ID   int64  `json:"id"`
+	Code string `json:"code"`
+	Name string `json:"name"`
+}
+
+type currencyList struct {
+	Currencies []currencyJSON `json:"currencies"`
+	Total      int            `json:"total"`
+}
+
+type planItemJSON struct {
+	ID          int64  `json:"id"`
+	Name        string `json:"name"`
+	IsLite      bool   `json:"isLite"`
+	IsPro       bool   `json:"isPro"`
+	IsDynamic   bool   `json:"isDynamic"`
+	NeedBilling bool   `json:"needBilling"`
+}
+
+type planList struct {
+	Plans []planItemJSON `json:"plans"`
+	Total int            `json:"total"`
+}
+
+func (s *Server) userJSON(u *userView) userJSON {
+	p := u.Profile
+	pc := s.cat.phoneByID[p.PhoneCountryID]
+	out := userJSON{
+		ID:                  u.ID,
+		Created:             isoTime(u.Created),
+		Email:               p.Email,
+		PasswordLastChanged: isoTime(u.PasswordLastChanged),
+		FirstName:           p.FirstName,
+		LastName:            p.LastName,
+		SubscribeWelcome:    p.SubscribeWelcome,
+		SubscribeBlog:       p.SubscribeBlog,
+		SubscribeHowto:      p.SubscribeHowto,
+		SubscribeOnboarding: p.SubscribeOnboarding,
+		PhoneCountry:        phoneCountryJSON{ID: p.PhoneCountryID},
+		PhoneNumber:         p.PhoneNumber,
+		PhoneExtension:      cloneString(p.PhoneExtension),
+		Timezone:            p.Timezone,
+	}
+	if pc.ID != 0 {
+		out.PhoneCountry.Name, out.PhoneCountry.DialCode = pc.Name(), pc.DialCode
+	}
+	return out
+}
+
+func (s *Server) clientJSON(c *clientView) clientJSON {
+	d := c.Details
+	out := clientJSON{
+		ID:              c.ID,
+		CreatedDate:     isoTime(c.Created),
+		Name:            d.Name,
+		AddressLine1:    d.AddressLine1,
+		AddressLine2:    cloneString(d.AddressLine2),
+		AddressCity:     d.AddressCity,
+		AddressPostcode: d.AddressPostcode,
+		AddressCountry:  d.AddressCountry,
+		VAT:             cloneString(d.VAT),
+	}
+	out.Currency.ID = d.CurrencyID
+	out.Currency.Code = s.cat.currencyByID[d.CurrencyID].Code
+	if s.fault == faultCurrencyCodeNumeric {
+		out.Currency.Code = d.CurrencyID
+	}
+	return out
+}
+
+func (s *Server) appJSON(a *appView) appJSON {
+	p := s.cat.planByID[a.PlanID]
+	out := appJSON{
+		ID:       a.ID,
+		Created:  isoTime(a.Created),
+		Name:     a.Name,
+		Platform: idName{a.PlatformID, s.cat.platformByID[a.PlatformID].Name},
+		WriteKey: a.WriteKey,
+		Plan:     planJSON{p.IsLite, p.IsPro, p.IsDynamic, p.NeedBilling},
+	}
+	out.Marketapp.Hash = a.Hash
+	return out
+}
+
+func (s *Server) sessionJSON(x *sessionView) sessionJSON {
+	out := sessionJSON{
+		ID:            x.ID,
+		Created:       isoTime(x.Created),
+		CreatorUserID: x.UserID,
+		UserID:        x.UserID,
+		ClientID:      x.ClientID,
+		Token:         x.Token,
+	}
+	if s.fault == faultSessionIDsSwapped {
+		out.UserID, out.ClientID = x.ClientID, x.UserID
+	}
+	return out
+}
