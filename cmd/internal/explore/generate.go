@@ -268,7 +268,7 @@ func (g *generator) setupFor(s *seqState, c Cell) (Step, bool) {
 		return st
 	}
 	switch {
-	case c.Op == OpPutClient && c.Position == posPath && c.Operator == "created" && len(s.posted["A"])+len(s.posted["B"]) == 0:
+	case c.Op == OpPutClient && c.Position == posPath && c.Operator == "created" && !g.madeClient(s):
 		return Step{Op: OpPostClient, Actor: actor, Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newClientBody(false)}, g.wd.several
 	case c.Op == OpLogin && (c.Operator == "login-email-before-change" || c.Operator == "login-email-after-change") && !g.emailChanged(s):
 		return put("email", []string{"email-new", "email-plus", "email-dots", "email-subdomain"}[g.r.IntN(4)]), true
@@ -278,6 +278,12 @@ func (g *generator) setupFor(s *seqState, c Cell) (Step, bool) {
 		return put("password", "password-6"), true
 	}
 	return Step{}, false
+}
+
+func (g *generator) madeClient(s *seqState) bool {
+	_, a := s.created("A")
+	_, b := s.created("B")
+	return a || b
 }
 
 func (g *generator) emailChanged(s *seqState) bool {
@@ -353,13 +359,23 @@ func (g *generator) apply(s *seqState, st *Step, c Cell) bool {
 			// no platform): a valid one first, for the operator to change.
 			g.fill(st, f)
 		}
-		m, made := o.Make(g.draw(s, st, f))
-		if !made {
-			return false
-		}
-		m.Field, m.Op = f.path, o.Name
-		st.Muts = append(st.Muts, m)
+		return g.mutate(s, st, f, o)
 	}
+	return true
+}
+
+// mutate applies operator o at field f of a step's body, and reports
+// whether the operator found a value to make.
+func (g *generator) mutate(s *seqState, st *Step, f field, o BodyOp) bool {
+	m, ok := o.Make(g.draw(s, st, f))
+	if !ok {
+		return false
+	}
+	m.Field, m.Op = f.path, o.Name
+	if st.Op == OpPutClient && f.path == "terms" && (o.Name == "absent" || o.Name == "null") {
+		m.Alt = "I agree" // read as no new acceptance (freedom.PutClientTerms)
+	}
+	st.Muts = append(st.Muts, m)
 	return true
 }
 
@@ -416,10 +432,7 @@ func (g *generator) extras(s *seqState, st *Step, aim Cell, legal bool) {
 			continue
 		}
 		o := fits[g.r.IntN(len(fits))]
-		if m, ok := o.Make(g.draw(s, st, f)); ok {
-			m.Field, m.Op = f.path, o.Name
-			st.Muts = append(st.Muts, m)
-		}
+		g.mutate(s, st, f, o)
 	}
 }
 
@@ -449,10 +462,7 @@ func (g *generator) refusal(s *seqState, st *Step) {
 	}
 	f := fits[g.r.IntN(len(fits))]
 	o, _ := bodyOp([]string{"absent", "empty", "null"}[g.r.IntN(3)])
-	if m, ok := o.Make(g.draw(s, st, f)); ok {
-		m.Field, m.Op = f.path, o.Name
-		st.Muts = append(st.Muts, m)
-	}
+	g.mutate(s, st, f, o)
 }
 
 // pathID is the literal id a path operator sends.
@@ -480,7 +490,7 @@ func (g *generator) pathID(s *seqState, st *Step) {
 	case "leading-zero":
 		st.PathID = "0" + own
 	case "created":
-		if len(s.posted[st.Actor]) == 0 {
+		if _, ok := s.created(st.Actor); !ok {
 			st.Path = "own"
 		}
 	}

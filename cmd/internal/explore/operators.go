@@ -160,8 +160,7 @@ var bodyOps = []BodyOp{
 	{Name: "empty", Kind: NearMiss, Cond: condMissing, Source: "BLNS Reserved Strings (the empty string); 7.3",
 		On: isString, Make: set("")},
 	{Name: "max-length", Kind: LegalVariety, Source: "8 (..255); WSTG-INPV (boundary values)",
-		On:   func(f field) bool { return f.limit && (f.kind == kText || f.kind == kPhone) },
-		Make: setf(func(d draw) any { return limitText(d, 255, "x") })},
+		On: kinds(kText), Make: setf(func(d draw) any { return limitText(d, 255, "x") })},
 	{Name: "max-length-two-byte", Kind: LegalVariety, Source: "8 (characters, not bytes); RFC 8259 8.1 (UTF-8); BLNS Two-Byte Characters",
 		On: kinds(kText), Make: setf(func(d draw) any { return limitText(d, 255, twoByte) })},
 	{Name: "three-byte", Kind: LegalVariety, Source: "8; BLNS Two-Byte Characters (CJK, 3 bytes each in UTF-8)",
@@ -209,7 +208,7 @@ var bodyOps = []BodyOp{
 			return Mutation{Value: escaped(s)}, true
 		}},
 	{Name: "values-unstated", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity, Source: "7.3 (no code for them); freedom unstated-validity",
-		On: kinds(kValue), Make: setf(func(d draw) any { return limitText(d, 255, "9") })},
+		On: kinds(kValue, kPhone), Make: setf(func(d draw) any { return repeat("9", 255) })},
 
 	// Email addresses (RFC 5321, 5322; 7.3 InvalidEmail).
 	{Name: "email-new", Kind: LegalVariety, Source: "4.1 (an update stores the new email, which then logs in)",
@@ -552,4 +551,45 @@ func findPosOp(ops []posOp, name string) (posOp, bool) {
 		}
 	}
 	return posOp{}, false
+}
+
+// operatorRow is one operator as the README's table "The operator
+// catalogue" lists it: where it applies, its name, its kind and source.
+type operatorRow struct {
+	Position, Name, Kind, Source string
+}
+
+var kindNames = map[kind]string{kText: "text", kValue: "value", kEmail: "email", kPassword: "password", kTimezone: "timezone",
+	kTerms: "terms", kHash: "hash", kPhone: "phone", kExtension: "extension", kFlag: "flag", kID: "id", kObject: "object"}
+
+// operatorRows are the catalogue's rows, in its order.
+func operatorRows() []operatorRow {
+	var rows []operatorRow
+	for _, o := range bodyOps {
+		var where []string
+		for k := kText; k <= kObject; k++ {
+			fits := false
+			for _, op := range Ops {
+				for _, f := range bodyFields(op) {
+					fits = fits || f.kind == k && op != OpLogin && o.On(f)
+				}
+			}
+			if fits {
+				where = append(where, kindNames[k])
+			}
+		}
+		rows = append(rows, operatorRow{"body fields: " + strings.Join(where, ", "), o.Name, o.Kind.String(), o.Source})
+	}
+	for _, l := range []struct {
+		where string
+		ops   []posOp
+	}{
+		{"credential", append([]posOp{noCred}, credOps...)}, {"login email", loginOps["email"]}, {"login password", loginOps["password"]},
+		{"path id", pathOps}, {"version segment", versionOps}, {"Content-Type", typeOps}, {"whole body", wireOps},
+	} {
+		for _, o := range l.ops {
+			rows = append(rows, operatorRow{l.where, o.Name, o.Kind.String(), o.Source})
+		}
+	}
+	return rows
 }

@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"fmt"
 	"net/mail"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -108,5 +110,37 @@ func TestLimitValues(t *testing.T) {
 				t.Errorf("emailOf(%d) has a label of %d characters", n, len(label))
 			}
 		}
+	}
+}
+
+// The README's table "The operator catalogue" lists every operator with its
+// kind and source, as the catalogue has them, and nothing else.
+func TestREADMEListsEveryOperator(t *testing.T) {
+	b, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n#### The operator catalogue\n")
+	if !ok {
+		t.Fatal(`the README has no section "The operator catalogue"`)
+	}
+	if i := strings.Index(section, "\n#"); i >= 0 {
+		section = section[:i]
+	}
+	var readme []string
+	for _, l := range strings.Split(section, "\n") {
+		if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| position") {
+			readme = append(readme, l)
+		}
+	}
+	var want []string
+	for _, r := range operatorRows() {
+		want = append(want, fmt.Sprintf("| %s | `%s` | %s | %s |", r.Position, r.Name, r.Kind, r.Source))
+	}
+	if strings.Join(readme, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the README's operator catalogue is not the code's; its table should read:\n| position | operator | kind | source |\n|---|---|---|---|\n%s", strings.Join(want, "\n"))
+	}
+	if len(want) < 90 {
+		t.Errorf("%d operators: the catalogue shrank", len(want))
 	}
 }

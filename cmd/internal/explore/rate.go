@@ -95,13 +95,17 @@ func rateOne(ctx context.Context, s Server, cfg Config) (o Outcome) {
 		cfg.MaxDivergences = 1 // a wrong server is found once
 	}
 	t, err := s.Start()
-	if err != nil {
+	var unusable *steps.UnusableError
+	switch {
+	case errors.As(err, &unusable):
+		o.Found, o.Refused, o.Reason = true, true, unusable.Reason
+		return o
+	case err != nil:
 		o.Err = err
 		return o
 	}
 	defer t.Close()
 	res, err := Run(ctx, t.Profile, cfg)
-	var unusable *steps.UnusableError
 	switch {
 	case errors.As(err, &unusable):
 		o.Found, o.Refused, o.Reason = true, true, unusable.Reason

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/freedom"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
@@ -34,6 +35,11 @@ type seqState struct {
 	idStep   map[string]int              // kind:target id -> the step whose answer showed it first
 	dateStep map[string]int              // learned key -> the step whose answer showed it first
 	posted   map[string][]posted         // the clients each account made
+	// uid tells this sequence from every other of the run, replays included.
+	uid int64
+	// pwEpoch is, for each user, the step whose accepted request last gave
+	// it a password (-1: none): a date learned is one of that change.
+	pwEpoch map[int64]int
 	// unbindable are clients the reference made (PUT /users with a client,
 	// whose answer shows no id) before the explorer could read the list
 	// they joined: their ids are not known.
@@ -42,6 +48,9 @@ type seqState struct {
 	status     []int
 	cur        int // the step being judged
 }
+
+// sequenceUID numbers the sequences of the process.
+var sequenceUID atomic.Int64
 
 // posted is a client a sequence made: its id in the reference and the
 // step that made it.
@@ -76,10 +85,22 @@ func (s *seqState) actorOf(userID int64) string {
 // clientOf is the client a PUT /clients step names: the actor's own, or
 // the last one it made.
 func (s *seqState) clientOf(st Step) int64 {
-	if p := s.posted[st.Actor]; st.Path == "created" && len(p) > 0 {
-		return p[len(p)-1].ref
+	if p, ok := s.created(st.Actor); st.Path == "created" && ok {
+		return p.ref
 	}
 	return refID(st.Actor)
+}
+
+// created is the last client an account made whose id the target showed:
+// the one a "created" path names.
+func (s *seqState) created(actor string) (posted, bool) {
+	ps := s.posted[actor]
+	for i := len(ps) - 1; i >= 0; i-- {
+		if _, bound := s.ids["client"][ps[i].ref]; bound {
+			return ps[i], true
+		}
+	}
+	return posted{}, false
 }
 
 // newSequence starts the reference of a sequence: a store of the world's
@@ -93,7 +114,8 @@ func (wd *world) newSequence() (*seqState, error) {
 		ref:    pricing.NewStore(seed, pricing.NewSource(nil), pricing.Deviations{}),
 		refTok: map[string]string{}, tok: map[string]string{}, tokStep: map[string]int{}, password: map[string]string{},
 		ids: map[string]map[int64]string{}, rids: map[string]map[string]int64{}, idStep: map[string]int{}, dateStep: map[string]int{},
-		posted: map[string][]posted{}, unbindable: map[int64]bool{},
+		posted: map[string][]posted{}, unbindable: map[int64]bool{}, pwEpoch: map[int64]int{},
+		uid: sequenceUID.Add(1),
 	}
 	for name, a := range wd.acct {
 		sess, err := s.ref.CreateSession(refID(name))
@@ -126,6 +148,9 @@ type verdict struct {
 	rule   string
 	// freedoms are the freedoms the verdict grants, for the reason line.
 	freedoms []string
+	// alone are fields a 400 may name alone, however the rest of the body
+	// is: what a freedom lets a server refuse ("" the body as a whole).
+	alone []string
 }
 
 // want is what a 200 answer must show.
@@ -168,6 +193,7 @@ func (v *verdict) also(o verdict) {
 	}
 	v.mayName = append(append(v.mayName, o.required...), o.mayName...)
 	v.anyNames = v.anyNames || o.anyNames
+	v.alone = append(v.alone, o.alone...)
 	v.noField = v.noField || o.noField
 	if v.accept == nil {
 		v.accept = o.accept
@@ -257,6 +283,17 @@ func (wd *world) credReading(s *seqState, st Step) (caller int64, ok, lenient, r
 func (wd *world) verdictOf(s *seqState, st Step, sent string) verdict {
 	big := len(sent) > freedom.SizeLimit
 	v := wd.verdictOfSized(s, st, sent)
+	if st.Wire == wireDeep {
+		// A body nested past the server's limit may be refused for it, at
+		// any point of the order of the checks.
+		for _, status := range freedom.NestingLimit.Statuses {
+			if !slices.Contains(v.statuses, status) {
+				v.statuses = append(v.statuses, status)
+			}
+		}
+		v.grant(freedom.NestingLimit)
+		v.noField, v.anyNames = true, true
+	}
 	if big {
 		// A body over the size limit may be refused for its size, at any
 		// point of the order of the checks.
@@ -381,6 +418,9 @@ func (wd *world) bodyVerdict(s *seqState, st Step, caller int64, sent string) ve
 		v.grant(m.f)
 	}
 	if len(errs) == 0 {
+		for _, m := range mays.refuse {
+			v.alone = append(v.alone, m.field)
+		}
 		v.statuses, v.accept = []int{200}, accept
 		if len(mays.refuse) > 0 {
 			v.any4xx = true
@@ -413,19 +453,25 @@ func (wd *world) bodyVerdict(s *seqState, st Step, caller int64, sent string) ve
 			v.codes = append(v.codes, c)
 		}
 	}
-	// Every refusal is one a lenient reading takes back (1.0 read as 1):
-	// that reading's 200 is correct too.
-	if len(v.required) == 0 && mays.readAs != nil {
-		if alt, ok := st.altBody(); ok {
-			altSent := Step{Base: plainValue(alt).(map[string]any)}.encode()
-			if ab, ok := decodeBody(altSent); ok {
-				if altAccept, altErrs := wd.validate(s, st, caller, ab); len(altErrs) == 0 {
-					v.statuses = append(v.statuses, 200)
-					v.accept = altAccept
-					v.grant(*mays.readAs)
-				}
+	// A lenient reading of the body (1.0 read as 1, no terms on an update,
+	// a platform beside a hash ignored) that the reference takes: its 200
+	// is correct too.
+	for _, alt := range mays.alts {
+		altSent := Step{Base: plainValue(alt.body).(map[string]any)}.encode()
+		if ab, ok := decodeBody(altSent); ok {
+			if altAccept, altErrs := wd.validate(s, st, caller, ab); len(altErrs) == 0 {
+				v.statuses = append(v.statuses, 200)
+				v.any4xx = true
+				v.accept = altAccept
+				v.grant(alt.f)
+				break
 			}
 		}
+	}
+	for _, m := range mays.refuse {
+		// A refusal for what a freedom lets a server refuse may name that
+		// alone (a duplicate member refused before the fields are read).
+		v.alone = append(v.alone, m.field)
 	}
 	return v
 }
@@ -441,7 +487,14 @@ type readingSet struct {
 	refuse []fieldReading // mayRefuse: the reference accepts, a server may refuse
 	byPath []fieldReading // every mutation's reading
 	codes  []string       // field=code the spec requires
-	readAs *freedom.Freedom
+	alts   []altReading   // lenient readings of the body
+}
+
+// altReading is the body as a lenient server reads it, and the freedom
+// that lets it.
+type altReading struct {
+	f    freedom.Freedom
+	body map[string]any
 }
 
 // of is the reading of the mutation that covers a field the reference
@@ -481,24 +534,39 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 			r.reading = strict
 			rs.codes = append(rs.codes, m.Field+"="+c.String())
 		}
-		if (m.Remove || m.Value == nil && f.kind != kExtension) && !f.optional && !refused(m.Field) {
+		if (m.Remove || m.Value == nil && f.kind != kExtension || emptyObject(m.Value)) && !f.optional && !refused(m.Field) {
 			// Left out where the mock takes a default: a server may ask
 			// for it (2: only what is marked optional may be omitted).
 			r.reading, r.f = mayRefuse, freedom.OmittedFields
+		}
+		if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
+			// No terms on an update: a server may not ask for them again.
+			r.reading, r.f = mayReadAs, freedom.PutClientTerms
 		}
 		switch r.reading {
 		case mayRefuse:
 			if !refused(m.Field) {
 				rs.refuse = append(rs.refuse, r)
 			}
-		case mayReadAs:
-			rs.readAs = o.Freedom
 		}
 		rs.byPath = append(rs.byPath, r)
 	}
+	if alt, ok := st.altBody(); ok {
+		f := freedom.NumberForms
+		for _, r := range rs.byPath {
+			if r.reading == mayReadAs {
+				f = r.f
+			}
+		}
+		rs.alts = append(rs.alts, altReading{f, alt})
+	}
 	if at := besideHash(st.Op, body); at != "" {
-		// Another platform beside a hash: a server may refuse it.
+		// A platform beside a hash: a server may refuse it, or ignore it
+		// whatever it is (4.2: it is used when no hash is given).
 		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: freedom.PlatformBesideHash})
+		ignored := deepCopy(body).(map[string]any)
+		setPath(ignored, strings.TrimSuffix(at, ".id"), nil, true)
+		rs.alts = append(rs.alts, altReading{freedom.PlatformBesideHash, ignored})
 	}
 	if byName(st.Op, body) != "" {
 		// An app of no store (1): a server may refuse it.
@@ -516,6 +584,11 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		rs.refuse = append(rs.refuse, fieldReading{field: "", reading: mayRefuse, f: freedom.ContentType})
 	}
 	return rs
+}
+
+func emptyObject(v any) bool {
+	o, ok := v.(map[string]any)
+	return ok && len(o) == 0
 }
 
 // byName is the path of an app a body makes from a name and a platform
@@ -615,7 +688,8 @@ func (wd *world) validate(s *seqState, st Step, caller int64, body map[string]an
 		return func() (*want, error) {
 			u, err := s.ref.UpdateUser(caller, in)
 			if err == nil && in.Password != nil {
-				s.password[st.Actor] = *in.Password
+				s.password[s.actorOf(caller)] = *in.Password
+				s.pwEpoch[caller] = s.cur
 			}
 			if err == nil && in.Client != nil {
 				cs, _ := s.ref.ClientsOfUser(caller)

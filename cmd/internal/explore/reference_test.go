@@ -28,7 +28,11 @@ func TestVerdicts(t *testing.T) {
 		{name: "no credentials", step: func(s *seqState) Step { st := userStep(s); st.Cred = Cred{Scheme: "none"}; return st },
 			statuses: []int{401}},
 		{name: "no credentials and a body over 64 KiB: 413 before authentication is correct too",
-			step:     func(s *seqState) Step { st := userStep(s, mut("firstName", "huge", big)); st.Cred = Cred{Scheme: "none"}; return st },
+			step: func(s *seqState) Step {
+				st := userStep(s, mut("firstName", "huge", big))
+				st.Cred = Cred{Scheme: "none"}
+				return st
+			},
 			statuses: []int{401, 413}, freedoms: []string{"size-limit"}},
 		{name: "an unknown version without credentials", step: func(s *seqState) Step {
 			st := userStep(s)

@@ -114,11 +114,12 @@ func (s Step) body() map[string]any {
 func (s Step) altBody() (map[string]any, bool) {
 	b, alt := deepCopy(s.Base).(map[string]any), false
 	for _, m := range s.Muts {
-		v := m.Value
 		if m.Alt != nil {
-			v, alt = m.Alt, true
+			setPath(b, m.Field, m.Alt, false)
+			alt = true
+			continue
 		}
-		setPath(b, m.Field, v, m.Remove)
+		setPath(b, m.Field, m.Value, m.Remove)
 	}
 	return b, alt
 }

@@ -50,7 +50,9 @@ func jsonValue(depth int) *rapid.Generator[any] {
 		rapid.Map(rapid.MapOfN(rapid.StringMatching(`[a-z]{1,5}`), nested, 0, 3), func(m map[string]any) any { return m }))...)
 }
 
-func rapidItoa(n int64) string { return json.Number(strings.TrimSpace(string(mustMarshal(n)))).String() }
+func rapidItoa(n int64) string {
+	return json.Number(strings.TrimSpace(string(mustMarshal(n)))).String()
+}
 
 func mustMarshal(v any) []byte { b, _ := json.Marshal(v); return b }
 

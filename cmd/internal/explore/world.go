@@ -100,7 +100,7 @@ func newWorld(ctx context.Context, p steps.Profile, w *wire) (*world, error) {
 	}
 	wd.domain = p.MustValue("email_domain")
 	wd.several = p.MustValue("clients_per_user") == "several"
-	wd.byHash = p.MustValue("apps_per_marketapp") == "several"
+	wd.byHash = p.MustValue("apps_per_marketapp") == "several" && target.IsHash40(p.MustValue("marketapp_hash"))
 	wd.form = p.MustValue("login_encoding") == "form"
 	if err := wd.loadCatalogue(); err != nil {
 		return nil, err
@@ -163,6 +163,14 @@ func (wd *world) profileAccount(a *account) {
 	u.ID, u.Email, u.Password, u.APIKeys = refID(a.name), a.email, a.password, []string{a.apiKey}
 	u.Created, u.PasswordLastChanged = unknownDate, unknownDate
 	u.FirstName, u.LastName, u.Timezone = key("first_name"), key("last_name"), key("timezone")
+	// What neither the profile gives nor the target shows: the first
+	// update (a restore's included) sets it, so that the two agree after.
+	if u.FirstName == "" {
+		u.FirstName = "contract-explore"
+	}
+	if u.LastName == "" {
+		u.LastName = "account-" + a.name
+	}
 	if u.Timezone == "" {
 		u.Timezone = "Europe/London"
 	}

@@ -159,6 +159,17 @@ var (
 		Accepted: "a body over 64 KiB may be answered 413 at any point of the order of the checks, before authentication too; a smaller body is never refused for its size",
 		Statuses: []int{413},
 	}
+	NestingLimit = Freedom{
+		ID: "nesting-limit", Section: "7.1, 8", Question: "a body nested deeper than the server's limit",
+		Mock:     "400 `InvalidBody` past 32 levels, after authentication",
+		Accepted: "a body nested deeper than 20 levels may be answered 400 or 413 at any point of the order of the checks, before authentication too",
+		Statuses: []int{400, 413},
+	}
+	PutClientTerms = Freedom{
+		ID: "put-client-terms", Section: "4.4", Question: "PUT /clients also takes `terms`?",
+		Mock:     "yes, \"the same fields as POST /clients\": it must be `I agree`",
+		Accepted: "`I agree` taken, any other value refused with a 4xx but 401; left out or null, refused the same, or taken as no new acceptance (a server may not ask an update to accept the terms again)",
+	}
 	StringLength = Freedom{
 		ID: "string-length", Section: "2, 8", Question: "the characters of `..255` and of a password",
 		Mock:     "Unicode code points (the mock counts runes)",
@@ -201,7 +212,7 @@ func All() []Freedom {
 	return []Freedom{
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
-		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, StringLength, OptionalFields, PlanFlags, CurrencyCode,
+		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, PlanFlags, CurrencyCode,
 		Identity, Dates, ReadExtensions,
 	}
 }

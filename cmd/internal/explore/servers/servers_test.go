@@ -1,0 +1,106 @@
+package servers
+
+import (
+	"context"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
+)
+
+var (
+	rateBudget = flag.Duration("explore.rate", 0, "measure the explorer's rate over every server, `D` of exploration each (make explore-rate)")
+	rateSeed   = flag.Uint64("explore.seed", 7, "the seed of the rate's runs")
+	lineages   = flag.Duration("explore.lineages", 0, "explore each lineage's correct server with 5 seeds of `D` each (make explore-lineages)")
+)
+
+// TestExploreRate is the explorer's rate, at one seed and budget for every
+// server: the built-in defects (at least 95% found, with a reproducer that
+// fails against the defect), every blind audit's wrong servers (at least
+// 90% of the latest round's), the lineages' own faults, and nothing against
+// a correct server. Run with make explore-rate; the normal tests run a
+// sample (TestRateSample).
+func TestExploreRate(t *testing.T) {
+	if *rateBudget == 0 {
+		t.Skip("a long run: make explore-rate (go test ./cmd/internal/explore/servers -run TestExploreRate -explore.rate 30s)")
+	}
+	all := append(append(append([]explore.Server{Mock()}, BuiltIn()...), Blind()...), Lineages(1)...)
+	rep := explore.Rate(context.Background(), all, explore.RateConfig{Config: explore.Config{Budget: *rateBudget, Seed: *rateSeed}, Parallel: 2,
+		Log: func(s string) { t.Log(s) }})
+	var b strings.Builder
+	rep.Write(&b)
+	t.Logf("seed %d, %s each:\n%s", *rateSeed, *rateBudget, b.String())
+	if found, total := rep.Rate(OriginBuiltIn); found*100 < total*95 {
+		t.Errorf("built-in defects: %d of %d found, under 95%%", found, total)
+	}
+	if found, total := rep.Rate(LatestBlindOrigin()); found*10 < total*9 {
+		t.Errorf("the latest blind audit: %d of %d found, under 90%%", found, total)
+	}
+	for _, o := range rep.FalseAlarms() {
+		t.Errorf("a divergence against a correct server: %s (%s): %s", o.Server.Name, o.Server.Origin, o.Reason)
+	}
+}
+
+// TestLineagesWithFiveSeeds explores each lineage's correct server with five
+// seeds: no divergence (make explore-lineages).
+func TestLineagesWithFiveSeeds(t *testing.T) {
+	if *lineages == 0 {
+		t.Skip("a long run: make explore-lineages (go test ./cmd/internal/explore/servers -run TestLineagesWithFiveSeeds -explore.lineages 30s)")
+	}
+	for seed := uint64(1); seed <= 5; seed++ {
+		rep := explore.Rate(context.Background(), Legal(Lineages(1)), explore.RateConfig{Config: explore.Config{Budget: *lineages, Seed: seed}, Parallel: 2})
+		for _, o := range rep.Outcomes {
+			t.Logf("seed %d, %s: %d divergences, %d not reproduced, in %s", seed, o.Server.Name, o.Divergences, o.Dropped, o.Took.Round(time.Second))
+		}
+		for _, o := range rep.FalseAlarms() {
+			t.Errorf("seed %d: a divergence against %s: %s", seed, o.Server.Name, o.Reason)
+		}
+	}
+}
+
+// The correct servers the explorer knows, with a fixed seed and a few
+// sequences each: the mock, every blind audit's correct servers, the
+// lineages. Not one divergence.
+func TestNothingAgainstCorrectServers(t *testing.T) {
+	servers := append(append([]explore.Server{Mock()}, Legal(Blind())...), Legal(Lineages(1))...)
+	runs := 25
+	if testing.Short() {
+		servers, runs = append([]explore.Server{Mock()}, Legal(Lineages(1))...), 10
+	}
+	rep := explore.Rate(context.Background(), servers, explore.RateConfig{Config: explore.Config{Runs: runs, Seed: 3}, Parallel: 2})
+	for _, o := range rep.FalseAlarms() {
+		t.Errorf("a divergence against a correct server, %s (%s): %s", o.Server.Name, o.Server.Origin, o.Reason)
+	}
+	if len(rep.Outcomes) != len(servers) {
+		t.Fatalf("%d outcomes for %d servers", len(rep.Outcomes), len(servers))
+	}
+}
+
+// A fixed sample of wrong servers of every origin is found with a few
+// sequences each: the rate's small version.
+func TestRateSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores a sample of wrong servers; the whole catalogue: make explore-rate")
+	}
+	sample := func(ss []explore.Server, every int) []explore.Server {
+		var out []explore.Server
+		for i := 0; i < len(ss); i += every {
+			out = append(out, ss[i])
+		}
+		return out
+	}
+	servers := append(append(sample(BuiltIn(), 16), sample(Wrong(Blind()), 12)...), sample(Wrong(Lineages(1)), 15)...)
+	rep := explore.Rate(context.Background(), servers, explore.RateConfig{Config: explore.Config{Runs: 60, Seed: 7}, Parallel: 2})
+	for _, o := range rep.Missed() {
+		t.Errorf("not found in 60 sequences: %s (%s)", o.Server.Name, o.Server.Origin)
+	}
+	if len(servers) < 10 {
+		t.Fatalf("a sample of %d servers", len(servers))
+	}
+	if os.Getenv("EXPLORE_RATE_LOG") != "" {
+		rep.Write(os.Stdout)
+	}
+}
