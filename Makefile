@@ -3,7 +3,7 @@
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: mock test race lint check contract mutation build bench crash explore explore-rate
+.PHONY: mock test race lint check contract mutation build bench crash explore explore-rate explore-lineages
 
 mock: ## run the mock server on $(ADDR)
 	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
@@ -41,5 +41,8 @@ crash: ## the state file's crash tests, many rounds: SIGKILL (in compactions too
 explore: ## differential exploration of a running target: make explore BASE_URL=http://127.0.0.1:8080/v1 BUDGET=10m
 	$(GO) run ./cmd/pricing-contract explore --base-url $(or $(BASE_URL),http://$(ADDR)/v1) --budget $(or $(BUDGET),60s)
 
-explore-rate: ## the explorer's rate over every built-in defect (at most RUNS sequences and 60 s each, seed 7)
-	$(GO) test ./cmd/internal/explore -run TestExploreRate -count=1 -v -timeout 0 -args -explore.rate=$(or $(RUNS),300)
+explore-rate: ## the explorer's rate over every server (built-in defects, blind audits, lineages and their faults), BUDGET each (default 30s), seed 7
+	$(GO) test ./cmd/internal/explore/servers -run TestExploreRate -count=1 -v -timeout 0 -args -explore.rate=$(or $(BUDGET),30s)
+
+explore-lineages: ## the explorer against each lineage's correct server with 5 seeds of BUDGET each (default 30s): no divergence
+	$(GO) test ./cmd/internal/explore/servers -run TestLineagesWithFiveSeeds -count=1 -v -timeout 0 -args -explore.lineages=$(or $(BUDGET),30s)

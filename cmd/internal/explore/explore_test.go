@@ -1,17 +1,27 @@
 package explore_test
 
 import (
+	"bytes"
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
+	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 )
 
-// The explorer finds nothing against the reference implementation.
+// The explorer finds nothing against the reference implementation, and a
+// run of a few hundred sequences exercises every cell of the catalogue.
 func TestExploreFindsNoDivergenceInTheMock(t *testing.T) {
 	m := mocktest.MustStart(t, mocktest.Options{})
-	res, err := explore.Run(context.Background(), m.Profile, explore.Config{Runs: 60, Seed: 1})
+	runs := 200
+	if testing.Short() {
+		runs = 40
+	}
+	res, err := explore.Run(context.Background(), m.Profile, explore.Config{Runs: runs, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,5 +29,39 @@ func TestExploreFindsNoDivergenceInTheMock(t *testing.T) {
 		t.Errorf("a divergence against the mock: %s\n%s\n%s", d.Reason, d.Feature, d.Proof)
 	}
 	cov := res.Coverage()
-	t.Logf("%d sequences, %d requests, %d of %d cells", res.Sequences, res.Steps, cov.Exercised, cov.Cells)
+	t.Logf("%d sequences, %d requests, %d of %d cells, every cell after %s", res.Sequences, res.Steps, cov.Exercised, cov.Cells, cov.FullAfter)
+	if !testing.Short() && cov.Exercised != cov.Cells {
+		t.Errorf("%d of %d cells exercised in %d sequences", cov.Exercised, cov.Cells, runs)
+	}
+}
+
+// The reproducers checked in under testdata/reproducers, each written by the
+// explorer for the defect its file is named after, run with the suite as a
+// user runs one: they pass against the mock and fail against their defect.
+func TestCheckedInReproducers(t *testing.T) {
+	files, err := filepath.Glob("testdata/reproducers/*.feature")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no reproducer under testdata/reproducers (%v)", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".feature")
+		t.Run(name, func(t *testing.T) {
+			ds, err := defects.Find([]string{name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := func(base string) (int, string) {
+				var out, errs bytes.Buffer
+				code := contract.Run(context.Background(), []string{"--base-url", base, "--features", filepath.Dir(f), "--godog.paths", filepath.Base(f), "--godog.format", "progress"},
+					func(string) string { return "" }, &out, &errs)
+				return code, out.String() + errs.String()
+			}
+			if code, out := run(mocktest.MustStart(t, mocktest.Options{}).URL); code != 0 {
+				t.Errorf("the reproducer fails against the mock (exit %d):\n%s", code, out)
+			}
+			if code, out := run(mocktest.MustStart(t, mocktest.Options{Defects: ds}).URL); code != 1 {
+				t.Errorf("the reproducer does not fail against %s (exit %d):\n%s", name, code, out)
+			}
+		})
+	}
 }

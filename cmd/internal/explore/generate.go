@@ -118,6 +118,38 @@ type generator struct {
 	counter  *atomic.Int64 // the run's unique words
 	pair     int
 	pending  *Cell // a cell whose setup step came first
+	// only is the one account of a lane's sequences ("" both): it draws
+	// no cell that reaches the other account's resources (crossCell).
+	only string
+}
+
+// crossCell reports whether a cell reaches the other account's resources:
+// its user or client in the path, its credentials at a login, its email.
+func crossCell(c Cell) bool {
+	switch c.Operator {
+	case "other", "neighbour", "login-email-other-account", "login-password-other-account", "email-taken":
+		return true
+	}
+	return false
+}
+
+// laneCells are the cells a lane of one account draws from.
+func laneCells(cells []Cell) []Cell {
+	var out []Cell
+	for _, c := range cells {
+		if !crossCell(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// actor is the account of a step: the lane's, or either.
+func (g *generator) actor() string {
+	if g.only != "" {
+		return g.only
+	}
+	return []string{"A", "B"}[g.r.IntN(2)]
 }
 
 // unique is a word no other draw of the run makes: four letters and a
@@ -208,7 +240,7 @@ func cellsOf(st Step, aim Cell, applied bool) []Cell {
 // writes it: the account's own resource, a valid credential, the body the
 // reference holds (or a new entity's), under the base URL's version.
 func (g *generator) base(s *seqState, c Cell) Step {
-	st := Step{Op: c.Op, Actor: []string{"A", "B"}[g.r.IntN(2)]}
+	st := Step{Op: c.Op, Actor: g.actor()}
 	if c.Op != OpLogin {
 		st.Cred = Cred{Scheme: credSchemes[g.r.IntN(len(credSchemes))], Op: "as-specified"}
 	}
@@ -257,7 +289,7 @@ func (g *generator) passwordTemplate(s *seqState, actor string) string {
 // before it is updated, an email or a password changed before a login
 // tries the old one or a prefix of the new one.
 func (g *generator) setupFor(s *seqState, c Cell) (Step, bool) {
-	actor := []string{"A", "B"}[g.r.IntN(2)]
+	actor := g.actor()
 	put := func(field, op string) Step {
 		st := Step{Op: OpPutUser, Actor: actor, Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: userBody(s.user(actor))}
 		f, _ := fieldOf(OpPutUser, field)
@@ -274,33 +306,49 @@ func (g *generator) setupFor(s *seqState, c Cell) (Step, bool) {
 		return put("email", []string{"email-new", "email-plus", "email-dots", "email-subdomain"}[g.r.IntN(4)]), true
 	case c.Op == OpLogin && c.Operator == "login-password-72-byte-prefix" && !g.longPassword(s):
 		return put("password", "password-long"), true
-	case c.Op == OpLogin && c.Operator == "login-password-new" && !g.passwordChanged(s):
+	case c.Op == OpLogin && (c.Operator == "login-password-new" || c.Operator == "login-password-before-change") && !g.passwordChanged(s):
 		return put("password", "password-6"), true
 	}
 	return Step{}, false
 }
 
+// accounts are the accounts a generator's steps act as.
+func (g *generator) accounts() []string {
+	if g.only != "" {
+		return []string{g.only}
+	}
+	return []string{"A", "B"}
+}
+
+// any reports whether one of the generator's accounts holds.
+func (g *generator) any(f func(string) bool) bool {
+	for _, a := range g.accounts() {
+		if f(a) {
+			return true
+		}
+	}
+	return false
+}
+
 func (g *generator) madeClient(s *seqState) bool {
-	_, a := s.created("A")
-	_, b := s.created("B")
-	return a || b
+	return g.any(func(a string) bool { _, ok := s.created(a); return ok })
 }
 
 func (g *generator) emailChanged(s *seqState) bool {
-	return s.user("A").Email != g.wd.acct["A"].email || s.user("B").Email != g.wd.acct["B"].email
+	return g.any(func(a string) bool { return s.user(a).Email != g.wd.acct[a].email })
 }
 
 func (g *generator) longPassword(s *seqState) bool {
-	return len(s.password["A"]) > 72 || len(s.password["B"]) > 72
+	return g.any(func(a string) bool { return len(s.password[a]) > 72 })
 }
 
 func (g *generator) passwordChanged(s *seqState) bool {
-	return s.password["A"] != g.wd.acct["A"].password || s.password["B"] != g.wd.acct["B"].password
+	return g.any(func(a string) bool { return s.password[a] != g.wd.acct[a].password })
 }
 
 // changedActor is an account whose email (or password) a setup changed.
 func (g *generator) changedActor(s *seqState, changed func(string) bool, fallback string) string {
-	for _, a := range []string{"A", "B"} {
+	for _, a := range g.accounts() {
 		if changed(a) {
 			return a
 		}
@@ -398,7 +446,11 @@ func (g *generator) fill(st *Step, f field) {
 func (g *generator) crossed(s *seqState, st *Step, aim Cell) {
 	switch {
 	case strings.HasPrefix(aim.Position, "credential") && st.Path == "own":
-		st.Path = []string{"unknown", "letters", "past-int64", "other", "negative"}[g.r.IntN(5)]
+		paths := []string{"unknown", "letters", "past-int64", "negative", "other"}
+		if g.only != "" {
+			paths = paths[:4] // the other account's resources are another lane's
+		}
+		st.Path = paths[g.r.IntN(len(paths))]
 		g.pathID(s, st)
 	case aim.Position == posPath:
 		st.Cred = Cred{Scheme: credSchemes[g.r.IntN(len(credSchemes))], Op: []string{"wrong-secret", "secret-extended", "unspecified-place"}[g.r.IntN(3)]}
@@ -424,7 +476,7 @@ func (g *generator) extras(s *seqState, st *Step, aim Cell, legal bool) {
 		}
 		var fits []BodyOp
 		for _, o := range bodyOps {
-			if o.On(f) && (o.Kind == LegalVariety) == (i%2 == 0 || legal) && (!legal || o.Reading == strict) {
+			if o.On(f) && (o.Kind == LegalVariety) == (i%2 == 0 || legal) && (!legal || o.Reading == strict) && (g.only == "" || !crossCell(Cell{Operator: o.Name})) {
 				fits = append(fits, o)
 			}
 		}
@@ -583,6 +635,10 @@ func (g *generator) login(s *seqState, st *Step, pos, op string) {
 		a = g.changedActor(s, func(x string) bool { return s.password[x] != g.wd.acct[x].password }, a)
 		st.Actor = a
 		st.Login = [2]string{g.emailTemplate(s, a), g.passwordTemplate(s, a)}
+	case "login-password-before-change":
+		a = g.changedActor(s, func(x string) bool { return s.password[x] != g.wd.acct[x].password }, a)
+		st.Actor = a
+		st.Login = [2]string{g.emailTemplate(s, a), "{{" + a + ".password}}"}
 	}
 }
 

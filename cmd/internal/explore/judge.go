@@ -457,7 +457,8 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 // showed when the run began (an account's), not one of now.
 func (wd *world) seedDate(d time.Time) bool {
 	for _, a := range wd.acct {
-		if d.Equal(a.user.Created) || d.Equal(a.user.PasswordLastChanged) || d.Equal(a.client.CreatedDate) {
+		u, c, _ := a.state()
+		if d.Equal(u.Created) || d.Equal(u.PasswordLastChanged) || d.Equal(c.CreatedDate) {
 			return true
 		}
 	}

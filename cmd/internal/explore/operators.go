@@ -478,6 +478,7 @@ var loginOps = map[string][]posOp{
 		{Name: "login-password-sql", Kind: PlainlyWrong, Source: "WSTG-INPV-05 (a tautology for a password); BLNS SQL Injection"},
 		{Name: "login-password-empty", Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
 		{Name: "login-password-new", Kind: LegalVariety, Source: "4.1 (a new password logs in)"},
+		{Name: "login-password-before-change", Kind: NearMiss, Source: "4.1 (the password replaced no longer logs in); WSTG-ATHN-09 (weak password change)"},
 	},
 }
 

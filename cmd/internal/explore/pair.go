@@ -28,12 +28,16 @@ type pair struct {
 	run     *runState
 	profile steps.Profile // this pair's accounts as pair 1, for the reproducers
 	lists   lists
+	// gate lets the lanes of one account run at once (read lock), and a
+	// sequence of both accounts, shrinking or a reproducer alone (write).
+	gate sync.RWMutex
 }
 
 // lists are the clients of each user and the apps of each client the
 // target listed when last read (GET /users/:id/clients, GET
 // /clients/:id/apps), so that a client or an app no request made shows.
 type lists struct {
+	mu      sync.Mutex
 	clients map[string]map[string]bool // user id -> client ids
 	apps    map[string]map[string]bool // client id -> app ids
 }
@@ -41,7 +45,18 @@ type lists struct {
 // forget drops the lists: a sequence ended without its reads (it diverged,
 // or the suite ran a reproducer), so the next read of each only learns it.
 func (l *lists) forget() {
+	l.mu.Lock()
 	l.clients, l.apps = map[string]map[string]bool{}, map[string]map[string]bool{}
+	l.mu.Unlock()
+}
+
+// swap records a list as read now, and returns what it held before.
+func (l *lists) swap(m func(*lists) map[string]map[string]bool, owner string, now map[string]bool) (map[string]bool, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	before, known := m(l)[owner]
+	m(l)[owner] = now
+	return before, known
 }
 
 // materialize is the request of a step, as sent; it fills in the step's
@@ -260,8 +275,7 @@ func (p *pair) clientsRead(s *seqState, who string) read {
 				return
 			}
 		}
-		before, known := p.lists.clients[userTid]
-		p.lists.clients[userTid] = listed
+		before, known := p.lists.swap(func(l *lists) map[string]map[string]bool { return l.clients }, userTid, listed)
 		if !known {
 			// No list to compare with: the clients made so far cannot be
 			// told from the old ones.
@@ -351,8 +365,7 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 					return
 				}
 			}
-			before, known := p.lists.apps[ctid]
-			p.lists.apps[ctid] = listed
+			before, known := p.lists.swap(func(l *lists) map[string]map[string]bool { return l.apps }, ctid, listed)
 			if !known {
 				return
 			}
@@ -382,64 +395,69 @@ func (c *checker) idRef(kind, tid string) string {
 // target: each user and client whose state the reference changed (every
 // one after a divergence, or where the target cannot be read back), the
 // password where it no longer logs in, and after a sequence that logged
-// in, a new session of each account. The writes go out at once.
-func (p *pair) restore(ctx context.Context, s *seqState, diverged bool) {
+// in, a new session of each account. The writes go out at once. names are
+// the accounts of the sequence's lane (A and B, or one of them).
+func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []string) {
 	wd := p.wd
 	start, err := wd.newSequence()
 	if err != nil {
 		return
 	}
-	loggedIn, pwChanged := false, false
+	loggedIn, putUser := false, false
 	for _, st := range s.steps {
 		loggedIn = loggedIn || st.Op == OpLogin
+		putUser = putUser || st.Op == OpPutUser
 	}
 	all := diverged || !wd.hasRead
+	redate := func(a *account) {
+		// A password set again is dated now: the target tells its date.
+		a.mu.Lock()
+		a.user.PasswordLastChanged = unknownDate
+		a.mu.Unlock()
+		p.run.k.forget(fmt.Sprintf("user:%s:passwordLastChanged:", a.userID))
+		if wd.hasRead {
+			wd.readAccount(ctx, p.w, a, false)
+		}
+	}
 	var wg sync.WaitGroup
-	for _, name := range []string{"A", "B"} {
+	for _, name := range names {
 		a := wd.acct[name]
 		h := http.Header{"Authorization": {"api-key " + a.apiKey}}
 		u0, u1 := start.user(name), s.user(name)
 		changed := s.password[name] != a.password
-		pwChanged = pwChanged || changed
-		if all || changed || fmt.Sprint(userBody(u0)) != fmt.Sprint(userBody(u1)) {
-			ub := userBody(u0)
-			if changed || all {
-				ub["password"] = a.password
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, _, _ = p.w.put(ctx, "/users/"+a.userID, h, Step{Base: ub}.encode())
-			}()
-		}
 		c0, _ := start.ref.Client(refID(name))
 		c1, _ := s.ref.Client(refID(name))
-		if all || fmt.Sprint(clientBody(c0)) != fmt.Sprint(clientBody(c1)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				_, _, _ = p.w.put(ctx, "/clients/"+a.clientID, h, Step{Base: clientBody(c0)}.encode())
-			}()
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var inner sync.WaitGroup
+			if all || changed || fmt.Sprint(userBody(u0)) != fmt.Sprint(userBody(u1)) {
+				ub := userBody(u0)
+				if changed || all {
+					ub["password"] = a.password
+				}
+				inner.Add(1)
+				go func() {
+					defer inner.Done()
+					_, _, _ = p.w.put(ctx, "/users/"+a.userID, h, Step{Base: ub}.encode())
+				}()
+			}
+			if all || fmt.Sprint(clientBody(c0)) != fmt.Sprint(clientBody(c1)) {
+				inner.Add(1)
+				go func() {
+					defer inner.Done()
+					_, _, _ = p.w.put(ctx, "/clients/"+a.clientID, h, Step{Base: clientBody(c0)}.encode())
+				}()
+			}
+			inner.Wait()
+			if all || changed {
+				redate(a)
+			}
+		}()
 	}
 	wg.Wait()
-	if all || pwChanged {
-		// A password set again is dated now: the target tells its date.
-		for _, name := range []string{"A", "B"} {
-			a := wd.acct[name]
-			a.user.PasswordLastChanged = unknownDate
-			p.run.k.forget(fmt.Sprintf("user:%s:passwordLastChanged:", a.userID))
-			if wd.hasRead {
-				wd.readAccount(ctx, p.w, a)
-			}
-		}
-	}
 	if diverged {
 		p.lists.forget()
-	}
-	putUser := false
-	for _, st := range s.steps {
-		putUser = putUser || st.Op == OpPutUser
 	}
 	if !loggedIn && !all && !putUser {
 		return
@@ -456,7 +474,7 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool) {
 			return false
 		}
 		if tok := gjson.GetBytes(body, "token").String(); tok != "" && loggedIn {
-			a.token = tok
+			a.setToken(tok)
 			p.run.k.mu.Lock()
 			p.run.k.tokens[tok] = strconv.Itoa(p.n) + name
 			p.run.k.mu.Unlock()
@@ -464,11 +482,13 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool) {
 		return true
 	}
 	ok := map[string]bool{}
+	var mu sync.Mutex
 	if loggedIn {
-		ok["A"], ok["B"] = login("A"), login("B")
+		for _, name := range names {
+			ok[name] = login(name)
+		}
 	} else {
-		var mu sync.Mutex
-		for _, name := range []string{"A", "B"} {
+		for _, name := range names {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -480,21 +500,16 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool) {
 		}
 		wg.Wait()
 	}
-	for _, name := range []string{"A", "B"} {
+	for _, name := range names {
 		if ok[name] {
 			continue
 		}
-		// The profile's password no longer logs in: set it again; its date
-		// is then the target's to tell.
+		// The profile's password no longer logs in: set it again.
 		a := wd.acct[name]
 		ub := userBody(start.user(name))
 		ub["password"] = a.password
 		_, _, _ = p.w.put(ctx, "/users/"+a.userID, http.Header{"Authorization": {"api-key " + a.apiKey}}, Step{Base: ub}.encode())
-		a.user.PasswordLastChanged = unknownDate
-		p.run.k.forget(fmt.Sprintf("user:%s:passwordLastChanged:", a.userID))
-		if wd.hasRead {
-			wd.readAccount(ctx, p.w, a)
-		}
+		redate(a)
 		login(name)
 	}
 }

@@ -122,7 +122,8 @@ func (wd *world) newSequence() (*seqState, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.refTok[name], s.tok[name], s.tokStep[name] = sess.Token, a.token, -1
+		_, _, tok := a.state()
+		s.refTok[name], s.tok[name], s.tokStep[name] = sess.Token, tok, -1
 		s.password[name] = a.password
 		s.bind("user", refID(name), a.userID, -1)
 		s.bind("client", refID(name), a.clientID, -1)

@@ -199,7 +199,6 @@ func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
 	var wg sync.WaitGroup
 	stats := make([]PairStats, len(pairs))
 	for i, pr := range pairs {
-		pr.gen = &generator{wd: pr.wd, r: rand.New(rand.NewPCG(cfg.Seed, uint64(i+1))), coverage: run.cov, cells: run.cov.all, counter: &run.counter, pair: pr.n}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -233,10 +232,47 @@ func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// explore runs sequences until the budget, the number of runs or the
-// divergences are spent.
+// explore runs the pair's two lanes, one of account A's sequences and one of
+// B's, at once, until the budget, the number of runs or the divergences are
+// spent. A sequence of one account's lane touches only that account's
+// resources; one sequence in five acts as both accounts (another's id, its
+// email, its credentials) and runs alone on the pair, as do the shrinking
+// and the reproducer of a divergence.
 func (p *pair) explore(ctx context.Context) PairStats {
 	var st PairStats
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, only := range []string{"A", "B"} {
+		lane := p.generator(uint64(2*p.n+i), only)
+		both := p.generator(uint64(2*p.n+i)+1_000_003, "")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			seqs, steps := p.lane(ctx, lane, both)
+			mu.Lock()
+			st.Sequences += seqs
+			st.Steps += steps
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return st
+}
+
+// generator is one of the pair's generators: its own random source, drawing
+// as one account (only) or as both ("").
+func (p *pair) generator(stream uint64, only string) *generator {
+	cells := p.run.cov.all
+	if only != "" {
+		cells = laneCells(cells)
+	}
+	return &generator{wd: p.wd, r: rand.New(rand.NewPCG(p.run.cfg.Seed, stream)), coverage: p.run.cov, cells: cells,
+		counter: &p.run.counter, pair: p.n, only: only}
+}
+
+// lane runs sequences: its account's, and now and then one of both
+// accounts, alone on the pair.
+func (p *pair) lane(ctx context.Context, lane, both *generator) (seqs, steps int) {
 	run := p.run
 	for ctx.Err() == nil && !run.stop.Load() {
 		if !run.deadline.IsZero() && time.Now().After(run.deadline) {
@@ -247,29 +283,47 @@ func (p *pair) explore(ctx context.Context) PairStats {
 			run.sequences.Add(-1)
 			break
 		}
-		steps := p.sequence(ctx, int(n))
-		st.Sequences++
-		st.Steps += steps
+		g := lane
+		if lane.r.IntN(5) == 0 {
+			g = both
+			p.gate.Lock()
+		} else {
+			p.gate.RLock()
+		}
+		sent, d := p.sequence(ctx, g, int(n))
+		if g == both {
+			p.gate.Unlock()
+		} else {
+			p.gate.RUnlock()
+		}
+		seqs++
+		steps += len(sent)
+		if d != nil {
+			p.gate.Lock()
+			p.found(ctx, sent, d)
+			p.gate.Unlock()
+		}
 	}
-	return st
+	return seqs, steps
 }
 
-// sequence explores one sequence, and handles its divergence; it returns
-// the steps it sent.
-func (p *pair) sequence(ctx context.Context, n int) int {
+// sequence explores one sequence; it returns the steps it sent and the
+// divergence of the last, if any.
+func (p *pair) sequence(ctx context.Context, g *generator, n int) ([]Step, *divergence) {
 	s, err := p.wd.newSequence()
 	if err != nil {
 		p.run.stop.Store(true)
-		return 0
+		return nil, nil
 	}
 	s.n = n
-	length := 1 + p.gen.r.IntN(16)
+	length := 1 + g.r.IntN(16)
 	var d *divergence
 	for i := 0; i < length && d == nil && ctx.Err() == nil; i++ {
-		st := p.gen.next(s)
+		st := g.next(s)
 		d = p.take(ctx, s, i, &st)
 		p.run.steps.Add(1)
 	}
+	g.pending = nil
 	// Closing logins: each account whose credentials a step of the
 	// sequence sent to change, accepted or refused, logs in with those
 	// the reference holds: a password a refused request stored shows.
@@ -277,16 +331,12 @@ func (p *pair) sequence(ctx context.Context, n int) int {
 		if d != nil || ctx.Err() != nil {
 			break
 		}
-		st := Step{Op: OpLogin, Actor: a, Login: [2]string{p.gen.emailTemplate(s, a), p.gen.passwordTemplate(s, a)}, Note: "a closing login"}
+		st := Step{Op: OpLogin, Actor: a, Login: [2]string{g.emailTemplate(s, a), g.passwordTemplate(s, a)}, Note: "a closing login"}
 		d = p.take(ctx, s, len(s.steps), &st)
 		p.run.steps.Add(1)
 	}
-	p.gen.pending = nil
-	p.restore(ctx, s, d != nil)
-	if d != nil {
-		p.found(ctx, s.steps, d)
-	}
-	return len(s.steps)
+	p.restore(ctx, s, d != nil, g.accounts())
+	return s.steps, d
 }
 
 // closing are the accounts whose password or email a PUT /users of the
@@ -352,7 +402,7 @@ func (p *pair) replay(ctx context.Context, steps []Step) *sequence {
 			break
 		}
 	}
-	p.restore(ctx, s, true)
+	p.restore(ctx, s, true, []string{"A", "B"})
 	return out
 }
 
@@ -456,7 +506,7 @@ func (p *pair) relogin(ctx context.Context) {
 		a := p.wd.acct[name]
 		if status, body, err := p.w.login(ctx, a.email, a.password); err == nil && status == http.StatusOK {
 			if tok := gjson.GetBytes(body, "token").String(); tok != "" {
-				a.token = tok
+				a.setToken(tok)
 			}
 		}
 	}

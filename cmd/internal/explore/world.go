@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -43,9 +44,27 @@ type account struct {
 	email            string // as the profile gives it
 	apiKey, password string
 	userID, clientID string // the target's ids
-	user             pricing.StateUser
-	client           pricing.StateClient
-	token            string // a session token of the target
+	// mu guards what the run learns of the account as it goes: the lanes
+	// of a pair read it while one of them restores it.
+	mu     sync.Mutex
+	user   pricing.StateUser
+	client pricing.StateClient
+	token  string // a session token of the target
+}
+
+// state is the account's user, client and token now.
+func (a *account) state() (pricing.StateUser, pricing.StateClient, string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	u := a.user
+	u.ClientIDs, u.APIKeys = append([]int64(nil), u.ClientIDs...), append([]string(nil), u.APIKeys...)
+	return u, a.client, a.token
+}
+
+func (a *account) setToken(tok string) {
+	a.mu.Lock()
+	a.token = tok
+	a.mu.Unlock()
 }
 
 // refID is the reference's id of account name's user and client.
@@ -118,7 +137,7 @@ func newWorld(ctx context.Context, p steps.Profile, w *wire) (*world, error) {
 			return nil, fmt.Errorf("account %s: POST /sessions answered no userId or clientId: %s", name, body)
 		}
 		wd.profileAccount(a)
-		if wd.readAccount(ctx, w, a) {
+		if wd.readAccount(ctx, w, a, true) {
 			wd.hasRead = true
 		}
 		if _, ok := wd.cat.phoneCountries[a.user.PhoneCountryID]; !ok {
@@ -206,8 +225,10 @@ func (c catalogue) anyPhoneCountry() int64 {
 }
 
 // readAccount reads the account's user and client where the target has the
-// read extensions, and reports whether it has them.
-func (wd *world) readAccount(ctx context.Context, w *wire, a *account) bool {
+// read extensions, and reports whether it has them; learn: what they show
+// of the catalogues completes them (before the first sequence only: the
+// catalogues do not change after).
+func (wd *world) readAccount(ctx context.Context, w *wire, a *account, learn bool) bool {
 	h := http.Header{"Authorization": {"api-key " + a.apiKey}}
 	status, body, err := w.get(ctx, "/users/"+a.userID, h)
 	if err != nil || status != http.StatusOK || !gjson.ValidBytes(body) {
@@ -217,6 +238,8 @@ func (wd *world) readAccount(ctx context.Context, w *wire, a *account) bool {
 	if u.Get("firstName").Type != gjson.String {
 		return false
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	su := &a.user
 	su.Created, su.PasswordLastChanged = instant(u.Get("created").String()), instant(u.Get("passwordLastChanged").String())
 	su.FirstName, su.LastName, su.Timezone = u.Get("firstName").String(), u.Get("lastName").String(), u.Get("timezone").String()
@@ -227,7 +250,7 @@ func (wd *world) readAccount(ctx context.Context, w *wire, a *account) bool {
 	}
 	su.PhoneNumber = u.Get("phoneNumber").String()
 	su.PhoneExtension = optString(u.Get("phoneExtension"))
-	if pc := u.Get("phoneCountry"); pc.Get("name").Exists() && pc.Get("dialCode").Exists() {
+	if pc := u.Get("phoneCountry"); learn && pc.Get("name").Exists() && pc.Get("dialCode").Exists() {
 		// Learned from the account only where no collection told it.
 		if known, ok := wd.cat.phoneCountries[su.PhoneCountryID]; !ok || known[0] == unknownPhone {
 			wd.cat.phoneCountries[su.PhoneCountryID] = [2]string{pc.Get("name").String(), pc.Get("dialCode").String()}
@@ -245,7 +268,7 @@ func (wd *world) readAccount(ctx context.Context, w *wire, a *account) bool {
 	sc.AddressLine2, sc.VAT = optString(c.Get("addressLine2")), optString(c.Get("vat"))
 	if id, err := strconv.ParseInt(idText(c.Get("currency.id")), 10, 64); err == nil {
 		sc.CurrencyID = id
-		if code := c.Get("currency.code").String(); code != "" && (wd.cat.currencies[id] == "" || wd.cat.currencies[id] == unknownCode) {
+		if code := c.Get("currency.code").String(); learn && code != "" && (wd.cat.currencies[id] == "" || wd.cat.currencies[id] == unknownCode) {
 			wd.cat.currencies[id] = strings.ToUpper(code)
 		}
 	}
@@ -477,9 +500,9 @@ func (wd *world) seed() (*pricing.Seed, error) {
 		v.Marketapps = []pricing.Marketapp{{Hash: c.hash, Name: unknownName, PlatformID: c.platformID}}
 	}
 	for _, name := range []string{"A", "B"} {
-		a := wd.acct[name]
-		v.Users = append(v.Users, a.user)
-		v.Clients = append(v.Clients, a.client)
+		u, c, _ := wd.acct[name].state()
+		v.Users = append(v.Users, u)
+		v.Clients = append(v.Clients, c)
 	}
 	seed, err := pricing.NewSeed(v)
 	if err != nil {

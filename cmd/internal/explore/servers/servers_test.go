@@ -82,8 +82,8 @@ func TestNothingAgainstCorrectServers(t *testing.T) {
 // A fixed sample of wrong servers of every origin is found with a few
 // sequences each: the rate's small version.
 func TestRateSample(t *testing.T) {
-	if testing.Short() {
-		t.Skip("explores a sample of wrong servers; the whole catalogue: make explore-rate")
+	if testing.Short() || raceEnabled {
+		t.Skip("explores a sample of wrong servers (.ci/run runs it without -race); the whole catalogue: make explore-rate")
 	}
 	sample := func(ss []explore.Server, every int) []explore.Server {
 		var out []explore.Server
@@ -93,9 +93,9 @@ func TestRateSample(t *testing.T) {
 		return out
 	}
 	servers := append(append(sample(BuiltIn(), 16), sample(Wrong(Blind()), 12)...), sample(Wrong(Lineages(1)), 15)...)
-	rep := explore.Rate(context.Background(), servers, explore.RateConfig{Config: explore.Config{Runs: 60, Seed: 7}, Parallel: 2})
+	rep := explore.Rate(context.Background(), servers, explore.RateConfig{Config: explore.Config{Runs: 250, Seed: 7}, Parallel: 2})
 	for _, o := range rep.Missed() {
-		t.Errorf("not found in 60 sequences: %s (%s)", o.Server.Name, o.Server.Origin)
+		t.Errorf("not found in 250 sequences: %s (%s)", o.Server.Name, o.Server.Origin)
 	}
 	if len(servers) < 10 {
 		t.Fatalf("a sample of %d servers", len(servers))

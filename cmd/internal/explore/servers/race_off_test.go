@@ -1,5 +1,5 @@
 //go:build !race
 
-package explore
+package servers
 
 const raceEnabled = false
