@@ -112,9 +112,13 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 		}
 		// It gives one id of each catalogue, not two: the scenarios that
 		// need a second are skipped, and the run ends saying what to set.
+		// The last lines say which keys to set, then how init writes them.
 		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-		if last := lines[len(lines)-1]; !regexp.MustCompile(`^pricing-contract: \d+ scenarios? not run: set PRICING_(CURRENCIES|PLANS|PLATFORMS) `).MatchString(last) {
-			t.Errorf("the last line does not say which key to set: %q\n%s", last, r)
+		if key := lines[len(lines)-2]; !regexp.MustCompile(`^pricing-contract: \d+ scenarios? not run: set PRICING_(CURRENCIES|PLANS|PLATFORMS) `).MatchString(key) {
+			t.Errorf("the line before the last does not say which key to set: %q\n%s", key, r)
+		}
+		if last := lines[len(lines)-1]; !strings.Contains(last, "pricing-contract init --base-url "+m.URL) {
+			t.Errorf("the last line does not say that init writes a profile: %q\n%s", last, r)
 		}
 		// One set of counts: the console's is the reports' and the summary's
 		// (godog's own counted a skipped scenario as passed).
