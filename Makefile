@@ -16,10 +16,11 @@ race: ## what CI runs
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-lint: ## gofmt, go vet and staticcheck (the pinned version, fetched by go run)
+lint: ## gofmt, go vet, staticcheck, a tidy go.mod, and actionlint on the CI action (pinned versions, fetched by go run)
 	@out="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) mod tidy -diff
 
 build: ## the three binaries in bin/, each with --version
 	$(GO) build -o bin/ ./cmd/pricing-contract ./cmd/pricing-mock ./cmd/pricing-mutation
