@@ -26,6 +26,9 @@ lint: ## gofmt, go vet, staticcheck, a tidy go.mod, and actionlint on the CI act
 release-snapshot: ## the release archives of .ci/goreleaser.yaml, six platforms, checksums and SBOMs, into bin/release/, published nowhere (the first run compiles goreleaser: minutes)
 	$(GO) run $(GORELEASER) release --snapshot --clean --config .ci/goreleaser.yaml
 
+image: ## the container images of pricing-mock and pricing-contract, linux/amd64 and linux/arm64, as OCI image layouts in bin/image/ (no container daemon)
+	$(GO) run ./cmd/internal/imagebuild --out bin/image --version "$$(git describe --tags --always --dirty 2>/dev/null || echo dev)" --commit "$$(git rev-parse HEAD 2>/dev/null)"
+
 build: ## the three binaries in bin/, each with --version
 	$(GO) build -o bin/ ./cmd/pricing-contract ./cmd/pricing-mock ./cmd/pricing-mutation
 
