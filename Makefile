@@ -22,6 +22,7 @@ lint: ## gofmt, go vet, staticcheck, a tidy go.mod, and actionlint on the CI act
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) mod tidy -diff
+	.ci/actionlint
 
 release-snapshot: ## the release archives of .ci/goreleaser.yaml, six platforms, checksums and SBOMs, into bin/release/, published nowhere (the first run compiles goreleaser: minutes)
 	$(GO) run $(GORELEASER) release --snapshot --clean --config .ci/goreleaser.yaml
