@@ -221,8 +221,8 @@ func writeImage(dir string, img Image, p Platform, bin string, opts Options) (de
 		"architecture": p.Arch,
 		"os":           p.OS,
 		"config":       run,
-		"rootfs":  map[string]any{"type": "layers", "diff_ids": []string{diffID}},
-		"history": []map[string]string{{"created": opts.Created.UTC().Format(time.RFC3339), "created_by": "go run ./cmd/internal/imagebuild (" + img.Main + ")"}},
+		"rootfs":       map[string]any{"type": "layers", "diff_ids": []string{diffID}},
+		"history":      []map[string]string{{"created": opts.Created.UTC().Format(time.RFC3339), "created_by": "go run ./cmd/internal/imagebuild (" + img.Main + ")"}},
 	}
 	cb, err := json.Marshal(config)
 	if err != nil {
