@@ -70,29 +70,28 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 		t.Parallel()
 		m := foreign(t)
 		dir := t.TempDir()
-		block := readmeBlock(t, "- name: gate the release on the contract", "      - uses: actions/upload-artifact@v4")
+		// The GitLab CI example: its variables, the secrets as the
+		// project's CI/CD variables, and the command of its script.
+		block := readmeBlock(t, "# .gitlab-ci.yml", "```")
 		var args []string
-		env := map[string]string{}
-		secret := regexp.MustCompile(`^\$\{\{ secrets\.(\w+) \}\}$`)
-		secrets := map[string]string{
+		env := map[string]string{
 			"PRICING_PASSWORD": seed.Password, "PRICING_API_KEY": seed.APIKey,
 			"PRICING_OTHER_PASSWORD": seed.OtherPassword, "PRICING_OTHER_API_KEY": seed.OtherAPIKey,
 		}
-		inEnv := false
-		for _, l := range block {
-			l = strings.TrimSpace(l)
+		section, inCommand := "", false
+		for _, raw := range block {
+			l := strings.TrimSpace(raw)
 			switch {
-			case l == "env:":
-				inEnv = true
-			case strings.HasPrefix(l, "./pricing-contract"), strings.HasPrefix(l, "--") && !inEnv:
+			case strings.HasPrefix(raw, "  ") && !strings.HasPrefix(raw, "    ") && strings.HasSuffix(l, ":"):
+				section, inCommand = l, false
+			case strings.HasPrefix(l, "./pricing-contract"):
+				inCommand = true
 				args = append(args, strings.Fields(strings.TrimPrefix(l, "./pricing-contract"))...)
-			case inEnv && l != "":
+			case inCommand && strings.HasPrefix(l, "--"):
+				args = append(args, strings.Fields(l)...)
+			case section == "variables:" && l != "":
 				k, v, _ := strings.Cut(l, ": ")
-				v = strings.Trim(v, "'")
-				if m := secret.FindStringSubmatch(v); m != nil {
-					v = secrets[m[1]]
-				}
-				env[k] = v
+				env[k] = strings.Trim(v, "'")
 			}
 		}
 		if len(args) == 0 || env["PRICING_EMAIL"] == "" {
