@@ -26,7 +26,7 @@ func main() {
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opts := ociimage.Options{Module: ".", Version: *version, Commit: *commit}
+	opts := ociimage.Options{Module: ".", Version: *version, Commit: *commit, Trimpath: true}
 	for _, img := range []ociimage.Image{ociimage.Mock, ociimage.Suite} {
 		dir := filepath.Join(*out, img.Name)
 		size, err := ociimage.Build(ctx, img, dir, opts)

@@ -72,6 +72,10 @@ type Options struct {
 	Version   string     // stamped into --version and the image's labels; default "dev"
 	Commit    string     // the same; optional
 	Created   time.Time  // the image's date; default the Unix epoch, for repeatable images
+	// Trimpath builds with -trimpath, as a release does: no path of the
+	// build machine in the binary. A test leaves it off, to reuse the
+	// packages CI compiled for its own tests (CGO_ENABLED=0 there).
+	Trimpath bool
 }
 
 const (
@@ -167,7 +171,11 @@ func compile(ctx context.Context, img Image, p Platform, out string, opts Option
 	if opts.Commit != "" {
 		ldflags += " -X " + buildinfo + ".commit=" + opts.Commit
 	}
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", ldflags, "-o", out, img.Main)
+	args := []string{"build", "-ldflags", ldflags, "-o", out}
+	if opts.Trimpath {
+		args = append(args, "-trimpath")
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, img.Main)...)
 	cmd.Dir = opts.Module
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Arch)
 	if b, err := cmd.CombinedOutput(); err != nil {
