@@ -187,7 +187,8 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 {{- end}}
 {{- if .Missing}}
 <div class="banner" id="missing"><b>Scenarios not run for want of a profile value:</b>
-<ul>{{range .Missing}}<li>{{.}}</li>{{end}}</ul></div>
+<ul>{{range .Missing}}<li>{{.}}</li>{{end}}</ul>
+<p><code>pricing-contract init --base-url {{.Target}} --output FILE</code> writes a profile with every key, each value read from the target or marked TODO.</p></div>
 {{- end}}
 {{- with .Failed}}
 <h3>Failing scenarios</h3>

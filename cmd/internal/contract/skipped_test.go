@@ -107,6 +107,9 @@ func TestSkippedScenariosAreShownWithTheirReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(string(page), "pricing-contract init --base-url "+srv.URL+"/v1 --output FILE") {
+		t.Errorf("the HTML report does not say how init writes the missing values")
+	}
 	list := regexp.MustCompile(`(?s)<ul class="plain" id="skipped">(.*?)</ul>`).FindSubmatch(page)
 	if list == nil {
 		t.Fatalf("the HTML report has no list of skipped scenarios:\n%s", page)
