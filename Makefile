@@ -3,7 +3,7 @@
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: mock test race lint check contract mutation build bench crash explore explore-rate explore-lineages
+.PHONY: mock test race lint check contract mutation build bench crash explore explore-rate explore-lineages release-snapshot image
 
 mock: ## run the mock server on $(ADDR)
 	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
@@ -15,11 +15,20 @@ race: ## what CI runs
 	$(GO) test -race ./...
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GORELEASER ?= github.com/goreleaser/goreleaser/v2@v2.15.1
 
-lint: ## gofmt, go vet and staticcheck (the pinned version, fetched by go run)
+lint: ## gofmt, go vet, staticcheck, a tidy go.mod, and actionlint on the CI action (pinned versions, fetched by go run)
 	@out="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) mod tidy -diff
+	.ci/actionlint
+
+release-snapshot: ## the release archives of .ci/goreleaser.yaml, six platforms, checksums and SBOMs, into bin/release/, published nowhere (the first run compiles goreleaser: minutes)
+	$(GO) run $(GORELEASER) release --snapshot --clean --config .ci/goreleaser.yaml
+
+image: ## the container images of pricing-mock and pricing-contract, linux/amd64 and linux/arm64, as OCI image layouts in bin/image/ (no container daemon)
+	$(GO) run ./cmd/internal/imagebuild --out bin/image --version "$$(git describe --tags --always --dirty 2>/dev/null || echo dev)" --commit "$$(git rev-parse HEAD 2>/dev/null)"
 
 build: ## the three binaries in bin/, each with --version
 	$(GO) build -o bin/ ./cmd/pricing-contract ./cmd/pricing-mock ./cmd/pricing-mutation

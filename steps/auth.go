@@ -98,38 +98,62 @@ func (a authSteps) iAmAccountUsingANearMiss(ctx context.Context, acct, scheme, c
 }
 
 // nearMiss is the credential secret changed as change says; the result is
-// never the secret itself.
-func nearMiss(secret, change string) string {
+// never the secret itself, nor a secret taken says is another's (account
+// B's key is account A's with its last character changed on a seed such as
+// staging-api-key-a and -b).
+func nearMiss(secret, change string, taken func(string) bool) string {
 	if secret == "" {
 		return "x"
 	}
-	other := func(c byte) string {
-		if c == 'a' {
-			return "b"
-		}
-		return "a"
-	}
-	switch change {
-	case "its last character changed":
-		return secret[:len(secret)-1] + other(secret[len(secret)-1])
-	case "its first character changed":
-		return other(secret[0]) + secret[1:]
-	case "a character added":
-		return secret + "a"
-	case "its letters in the other case":
-		swapped := strings.Map(func(r rune) rune {
-			if unicode.IsUpper(r) {
-				return unicode.ToLower(r)
+	// Each change tries the replacement characters in turn until the
+	// result is nobody's.
+	for _, c := range "abcdefgh" {
+		var got string
+		other := string(c)
+		switch change {
+		case "its last character changed":
+			if secret[len(secret)-1] == byte(c) {
+				continue
 			}
-			return unicode.ToUpper(r)
-		}, secret)
-		if swapped != secret {
-			return swapped
+			got = secret[:len(secret)-1] + other
+		case "its first character changed":
+			if secret[0] == byte(c) {
+				continue
+			}
+			got = other + secret[1:]
+		case "a character added":
+			got = secret + other
+		case "its letters in the other case":
+			got = strings.Map(func(r rune) rune {
+				if unicode.IsUpper(r) {
+					return unicode.ToLower(r)
+				}
+				return unicode.ToUpper(r)
+			}, secret)
+			if got == secret {
+				return nearMiss(secret, "its last character changed", taken) // no letter to change
+			}
+		default: // its last character removed
+			got = secret[:len(secret)-1]
 		}
-		return nearMiss(secret, "its last character changed") // no letter to change
-	default: // its last character removed
-		return secret[:len(secret)-1]
+		if got != secret && (taken == nil || !taken(got)) {
+			return got
+		}
 	}
+	return secret + "-not-a-secret"
+}
+
+// takenSecret reports whether s is an api key or password of an account of
+// the profile: a near miss must be nobody's credential.
+func (st *scenarioState) takenSecret(s string) bool {
+	for _, ap := range st.suite.profile.AccountPairs() {
+		for _, secret := range []string{ap.APIKey, ap.Password, ap.OtherAPIKey, ap.OtherPassword} {
+			if s == secret {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (authSteps) iAmNotAuthenticated(ctx context.Context) error {
@@ -386,7 +410,7 @@ func (st *scenarioState) authenticate(ctx context.Context, out *outgoing) error 
 		key := a.apiKey
 		if st.nearMiss != "" {
 			// One character off the real key: masked like it.
-			key = nearMiss(key, st.nearMiss)
+			key = nearMiss(key, st.nearMiss, st.takenSecret)
 			st.addSecret(key)
 		}
 		out.header.Set("Authorization", "api-key "+key)
@@ -396,7 +420,7 @@ func (st *scenarioState) authenticate(ctx context.Context, out *outgoing) error 
 			return err
 		}
 		if st.nearMiss != "" {
-			tok = nearMiss(tok, st.nearMiss)
+			tok = nearMiss(tok, st.nearMiss, st.takenSecret)
 			st.addSecret(tok)
 		}
 		if st.scheme == schemeSessionHeader {

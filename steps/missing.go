@@ -77,9 +77,6 @@ func missingSummary(errs []string) []string {
 		f, _ := target.Lookup(k)
 		lines = append(lines, fmt.Sprintf("%d %s not run: set %s (%s)%s", counts[k], plural(counts[k], "scenario", "scenarios"), f.Env, k, missingHint(k)))
 	}
-	if len(lines) > 0 {
-		lines = append(lines, "`pricing-contract init` writes a profile with every value the target shows (and says why it could not find the others)")
-	}
 	return lines
 }
 

@@ -188,7 +188,7 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		if err != nil {
 			return value{}, err
 		}
-		changed := nearMiss(v.plain(), nearMisses[kind])
+		changed := nearMiss(v.plain(), nearMisses[kind], st.takenSecret)
 		st.addSecret(changed) // one character off a secret, masked like it
 		return value{text: changed}, nil
 	}

@@ -74,29 +74,28 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 		t.Parallel()
 		m := foreign(t)
 		dir := t.TempDir()
-		block := readmeBlock(t, "- name: gate the release on the contract", "      - uses: actions/upload-artifact@v4")
+		// The GitLab CI example: its variables, the secrets as the
+		// project's CI/CD variables, and the command of its script.
+		block := readmeBlock(t, "# .gitlab-ci.yml", "```")
 		var args []string
-		env := map[string]string{}
-		secret := regexp.MustCompile(`^\$\{\{ secrets\.(\w+) \}\}$`)
-		secrets := map[string]string{
+		env := map[string]string{
 			"PRICING_PASSWORD": seed.Password, "PRICING_API_KEY": seed.APIKey,
 			"PRICING_OTHER_PASSWORD": seed.OtherPassword, "PRICING_OTHER_API_KEY": seed.OtherAPIKey,
 		}
-		inEnv := false
-		for _, l := range block {
-			l = strings.TrimSpace(l)
+		section, inCommand := "", false
+		for _, raw := range block {
+			l := strings.TrimSpace(raw)
 			switch {
-			case l == "env:":
-				inEnv = true
-			case strings.HasPrefix(l, "./pricing-contract"), strings.HasPrefix(l, "--") && !inEnv:
+			case strings.HasPrefix(raw, "  ") && !strings.HasPrefix(raw, "    ") && strings.HasSuffix(l, ":"):
+				section, inCommand = l, false
+			case strings.HasPrefix(l, "./pricing-contract"):
+				inCommand = true
 				args = append(args, strings.Fields(strings.TrimPrefix(l, "./pricing-contract"))...)
-			case inEnv && l != "":
+			case inCommand && strings.HasPrefix(l, "--"):
+				args = append(args, strings.Fields(l)...)
+			case section == "variables:" && l != "":
 				k, v, _ := strings.Cut(l, ": ")
-				v = strings.Trim(v, "'")
-				if m := secret.FindStringSubmatch(v); m != nil {
-					v = secrets[m[1]]
-				}
-				env[k] = v
+				env[k] = strings.Trim(v, "'")
 			}
 		}
 		if len(args) == 0 || env["PRICING_EMAIL"] == "" {
@@ -116,12 +115,13 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 		}
 		// It gives one id of each catalogue, not two: the scenarios that
 		// need a second are skipped, and the run ends saying what to set.
+		// The last lines say which keys to set, then how init writes them.
 		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-		if last := lines[len(lines)-1]; !strings.Contains(last, "`pricing-contract init`") {
-			t.Errorf("the last line does not name init: %q\n%s", last, r)
+		if key := lines[len(lines)-2]; !regexp.MustCompile(`^pricing-contract: \d+ scenarios? not run: set PRICING_(CURRENCIES|PLANS|PLATFORMS) `).MatchString(key) {
+			t.Errorf("the line before the last does not say which key to set: %q\n%s", key, r)
 		}
-		if keyLine := lines[max(len(lines)-2, 0)]; !regexp.MustCompile(`^pricing-contract: \d+ scenarios? not run: set PRICING_(CURRENCIES|PLANS|PLATFORMS) `).MatchString(keyLine) {
-			t.Errorf("the line before the last does not say which key to set: %q\n%s", keyLine, r)
+		if last := lines[len(lines)-1]; !strings.Contains(last, "pricing-contract init --base-url "+m.URL) {
+			t.Errorf("the last line does not say that init writes a profile: %q\n%s", last, r)
 		}
 		// One set of counts: the console's is the reports' and the summary's
 		// (godog's own counted a skipped scenario as passed).

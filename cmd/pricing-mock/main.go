@@ -8,6 +8,7 @@
 //	             [--accounts N]
 //	             [--admin-token T] [--admin-hosts A,B]
 //	             [--read-timeout D] [--write-timeout D] [--idle-timeout D] [--max-header-bytes N]
+//	             [--quiet]
 package main
 
 import (
@@ -79,6 +80,7 @@ type config struct {
 	adminToken string   // "": the admin API answers its own hosts without one
 	adminHosts []string // more host names the admin API answers
 	timeouts   mockserver.Timeouts
+	quiet      bool // no request log: warnings and errors only
 }
 
 // errUsage marks an error in the command line, as opposed to -h.
@@ -156,6 +158,7 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 	fs.DurationVar(&cfg.timeouts.Write, "write-timeout", d.Write, "the longest an answer may take, delays included")
 	fs.DurationVar(&cfg.timeouts.Idle, "idle-timeout", d.Idle, "close a keep-alive connection idle this long")
 	fs.IntVar(&cfg.timeouts.MaxHeaderBytes, "max-header-bytes", d.MaxHeaderBytes, "the largest request head (larger: 431)")
+	fs.BoolVar(&cfg.quiet, "quiet", false, "log no request on stderr, only warnings and errors (a mock in the background of a terminal)")
 	buildinfo.AddFlag(fs)
 	return fs
 }
@@ -279,7 +282,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// goes out before run returns.
 	logw := mockserver.NewLogWriter(stderr, 100*time.Millisecond)
 	defer logw.Flush()
-	logger := slog.New(mockserver.NewLogHandler(logw, nil))
+	level := slog.LevelInfo // the request log's
+	if cfg.quiet {
+		level = slog.LevelWarn
+	}
+	logger := slog.New(mockserver.NewLogHandler(logw, level))
 	srv, handler, ok := newMock(cfg, logger, stderr)
 	if !ok {
 		return 2

@@ -27,10 +27,18 @@ func Line(name string) string {
 	if !ok {
 		bi = nil
 	}
-	return format(name, bi)
+	return format(name, bi, stamp{version, commit, date})
 }
 
-func format(name string, bi *debug.BuildInfo) string {
+// The release build stamps these with -ldflags -X (.ci/goreleaser.yaml):
+// it builds from a tag, and its version, commit and date win over what the
+// toolchain recorded, which a build without VCS stamping lacks.
+var version, commit, date string
+
+// stamp is what -ldflags -X set; an empty field leaves the build info's.
+type stamp struct{ version, commit, date string }
+
+func format(name string, bi *debug.BuildInfo, st stamp) string {
 	version, commit, goVersion := "(devel)", "unknown", "go version unknown"
 	var details []string
 	if bi != nil {
@@ -52,6 +60,15 @@ func format(name string, bi *debug.BuildInfo) string {
 			if settings["vcs.modified"] == "true" {
 				details = append(details, "modified")
 			}
+		}
+	}
+	if st.version != "" {
+		version = st.version
+	}
+	if st.commit != "" {
+		commit, details = st.commit, nil
+		if st.date != "" {
+			details = []string{st.date}
 		}
 	}
 	if len(details) > 0 {

@@ -16,21 +16,26 @@ func TestFormat(t *testing.T) {
 	tests := []struct {
 		name string
 		bi   *debug.BuildInfo
+		st   stamp
 		want string
 	}{
-		{"no build info", nil, "p (devel), commit unknown, go version unknown"},
-		{"go run or go test: no version, no VCS", &debug.BuildInfo{GoVersion: "go1.26.8"},
+		{"no build info", nil, stamp{}, "p (devel), commit unknown, go version unknown"},
+		{"go run or go test: no version, no VCS", &debug.BuildInfo{GoVersion: "go1.26.8"}, stamp{},
 			"p (devel), commit unknown, go1.26.8"},
 		{"work tree build", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
-			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.time", Value: "2026-11-20T10:00:00Z"}, {Key: "vcs.modified", Value: "false"}}},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.time", Value: "2026-11-20T10:00:00Z"}, {Key: "vcs.modified", Value: "false"}}}, stamp{},
 			"p (devel), commit " + rev + " (2026-11-20T10:00:00Z), go1.26.8"},
 		{"tagged build with local changes", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.3.0"},
-			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: "true"}}},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: "true"}}}, stamp{},
 			"p v0.3.0, commit " + rev + " (modified), go1.26.8"},
+		{"release build: -ldflags -X wins over the build info", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
+			Settings: []debug.BuildSetting{{Key: "vcs.modified", Value: "true"}}},
+			stamp{version: "v1.2.0", commit: rev, date: "2026-11-26T12:00:00Z"},
+			"p v1.2.0, commit " + rev + " (2026-11-26T12:00:00Z), go1.26.8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := format("p", tt.bi); got != tt.want {
+			if got := format("p", tt.bi, tt.st); got != tt.want {
 				t.Errorf("format:\n got %q\nwant %q", got, tt.want)
 			}
 		})

@@ -82,13 +82,18 @@ func (r *report) junit() junitSuites {
 				c.Error = &junitProblem{Message: failureMessage(s), Type: s.Status, Text: failureText(s)}
 				js.Errors++
 			case statusSkipped, statusNotRun:
-				msg := s.Status
-				if s.Err != "" {
-					msg += ": " + firstLine(strings.TrimPrefix(s.Err, godog.ErrSkip.Error()+": "), messageLimit)
-				} else if r.Stopped != "" {
-					msg += ": " + firstLine(r.Stopped, messageLimit)
+				why := s.Reason
+				switch {
+				case why == "" && s.Err != "":
+					why = strings.TrimPrefix(s.Err, godog.ErrSkip.Error()+": ")
+				case why == "":
+					why = r.Stopped
 				}
-				c.Skipped = &junitProblem{Message: msg}
+				c.Skipped = &junitProblem{Message: s.Status}
+				if why != "" {
+					c.Skipped.Message += ": " + firstLine(why, messageLimit)
+					c.Skipped.Text = strings.TrimSpace(why)
+				}
 				js.Skipped++
 			}
 			js.Cases = append(js.Cases, c)

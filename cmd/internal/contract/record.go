@@ -7,6 +7,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/steps"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -52,14 +53,18 @@ type scenarioRecord struct {
 	refused       bool // not started: the run was stopping (hooks)
 	ID, Name, URI string
 	Written       string // the name in the feature file: an outline's, with its <placeholders>
-	Line          int64
+	Line          int64  // the example row of an outline's scenario, else the scenario's line
+	OutlineLine   int64  // the Scenario Outline line of a row (godog's console names it), else 0
 	Tags          []string
 	Steps         []*stepRecord
 	Status        string
 	Err           string // the error that ended the scenario, hooks included
-	Duration      time.Duration
-	Pair          int // the pair of accounts it ran on; 0 for none
-	started       time.Time
+	// Reason says why a skipped scenario was not run: the error of the
+	// step (or hook) that skipped it, without godog's "skipped: ".
+	Reason   string
+	Duration time.Duration
+	Pair     int // the pair of accounts it ran on; 0 for none
+	started  time.Time
 }
 
 type stepRecord struct {
@@ -67,6 +72,7 @@ type stepRecord struct {
 	Arg               string // a doc string or table, as written
 	Status            string
 	Err               string
+	Reason            string // why the step skipped the scenario (godog.ErrSkip)
 }
 
 // newRunRecord returns an empty record; addFeature lists the selected
@@ -95,6 +101,9 @@ func (r *runRecord) addFeature(doc *godog.GherkinDocument, uri string, pickles [
 			sr.Line = lines[p.AstNodeIds[len(p.AstNodeIds)-1]] // the example row, or the scenario
 			if sr.Line == 0 {
 				sr.Line = lines[p.AstNodeIds[0]]
+			}
+			if len(p.AstNodeIds) > 1 {
+				sr.OutlineLine = lines[p.AstNodeIds[0]]
 			}
 		}
 		for _, t := range p.Tags {
@@ -247,9 +256,10 @@ func (r *runRecord) step(sr *scenarioRecord, st *godog.Step, status string, err 
 	for _, s := range sr.Steps {
 		if s.ID == st.Id {
 			s.Status = status
-			// A skipped step's error says why (a profile value missing),
-			// except for the steps godog skips after the first one.
-			if err != nil && (status != statusSkipped || errors.Is(err, godog.ErrSkip) && err.Error() != godog.ErrSkip.Error()) {
+			switch {
+			case err != nil && status == statusSkipped:
+				s.Reason = skipReason(err.Error())
+			case err != nil:
 				s.Err = err.Error()
 			}
 			return
@@ -270,11 +280,6 @@ func (r *runRecord) finish(sr *scenarioRecord, err error, notStarted bool, pairN
 		for _, s := range sr.Steps {
 			if s.Status == statusSkipped {
 				sr.Status = statusSkipped
-				// godog ends a scenario a step skipped without an error:
-				// the first skipped step's reason is the scenario's.
-				if err == nil && s.Err != "" {
-					err = errors.New(s.Err)
-				}
 			}
 		}
 	case errors.Is(err, godog.ErrUndefined):
@@ -288,6 +293,19 @@ func (r *runRecord) finish(sr *scenarioRecord, err error, notStarted bool, pairN
 	}
 	if err != nil {
 		sr.Err = err.Error()
+	}
+	if sr.Status == statusSkipped {
+		// godog hands the After hook the skip only when the last step
+		// skipped; an earlier one's reason is on its step.
+		for _, s := range sr.Steps {
+			if s.Reason != "" {
+				sr.Reason = s.Reason
+				break
+			}
+		}
+		if sr.Reason == "" && err != nil {
+			sr.Reason = skipReason(err.Error())
+		}
 	}
 	r.done++
 	r.counts[sr.Status]++
@@ -337,19 +355,40 @@ func (r *runRecord) failureReasons() []string {
 	return errs
 }
 
-// skipReasons are the errors of the scenarios that were skipped.
+// skipReasons are the reasons of the scenarios that were skipped, one per
+// scenario.
 func (r *runRecord) skipReasons() []string {
+	var reasons []string
+	for _, s := range r.skipped() {
+		reasons = append(reasons, s.Reason)
+	}
+	return reasons
+}
+
+// skipped are the scenarios that were skipped, in the order of the feature
+// files, as copies.
+func (r *runRecord) skipped() []scenarioRecord {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var errs []string
+	var out []scenarioRecord
 	for _, f := range r.features {
 		for _, s := range f.Scenarios {
-			if s.Status == statusSkipped && s.Err != "" {
-				errs = append(errs, s.Err)
+			if s.Status == statusSkipped {
+				out = append(out, *s)
 			}
 		}
 	}
-	return errs
+	return out
+}
+
+// skipReason is the text of a skip error without godog's "skipped: ", and
+// "no reason given" for a bare godog.ErrSkip.
+func skipReason(errText string) string {
+	reason := strings.TrimPrefix(strings.TrimPrefix(errText, godog.ErrSkip.Error()), ": ")
+	if strings.TrimSpace(reason) == "" {
+		return "no reason given"
+	}
+	return reason
 }
 
 // countsWriter is the console of a run: it passes godog's output through,
@@ -382,6 +421,14 @@ func (c *countsWriter) rewrite(line []byte) []byte {
 	if loc := stepLocation.FindStringIndex(text); loc != nil {
 		text = text[:loc[0]]
 	}
+	if m := outlineLine.FindStringSubmatch(string(plain)); m != nil {
+		// godog names every row of an outline by the outline's line; the
+		// reports name the row's, and so does the console.
+		if row := c.record.rowLine(m[2], m[3], m[4]); row != "" {
+			at := strings.LastIndex(text, m[3]+":"+m[4])
+			text = text[:at] + m[3] + ":" + row + text[at+len(m[3])+1+len(m[4]):]
+		}
+	}
 	if c.resolve != nil && strings.Contains(text, "{{") {
 		text = c.resolve(text)
 	}
@@ -389,6 +436,33 @@ func (c *countsWriter) rewrite(line []byte) []byte {
 }
 
 var godogScenarioLine = regexp.MustCompile(`^[0-9]+ scenarios \(.*\)\n$`)
+
+// outlineLine is godog's line for a row of a Scenario Outline: its name
+// with the row's values, the feature file and the outline's line.
+var outlineLine = regexp.MustCompile(`^(\s*Scenario Outline: )(.*) # (\S+):([0-9]+)\n?$`)
+
+// rowLine is the line of the example row whose scenario is named name in
+// the outline at uri:line, as text; "" when no row or several match.
+func (r *runRecord) rowLine(name, uri, line string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	found := ""
+	for _, f := range r.features {
+		if f.URI != uri && !strings.HasSuffix(f.URI, "/"+uri) {
+			continue
+		}
+		for _, s := range f.Scenarios {
+			if s.Name != name || s.OutlineLine == 0 || strconv.FormatInt(s.OutlineLine, 10) != line {
+				continue
+			}
+			if found != "" {
+				return ""
+			}
+			found = strconv.FormatInt(s.Line, 10)
+		}
+	}
+	return found
+}
 
 func (c *countsWriter) Write(p []byte) (int, error) {
 	for i := 0; i < len(p); i++ {

@@ -48,11 +48,12 @@ type reportScenario struct {
 	Tags                  []string
 	Steps                 []reportStep
 	Err                   string
+	Reason                string // why a skipped scenario was not run
 	Duration              time.Duration
 }
 
 type reportStep struct {
-	Keyword, Text, Arg, Status, Err string
+	Keyword, Text, Arg, Status, Err, Reason string
 }
 
 // traceRow is one rule of the spec with the scenarios of this run that
@@ -96,10 +97,10 @@ func (c *runConfig) newReport(suite *steps.Suite, stopped error) *report {
 		for _, s := range f.Scenarios {
 			rs := reportScenario{
 				ID: s.ID, Name: suite.ResolveName(s.Name, s.Pair), Written: s.Written, Status: s.Status, URI: f.URI, Line: s.Line,
-				Tags: s.Tags, Err: s.Err, Duration: s.Duration,
+				Tags: s.Tags, Err: s.Err, Reason: s.Reason, Duration: s.Duration,
 			}
 			for _, st := range s.Steps {
-				rs.Steps = append(rs.Steps, reportStep{Keyword: st.Keyword, Text: st.Text, Arg: st.Arg, Status: st.Status, Err: st.Err})
+				rs.Steps = append(rs.Steps, reportStep{Keyword: st.Keyword, Text: st.Text, Arg: st.Arg, Status: st.Status, Err: st.Err, Reason: st.Reason})
 			}
 			rf.Counts[s.Status]++
 			rf.Scenarios = append(rf.Scenarios, rs)

@@ -90,6 +90,19 @@ func (r *report) Failed() []reportScenario {
 	return out
 }
 
+// Skipped are the scenarios that were skipped, each with its reason.
+func (r *report) Skipped() []reportScenario {
+	var out []reportScenario
+	for _, f := range r.Features {
+		for _, s := range f.Scenarios {
+			if s.Status == statusSkipped {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 var htmlFuncs = template.FuncMap{
 	"class": func(status string) string { return strings.ReplaceAll(status, " ", "-") },
 	"where": scenarioLocation,
@@ -146,6 +159,7 @@ td.hit { color: var(--pass); } td.gap { background: #ffebe9; color: var(--fail);
 td.result.passed { color: var(--pass); font-weight: 600; } td.result.failed { color: var(--fail); font-weight: 600; } td.result.not-run, td.result.no-scenario { color: var(--warn); }
 ul.plain { margin: 0; padding-left: 1.1rem; }
 .legend { color: var(--muted); font-size: .9rem; }
+.reason { color: var(--warn); font-size: .9rem; margin: .2rem 0; }
 </style></head>
 <body>
 <header>
@@ -173,12 +187,19 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 {{- end}}
 {{- if .Missing}}
 <div class="banner" id="missing"><b>Scenarios not run for want of a profile value:</b>
-<ul>{{range .Missing}}<li>{{.}}</li>{{end}}</ul></div>
+<ul>{{range .Missing}}<li>{{.}}</li>{{end}}</ul>
+<p><code>pricing-contract init --base-url {{.Target}} --output FILE</code> writes a profile with every key, each value read from the target or marked TODO.</p></div>
 {{- end}}
 {{- with .Failed}}
 <h3>Failing scenarios</h3>
 <ul class="plain" id="failing">{{range .}}
 <li><a href="#{{anchor .ID}}">{{.Name}}</a> <span class="where">{{where .}}</span></li>{{end}}
+</ul>
+{{- end}}
+{{- with .Skipped}}
+<h3>Skipped scenarios</h3>
+<ul class="plain" id="skipped">{{range .}}
+<li><a href="#{{anchor .ID}}">{{.Name}}</a> <span class="where">{{where .}}</span><br><span class="reason">{{.Reason}}</span></li>{{end}}
 </ul>
 {{- end}}
 </section>
@@ -195,7 +216,8 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 {{- if .Arg}}<pre>{{.Arg}}</pre>{{end}}
 {{- if .Err}}<pre class="err failure">{{.Err}}</pre>{{end}}</li>{{end}}
 </ol>
-{{- if and .Err (not (open .Status))}}<pre class="err">{{.Err}}</pre>{{end}}
+{{- if and .Reason (eq .Status "skipped")}}<p class="reason"><b>Skipped:</b> {{.Reason}}</p>
+{{- else if and .Err (not (open .Status))}}<pre class="err">{{.Err}}</pre>{{end}}
 </details>
 {{- end}}
 {{- end}}

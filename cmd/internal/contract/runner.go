@@ -453,12 +453,9 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		status = max(status, exitFail)
 	}
 
-	// Last, so that it is the line a CI log ends with.
-	defer func() {
-		for _, line := range steps.MissingSummary(c.record.skipReasons()) {
-			fmt.Fprintf(stderr, "pricing-contract: %s\n", line)
-		}
-	}()
+	// Last, so that they are the lines a CI log ends with: each skipped
+	// scenario with its reason, then one line per profile value missing.
+	defer c.writeSkipped(stderr, suite)
 
 	var unusable *steps.UnusableError
 	switch {
@@ -488,6 +485,39 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// writeSkipped lists on w, once for the whole run, the skipped scenarios
+// grouped by their reason, then one line per profile value that was
+// missing and how to write a profile that has it.
+func (c *runConfig) writeSkipped(w io.Writer, suite *steps.Suite) {
+	skipped := c.record.skipped()
+	if len(skipped) == 0 {
+		return
+	}
+	var reasons []string
+	byReason := map[string][]scenarioRecord{}
+	for _, s := range skipped {
+		if _, ok := byReason[s.Reason]; !ok {
+			reasons = append(reasons, s.Reason)
+		}
+		byReason[s.Reason] = append(byReason[s.Reason], s)
+	}
+	fmt.Fprintf(w, "pricing-contract: %d %s skipped, by reason:\n", len(skipped), plural(len(skipped), "scenario", "scenarios"))
+	for _, reason := range reasons {
+		fmt.Fprintf(w, "  %s\n", firstLine(reason, 300))
+		for _, s := range byReason[reason] {
+			fmt.Fprintf(w, "    %s  %s\n", scenarioLocation(reportScenario{URI: s.URI, Line: s.Line}), suite.ResolveName(s.Name, s.Pair))
+		}
+	}
+	missing := steps.MissingSummary(c.record.skipReasons())
+	for _, line := range missing {
+		fmt.Fprintf(w, "pricing-contract: %s\n", line)
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "pricing-contract: `pricing-contract init --base-url %s --output FILE` writes a profile with every key, "+
+			"each value read from the target or marked TODO; run with --profile FILE\n", c.profile.BaseURL)
+	}
 }
 
 // announce says on stderr what is run, where, and in which order: not

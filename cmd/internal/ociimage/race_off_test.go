@@ -1,0 +1,5 @@
+//go:build !race
+
+package ociimage
+
+const raceEnabled = false
