@@ -72,7 +72,10 @@ func (wd *world) cells() []Cell {
 		}
 		if op == OpPutUser || op == OpPutClient {
 			for _, o := range pathOps {
-				if o.Name != "created" || op == OpPutClient {
+				// The client after the caller's may be one the caller made
+				// in an earlier sequence: the next id is a user's only.
+				if o.Name == "created" && op == OpPutClient || o.Name == "neighbour" && op == OpPutUser ||
+					o.Name != "created" && o.Name != "neighbour" {
 					out = append(out, Cell{op, posPath, o.Name})
 				}
 			}
@@ -453,7 +456,7 @@ func (g *generator) crossed(s *seqState, st *Step, aim Cell) {
 		st.Path = paths[g.r.IntN(len(paths))]
 		g.pathID(s, st)
 	case aim.Position == posPath:
-		st.Cred = Cred{Scheme: credSchemes[g.r.IntN(len(credSchemes))], Op: []string{"wrong-secret", "secret-extended", "unspecified-place"}[g.r.IntN(3)]}
+		st.Cred = Cred{Scheme: credSchemes[g.r.IntN(len(credSchemes))], Op: []string{"wrong-secret", "secret-character-added", "unspecified-place"}[g.r.IntN(3)]}
 		if g.r.IntN(3) == 0 {
 			st.Cred = Cred{Scheme: "none"}
 		}

@@ -420,11 +420,12 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 	// of a step of this sequence (two changes may fall in one second).
 	key := fmt.Sprintf("%s:%s:%s:", kind, tid, field)
 	if field == "passwordLastChanged" {
-		ep, ok := c.s.pwEpoch[c.s.rids["user"][tid]]
-		if !ok {
-			ep = -1
+		// Unchanged since the run last set the password, across sequences;
+		// or of the change a step of this sequence made.
+		key += "unchanged"
+		if ep, ok := c.s.pwEpoch[c.s.rids["user"][tid]]; ok {
+			key = fmt.Sprintf("%s:%s:%s:%d:%d", kind, tid, field, c.s.uid, ep)
 		}
-		key += fmt.Sprintf("%d:%d", c.s.uid, ep)
 	}
 	k.mu.Lock()
 	prev, known := k.learned[key]

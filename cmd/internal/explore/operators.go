@@ -427,8 +427,10 @@ type posOp struct {
 var credOps = []posOp{
 	{Name: "as-specified", Kind: LegalVariety, Source: "5 (each of the three schemes authenticates)"},
 	{Name: "header-name-case", Kind: LegalVariety, Source: "RFC 9110 5.1 (field names are case-insensitive)"},
-	{Name: "secret-extended", Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison accepts more); WSTG-SESS-01"},
-	{Name: "secret-prefixed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a suffix comparison); WSTG-SESS-01"},
+	{Name: "secret-character-added", Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison accepts more); WSTG-SESS-01"},
+	{Name: "secret-last-character-removed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a key matched by its prefix); WSTG-SESS-01"},
+	{Name: "secret-last-character-changed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a comparison of a prefix or a hash); WSTG-SESS-01"},
+	{Name: "secret-first-character-changed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a suffix comparison); WSTG-SESS-01"},
 	{Name: "secret-upper-case", Kind: NearMiss, Reading: mayReadAs, Freedom: &freedom.SecretForms, Source: "WSTG-SESS-01 (token entropy, case folding)"},
 	{Name: "secret-empty", Kind: NearMiss, Source: "WSTG-ATHN-04 (an empty credential)"},
 	{Name: "secret-of-the-other-scheme", Kind: NearMiss, Source: "WSTG-ATHN-04, WSTG-SESS-01 (an api key where a session token belongs, and back)"},

@@ -21,6 +21,8 @@ type phrase struct {
 var phrases = []phrase{
 	{pNotAuthenticated()},
 	{pAccountUsingAPIKey("A")},
+	{pAccountNearMiss("A", "api-key", "its last character removed")},
+	{pAccountNearMiss("B", "session-query", "a character added")},
 	{pLogInAsAccount("A")},
 	{pLogInWith("{{A.email}}", "{{A.password}}x")},
 	{pRemember("token", "tokenA0")},
@@ -72,6 +74,13 @@ func pAccountUsingAPIKey(a string) string {
 	return fmt.Sprintf("Given I am account %q using the api-key header", a)
 }
 func pLogInAsAccount(a string) string { return fmt.Sprintf("When I log in as account %q", a) }
+
+// pAccountNearMiss: the account's own secret of a scheme, changed by one
+// character as the suite changes it.
+func pAccountNearMiss(a, scheme, change string) string {
+	place := map[string]string{"api-key": "api-key header", "session-token": "session-token header", "session-query": "sessionToken query"}[scheme]
+	return fmt.Sprintf("Given I am account %q using the %s with %s", a, place, change)
+}
 func pLogInWith(email, password string) string {
 	return fmt.Sprintf("When I log in with email %s and password %s", arg(email), arg(password))
 }

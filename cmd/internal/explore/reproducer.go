@@ -125,7 +125,9 @@ var rememberRE = regexp.MustCompile(`\{\{step(\d+)\.(\w+)\}\}`)
 func stepLines(st Step) []string {
 	l := []string{pNotAuthenticated()}
 	a := st.Actor
-	if c := credential(st.Cred); c.name != "" && st.Op != OpLogin {
+	if change, ok := nearMisses[st.Cred.Op]; ok && st.Op != OpLogin {
+		l = []string{pAccountNearMiss(a, st.Cred.Scheme, change)}
+	} else if c := credential(st.Cred); c.name != "" && st.Op != OpLogin {
 		tok := "{{" + st.tokVar + "}}"
 		value := strings.NewReplacer("{key}", "{{"+a+".apiKey}}", "{token}", tok,
 			"{KEY}", "{{upper:"+a+".apiKey}}", "{TOKEN}", "{{upper:"+st.tokVar+"}}").Replace(c.value)

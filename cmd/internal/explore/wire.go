@@ -122,10 +122,6 @@ func credential(c Cred) credPlace {
 		switch c.Op {
 		case "header-name-case":
 			p.name = "AUTHORIZATION"
-		case "secret-extended":
-			p.value = "api-key {key}0"
-		case "secret-prefixed":
-			p.value = "api-key 0{key}"
 		case "secret-upper-case":
 			p.value = "api-key {KEY}"
 		case "secret-empty":
@@ -147,10 +143,6 @@ func credential(c Cred) credPlace {
 		switch c.Op {
 		case "header-name-case":
 			p.name = "SESSION-TOKEN"
-		case "secret-extended":
-			p.value = "{token}0"
-		case "secret-prefixed":
-			p.value = "0{token}"
 		case "secret-upper-case":
 			p.value = "{TOKEN}"
 		case "secret-empty":
@@ -166,10 +158,6 @@ func credential(c Cred) credPlace {
 	case "session-query":
 		p := credPlace{query: true, name: "sessionToken", value: "{token}"}
 		switch c.Op {
-		case "secret-extended":
-			p.value = "{token}0"
-		case "secret-prefixed":
-			p.value = "0{token}"
 		case "secret-upper-case":
 			p.value = "{TOKEN}"
 		case "secret-empty":
@@ -189,6 +177,47 @@ func credential(c Cred) credPlace {
 // with is the place's value for a key and a token.
 func (c credPlace) with(key, token string) string {
 	return strings.NewReplacer("{key}", key, "{token}", token, "{KEY}", strings.ToUpper(key), "{TOKEN}", strings.ToUpper(token)).Replace(c.value)
+}
+
+// nearMisses are the credential operators that change the secret by one
+// character, as the suite's phrase "I am account "A" using the api-key
+// header with its last character removed" says them.
+var nearMisses = map[string]string{
+	"secret-character-added":         "a character added",
+	"secret-last-character-removed":  "its last character removed",
+	"secret-last-character-changed":  "its last character changed",
+	"secret-first-character-changed": "its first character changed",
+}
+
+// nearMiss is a secret changed as the suite changes it (steps: the first
+// of the characters a to h that makes the result nobody's secret).
+func nearMiss(secret, change string, taken func(string) bool) string {
+	if secret == "" {
+		return "x"
+	}
+	for _, c := range "abcdefgh" {
+		var got string
+		switch change {
+		case "its last character changed":
+			if rune(secret[len(secret)-1]) == c {
+				continue
+			}
+			got = secret[:len(secret)-1] + string(c)
+		case "its first character changed":
+			if rune(secret[0]) == c {
+				continue
+			}
+			got = string(c) + secret[1:]
+		case "a character added":
+			got = secret + string(c)
+		default: // its last character removed
+			got = secret[:len(secret)-1]
+		}
+		if got != secret && !taken(got) {
+			return got
+		}
+	}
+	return secret + "-not-a-secret"
 }
 
 // versioned is the base URL with its version segment replaced.

@@ -34,6 +34,10 @@ type world struct {
 	// hasRead: the target answers GET /users/:id and GET /clients/:id, so
 	// the state a step leaves is read back after it.
 	hasRead bool
+	// clientsList is where the target lists a user's clients, read back
+	// after a step that may make one: "/users/:userId/clients", "/clients"
+	// (the caller's), or "" nowhere.
+	clientsList string
 }
 
 // account is what the explorer knows of one account. Its user and client
@@ -65,6 +69,19 @@ func (a *account) setToken(tok string) {
 	a.mu.Lock()
 	a.token = tok
 	a.mu.Unlock()
+}
+
+// taken reports whether s is a secret of an account of the profile: a
+// near miss of one account's must be nobody's.
+func (wd *world) taken(s string) bool {
+	for _, ap := range wd.p.AccountPairs() {
+		for _, secret := range []string{ap.APIKey, ap.Password, ap.OtherAPIKey, ap.OtherPassword} {
+			if s == secret {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // refID is the reference's id of account name's user and client.
@@ -147,10 +164,30 @@ func newWorld(ctx context.Context, p steps.Profile, w *wire) (*world, error) {
 			wd.cat.currencies[a.client.CurrencyID] = unknownCode
 		}
 	}
+	wd.clientsList = wd.listOfClients(ctx, w)
 	if _, err := wd.seed(); err != nil {
 		return nil, err
 	}
 	return wd, nil
+}
+
+// listOfClients finds where the target lists account A's clients, if it
+// does: a read extension answering 200 with a wrapper "clients" that holds
+// A's client.
+func (wd *world) listOfClients(ctx context.Context, w *wire) string {
+	a := wd.acct["A"]
+	for _, p := range []struct{ path, name string }{{"/users/" + a.userID + "/clients", "/users/:userId/clients"}, {"/clients", "/clients"}} {
+		status, body, err := w.get(ctx, p.path, http.Header{"Authorization": {"api-key " + a.apiKey}})
+		if err != nil || status != http.StatusOK {
+			continue
+		}
+		for _, it := range gjson.GetBytes(body, "clients").Array() {
+			if idText(it.Get("id")) == a.clientID {
+				return p.name
+			}
+		}
+	}
+	return ""
 }
 
 // idText is an id as the target wrote it, exactly: a JSON integer of any
