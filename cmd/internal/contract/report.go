@@ -30,9 +30,11 @@ type report struct {
 	// not run for want of its value (missingSummary).
 	Missing  []string
 	Features []reportFeature
-	Coverage steps.Coverage
-	Trace    []traceRow
-	TraceErr string // the traceability file could not be read
+	// Exploration is what --explore did; nil when it did not run.
+	Exploration *exploration
+	Coverage    steps.Coverage
+	Trace       []traceRow
+	TraceErr    string // the traceability file could not be read
 }
 
 type reportFeature struct {

@@ -164,7 +164,7 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 <body>
 <header>
 <h1>Pricing API contract report</h1>
-<nav><a href="#summary">Summary</a><a href="#features">Scenarios</a><a href="#coverage">Coverage</a><a href="#traceability">Spec traceability</a></nav>
+<nav><a href="#summary">Summary</a>{{if .Exploration}}<a href="#exploration">Exploration</a>{{end}}<a href="#features">Scenarios</a><a href="#coverage">Coverage</a><a href="#traceability">Spec traceability</a></nav>
 </header>
 
 <section id="summary">
@@ -203,6 +203,20 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 </ul>
 {{- end}}
 </section>
+{{- with .Exploration}}
+
+<section id="exploration">
+<h2>Exploration (pricing-contract explore)</h2>
+{{- if .Err}}<p class="banner">The explorer could not run: {{.Err}}</p>{{else}}
+<p><b>{{.Divergences}} divergences</b>, each a failed case below with its reproducer{{if .NotReported}}; {{.NotReported}} more found whose reproducer passed against the target, not reported{{end}}.</p>
+<dl class="facts">
+<dt>budget</dt><dd>{{.Budget}}, --explore-seed {{.Seed}}</dd>
+<dt>sent</dt><dd>{{.Sequences}} sequences, {{.Requests}} requests ({{.RequestsPerSecond}}/s), {{.Wire}} on the wire in all, in {{.Took}}</dd>
+<dt>input space</dt><dd>{{.Exercised}} of {{.Cells}} cells (operation, position, operator) exercised</dd>
+</dl>
+{{- end}}
+</section>
+{{- end}}
 
 <section id="features">
 <h2>Scenarios by feature</h2>

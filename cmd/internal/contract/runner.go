@@ -56,7 +56,8 @@ address, phone and email domain. init writes a profile by asking the target
 (init --help). --version prints the version of the binary.
 
 Exit status: 0 every scenario passed; 1 a scenario failed (or had an undefined
-or pending step, or the run was interrupted); 2 a bad flag or profile; 3 the
+or pending step, or the run was interrupted), or --explore reported a
+divergence; 2 a bad flag or profile; 3 the
 target or the profile is not usable (preflight failed, a profile value the
 target refuses, or the target stopped answering during the run).
 
@@ -104,6 +105,10 @@ type runConfig struct {
 	// the command line is parsed; empty: the embedded fixtures/traceability.tsv.
 	traceability string
 	trace        []fixtures.Rule
+
+	// gate is --explore and --reproducers: the exploration after the
+	// scenarios (explore.go).
+	gate gate
 }
 
 // errHelpShown ends parseArgs after --help printed the usage.
@@ -203,6 +208,7 @@ func (c *runConfig) flagSet(stdout io.Writer) (*flag.FlagSet, *cliFlags) {
 	fs.StringVar(&c.fixtures, "fixtures", "", "read shapes/ and bodies/ from `DIR` before the embedded fixtures")
 	fs.DurationVar(&c.timeout, "timeout", defaultTimeout, "give up on a request after `D` (connection and answer)")
 	fs.BoolVar(&c.noPreflight, "no-preflight", false, "skip the checks of the target and the accounts before the first scenario")
+	c.gateFlags(fs)
 	c.godog = godog.Options{Format: "pretty", Concurrency: 1, NoColors: !isTerminal(stdout)}
 	godog.BindFlags("godog.", fs, &c.godog)
 	describeGodogFlags(fs)
@@ -320,6 +326,9 @@ func (c *runConfig) selectFeatures() error {
 		c.godog.Paths[i] = resolved
 	}
 
+	if err := c.keepReproducers(len(paths) != 1 || paths[0] != "."); err != nil {
+		return err
+	}
 	opts := c.godog
 	feats, err := (godog.TestSuite{Options: &opts}).RetrieveFeatures()
 	if err != nil {
@@ -435,6 +444,10 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		if cause := context.Cause(ctx); errors.Is(cause, steps.ErrTargetDown) {
 			stopped = cause
 		}
+		if stopped == nil && parent.Err() == nil {
+			c.exploreTarget(ctx, suite, stderr)
+			status = max(status, c.gate.status())
+		}
 	}
 
 	if stopped == nil || c.scenarios > c.record.notRun() {
@@ -447,6 +460,7 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		if err := suite.Coverage().WriteText(summary); err != nil {
 			fmt.Fprintf(stderr, "pricing-contract: coverage summary: %v\n", err)
 		}
+		c.gate.writeSummary(summary, stderr)
 	}
 	if err := c.writeReports(out, suite, stopped); err != nil {
 		fmt.Fprintf(stderr, "pricing-contract: %v\n", err)
@@ -542,6 +556,7 @@ func (c *runConfig) announce(stderr io.Writer) {
 // that were asked for.
 func (c *runConfig) writeReports(out *outputs, suite *steps.Suite, stopped error) error {
 	rep := c.newReport(suite, stopped)
+	rep.Exploration = c.gate.figures()
 	var errs []error
 	if out.coverage != nil {
 		if err := writeCoverageJSON(out.coverage, rep.Coverage); err != nil {
