@@ -183,7 +183,7 @@ func (c *coverage) writeTable(w io.Writer) {
 		return slices.Index(Ops, Op(strings.Split(keys[i], "\t")[0])) < slices.Index(Ops, Op(strings.Split(keys[j], "\t")[0]))
 	})
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "operation\tpositions\toperators\tcells\texercised\tsteps\tdiverged\t")
+	fmt.Fprintln(tw, "operation\tposition\tkind of operator\tcells\texercised\tsteps\tdiverged\t")
 	for _, k := range keys {
 		x := rows[k]
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", k, x.cells, x.exercised, x.sent, x.diverged)
