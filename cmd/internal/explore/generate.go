@@ -123,7 +123,8 @@ type generator struct {
 	pending  *Cell // a cell whose setup step came first
 	// only is the one account of a lane's sequences ("" both): it draws
 	// no cell that reaches the other account's resources (crossCell).
-	only string
+	only       string
+	crossCells []Cell
 }
 
 // crossCell reports whether a cell reaches the other account's resources:
@@ -145,6 +146,21 @@ func laneCells(cells []Cell) []Cell {
 		}
 	}
 	return out
+}
+
+// cross are the generator's cells that reach the other account.
+func (g *generator) cross() []Cell {
+	if g.crossCells == nil {
+		for _, c := range g.cells {
+			if crossCell(c) {
+				g.crossCells = append(g.crossCells, c)
+			}
+		}
+	}
+	if len(g.crossCells) == 0 {
+		return g.cells
+	}
+	return g.crossCells
 }
 
 // actor is the account of a step: the lane's, or either.
@@ -172,6 +188,10 @@ func (g *generator) next(s *seqState) Step {
 	switch {
 	case g.pending != nil:
 		c, g.pending = *g.pending, nil
+	case g.only == "" && g.r.IntN(2) == 0:
+		// A sequence of both accounts aims at what only it reaches (another
+		// account's id, email or credentials) half the time: lanes never do.
+		c = g.coverage.leastExercised(g.cross(), g.r)
 	case g.r.IntN(4) < 3:
 		c = g.coverage.leastExercised(g.cells, g.r)
 	default:
@@ -184,16 +204,20 @@ func (g *generator) next(s *seqState) Step {
 	st := g.base(s, c)
 	applied := g.apply(s, &st, c)
 	if st.Op != OpLogin && st.Op != OpPlatforms && !rawWire(st.Wire) {
-		switch k := g.r.IntN(3); {
-		case !g.bodyCell(c) && k == 0:
+		k := g.r.IntN(6)
+		if strings.HasPrefix(c.Position, "credential") && k < 2 && g.r.IntN(2) == 0 {
+			k = 2 // more changes than refusals behind a refused credential: it must change nothing
+		}
+		switch {
+		case !g.bodyCell(c) && k < 2:
 			// A refusal for the credential, the path or the version meets
 			// a body the spec refuses too: the order of the checks.
 			g.refusal(s, &st)
-		case !g.bodyCell(c) && k == 1:
+		case !g.bodyCell(c) && k < 5:
 			// A request that must change nothing carries changes: a server
 			// that applies it before refusing it shows so.
 			g.extras(s, &st, c, true)
-		case g.bodyCell(c) && k > 0:
+		case g.bodyCell(c) && k > 1:
 			g.extras(s, &st, c, false)
 		}
 		if (st.Op == OpPutUser || st.Op == OpPutClient) && g.r.IntN(3) == 0 {

@@ -132,6 +132,9 @@ func (o Outcome) line() string {
 	case o.Server.Legal:
 		return fmt.Sprintf("nothing against %s (%s), as it should", o.Server.Name, o.Server.Origin)
 	}
+	if o.Dropped > 0 {
+		return fmt.Sprintf("MISSED %s (%s): %d found whose reproducer passed against it, not reported", o.Server.Name, o.Server.Origin, o.Dropped)
+	}
 	return fmt.Sprintf("MISSED %s (%s)", o.Server.Name, o.Server.Origin)
 }
 

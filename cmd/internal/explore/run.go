@@ -235,7 +235,7 @@ func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
 // explore runs the pair's two lanes, one of account A's sequences and one of
 // B's, at once, until the budget, the number of runs or the divergences are
 // spent. A sequence of one account's lane touches only that account's
-// resources; one sequence in five acts as both accounts (another's id, its
+// resources; one sequence in four acts as both accounts (another's id, its
 // email, its credentials) and runs alone on the pair, as do the shrinking
 // and the reproducer of a divergence.
 func (p *pair) explore(ctx context.Context) PairStats {
@@ -284,7 +284,7 @@ func (p *pair) lane(ctx context.Context, lane, both *generator) (seqs, steps int
 			break
 		}
 		g := lane
-		if lane.r.IntN(5) == 0 {
+		if lane.r.IntN(4) == 0 {
 			g = both
 			p.gate.Lock()
 		} else {
