@@ -22,6 +22,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/pricing-contract/pricing-contract/features"
+	"github.com/pricing-contract/pricing-contract/internal/mocktarget"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/steps"
@@ -73,7 +74,7 @@ func TestContract(t *testing.T) {
 	} else {
 		// A pool of pairs, so that the scenarios changing an account run
 		// at once too.
-		profile = mocktest.MustStart(t, mocktest.Options{Pairs: inProcessPairs}).Profile
+		profile = mocktarget.MustStart(t, mocktest.Options{Pairs: inProcessPairs}).Profile
 	}
 
 	if opts.Randomize == 0 {
@@ -156,7 +157,7 @@ func andTags(a, b string) string {
 // through the same PRICING_* variables a user would set.
 func startMock(t *testing.T, wrap func(http.Handler) http.Handler) steps.Profile {
 	t.Helper()
-	return mocktest.MustStart(t, mocktest.Options{Wrap: wrap}).Profile
+	return mocktarget.MustStart(t, mocktest.Options{Wrap: wrap}).Profile
 }
 
 // TestContractOnAPool runs the spec scenarios against the mock with a pool
@@ -177,7 +178,7 @@ func TestContractOnAPool(t *testing.T) {
 			t.Parallel()
 			var mu sync.Mutex
 			changed := map[string]bool{} // api keys that sent a PUT
-			m := mocktest.MustStart(t, mocktest.Options{Pairs: tt.pairs, Wrap: func(h http.Handler) http.Handler {
+			m := mocktarget.MustStart(t, mocktest.Options{Pairs: tt.pairs, Wrap: func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if r.Method == http.MethodPut {
 						mu.Lock()
@@ -187,7 +188,7 @@ func TestContractOnAPool(t *testing.T) {
 					h.ServeHTTP(w, r)
 				})
 			}})
-			fresh := mocktest.MustStart(t, mocktest.Options{Pairs: tt.pairs})
+			fresh := mocktarget.MustStart(t, mocktest.Options{Pairs: tt.pairs})
 			if err := steps.NewSuite(m.Profile, steps.Options{Output: io.Discard}).Preflight(context.Background()); err != nil {
 				t.Fatalf("preflight: %v", err)
 			}
@@ -218,7 +219,7 @@ func TestContractOnAPool(t *testing.T) {
 // checkAccountAsSeeded fails unless the user of the api key, and its
 // primary client, are as in a fresh mock: every change was restored. The
 // restore sets the password again, and a user may have joined new clients.
-func checkAccountAsSeeded(t *testing.T, m, fresh *mocktest.Mock, key string) {
+func checkAccountAsSeeded(t *testing.T, m, fresh *mocktarget.Mock, key string) {
 	t.Helper()
 	id, ok := m.Server.Store().UserIDForAPIKey(key)
 	if !ok {

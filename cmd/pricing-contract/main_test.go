@@ -17,8 +17,8 @@ import (
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -194,11 +194,11 @@ func TestRunAgainstMock(t *testing.T) {
 func TestExitStatusTellsWhatBroke(t *testing.T) {
 	t.Run("a defect of the spec: exit 1 and the scenarios that caught it", func(t *testing.T) {
 		t.Parallel()
-		ds, err := defects.Find([]string{"forbidden-as-404"})
+		ds, err := catalogue.Find([]string{"forbidden-as-404"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := mocktest.MustStart(t, mocktest.Options{Defects: ds})
+		m := mocktest.MustStart(t, mocktest.Options{Servers: ds})
 		r := run(nil, "--base-url", m.URL, "--godog.tags", "@s5", "--godog.concurrency", "4", "--godog.format", "progress")
 		if r.code != 1 {
 			t.Fatalf("want exit 1, got %s", r)

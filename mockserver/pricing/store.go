@@ -940,55 +940,6 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 	return answer, nil
 }
 
-// UpdateRefused is told of a PUT /users body that validation refused, with
-// what validation read of it. The spec's store does nothing: a refused
-// request changes nothing. Only the RejectedPasswordStored deviation keeps
-// the valid new password it carried; validation itself never writes.
-func (s *Store) UpdateRefused(id int64, in UserInput) {
-	if s.dev.RejectedPasswordStored && in.Password != nil {
-		s.setPassword(id, *in.Password)
-	}
-	if s.dev.RejectedUserNamesStored {
-		s.mu.Lock()
-		if r, ok := s.users[id]; ok && in.FirstName != "" && in.LastName != "" {
-			s.changedLocked()
-			s.markUser(id)
-			r.FirstName, r.LastName = in.FirstName, in.LastName
-		}
-		s.mu.Unlock()
-	}
-}
-
-// ClientUpdateRefused is UpdateRefused for a PUT /clients body: nothing,
-// but under the RejectedClientAddressStored deviation, which keeps the
-// address lines and city it carried.
-func (s *Store) ClientUpdateRefused(id int64, in ClientInput) {
-	if !s.dev.RejectedClientAddressStored || in.AddressLine1 == "" || in.AddressCity == "" {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c, ok := s.clients[id]; ok {
-		s.changedLocked()
-		c.AddressLine1, c.AddressCity = in.AddressLine1, in.AddressCity
-		s.clients[id] = c
-		s.markClient(id)
-	}
-}
-
-// setPassword replaces a user's password, nothing else (Deviations.RejectedPasswordStored).
-func (s *Store) setPassword(id int64, password string) {
-	salt, hash := s.hashPassword(password)
-	now := s.src.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r, ok := s.users[id]; ok {
-		s.changedLocked()
-		s.markUser(id)
-		r.salt, r.hash, r.PasswordLastChanged = salt, hash, now
-	}
-}
-
 // makeRoom checks the counts and charges the Pool for a write that adds
 // users (0 or 1), a client and its app, and grows what exists by delta
 // bytes. The caller holds the write lock.

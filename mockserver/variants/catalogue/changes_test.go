@@ -1,11 +1,8 @@
-package defects
+package catalogue_test
 
 import (
-	"errors"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,87 +10,12 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/pricing-contract/pricing-contract/mockserver"
-	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
-// The areas of the spec that the defects must cover between them.
-var areas = []string{"2.1", "2.2", "2.3", "2.4", "2.5", "4.1", "4.2", "4.3", "4.4", "5", "7.1", "7.3", "8", "9"}
-
-func TestCatalogue(t *testing.T) {
-	all := All()
-	if len(all) < 30 {
-		t.Errorf("%d defects, want at least 30", len(all))
-	}
-	name := regexp.MustCompile(`^[a-z0-9][a-zA-Z0-9.-]*$`)
-	seen := map[string]bool{}
-	covered := map[string]bool{}
-	for _, d := range all {
-		if !name.MatchString(d.Name) {
-			t.Errorf("defect name %q is not a lower-case word list joined by hyphens", d.Name)
-		}
-		if seen[d.Name] {
-			t.Errorf("defect %q listed twice", d.Name)
-		}
-		seen[d.Name] = true
-		covered[d.Area] = true
-		if d.Area == "" || d.Description == "" {
-			t.Errorf("defect %q: area %q, description %q: both are needed", d.Name, d.Area, d.Description)
-		}
-	}
-	for _, a := range areas {
-		if !covered[a] {
-			t.Errorf("no defect breaks a rule of section %s", a)
-		}
-	}
-	for _, d := range catalogue {
-		if d.request == nil && d.answer == nil && d.deviate == nil {
-			t.Errorf("defect %q does nothing", d.Name)
-		}
-	}
-}
-
-func TestFindRefusesAnUnknownName(t *testing.T) {
-	_, err := Find([]string{"forbidden-as-404", "no-such-fault"})
-	var unknown *UnknownError
-	if !errors.As(err, &unknown) || unknown.Name != "no-such-fault" {
-		t.Fatalf("Find: %v, want an *UnknownError for no-such-fault", err)
-	}
-	for _, want := range []string{`"no-such-fault"`, "forbidden-as-404", "v1.0-not-served"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q does not mention %s", err, want)
-		}
-	}
-	if _, _, err := New(mockserver.Options{}, []Defect{{Name: "no-such-fault"}}); err == nil {
-		t.Error("New accepted an unknown defect")
-	}
-}
-
-func TestNoDefectsIsTheMockItself(t *testing.T) {
-	srv, h, err := New(mockserver.Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h != http.Handler(srv) {
-		t.Error("a mock without defects answers through a rewriting wrapper")
-	}
-	if got := srv.Store().Validator().Deviations; !reflect.DeepEqual(got, pricing.Deviations{}) {
-		t.Errorf("a mock without defects deviates by %+v", got)
-	}
-}
-
-func TestOneDefectDeviatesByOneField(t *testing.T) {
-	ds, err := Find([]string{"terms-not-checked"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSet(ds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := s.Deviations(), (pricing.Deviations{TermsUnchecked: true}); !reflect.DeepEqual(got, want) {
-		t.Errorf("terms-not-checked deviates by %+v, want only %+v", got, want)
-	}
-}
+// The built-in defects, each shown to change what the mock answers by a
+// short run of requests served in process.
 
 // probe is one request and what to observe of its answer. The seed's
 // account A is the caller unless headers say otherwise; {{key}}, {{email}}
@@ -111,17 +33,18 @@ func jsonAt(path string) func(*httptest.ResponseRecorder) string {
 	return func(r *httptest.ResponseRecorder) string { return gjson.GetBytes(r.Body.Bytes(), path).Raw }
 }
 
-// mock serves a fresh mock with the named defects.
+// mock serves a fresh mock that is the named servers, in process.
 func mock(t *testing.T, names ...string) (*mockserver.Server, http.Handler) {
 	t.Helper()
-	ds, err := Find(names)
+	servers, err := catalogue.Find(names)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, h, err := New(mockserver.Options{}, ds)
+	srv, h, err := catalogue.Serve(mockserver.Options{}, nil, servers...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { srv.Close() })
 	return srv, h
 }
 
@@ -151,10 +74,10 @@ const (
 
 var anonymous = []string{}
 
-// TestDefectsChangeTheAnswer checks defects of every kind at the unit level:
-// the same request answers as the spec says without the defect, and
-// differently with it. cmd/pricing-mutation checks every defect against the
-// contract suite.
+// TestDefectsChangeTheAnswer checks built-in defects of every kind at the
+// unit level: the same request answers as the spec says without the defect,
+// and differently with it. cmd/pricing-mutation checks every wrong server
+// against the contract suite.
 func TestDefectsChangeTheAnswer(t *testing.T) {
 	tests := []struct {
 		defect      string
@@ -260,7 +183,7 @@ func TestNewDefectsChangeTheAnswer(t *testing.T) {
 			return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "writeKey").Str == "0123456789abcdef0123456789abcdef")
 		}}}, "false", "true"},
 		{"client-createdDate-unset", []probe{{"POST", "/v1/clients", clientBody, nil, func(r *httptest.ResponseRecorder) string {
-			return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "createdDate").Str == unsetDate)
+			return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "createdDate").Str == variants.UnsetDate)
 		}}}, "false", "true"},
 		{"unauthenticated-update-applied", []probe{{"PUT", "/v1/users/1", newPassword, anonymous, status}, aLogin}, "401", "200"},
 		{"forbidden-update-applied", []probe{{"PUT", "/v1/users/2", bBody, nil, status}, bLogin}, "401", "200"},

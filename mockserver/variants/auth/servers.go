@@ -1,0 +1,8 @@
+package auth
+
+import (
+	"slices"
+)
+
+// Servers are the servers of this area, in the order the catalogue lists them.
+var Servers = slices.Concat(orderServers, permissionsServers, schemesServers)

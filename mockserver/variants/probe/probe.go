@@ -1,0 +1,197 @@
+// Package probe is what the tests of mockserver/variants use to show that a
+// server differs from the mock: a client of a served mock, the bodies of the
+// default seed's accounts, and Check, which serves each server and the
+// plain mock the same requests.
+package probe
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+)
+
+// Client is a client of one mock for the probes, with the default seed's
+// accounts.
+type Client struct {
+	T    *testing.T
+	Base string
+}
+
+type Resp struct {
+	Status int
+	Body   any
+	Raw    string
+	Header http.Header
+}
+
+var Key = map[string]string{"Authorization": "api-key qa-api-key"}
+
+func (c Client) Do(method, path string, hdr map[string]string, body any) Resp {
+	c.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			c.T.Fatal(err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, c.Base+path, rd)
+	if err != nil {
+		c.T.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.T.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	_ = dec.Decode(&v)
+	return Resp{Status: res.StatusCode, Body: v, Raw: string(raw), Header: res.Header}
+}
+
+func (c Client) Login(email, password string) (int, map[string]any) {
+	r := c.Do("POST", "/sessions", nil, map[string]any{"email": email, "password": password})
+	o, _ := r.Body.(map[string]any)
+	return r.Status, o
+}
+
+func (c Client) Token(email, password string) string {
+	c.T.Helper()
+	st, o := c.Login(email, password)
+	tok, _ := o["token"].(string)
+	if st != 200 || tok == "" {
+		c.T.Fatalf("login %s: %d %v", email, st, o)
+	}
+	return tok
+}
+
+func (c Client) PutUser(hdr map[string]string, over map[string]any) Resp {
+	return c.Do("PUT", "/users/1", hdr, UserBody(over))
+}
+
+func (c Client) Clients() int {
+	r := c.Do("GET", "/users/1/clients", Key, nil)
+	l, _ := Obj(r.Body)["clients"].([]any)
+	return len(l)
+}
+
+func UserBody(over map[string]any) map[string]any {
+	b := map[string]any{
+		"email": "qa@example.com", "firstName": "Quinn", "lastName": "Assurance",
+		"subscribeWelcome": true, "subscribeBlog": false, "subscribeHowto": true, "subscribeOnboarding": false,
+		"timezone": "Europe/London", "password": nil,
+	}
+	for k, v := range over {
+		b[k] = v
+	}
+	return b
+}
+
+func ClientBody(over map[string]any) map[string]any {
+	b := map[string]any{
+		"name": "New Co", "addressLine1": "1 Road", "addressCity": "London", "addressPostcode": "N1 1AA",
+		"addressCountry": "United Kingdom", "currency": map[string]any{"id": 1}, "terms": "I agree",
+	}
+	for k, v := range over {
+		b[k] = v
+	}
+	return b
+}
+
+const Hash = "ac16024432c03228d1db1ee6fad907840ee875ba"
+
+func AppBody(over map[string]any) map[string]any {
+	b := map[string]any{"marketapp": map[string]any{"hash": Hash}, "nextplan": map[string]any{"id": 1}}
+	for k, v := range over {
+		b[k] = v
+	}
+	return b
+}
+
+func Obj(v any) map[string]any {
+	o, _ := v.(map[string]any)
+	return o
+}
+
+func FirstErr(v any) map[string]any {
+	l, _ := v.([]any)
+	if len(l) == 0 {
+		return nil
+	}
+	return Obj(l[0])
+}
+
+// Status is the status of an answer, as a probe reports it.
+func Status(r Resp) string { return fmt.Sprint(r.Status) }
+
+// Email255 is a valid address of 255 characters.
+var Email255 = strings.Repeat("a", 64) + "@" + strings.Repeat("x", 63) + "." + strings.Repeat("y", 63) + "." + strings.Repeat("z", 58) + ".com"
+
+// Probe makes requests of a mock and tells what it saw; Want is what the
+// server answers, which the mock must not.
+type Probe struct {
+	Want string
+	Run  func(c Client) string
+}
+
+// Check serves each server and the plain mock the requests of its probe:
+// the server answers what it should, the mock does not, and the server
+// says it acted. Every server of the blind audits has a probe, and every
+// probe a server.
+func Check(t *testing.T, servers []variants.Server, probes map[string]Probe) {
+	seen := map[string]bool{}
+	for _, s := range servers {
+		seen[s.Name] = true
+		p, ok := probes[s.Name]
+		if !ok {
+			if s.Origin.Author == variants.Blind {
+				t.Errorf("%s: no probe", s.Name)
+			}
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			var hits atomic.Int64
+			m := mocktest.MustStart(t, mocktest.Options{Servers: []variants.Server{s}, Hit: func() { hits.Add(1) }})
+			plain := mocktest.MustStart(t, mocktest.Options{})
+			got := p.Run(Client{t, m.URL})
+			ref := p.Run(Client{t, plain.URL})
+			if got != p.Want {
+				t.Errorf("the server: %q, want %q (the mock: %q)", got, p.Want, ref)
+			}
+			if ref == p.Want {
+				t.Errorf("the mock answers %q too: the probe does not tell the server apart", ref)
+			}
+			if s.Wrap != nil && hits.Load() == 0 {
+				t.Errorf("hit was never called")
+			}
+		})
+	}
+	for name := range probes {
+		if !seen[name] {
+			t.Errorf("probe %s: no such server", name)
+		}
+	}
+}

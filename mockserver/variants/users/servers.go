@@ -1,0 +1,8 @@
+package users
+
+import (
+	"slices"
+)
+
+// Servers are the servers of this area, in the order the catalogue lists them.
+var Servers = slices.Concat(emailServers, leaksServers, namesServers, passwordServers, phoneServers, updateServers)
