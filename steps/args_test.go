@@ -3,7 +3,6 @@ package steps
 import (
 	"context"
 	"encoding/json"
-	"github.com/pricing-contract/pricing-contract/steps/match"
 	"io/fs"
 	"os"
 	"regexp"
@@ -11,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/cucumber/godog"
+
 	"github.com/pricing-contract/pricing-contract/features"
+	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
 var pathArg = regexp.MustCompile(`the JSON at "(.*?)" (?:is|matches|as)\b`)

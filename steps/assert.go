@@ -3,7 +3,6 @@ package steps
 import (
 	"context"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/match"
 	"mime"
 	"regexp"
 	"strconv"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
 // assertSteps check the last response. Every failure carries the request

@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // profiledField is a body field the suite fills from the profile: a 400

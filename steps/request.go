@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/match"
 	"net/http"
 	"net/url"
 	"path"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
+
+	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
 // requestSteps builds the next request and sends it.

@@ -13,13 +13,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/buildinfo"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 )
 
 func main() {

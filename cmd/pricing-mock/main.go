@@ -15,7 +15,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"io"
 	"log/slog"
 	"net"
@@ -34,6 +33,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 const defaultAddr = "127.0.0.1:8080"

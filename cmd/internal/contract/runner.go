@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"io"
 	"net/http"
 	"os"
@@ -23,6 +21,8 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/features"
 	"github.com/pricing-contract/pricing-contract/fixtures"
+	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // Exit statuses of Run. 0 to 2 are godog's; 3 tells CI that the target or
