@@ -154,14 +154,16 @@ func mutate(ctx context.Context, faults []variants.Server, workers int) (outcome
 
 // runSuite runs the spec scenarios against a fresh mock on 127.0.0.1 that
 // is the server f (the mock itself for the zero Server).
-func runSuite(f variants.Server) outcome { return runSpec(f, nil, nil) }
+func runSuite(f variants.Server) outcome { return runSpec(f, nil, nil, false) }
 
 // runSpec runs the spec scenarios against a fresh mock on 127.0.0.1 that is
 // the server f (the mock itself for the zero Server), with the suite's
 // profile of it (f.Profile over the mock's seed). hit is handed to f's Wrap;
 // a non-nil wrap puts a middleware in front of it all (the tests' OpenAPI
-// validator).
-func runSpec(f variants.Server, hit func(), wrap func(http.Handler) http.Handler) outcome {
+// validator). firstFailure stops the run at the first failed scenario: all
+// a test needs to know that a wrong server is killed, in a fraction of a
+// whole run.
+func runSpec(f variants.Server, hit func(), wrap func(http.Handler) http.Handler, firstFailure bool) outcome {
 	o := outcome{fault: f}
 	opts := mocktest.Options{Wrap: wrap, Hit: hit}
 	if f.Acts() {
@@ -180,10 +182,11 @@ func runSpec(f variants.Server, hit func(), wrap func(http.Handler) http.Handler
 	}
 
 	run := steps.NewSuite(profile, steps.Options{Output: io.Discard}).Run("pricing-mutation", godog.Options{
-		Format:      "progress",
-		Output:      io.Discard,
-		Concurrency: scenarioConcurrency,
-		Tags:        specTags,
+		Format:        "progress",
+		Output:        io.Discard,
+		Concurrency:   scenarioConcurrency,
+		Tags:          specTags,
+		StopOnFailure: firstFailure,
 	})
 	o.status, o.ran = run.Status, run.Ran
 	for _, fail := range run.Failed {
