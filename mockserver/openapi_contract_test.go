@@ -156,8 +156,8 @@ func fromExample(t *testing.T, doc *openapi3.T, name string, edit func(map[strin
 // TestOpenAPISchemaValues checks the schemas on values one by one. They
 // refuse what the spec forbids, so that validating against them means
 // something; they accept what a correct server that chose otherwise than
-// the mock answers (cmd/pricing-mutation's TestSuitePassesLegalVariants
-// runs the spec scenarios against such servers), so that they describe the
+// the mock answers (cmd/pricing-mutation's TestCatalogue runs the spec
+// scenarios against such servers), so that they describe the
 // spec rather than the mock.
 func TestOpenAPISchemaValues(t *testing.T) {
 	doc := loadOpenAPI(t)

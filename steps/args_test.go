@@ -18,7 +18,7 @@ import (
 var pathArg = regexp.MustCompile(`the JSON at "(.*?)" (?:is|matches|as)\b`)
 
 // TestFeaturePathsAreWellFormed: every gjson path of the shipped features
-// and the test features passes checkPath once unescaped and substituted, so
+// and the test features passes match.CheckPath once unescaped and substituted, so
 // the check cannot fail a correct target.
 func TestFeaturePathsAreWellFormed(t *testing.T) {
 	st := offlineState(t)

@@ -234,7 +234,7 @@ func (assertSteps) theResponseIsJSON(ctx context.Context) error {
 
 // jsonAt returns the value at a gjson path of the last response body; ""
 // and "@this" are the whole body. The path is the step's argument, already
-// unescaped; a path that checkPath finds malformed is an error, so that an
+// unescaped; a path that match.CheckPath finds malformed is an error, so that an
 // "is absent" step cannot pass on a path that could never match.
 func (st *scenarioState) jsonAt(ctx context.Context, path string) (gjson.Result, error) {
 	if st.last == nil {

@@ -3,6 +3,7 @@
 //
 //	pricing-contract --base-url https://staging.example.com/v1
 //	pricing-contract init --base-url https://staging.example.com/v1 --output staging.profile
+//	pricing-contract explore --base-url https://staging.example.com/v1 --budget 10m
 //
 // The feature files are embedded, so the binary built from a checkout
 // (`go build -o pricing-contract ./cmd/pricing-contract`) is all a pipeline

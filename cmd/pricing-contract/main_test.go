@@ -408,3 +408,17 @@ func TestREADMEInstallLine(t *testing.T) {
 		t.Errorf("pricing-contract --version = %q (%v), want commit %s", out, err, head)
 	}
 }
+
+// --help names every subcommand main dispatches to.
+func TestHelpListsEverySubcommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := contract.Run(context.Background(), []string{"--help"}, func(string) string { return "" }, &stdout, &stderr); code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	help := stdout.String() + stderr.String()
+	for _, sub := range []string{"pricing-contract init ", "pricing-contract explore "} {
+		if !strings.Contains(help, sub) {
+			t.Errorf("--help does not show %q:\n%s", sub, help)
+		}
+	}
+}

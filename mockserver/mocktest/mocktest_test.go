@@ -2,6 +2,9 @@ package mocktest
 
 import (
 	"net/http"
+	"os/exec"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
@@ -66,5 +69,31 @@ func TestStartWithPairs(t *testing.T) {
 			t.Errorf("api key %q: user %d (%v), want a user of its own", key, id, ok)
 		}
 		users[id] = true
+	}
+}
+
+// TestTheMockKnowsNotTheSuite: nothing under mockserver/ depends on the
+// contract suite (steps, features) or on what runs it (cmd, the helper
+// above both): the mock serves any client, the suite tests any server.
+func TestTheMockKnowsNotTheSuite(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to list the dependencies: %v", err)
+	}
+	const module = "github.com/pricing-contract/pricing-contract"
+	out, err := exec.Command(goTool, "list", "-deps", module+"/mockserver/...").Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s/mockserver/...: %v", module, err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, module+"/mockserver/mocktest") {
+		t.Fatalf("go list -deps answered %d packages without this one", len(deps))
+	}
+	for _, d := range deps {
+		for _, above := range []string{"/steps", "/features", "/cmd", "/internal/mocktarget"} {
+			if d == module+above || strings.HasPrefix(d, module+above+"/") {
+				t.Errorf("mockserver/... depends on %s", d)
+			}
+		}
 	}
 }

@@ -291,7 +291,7 @@ func (s *Store) room(users, clients, apps int) error {
 	return nil
 }
 
-// reset replaces every datum with the seed's. The seed has been checked by
+// Reset replaces every datum with the seed's. The seed has been checked by
 // LoadSeed, so every reference in it resolves.
 func (s *Store) Reset(seed *Seed) {
 	d := s.seeded(seed)
@@ -300,7 +300,7 @@ func (s *Store) Reset(seed *Seed) {
 	_ = s.install(d, true)
 }
 
-// resetIfPristine is reset, but only when nothing has changed the store since
+// ResetIfPristine is reset, but only when nothing has changed the store since
 // its last reset: a developer's data is never replaced by a fixture reload.
 func (s *Store) ResetIfPristine(seed *Seed) bool {
 	d := s.seeded(seed)
