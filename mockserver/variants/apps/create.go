@@ -294,9 +294,9 @@ var createServers = []variants.Server{
 		Profile: map[string]string{"plans": "1:lite,2:lite,3:lite"},
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			return variants.EditJSON(next, hit, func(r *http.Request, status int, v any) (any, bool) {
-				p, ok := variants.Parse(r.URL.Path)
+				p, isAPI := variants.Parse(r.URL.Path)
 				app, ok := v.(map[string]any)
-				if r.Method != http.MethodPost || !ok || p.Resource != "apps" || status != http.StatusOK || !ok {
+				if r.Method != http.MethodPost || !isAPI || p.Resource != "apps" || status != http.StatusOK || !ok {
 					return v, false
 				}
 				app["plan"] = map[string]any{"isLite": true, "isPro": false, "isDynamic": false, "needBilling": false}

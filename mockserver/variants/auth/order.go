@@ -41,7 +41,7 @@ var orderServers = []variants.Server{
 		Answer: func(a *rewrite.Answer) {
 			if a.Status == http.StatusUnauthorized && a.Request.Header.Get(invalidMark) != "" {
 				variants.SetError(a, http.StatusBadRequest, pricing.CodeInvalidBody.String(), "The body is invalid.")
-				a.Body, _ = json.Marshal([]map[string]string{{"fieldName": "email", "error": pricing.CodeInvalidEmail.String(), "message": "The body is invalid."}})
+				a.Body = variants.Encode([]variants.FieldError{{FieldName: "email", Error: pricing.CodeInvalidEmail.String(), Message: "The body is invalid."}})
 			}
 		},
 	},
@@ -79,7 +79,7 @@ var orderServers = []variants.Server{
 				if _, login := variants.At(r, "POST", "/sessions"); login {
 					return false
 				}
-				return r.Header.Get("Authorization") == "" && r.Header.Get("session-token") == "" && !r.URL.Query().Has("sessionToken")
+				return !variants.HasCredentials(r)
 			}, func(a *rewrite.Answer, _ map[string]any) bool {
 				if a.Status != http.StatusUnauthorized {
 					return false
@@ -116,7 +116,7 @@ var orderServers = []variants.Server{
 		Why:    `§5: an endpoint that needs authentication answers an unauthenticated request with 401; POST /clients validates the body first and answers 400 InvalidName`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "POST", "/clients"); ok && r.Header.Get("Authorization") == "" && r.Header.Get("session-token") == "" && !r.URL.Query().Has("sessionToken") {
+				if _, ok := variants.At(r, "POST", "/clients"); ok && !variants.HasCredentials(r) {
 					body := variants.PeekJSON(r)
 					if name, _ := variants.Str(body, "name"); body != nil && strings.TrimSpace(name) == "" {
 						hit()

@@ -25,6 +25,8 @@ type Client struct {
 	Base string
 }
 
+// Resp is an answer as a probe reads it: the JSON body decoded with
+// numbers kept as written.
 type Resp struct {
 	Status int
 	Body   any
@@ -32,8 +34,11 @@ type Resp struct {
 	Header http.Header
 }
 
+// Key is account A's credentials.
 var Key = map[string]string{"Authorization": "api-key qa-api-key"}
 
+// Do sends a request, a body of JSON (or a string as it is), and reads the
+// answer.
 func (c Client) Do(method, path string, hdr map[string]string, body any) Resp {
 	c.T.Helper()
 	var rd io.Reader
@@ -71,12 +76,14 @@ func (c Client) Do(method, path string, hdr map[string]string, body any) Resp {
 	return Resp{Status: res.StatusCode, Body: v, Raw: string(raw), Header: res.Header}
 }
 
+// Login opens a session: its status and the session.
 func (c Client) Login(email, password string) (int, map[string]any) {
 	r := c.Do("POST", "/sessions", nil, map[string]any{"email": email, "password": password})
 	o, _ := r.Body.(map[string]any)
 	return r.Status, o
 }
 
+// Token is a session token of the account; a failed login fails the test.
 func (c Client) Token(email, password string) string {
 	c.T.Helper()
 	st, o := c.Login(email, password)
@@ -87,16 +94,19 @@ func (c Client) Token(email, password string) string {
 	return tok
 }
 
+// PutUser sends PUT /users/1 (account A's) with A's body and over on it.
 func (c Client) PutUser(hdr map[string]string, over map[string]any) Resp {
 	return c.Do("PUT", "/users/1", hdr, UserBody(over))
 }
 
+// Clients counts account A's clients.
 func (c Client) Clients() int {
 	r := c.Do("GET", "/users/1/clients", Key, nil)
 	l, _ := Obj(r.Body)["clients"].([]any)
 	return len(l)
 }
 
+// UserBody is a PUT /users body of account A with over on it.
 func UserBody(over map[string]any) map[string]any {
 	b := map[string]any{
 		"email": "qa@example.com", "firstName": "Quinn", "lastName": "Assurance",
@@ -109,6 +119,7 @@ func UserBody(over map[string]any) map[string]any {
 	return b
 }
 
+// ClientBody is a client body with over on it.
 func ClientBody(over map[string]any) map[string]any {
 	b := map[string]any{
 		"name": "New Co", "addressLine1": "1 Road", "addressCity": "London", "addressPostcode": "N1 1AA",
@@ -120,8 +131,10 @@ func ClientBody(over map[string]any) map[string]any {
 	return b
 }
 
+// Hash is a marketplace app no app of the seed uses.
 const Hash = "ac16024432c03228d1db1ee6fad907840ee875ba"
 
+// AppBody is a POST /apps body of Hash with over on it.
 func AppBody(over map[string]any) map[string]any {
 	b := map[string]any{"marketapp": map[string]any{"hash": Hash}, "nextplan": map[string]any{"id": 1}}
 	for k, v := range over {
@@ -130,11 +143,13 @@ func AppBody(over map[string]any) map[string]any {
 	return b
 }
 
+// Obj is a decoded value as an object (nil when it is not one).
 func Obj(v any) map[string]any {
 	o, _ := v.(map[string]any)
 	return o
 }
 
+// FirstErr is the first element of an error array.
 func FirstErr(v any) map[string]any {
 	l, _ := v.([]any)
 	if len(l) == 0 {

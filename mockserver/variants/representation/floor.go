@@ -33,20 +33,20 @@ var floorServers = []variants.Server{
 	{Name: "name-number-500", Area: variants.Representation, Rule: "4.1", Why: "PUT /users/:userId with a number in firstName or lastName is answered 500 (a string method called on a number)", Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: crashWhen(func(r *http.Request, body []byte) bool {
 			o, ok := topLevel(body)
-			return ok && r.Method == http.MethodPut && strings.Contains(r.URL.Path, "/users/") && (isNumber(o["firstName"]) || isNumber(o["lastName"]))
+			return ok && variants.PutUser(r) && (isNumber(o["firstName"]) || isNumber(o["lastName"]))
 		}),
 	},
 	{Name: "currency-not-object-500", Area: variants.Representation, Rule: "4.3", Why: `a client body whose currency is no object ("GBP") is answered 500`, Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: crashWhen(func(r *http.Request, body []byte) bool {
 			o, ok := topLevel(body)
 			c := bytes.TrimSpace(o["currency"])
-			return ok && strings.Contains(r.URL.Path, "/clients") && len(c) > 0 && c[0] != '{' && string(c) != "null"
+			return ok && variants.ToClients(r) && len(c) > 0 && c[0] != '{' && string(c) != "null"
 		}),
 	},
 	{Name: "flag-not-boolean-500", Area: variants.Representation, Rule: "4.1", Why: `PUT /users/:userId with a subscribe flag that is no boolean ("true") is answered 500`, Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: crashWhen(func(r *http.Request, body []byte) bool {
 			o, ok := topLevel(body)
-			if !ok || r.Method != http.MethodPut || !strings.Contains(r.URL.Path, "/users/") {
+			if !ok || !variants.PutUser(r) {
 				return false
 			}
 			for _, k := range []string{"subscribeWelcome", "subscribeBlog", "subscribeHowto", "subscribeOnboarding"} {

@@ -177,7 +177,7 @@ var emailServers = []variants.Server{
 					if p, _ := variants.Parse(r.URL.Path); strings.EqualFold(before[p.ID], email) {
 						return nil
 					}
-					return []variants.FieldError{{"email", pricing.CodeInvalidEmail.String(), "No mail can be delivered to " + domain + "."}}
+					return []variants.FieldError{{FieldName: "email", Error: pricing.CodeInvalidEmail.String(), Message: "No mail can be delivered to " + domain + "."}}
 				},
 				Fix:    func(b map[string]any) { b["email"] = "contract-probe@qa.pricing-contract.dev" },
 				Broken: map[string]any{"email": "not-an-email"},
@@ -200,7 +200,7 @@ var emailServers = []variants.Server{
 				Owns: []string{"email"},
 				Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
 					if email, ok := b["email"].(string); ok && len(email) > 254 {
-						return []variants.FieldError{{"email", pricing.CodeInvalidEmail.String(), "An email address has at most 254 characters."}}
+						return []variants.FieldError{{FieldName: "email", Error: pricing.CodeInvalidEmail.String(), Message: "An email address has at most 254 characters."}}
 					}
 					return nil
 				},

@@ -103,7 +103,7 @@ var namesServers = []variants.Server{
 						return nil // the mock's own rule answers these
 					}
 					if _, err := time.LoadLocation(tz); err != nil {
-						return []variants.FieldError{{"timezone", pricing.CodeInvalidTimezone.String(), tz + " is not a time zone."}}
+						return []variants.FieldError{{FieldName: "timezone", Error: pricing.CodeInvalidTimezone.String(), Message: tz + " is not a time zone."}}
 					}
 					return nil
 				},

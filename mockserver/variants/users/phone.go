@@ -155,10 +155,10 @@ var phoneServers = []variants.Server{
 				Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
 					var errs []variants.FieldError
 					if _, ok := b["phoneNumber"]; !ok {
-						errs = append(errs, variants.FieldError{"phoneNumber", pricing.CodeInvalidPhoneNumber.String(), "No phone number was provided."})
+						errs = append(errs, variants.FieldError{FieldName: "phoneNumber", Error: pricing.CodeInvalidPhoneNumber.String(), Message: "No phone number was provided."})
 					}
 					if _, ok := variants.BodyPath(b, "phoneCountry.id"); !ok {
-						errs = append(errs, variants.FieldError{"phoneCountry.id", pricing.CodeInvalidPhoneCountryID.String(), "No phone country was provided."})
+						errs = append(errs, variants.FieldError{FieldName: "phoneCountry.id", Error: pricing.CodeInvalidPhoneCountryID.String(), Message: "No phone country was provided."})
 					}
 					return errs
 				},
