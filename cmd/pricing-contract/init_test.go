@@ -17,6 +17,9 @@ import (
 // mock and against a foreign one writes a profile with which the suite
 // passes, every scenario run, and no secret in clear.
 func TestInitWritesAProfileTheSuitePasses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole suite through the command; -short runs it once, in steps' TestContract")
+	}
 	for _, tc := range []struct {
 		name string
 		opts mocktest.Options

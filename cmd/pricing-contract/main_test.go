@@ -78,6 +78,9 @@ var specEndpoints = map[string][]string{
 }
 
 func TestRunAgainstMock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole suite through the command; -short runs it once, in steps' TestContract")
+	}
 	tmp := t.TempDir()
 	profile := filepath.Join(tmp, "mock.profile")
 	if err := os.WriteFile(profile, []byte("# the in-process mock\nbase_url = ${MOCK_URL}\ntags = @s2.4\n"), 0o600); err != nil {

@@ -7,6 +7,7 @@ package catalogue
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/apps"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/auth"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/clients"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/probe"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/representation"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/sessions"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/users"
@@ -25,6 +27,19 @@ import (
 
 // all is every server, area by area in the order of variants.Areas.
 var all = slices.Concat(auth.Servers, users.Servers, clients.Servers, apps.Servers, sessions.Servers, representation.Servers)
+
+// probes is every area's probes, by server name.
+var probes = func() map[string]probe.Probe {
+	all := map[string]probe.Probe{}
+	for _, area := range []map[string]probe.Probe{auth.Probes, users.Probes, clients.Probes, apps.Probes, sessions.Probes, representation.Probes} {
+		maps.Copy(all, area)
+	}
+	return all
+}()
+
+// Probes is every area's probes, by the name of the server each tells
+// apart from the mock.
+func Probes() map[string]probe.Probe { return maps.Clone(probes) }
 
 // All lists every server, wrong and legal, in a stable order.
 func All() []variants.Server { return slices.Clone(all) }

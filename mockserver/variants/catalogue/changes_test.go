@@ -17,11 +17,11 @@ import (
 // The built-in defects, each shown to change what the mock answers by a
 // short run of requests served in process.
 
-// probe is one request and what to observe of its answer. The seed's
+// exchange is one request and what to observe of its answer. The seed's
 // account A is the caller unless headers say otherwise; {{key}}, {{email}}
 // and {{password}} in the request are A's, {{hash}} the profile's
 // marketplace app.
-type probe struct {
+type exchange struct {
 	method, path, body string
 	headers            []string // name, value, ...; nil: A's api-key header
 	observe            func(*httptest.ResponseRecorder) string
@@ -48,7 +48,7 @@ func mock(t *testing.T, names ...string) (*mockserver.Server, http.Handler) {
 	return srv, h
 }
 
-func (p probe) send(t *testing.T, srv *mockserver.Server, h http.Handler) *httptest.ResponseRecorder {
+func (p exchange) send(t *testing.T, srv *mockserver.Server, h http.Handler) *httptest.ResponseRecorder {
 	t.Helper()
 	prof := srv.Profile()
 	fill := strings.NewReplacer("{{key}}", prof.APIKey, "{{email}}", prof.Email, "{{password}}", prof.Password, "{{hash}}", prof.MarketappHash)
@@ -81,65 +81,65 @@ var anonymous = []string{}
 func TestDefectsChangeTheAnswer(t *testing.T) {
 	tests := []struct {
 		defect      string
-		probe       probe
+		exchange    exchange
 		clean, want string
 	}{
-		{"forbidden-as-404", probe{"PUT", "/v1/users/2", userBody, nil, status}, "403", "404"},
-		{"unauthorized-as-403", probe{"POST", "/v1/apps", appBody, anonymous, status}, "401", "403"},
-		{"post-answers-201", probe{"POST", "/v1/sessions", login, anonymous, status}, "200", "201"},
-		{"error-body-object", probe{"PUT", "/v1/users/1", `{}`, nil, func(r *httptest.ResponseRecorder) string {
+		{"forbidden-as-404", exchange{"PUT", "/v1/users/2", userBody, nil, status}, "403", "404"},
+		{"unauthorized-as-403", exchange{"POST", "/v1/apps", appBody, anonymous, status}, "401", "403"},
+		{"post-answers-201", exchange{"POST", "/v1/sessions", login, anonymous, status}, "200", "201"},
+		{"error-body-object", exchange{"PUT", "/v1/users/1", `{}`, nil, func(r *httptest.ResponseRecorder) string {
 			return r.Body.String()[:1]
 		}}, "[", "{"},
-		{"only-first-error", probe{"PUT", "/v1/users/1", `{}`, nil, jsonAt("#")}, "8", "1"},
-		{"error-code-misspelt", probe{"PUT", "/v1/users/1", `{}`, nil, jsonAt(`#(fieldName=="firstName").error`)}, `"InvalidFirstName"`, `"InvalidFirstname"`},
-		{"collection-bare-array", probe{"GET", "/v1/platforms", "", anonymous, jsonAt("0.name")}, "", `"Android"`},
-		{"content-type-text", probe{"GET", "/v1/platforms", "", anonymous, func(r *httptest.ResponseRecorder) string {
+		{"only-first-error", exchange{"PUT", "/v1/users/1", `{}`, nil, jsonAt("#")}, "8", "1"},
+		{"error-code-misspelt", exchange{"PUT", "/v1/users/1", `{}`, nil, jsonAt(`#(fieldName=="firstName").error`)}, `"InvalidFirstName"`, `"InvalidFirstname"`},
+		{"collection-bare-array", exchange{"GET", "/v1/platforms", "", anonymous, jsonAt("0.name")}, "", `"Android"`},
+		{"content-type-text", exchange{"GET", "/v1/platforms", "", anonymous, func(r *httptest.ResponseRecorder) string {
 			return r.Header().Get("Content-Type")
 		}}, "application/json; charset=utf-8", "text/plain; charset=utf-8"},
-		{"ids-as-strings", probe{"GET", "/v1/clients/1", "", nil, jsonAt("currency.id")}, "1", `"1"`},
-		{"currency-code-numeric", probe{"GET", "/v1/clients/1", "", nil, jsonAt("currency.code")}, `"GBP"`, `"826"`},
-		{"dialcode-without-plus", probe{"GET", "/v1/users/1", "", nil, jsonAt("phoneCountry.dialCode")}, `"+44"`, `"44"`},
-		{"password-leaked", probe{"GET", "/v1/users/1", "", nil, func(r *httptest.ResponseRecorder) string {
+		{"ids-as-strings", exchange{"GET", "/v1/clients/1", "", nil, jsonAt("currency.id")}, "1", `"1"`},
+		{"currency-code-numeric", exchange{"GET", "/v1/clients/1", "", nil, jsonAt("currency.code")}, `"GBP"`, `"826"`},
+		{"dialcode-without-plus", exchange{"GET", "/v1/users/1", "", nil, jsonAt("phoneCountry.dialCode")}, `"+44"`, `"44"`},
+		{"password-leaked", exchange{"GET", "/v1/users/1", "", nil, func(r *httptest.ResponseRecorder) string {
 			return gjson.GetBytes(r.Body.Bytes(), "password").Type.String()
 		}}, "Null", "String"},
-		{"terms-not-checked", probe{"POST", "/v1/clients", strings.Replace(clientBody, "I agree", "no", 1), nil, status}, "400", "200"},
-		{"vat-limit-256", probe{"POST", "/v1/clients", strings.Replace(clientBody, `"name"`, `"vat":"`+strings.Repeat("v", 256)+`","name"`, 1), nil, status}, "400", "200"},
-		{"hash-truncated-to-40", probe{"POST", "/v1/apps", strings.Replace(appBody, `}}"`, `}}0"`, 1), nil, status}, "400", "200"},
-		{"wrong-password-accepted", probe{"POST", "/v1/sessions", `{"email":"{{email}}","password":"not-the-password"}`, anonymous, status}, "401", "200"},
-		{"client-permission-skipped", probe{"PUT", "/v1/clients/2", clientBody, nil, status}, "403", "200"},
-		{"user-permission-skipped", probe{"GET", "/v1/users/2", "", nil, status}, "403", "200"},
-		{"auth-not-enforced-put-clients", probe{"PUT", "/v1/clients/1", clientBody, anonymous, status}, "401", "403"},
-		{"auth-not-enforced-put-clients", probe{"PUT", "/v1.0/clients/1", clientBody, nil, status}, "200", "403"},
-		{"auth-not-enforced-put-clients", probe{"PUT", "/v1/clients/99", clientBody, []string{"Authorization", "api-key wrong"}, status}, "401", "404"},
-		{"auth-not-enforced-put-clients", probe{"GET", "/v1/clients/1", "", anonymous, status}, "401", "401"},
-		{"api-key-scheme-ignored", probe{"GET", "/v1/users/1", "", []string{"Authorization", "Bearer {{key}}"}, status}, "401", "200"},
-		{"session-token-header-ignored", probe{"GET", "/v1/users/1", "", []string{"Authorization", "api-key {{key}}", "session-token", "not-a-token"}, status}, "401", "200"},
-		{"session-token-query-ignored", probe{"GET", "/v1/users/1?sessionToken=not-a-token", "", nil, status}, "401", "200"},
-		{"v1.0-not-served", probe{"GET", "/v1.0/platforms", "", anonymous, status}, "200", "404"},
-		{"v1.0-not-served", probe{"GET", "/v1.0/platforms", "", anonymous, jsonAt("0.error")}, "", `"NotFound"`},
-		{"unknown-version-served", probe{"GET", "/v2/platforms", "", anonymous, status}, "404", "200"},
-		{"unknown-version-served", probe{"GET", "/v2/users/1", "", anonymous, status}, "404", "401"},
-		{"error-for-valid-field", probe{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `""`, 1), nil, jsonAt("#.fieldName")}, `["firstName"]`, `["firstName","lastName"]`},
-		{"error-message-empty", probe{"PUT", "/v1/users/1", `{}`, nil, jsonAt(`#(message=="")#.fieldName`)}, `[]`, `["email","firstName","lastName","subscribeWelcome","subscribeBlog","subscribeHowto","subscribeOnboarding","timezone"]`},
-		{"error-fieldname-snake-case", probe{"PUT", "/v1/users/1", `{}`, nil, jsonAt(`#(error=="InvalidFirstName").fieldName`)}, `"firstName"`, `"first_name"`},
-		{"malformed-json-500", probe{"POST", "/v1/apps", `{"marketapp":`, nil, status}, "400", "500"},
-		{"malformed-json-500", probe{"POST", "/v1/sessions", `email=x`, []string{"Content-Type", "application/x-www-form-urlencoded"}, status}, "400", "400"},
-		{"empty-body-500", probe{"POST", "/v1/apps", ``, nil, status}, "400", "500"},
-		{"huge-path-id-500", probe{"PUT", "/v1/users/99999999999999999999", userBody, nil, status}, "404", "500"},
-		{"huge-path-id-500", probe{"PUT", "/v1/users/3", userBody, nil, status}, "404", "404"},
-		{"unnamed-field-500", probe{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"Q","nickname":"q"`, 1), nil, status}, "200", "500"},
-		{"unnamed-field-500", probe{"PUT", "/v1/users/1", userBody, nil, status}, "200", "200"},
+		{"terms-not-checked", exchange{"POST", "/v1/clients", strings.Replace(clientBody, "I agree", "no", 1), nil, status}, "400", "200"},
+		{"vat-limit-256", exchange{"POST", "/v1/clients", strings.Replace(clientBody, `"name"`, `"vat":"`+strings.Repeat("v", 256)+`","name"`, 1), nil, status}, "400", "200"},
+		{"hash-truncated-to-40", exchange{"POST", "/v1/apps", strings.Replace(appBody, `}}"`, `}}0"`, 1), nil, status}, "400", "200"},
+		{"wrong-password-accepted", exchange{"POST", "/v1/sessions", `{"email":"{{email}}","password":"not-the-password"}`, anonymous, status}, "401", "200"},
+		{"client-permission-skipped", exchange{"PUT", "/v1/clients/2", clientBody, nil, status}, "403", "200"},
+		{"user-permission-skipped", exchange{"GET", "/v1/users/2", "", nil, status}, "403", "200"},
+		{"auth-not-enforced-put-clients", exchange{"PUT", "/v1/clients/1", clientBody, anonymous, status}, "401", "403"},
+		{"auth-not-enforced-put-clients", exchange{"PUT", "/v1.0/clients/1", clientBody, nil, status}, "200", "403"},
+		{"auth-not-enforced-put-clients", exchange{"PUT", "/v1/clients/99", clientBody, []string{"Authorization", "api-key wrong"}, status}, "401", "404"},
+		{"auth-not-enforced-put-clients", exchange{"GET", "/v1/clients/1", "", anonymous, status}, "401", "401"},
+		{"api-key-scheme-ignored", exchange{"GET", "/v1/users/1", "", []string{"Authorization", "Bearer {{key}}"}, status}, "401", "200"},
+		{"session-token-header-ignored", exchange{"GET", "/v1/users/1", "", []string{"Authorization", "api-key {{key}}", "session-token", "not-a-token"}, status}, "401", "200"},
+		{"session-token-query-ignored", exchange{"GET", "/v1/users/1?sessionToken=not-a-token", "", nil, status}, "401", "200"},
+		{"v1.0-not-served", exchange{"GET", "/v1.0/platforms", "", anonymous, status}, "200", "404"},
+		{"v1.0-not-served", exchange{"GET", "/v1.0/platforms", "", anonymous, jsonAt("0.error")}, "", `"NotFound"`},
+		{"unknown-version-served", exchange{"GET", "/v2/platforms", "", anonymous, status}, "404", "200"},
+		{"unknown-version-served", exchange{"GET", "/v2/users/1", "", anonymous, status}, "404", "401"},
+		{"error-for-valid-field", exchange{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `""`, 1), nil, jsonAt("#.fieldName")}, `["firstName"]`, `["firstName","lastName"]`},
+		{"error-message-empty", exchange{"PUT", "/v1/users/1", `{}`, nil, jsonAt(`#(message=="")#.fieldName`)}, `[]`, `["email","firstName","lastName","subscribeWelcome","subscribeBlog","subscribeHowto","subscribeOnboarding","timezone"]`},
+		{"error-fieldname-snake-case", exchange{"PUT", "/v1/users/1", `{}`, nil, jsonAt(`#(error=="InvalidFirstName").fieldName`)}, `"firstName"`, `"first_name"`},
+		{"malformed-json-500", exchange{"POST", "/v1/apps", `{"marketapp":`, nil, status}, "400", "500"},
+		{"malformed-json-500", exchange{"POST", "/v1/sessions", `email=x`, []string{"Content-Type", "application/x-www-form-urlencoded"}, status}, "400", "400"},
+		{"empty-body-500", exchange{"POST", "/v1/apps", ``, nil, status}, "400", "500"},
+		{"huge-path-id-500", exchange{"PUT", "/v1/users/99999999999999999999", userBody, nil, status}, "404", "500"},
+		{"huge-path-id-500", exchange{"PUT", "/v1/users/3", userBody, nil, status}, "404", "404"},
+		{"unnamed-field-500", exchange{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"Q","nickname":"q"`, 1), nil, status}, "200", "500"},
+		{"unnamed-field-500", exchange{"PUT", "/v1/users/1", userBody, nil, status}, "200", "200"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.defect, func(t *testing.T) {
 			t.Parallel()
 			srv, h := mock(t)
-			if got := tt.probe.observe(tt.probe.send(t, srv, h)); got != tt.clean {
-				t.Errorf("%s %s without the defect: got %s, want %s", tt.probe.method, tt.probe.path, got, tt.clean)
+			if got := tt.exchange.observe(tt.exchange.send(t, srv, h)); got != tt.clean {
+				t.Errorf("%s %s without the defect: got %s, want %s", tt.exchange.method, tt.exchange.path, got, tt.clean)
 			}
 			srv, h = mock(t, tt.defect)
-			if got := tt.probe.observe(tt.probe.send(t, srv, h)); got != tt.want {
-				t.Errorf("%s %s with the defect: got %s, want %s", tt.probe.method, tt.probe.path, got, tt.want)
+			if got := tt.exchange.observe(tt.exchange.send(t, srv, h)); got != tt.want {
+				t.Errorf("%s %s with the defect: got %s, want %s", tt.exchange.method, tt.exchange.path, got, tt.want)
 			}
 		})
 	}
@@ -148,11 +148,11 @@ func TestDefectsChangeTheAnswer(t *testing.T) {
 // TestUpdateNotStored needs two requests: the answer, then a later read.
 func TestUpdateNotStored(t *testing.T) {
 	srv, h := mock(t, "user-update-not-stored")
-	put := probe{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"Changed"`, 1), nil, jsonAt("firstName")}
+	put := exchange{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"Changed"`, 1), nil, jsonAt("firstName")}
 	if got := put.observe(put.send(t, srv, h)); got != `"Changed"` {
 		t.Fatalf("PUT answered firstName %s, want the new Changed", got)
 	}
-	get := probe{"GET", "/v1/users/1", "", nil, jsonAt("firstName")}
+	get := exchange{"GET", "/v1/users/1", "", nil, jsonAt("firstName")}
 	if got := get.observe(get.send(t, srv, h)); got == `"Changed"` || got == "" {
 		t.Errorf("a later read shows firstName %s, want the stored one", got)
 	}
@@ -161,52 +161,52 @@ func TestUpdateNotStored(t *testing.T) {
 // TestNewDefectsChangeTheAnswer checks the defects of behaviour over time,
 // of rules with a second half and of unusual input at the unit level: a
 // short run of requests observes the same as the spec without the defect,
-// and something else with it. The last probe's observation is compared.
+// and something else with it. The last exchange's observation is compared.
 func TestNewDefectsChangeTheAnswer(t *testing.T) {
 	seedCreated := func(r *httptest.ResponseRecorder) string {
 		return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "created").Str == "2025-01-06T09:00:00Z")
 	}
 	newPassword := strings.Replace(userBody, `"password":null`, `"password":"contract-new-pw"`, 1)
 	bBody := strings.Replace(newPassword, "{{email}}", "other@example.com", 1)
-	bLogin := probe{"POST", "/v1/sessions", `{"email":"other@example.com","password":"contract-new-pw"}`, anonymous, status}
-	aLogin := probe{"POST", "/v1/sessions", `{"email":"{{email}}","password":"contract-new-pw"}`, anonymous, status}
+	bLogin := exchange{"POST", "/v1/sessions", `{"email":"other@example.com","password":"contract-new-pw"}`, anonymous, status}
+	aLogin := exchange{"POST", "/v1/sessions", `{"email":"{{email}}","password":"contract-new-pw"}`, anonymous, status}
 	tests := []struct {
 		defect      string
-		probes      []probe
+		exchanges   []exchange
 		clean, want string
 	}{
-		{"user-created-changes-on-update", []probe{{"PUT", "/v1/users/1", userBody, nil, seedCreated}}, "true", "false"},
-		{"passwordLastChanged-on-every-update", []probe{{"PUT", "/v1/users/1", userBody, nil, func(r *httptest.ResponseRecorder) string {
+		{"user-created-changes-on-update", []exchange{{"PUT", "/v1/users/1", userBody, nil, seedCreated}}, "true", "false"},
+		{"passwordLastChanged-on-every-update", []exchange{{"PUT", "/v1/users/1", userBody, nil, func(r *httptest.ResponseRecorder) string {
 			return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "passwordLastChanged").Str == "2025-01-06T09:00:00Z")
 		}}}, "true", "false"},
-		{"writekey-shared", []probe{{"POST", "/v1/apps", appBody, nil, func(r *httptest.ResponseRecorder) string {
+		{"writekey-shared", []exchange{{"POST", "/v1/apps", appBody, nil, func(r *httptest.ResponseRecorder) string {
 			return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "writeKey").Str == "0123456789abcdef0123456789abcdef")
 		}}}, "false", "true"},
-		{"client-createdDate-unset", []probe{{"POST", "/v1/clients", clientBody, nil, func(r *httptest.ResponseRecorder) string {
+		{"client-createdDate-unset", []exchange{{"POST", "/v1/clients", clientBody, nil, func(r *httptest.ResponseRecorder) string {
 			return strconv.FormatBool(gjson.GetBytes(r.Body.Bytes(), "createdDate").Str == variants.UnsetDate)
 		}}}, "false", "true"},
-		{"unauthenticated-update-applied", []probe{{"PUT", "/v1/users/1", newPassword, anonymous, status}, aLogin}, "401", "200"},
-		{"forbidden-update-applied", []probe{{"PUT", "/v1/users/2", bBody, nil, status}, bLogin}, "401", "200"},
-		{"rejected-password-stored", []probe{{"PUT", "/v1/users/1", strings.Replace(newPassword, `"Q"`, `""`, 1), nil, status}, aLogin}, "401", "200"},
-		{"session-token-acts-as-last-login", []probe{
+		{"unauthenticated-update-applied", []exchange{{"PUT", "/v1/users/1", newPassword, anonymous, status}, aLogin}, "401", "200"},
+		{"forbidden-update-applied", []exchange{{"PUT", "/v1/users/2", bBody, nil, status}, bLogin}, "401", "200"},
+		{"rejected-password-stored", []exchange{{"PUT", "/v1/users/1", strings.Replace(newPassword, `"Q"`, `""`, 1), nil, status}, aLogin}, "401", "200"},
+		{"session-token-acts-as-last-login", []exchange{
 			{"POST", "/v1/sessions", login, anonymous, status},
 			{"POST", "/v1/sessions", `{"email":"other@example.com","password":"other-password"}`, anonymous, status},
 			{"GET", "/v1/users/2", "", []string{"session-token", "{{token}}"}, status},
 		}, "403", "200"},
-		{"old-email-still-logs-in", []probe{
+		{"old-email-still-logs-in", []exchange{
 			{"PUT", "/v1/users/1", strings.Replace(userBody, "{{email}}", "contract-new@example.com", 1), nil, status},
 			{"POST", "/v1/sessions", login, anonymous, status},
 		}, "401", "200"},
-		{"names-ascii-only", []probe{{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"Zoë"`, 1), nil, status}}, "200", "400"},
-		{"firstname-limit-in-bytes", []probe{{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"`+strings.Repeat("ж", 255)+`"`, 1), nil, status}}, "200", "400"},
-		{"email-plus-refused", []probe{{"PUT", "/v1/users/1", strings.Replace(userBody, "{{email}}", "qa+tag@example.com", 1), nil, status}}, "200", "400"},
-		{"currency-id-ignored", []probe{{"PUT", "/v1/clients/1", strings.Replace(clientBody, `"id":1`, `"id":2`, 1), nil, jsonAt("currency.id")}}, "2", "1"},
-		{"platform-id-ignored", []probe{{"POST", "/v1/apps", `{"name":"contract-x","platform":{"id":2}}`, nil, jsonAt("platform.id")}}, "2", "1"},
-		{"uppercase-hash-refused", []probe{{"POST", "/v1/apps", `{"marketapp":{"hash":"FECAF482F29181490AE5ECFB2790186CE7F82078"}}`, nil, status}}, "200", "400"},
-		{"unknown-hash-ignored", []probe{{"POST", "/v1/apps", `{"marketapp":{"hash":"` + strings.Repeat("0", 40) + `"},"name":"contract-x","platform":{"id":1}}`, nil, status}}, "400", "200"},
-		{"put-users-creates-client", []probe{{"PUT", "/v1/users/1", userBody, nil, status}, {"GET", "/v1/users/1/clients", "", nil, jsonAt("clients.#")}}, "1", "2"},
-		{"password-echoed-by-sessions", []probe{{"POST", "/v1/sessions", login, anonymous, jsonAt("password")}}, "", `"qa-password"`},
-		{"json-quotes-unescaped", []probe{{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"a\"b"`, 1), nil, func(r *httptest.ResponseRecorder) string {
+		{"names-ascii-only", []exchange{{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"Zoë"`, 1), nil, status}}, "200", "400"},
+		{"firstname-limit-in-bytes", []exchange{{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"`+strings.Repeat("ж", 255)+`"`, 1), nil, status}}, "200", "400"},
+		{"email-plus-refused", []exchange{{"PUT", "/v1/users/1", strings.Replace(userBody, "{{email}}", "qa+tag@example.com", 1), nil, status}}, "200", "400"},
+		{"currency-id-ignored", []exchange{{"PUT", "/v1/clients/1", strings.Replace(clientBody, `"id":1`, `"id":2`, 1), nil, jsonAt("currency.id")}}, "2", "1"},
+		{"platform-id-ignored", []exchange{{"POST", "/v1/apps", `{"name":"contract-x","platform":{"id":2}}`, nil, jsonAt("platform.id")}}, "2", "1"},
+		{"uppercase-hash-refused", []exchange{{"POST", "/v1/apps", `{"marketapp":{"hash":"FECAF482F29181490AE5ECFB2790186CE7F82078"}}`, nil, status}}, "200", "400"},
+		{"unknown-hash-ignored", []exchange{{"POST", "/v1/apps", `{"marketapp":{"hash":"` + strings.Repeat("0", 40) + `"},"name":"contract-x","platform":{"id":1}}`, nil, status}}, "400", "200"},
+		{"put-users-creates-client", []exchange{{"PUT", "/v1/users/1", userBody, nil, status}, {"GET", "/v1/users/1/clients", "", nil, jsonAt("clients.#")}}, "1", "2"},
+		{"password-echoed-by-sessions", []exchange{{"POST", "/v1/sessions", login, anonymous, jsonAt("password")}}, "", `"qa-password"`},
+		{"json-quotes-unescaped", []exchange{{"PUT", "/v1/users/1", strings.Replace(userBody, `"Q"`, `"a\"b"`, 1), nil, func(r *httptest.ResponseRecorder) string {
 			return strconv.FormatBool(gjson.ValidBytes(r.Body.Bytes()))
 		}}}, "true", "false"},
 	}
@@ -217,7 +217,7 @@ func TestNewDefectsChangeTheAnswer(t *testing.T) {
 				srv, h := mock(t, names...)
 				var got string
 				token := ""
-				for _, p := range tt.probes {
+				for _, p := range tt.exchanges {
 					for i, v := range p.headers {
 						if v == "{{token}}" {
 							p.headers = append([]string(nil), p.headers...)

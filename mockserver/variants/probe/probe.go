@@ -1,7 +1,7 @@
-// Package probe is what the tests of mockserver/variants use to show that a
-// server differs from the mock: a client of a served mock, the bodies of the
-// default seed's accounts, and Check, which serves each server and the
-// plain mock the same requests.
+// Package probe is what a probe of a server is written with: a request or
+// a few that show the server differs from the mock (each area's Probes,
+// run by the catalogue's tests against the server and the plain mock): a
+// client of a served mock and the bodies of the default seed's accounts.
 package probe
 
 import (
@@ -11,11 +11,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
-
-	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
 // Client is a client of one mock for the probes, with the default seed's
@@ -169,44 +165,4 @@ var Email255 = strings.Repeat("a", 64) + "@" + strings.Repeat("x", 63) + "." + s
 type Probe struct {
 	Want string
 	Run  func(c Client) string
-}
-
-// Check serves each server and the plain mock the requests of its probe:
-// the server answers what it should, the mock does not, and the server
-// says it acted. Every server of the blind audits has a probe, and every
-// probe a server.
-func Check(t *testing.T, servers []variants.Server, probes map[string]Probe) {
-	seen := map[string]bool{}
-	for _, s := range servers {
-		seen[s.Name] = true
-		p, ok := probes[s.Name]
-		if !ok {
-			if s.Origin.Author == variants.Blind {
-				t.Errorf("%s: no probe", s.Name)
-			}
-			continue
-		}
-		t.Run(s.Name, func(t *testing.T) {
-			t.Parallel()
-			var hits atomic.Int64
-			m := mocktest.MustStart(t, mocktest.Options{Servers: []variants.Server{s}, Hit: func() { hits.Add(1) }})
-			plain := mocktest.MustStart(t, mocktest.Options{})
-			got := p.Run(Client{t, m.URL})
-			ref := p.Run(Client{t, plain.URL})
-			if got != p.Want {
-				t.Errorf("the server: %q, want %q (the mock: %q)", got, p.Want, ref)
-			}
-			if ref == p.Want {
-				t.Errorf("the mock answers %q too: the probe does not tell the server apart", ref)
-			}
-			if s.Wrap != nil && hits.Load() == 0 {
-				t.Errorf("hit was never called")
-			}
-		})
-	}
-	for name := range probes {
-		if !seen[name] {
-			t.Errorf("probe %s: no such server", name)
-		}
-	}
 }

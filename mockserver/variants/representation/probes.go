@@ -1,20 +1,16 @@
-package representation_test
+package representation
 
 import (
 	"fmt"
 	"strings"
-	"testing"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/probe"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/representation"
 )
 
-// TestProbes shows that each server of this area written by a blind audit
-// answers other than the mock (probe.Check).
-func TestProbes(t *testing.T) { probe.Check(t, representation.Servers, probes) }
-
-// probes are what tells each blind audit's server apart from the mock.
-var probes = map[string]probe.Probe{
+// Probes tell servers of this area apart from the mock: what a request or
+// a few answer from the server, which the mock must not answer (every blind
+// audit's server has one; the catalogue's tests run them).
+var Probes = map[string]probe.Probe{
 	"blind26-single-error-as-object": {Want: "map[string]interface {}", Run: func(c probe.Client) string {
 		return fmt.Sprintf("%T", c.PutUser(probe.Key, map[string]any{"email": "nope"}).Body)
 	}},
