@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/probe"
 )
 
@@ -24,7 +25,7 @@ var Probes = map[string]probe.Probe{
 		r := c.Do("POST", "/apps", probe.Key, probe.AppBody(map[string]any{"name": "My Own", "platform": map[string]any{"id": 2}}))
 		return fmt.Sprint(probe.Obj(r.Body)["name"], " ", probe.Obj(probe.Obj(r.Body)["marketapp"])["hash"])
 	}},
-	"blind26-no-name-no-hash-wrong-code": {Want: "InvalidMarketappHash", Run: func(c probe.Client) string {
+	"blind26-no-name-no-hash-wrong-code": {Want: pricing.CodeInvalidMarketappHash.String(), Run: func(c probe.Client) string {
 		r := c.Do("POST", "/apps", probe.Key, map[string]any{"platform": map[string]any{"id": 1}, "nextplan": map[string]any{"id": 1}})
 		return fmt.Sprint(probe.FirstErr(r.Body)["error"])
 	}},

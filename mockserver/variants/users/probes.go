@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/probe"
 )
 
@@ -62,7 +63,7 @@ var Probes = map[string]probe.Probe{
 	"blind26-last-name-truncated": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"lastName": strings.Repeat("A", 256)}))
 	}},
-	"blind26-first-name-error-coded-last-name": {Want: "InvalidLastName", Run: func(c probe.Client) string {
+	"blind26-first-name-error-coded-last-name": {Want: pricing.CodeInvalidLastName.String(), Run: func(c probe.Client) string {
 		return fmt.Sprint(probe.FirstErr(c.PutUser(probe.Key, map[string]any{"firstName": ""}).Body)["error"])
 	}},
 	"blind26-unknown-phone-country-ignored": {Want: "200", Run: func(c probe.Client) string {
