@@ -5,12 +5,14 @@
 // sequence that still shows it and written as a .feature in the suite's
 // phrases.
 //
-// This first version explores PUT /users/:userId by accounts A and B with
-// every credential form (the three schemes, none, a wrong key, a session
-// token in the api-key scheme and an api key as a session token), on their
-// own ids, the other's, an unknown and a malformed id, with a valid body or
-// one with a field 7.3 names wrong. See README, "Differential exploration",
-// for what it does not explore yet.
+// It explores every operation of the spec (PUT /users/:userId, POST and
+// PUT /clients, POST /apps, POST /sessions, the platforms) by accounts A and
+// B of every pair of the pool, with every credential form (the three
+// schemes, none, a wrong key, a session token in the api-key scheme, an api
+// key as a session token or in the token query), on their own ids, the
+// other's, an unknown and a malformed id, with valid bodies and bodies with
+// a field 7.3 names wrong, reading the state back between operations. See
+// README, "Differential exploration", for what it does not explore yet.
 package explore
 
 import (

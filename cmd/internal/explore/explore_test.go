@@ -3,20 +3,19 @@ package explore
 import (
 	"bytes"
 	"context"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+	servers "github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // The explorer finds nothing against the reference implementation.
 func TestExploreFindsNoDivergenceInTheMock(t *testing.T) {
-	m := mocktest.MustStart(t, mocktest.Options{})
+	m := mocktarget.MustStart(t, mocktest.Options{})
 	res, err := Run(context.Background(), m.Profile, 40, 1, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -28,24 +27,6 @@ func TestExploreFindsNoDivergenceInTheMock(t *testing.T) {
 		t.Errorf("%d requests, %d kinds of operation: the run explored little", res.requests, len(res.ops))
 	}
 	t.Logf("%d sequences, %d requests, %d kinds of operation, 0 divergences", res.sequences, res.requests, len(res.ops))
-}
-
-// Nor against the blind audits' correct servers: each made another choice
-// the spec leaves open, and the comparison grants it.
-func TestExploreFindsNoDivergenceInLegalVariants(t *testing.T) {
-	for _, v := range variants.Blind20261126.Legal {
-		t.Run(v.Name, func(t *testing.T) {
-			t.Parallel()
-			m := mocktest.MustStart(t, mocktest.Options{Wrap: func(h http.Handler) http.Handler { return v.Wrap(h, func() {}) }})
-			res, err := Run(context.Background(), m.Profile, 30, 1, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.divergence != nil {
-				t.Fatalf("a divergence against a correct server (%s): %s\n%s", v.Why, res.divergence.reason, res.divergence.feature())
-			}
-		})
-	}
 }
 
 // The reproducers checked in under testdata/reproducers, each written by
@@ -60,7 +41,7 @@ func TestCheckedInReproducers(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".feature")
 		t.Run(name, func(t *testing.T) {
-			ds, err := defects.Find([]string{name})
+			ds, err := servers.Find([]string{name})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +56,7 @@ func TestCheckedInReproducers(t *testing.T) {
 			if code, out := run(clean.URL); code != 0 {
 				t.Errorf("the reproducer fails against the mock (exit %d):\n%s", code, out)
 			}
-			bad := mocktest.MustStart(t, mocktest.Options{Defects: ds})
+			bad := mocktest.MustStart(t, mocktest.Options{Servers: ds})
 			if code, out := run(bad.URL); code != 1 {
 				t.Errorf("the reproducer does not fail against %s (exit %d):\n%s", name, code, out)
 			}

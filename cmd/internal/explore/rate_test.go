@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+	servers "github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 var rateRuns = flag.Int("explore.rate", 150, "the explorer's rate over the built-in defects: at most `N` sequences (and 60 s) each (make explore-rate)")
@@ -31,7 +33,7 @@ func TestExploreRate(t *testing.T) {
 	}
 	const seed = 7
 	budget := 60 * time.Second
-	clean := mocktest.MustStart(t, mocktest.Options{})
+	clean := mocktarget.MustStart(t, mocktest.Options{})
 	res, err := Run(context.Background(), clean.Profile, *rateRuns, seed, budget)
 	if err != nil {
 		t.Fatal(err)
@@ -39,16 +41,16 @@ func TestExploreRate(t *testing.T) {
 	if res.divergence != nil {
 		t.Fatalf("the control run against the mock diverges: %s\n%s", res.divergence.reason, res.divergence.feature())
 	}
-	all := defects.All()
+	all := servers.Wrong(variants.Team)
 	// RATE_ONLY=name,name measures those defects alone (a look at one).
 	if only := os.Getenv("RATE_ONLY"); only != "" {
-		all, err = defects.Find(strings.Split(only, ","))
+		all, err = servers.Find(strings.Split(only, ","))
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
 	if raceEnabled {
-		var sample []defects.Defect
+		var sample []variants.Server
 		for i := 0; i < len(all); i += 16 {
 			sample = append(sample, all[i])
 		}
@@ -67,7 +69,7 @@ func TestExploreRate(t *testing.T) {
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			m, err := mocktest.Start(mocktest.Options{Defects: []defects.Defect{d}})
+			m, err := mocktarget.Start(mocktest.Options{Servers: []variants.Server{d}})
 			if err != nil {
 				t.Errorf("%s: %v", d.Name, err)
 				return
@@ -97,7 +99,7 @@ func TestExploreRate(t *testing.T) {
 			case res.divergence != nil:
 				found++
 			default:
-				t.Logf("not found: %s (%s)", d.Name, d.Description)
+				t.Logf("not found: %s (%s)", d.Name, d.Why)
 			}
 		}()
 	}
