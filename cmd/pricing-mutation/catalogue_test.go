@@ -18,6 +18,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
+	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // wholeCatalogue asks TestCatalogue for every server: .ci/run's catalogue
@@ -97,6 +98,8 @@ func killsWrong(t *testing.T, s variants.Server) bool {
 	switch {
 	case o.err != nil:
 		t.Fatalf("could not run: %v", o.err)
+	case o.refused != "":
+		// init refused the server: the gate stops there (exit 3).
 	case o.ran == 0:
 		t.Fatal("no scenario ran")
 	case s.Wrap != nil && hits.Load() == 0:
@@ -107,7 +110,7 @@ func killsWrong(t *testing.T, s variants.Server) bool {
 			o.ran, s.Name, s.Rule, s.Why)
 		return false
 	}
-	t.Logf("killed by %s", caughtBy(o.failed, o.status))
+	t.Logf("killed by %s", caughtBy(o))
 	return true
 }
 
@@ -130,6 +133,8 @@ func passesLegal(t *testing.T, mock *mockserver.Server, s variants.Server) bool 
 		t.Fatalf("could not run: %v", o.err)
 	case o.ran == 0:
 		t.Fatal("no scenario ran")
+	case s.Lineage != nil:
+		// A whole server: nothing to hit.
 	case hits.Load() == 0 && !team:
 		// A reading the spec scenarios never meet: the suite sends it
 		// only in @reference scenarios.
@@ -162,10 +167,15 @@ func passesLegal(t *testing.T, mock *mockserver.Server, s variants.Server) bool 
 	}
 	// The explorer grants every legal reading too: a fixed seed finds no
 	// divergence.
-	m := mocktest.MustStart(t, mocktest.Options{Servers: []variants.Server{s}})
-	p, err := mocktarget.Profile(m, s.Profile)
-	if err != nil {
-		t.Fatal(err)
+	var p steps.Profile
+	if s.Lineage != nil {
+		p = mocktarget.MustStartLineage(t, s, 1, true).Profile
+	} else {
+		m := mocktest.MustStart(t, mocktest.Options{Servers: []variants.Server{s}})
+		var err error
+		if p, err = mocktarget.Profile(m, s.Profile); err != nil {
+			t.Fatal(err)
+		}
 	}
 	res, err := explore.Run(context.Background(), p, 30, 1, time.Minute)
 	switch {

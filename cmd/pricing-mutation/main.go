@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -101,12 +102,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// selectFaults returns the named servers, or every wrong one for no names.
+// selectFaults returns the named servers, or every wrong one for no names:
+// those made from the mock, then the faults of the other lineages.
 func selectFaults(names []string) ([]variants.Server, error) {
-	if len(names) == 0 {
-		return catalogue.Wrong(), nil
+	var lineageFaults []variants.Server
+	for _, s := range catalogue.Lineages() {
+		if !s.Legal {
+			lineageFaults = append(lineageFaults, s)
+		}
 	}
-	return catalogue.Find(names)
+	if len(names) == 0 {
+		return slices.Concat(catalogue.Wrong(), lineageFaults), nil
+	}
+	var out []variants.Server
+	for _, name := range names {
+		if i := slices.IndexFunc(lineageFaults, func(s variants.Server) bool { return s.Name == name }); i >= 0 {
+			out = append(out, lineageFaults[i])
+			continue
+		}
+		found, err := catalogue.Find([]string{name})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
+	}
+	return out, nil
 }
 
 // outcome is one run of the spec scenarios.
@@ -118,10 +138,16 @@ type outcome struct {
 	reasons map[string]string
 	status  int   // godog's exit status
 	err     error // the run could not start
+	// refused is init refusing a server of another lineage (exit 3, with
+	// its reason): the gate stops there, before any scenario.
+	refused string
 }
 
-// failedRun reports whether the suite failed: for a fault, that it was killed.
-func (o outcome) failedRun() bool { return o.err == nil && (o.status != 0 || len(o.failed) > 0) }
+// failedRun reports whether the suite failed: for a fault, that it was
+// killed, by a scenario or by init refusing the target.
+func (o outcome) failedRun() bool {
+	return o.err == nil && (o.status != 0 || len(o.failed) > 0 || o.refused != "")
+}
 
 // mutate runs the scenarios without faults and then once per fault, workers
 // faults at a time. Once ctx is done no further fault is started; those not
@@ -165,20 +191,44 @@ func runSuite(f variants.Server) outcome { return runSpec(f, nil, nil, false) }
 // whole run.
 func runSpec(f variants.Server, hit func(), wrap func(http.Handler) http.Handler, firstFailure bool) outcome {
 	o := outcome{fault: f}
-	opts := mocktest.Options{Wrap: wrap, Hit: hit}
-	if f.Acts() {
-		opts.Servers = []variants.Server{f}
-	}
-	m, err := mocktest.Start(opts)
-	if err != nil {
-		o.err = err
-		return o
-	}
-	defer m.Close()
-	profile, err := mocktarget.Profile(m, f.Profile)
-	if err != nil {
-		o.err = err
-		return o
+	var profile steps.Profile
+	if f.Lineage != nil {
+		// A server of another lineage: its profile is what init finds
+		// with its base URL and accounts, and what its documentation
+		// gives, as a QA engineer's would be.
+		dir, err := os.MkdirTemp("", "pricing-mutation-")
+		if err != nil {
+			o.err = err
+			return o
+		}
+		defer os.RemoveAll(dir)
+		l, err := mocktarget.StartLineage(context.Background(), f, 1, true, dir)
+		var refused *mocktarget.InitError
+		switch {
+		case errors.As(err, &refused) && refused.Code == 3:
+			o.refused = refused.Output
+			return o
+		case err != nil:
+			o.err = err
+			return o
+		}
+		defer l.Close()
+		profile = l.Profile
+	} else {
+		opts := mocktest.Options{Wrap: wrap, Hit: hit}
+		if f.Acts() {
+			opts.Servers = []variants.Server{f}
+		}
+		m, err := mocktest.Start(opts)
+		if err != nil {
+			o.err = err
+			return o
+		}
+		defer m.Close()
+		if profile, err = mocktarget.Profile(m, f.Profile); err != nil {
+			o.err = err
+			return o
+		}
 	}
 
 	run := steps.NewSuite(profile, steps.Options{Output: io.Discard}).Run("pricing-mutation", godog.Options{
@@ -228,7 +278,7 @@ func report(w io.Writer, clean outcome, results []outcome, verbose bool) int {
 		case r.err != nil:
 			result, caught = "not run", r.err.Error()
 		case r.failedRun():
-			result, caught = "killed", caughtBy(r.failed, r.status)
+			result, caught = "killed", caughtBy(r)
 			killed++
 		}
 		fmt.Fprintf(tw, "%s\t§%s\t%s\t%s\n", r.fault.Name, r.fault.Rule, result, caught)
@@ -257,8 +307,13 @@ func report(w io.Writer, clean outcome, results []outcome, verbose bool) int {
 	return code
 }
 
-// caughtBy names the first three scenarios that failed and counts the rest.
-func caughtBy(failed []string, status int) string {
+// caughtBy names the first three scenarios that failed and counts the rest,
+// or init's refusal of the target.
+func caughtBy(o outcome) string {
+	failed, status := o.failed, o.status
+	if o.refused != "" {
+		return "init refused the target: " + o.refused
+	}
 	if len(failed) == 0 {
 		return fmt.Sprintf("the run (godog status %d)", status)
 	}

@@ -59,8 +59,9 @@ const (
 	// Blind: a helper with only the spec and the mock's code (README,
 	// "Blind audits"), whose figure is the honest measure of the gate.
 	Blind Author = "blind"
-	// Lineage: an implementation written independently of the mock.
-	Lineage Author = "lineage"
+	// Independent: the author of an implementation written independently
+	// of the mock, from the spec alone, and of its faults.
+	Independent Author = "lineage"
 )
 
 // Origin is where a server came from, as data rather than in a file name.
@@ -113,14 +114,12 @@ type Server struct {
 	// path ("/v1.0") is that path on the server's own origin.
 	Profile map[string]string
 
-	// Room for a whole other server (an implementation of another lineage,
-	// under mockserver/variants/lineages/<name>, with New(Options{Pairs;
-	// Fault}), ServeHTTP, BasePath, Accounts and Faults): it would come as
-	// one more field here, a constructor such as
-	// `Lineage func(pairs int) (http.Handler, error)`, which Serve calls
-	// instead of making the server from the mock, each of its faults one
-	// more Server of that lineage with Origin.Author Lineage. Nothing else
-	// of the catalogue needs to change for it.
+	// Lineage, when set, makes this a whole server of another lineage
+	// (mockserver/variants/lineages), not the mock: Serve refuses it, and
+	// the catalogue lists it apart (catalogue.Lineages). Every other field
+	// but Request, Answer, Deviate and Wrap says what it says of a server
+	// made from the mock.
+	Lineage *Lineage
 }
 
 // Around puts the server's rewrites and its Wrap around next, the mock
@@ -144,8 +143,26 @@ func (s Server) Around(next http.Handler, hit func()) http.Handler {
 
 // Acts reports whether the server does anything at all.
 func (s Server) Acts() bool {
-	return s.Request != nil || s.Answer != nil || s.Deviate != nil || s.Wrap != nil
+	return s.Request != nil || s.Answer != nil || s.Deviate != nil || s.Wrap != nil || s.Lineage != nil
 }
+
+// Lineage is an implementation of the API written independently of the
+// mock, with its own store, ids and choices, served with one of its own
+// faults or none.
+type Lineage struct {
+	Name  string // the implementation: its package under mockserver/variants/lineages
+	Fault string // one of its own faults; "" for the correct server
+	// Known are the profile values its documentation gives that no answer
+	// of it shows (a marketplace hash, the kinds of its plans), profile-file
+	// keys and values: what a QA engineer knows of the target.
+	Known map[string]string
+	// New serves it with pairs pairs of accounts and the fault: its handler,
+	// the path of its base URL, and the pairs (A, B).
+	New func(pairs int, fault string) (handler http.Handler, basePath string, accounts [][2]Account, err error)
+}
+
+// Account is one login of a lineage's seed.
+type Account struct{ Email, Password, APIKey string }
 
 // The rounds of work so far, as the Origin of their servers.
 var (
@@ -160,6 +177,13 @@ var (
 	// and the suite did not see (2026-11-24).
 	Gate3 = Origin{Round: "gate-3", Date: "2026-11-24", Author: Team}
 )
+
+// Lineages1 is the Origin of a fault of an implementation of another
+// lineage, written by its author from the spec alone (2026-11-26), with
+// what the suite made of it before the fixes it led to.
+func Lineages1(before string) Origin {
+	return Origin{Round: "lineages-1", Date: "2026-11-26", Author: Independent, Before: before}
+}
 
 // BlindAudit1 is the Origin of a server of the first blind audit
 // (2026-11-26), with what the suite made of it before the fixes the audit

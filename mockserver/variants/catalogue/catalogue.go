@@ -19,6 +19,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/apps"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/auth"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/clients"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/probe"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/representation"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/sessions"
@@ -41,8 +42,15 @@ var probes = func() map[string]probe.Probe {
 // apart from the mock.
 func Probes() map[string]probe.Probe { return maps.Clone(probes) }
 
-// All lists every server, wrong and legal, in a stable order.
+// All lists every server made from the mock, wrong and legal, in a stable
+// order.
 func All() []variants.Server { return slices.Clone(all) }
+
+// Lineages lists the servers of other lineages (variants.Server.Lineage):
+// implementations written independently of the mock, correct and with
+// each of their own faults. Serve does not make them; cmd/internal/mocktarget
+// starts them.
+func Lineages() []variants.Server { return lineages.Servers() }
 
 // Wrong lists the wrong servers, in the order of All: those of authors,
 // or all of them for none.
@@ -98,6 +106,11 @@ func Find(names []string) ([]variants.Server, error) {
 // is handed to every Wrap (nil: none). The Server is for what is not
 // serving: Close, Profile, Store.
 func Serve(opts mockserver.Options, hit func(), servers ...variants.Server) (*mockserver.Server, http.Handler, error) {
+	for _, s := range servers {
+		if s.Lineage != nil {
+			return nil, nil, fmt.Errorf("%s is a server of another lineage, not the mock: it cannot be served from it", s.Name)
+		}
+	}
 	opts.Deviations = pricingDeviations(servers)
 	srv, err := mockserver.New(opts)
 	if err != nil {

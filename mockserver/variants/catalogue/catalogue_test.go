@@ -42,7 +42,7 @@ func TestEveryServerSaysWhatItIs(t *testing.T) {
 			t.Errorf("%s: rule %q is not a list of sections", s.Name, s.Rule)
 		case strings.TrimSpace(s.Why) == "":
 			t.Errorf("%s: no Why", s.Name)
-		case s.Origin.Round == "" || !slices.Contains([]variants.Author{variants.Team, variants.Blind, variants.Lineage}, s.Origin.Author):
+		case s.Origin.Round == "" || !slices.Contains([]variants.Author{variants.Team, variants.Blind, variants.Independent}, s.Origin.Author):
 			t.Errorf("%s: origin %+v: a round and an author are needed", s.Name, s.Origin)
 		case s.Origin.Date != "" && !date.MatchString(s.Origin.Date):
 			t.Errorf("%s: origin date %q is not YYYY-MM-DD", s.Name, s.Origin.Date)
