@@ -178,6 +178,10 @@ var (
 	Gate3 = Origin{Round: "gate-3", Date: "2026-11-24", Author: Team}
 )
 
+// Lineages1Team is the Origin of the team's servers of the round of the
+// other lineages (2026-11-26).
+var Lineages1Team = Origin{Round: "lineages-1", Date: "2026-11-26", Author: Team}
+
 // Lineages1 is the Origin of a fault of an implementation of another
 // lineage, written by its author from the spec alone (2026-11-26), with
 // what the suite made of it before the fixes it led to.

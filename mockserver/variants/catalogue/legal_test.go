@@ -205,39 +205,50 @@ func TestVariantsAreConsistent(t *testing.T) {
 	}
 }
 
-// TestIDsLargeVariant checks that ids-large is a consistent implementation
-// rather than one the suite happens not to notice: the ids it answers are
-// the ids it takes, and the mock's own small ids name nothing.
-func TestIDsLargeVariant(t *testing.T) {
-	m := mocktest.MustStart(t, mocktest.Options{Servers: find(t, "ids-large")})
-	const idOffset = 1000000
-
-	do := func(method, path, body string) (int, map[string]any) {
-		t.Helper()
-		req, _ := http.NewRequest(method, m.URL+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "api-key "+m.Getenv("PRICING_API_KEY"))
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var v map[string]any
-		json.NewDecoder(res.Body).Decode(&v)
-		return res.StatusCode, v
-	}
-	status, sess := do(http.MethodPost, "/sessions", fmt.Sprintf(`{"email":%q,"password":%q}`, m.Getenv("PRICING_EMAIL"), m.Getenv("PRICING_PASSWORD")))
-	userID, _ := sess["userId"].(float64)
-	clientID, _ := sess["clientId"].(float64)
-	if status != http.StatusOK || userID <= idOffset || clientID <= idOffset || sess["id"].(float64) <= idOffset {
-		t.Fatalf("POST /sessions: %d %v; want ids over %d", status, sess, idOffset)
-	}
-	if status, u := do(http.MethodGet, fmt.Sprintf("/users/%.0f", userID), ""); status != http.StatusOK || u["id"] != userID {
-		t.Errorf("GET /users/%.0f: %d %v", userID, status, u)
-	}
-	if status, c := do(http.MethodGet, fmt.Sprintf("/clients/%.0f", clientID), ""); status != http.StatusOK || c["id"] != clientID {
-		t.Errorf("GET /clients/%.0f: %d %v", clientID, status, c)
-	}
-	if status, _ := do(http.MethodGet, fmt.Sprintf("/users/%.0f", userID-idOffset), ""); status != http.StatusNotFound {
-		t.Errorf("GET /users/%.0f (the mock's own id): %d, want 404", userID-idOffset, status)
+// TestIDsLargeVariants checks that ids-large and ids-64-bit are consistent
+// implementations rather than ones the suite happens not to notice: the ids
+// they answer are the ids they take, exactly (past 2^53 too), and the
+// mock's own small ids name nothing.
+func TestIDsLargeVariants(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		offset int64
+	}{{"ids-large", 1000000}, {"ids-64-bit", 1 << 62}} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := mocktest.MustStart(t, mocktest.Options{Servers: find(t, tc.name)})
+			do := func(method, path, body string) (int, map[string]any) {
+				t.Helper()
+				req, _ := http.NewRequest(method, m.URL+path, strings.NewReader(body))
+				req.Header.Set("Authorization", "api-key "+m.Getenv("PRICING_API_KEY"))
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer res.Body.Close()
+				dec := json.NewDecoder(res.Body)
+				dec.UseNumber() // ids past 2^53 must keep every digit
+				var v map[string]any
+				dec.Decode(&v)
+				return res.StatusCode, v
+			}
+			id := func(v any) int64 {
+				n, _ := v.(json.Number).Int64()
+				return n
+			}
+			status, sess := do(http.MethodPost, "/sessions", fmt.Sprintf(`{"email":%q,"password":%q}`, m.Getenv("PRICING_EMAIL"), m.Getenv("PRICING_PASSWORD")))
+			if status != http.StatusOK || id(sess["userId"]) <= tc.offset || id(sess["clientId"]) <= tc.offset || id(sess["id"]) <= tc.offset {
+				t.Fatalf("POST /sessions: %d %v; want ids over %d", status, sess, tc.offset)
+			}
+			userID, clientID := id(sess["userId"]), id(sess["clientId"])
+			if status, u := do(http.MethodGet, fmt.Sprintf("/users/%d", userID), ""); status != http.StatusOK || id(u["id"]) != userID {
+				t.Errorf("GET /users/%d: %d %v", userID, status, u)
+			}
+			if status, c := do(http.MethodGet, fmt.Sprintf("/clients/%d", clientID), ""); status != http.StatusOK || id(c["id"]) != clientID {
+				t.Errorf("GET /clients/%d: %d %v", clientID, status, c)
+			}
+			if status, _ := do(http.MethodGet, fmt.Sprintf("/users/%d", userID-tc.offset), ""); status != http.StatusNotFound {
+				t.Errorf("GET /users/%d (the mock's own id): %d, want 404", userID-tc.offset, status)
+			}
+		})
 	}
 }

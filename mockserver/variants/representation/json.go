@@ -99,33 +99,12 @@ var jsonServers = []variants.Server{
 			})
 		},
 	},
-	{
-		Name:   "ids-large",
-		Area:   variants.Representation,
-		Legal:  true,
-		Rule:   "2",
-		Origin: variants.BuiltIn,
-		Why:    "§2: ids are Numbers; their values are the server's (here the ids of users, clients, apps and sessions start at 1000001)",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if p, ok := variants.Parse(r.URL.Path); ok && p.ID != "" && variants.PlainID.MatchString(p.ID) &&
-					(p.Resource == "users" || p.Resource == "clients" || p.Resource == "apps") {
-					// An id at or under the offset names nothing here: send the
-					// mock an id it cannot have, still well formed.
-					id := strconv.FormatInt(1<<63-1, 10)
-					if n, err := strconv.ParseInt(p.ID, 10, 64); err == nil && n > idOffset {
-						id = strconv.FormatInt(n-idOffset, 10)
-					}
-					r = r.Clone(r.Context())
-					r.URL.Path = p.Version + "/" + p.Resource + "/" + id + p.Rest
-					r.URL.RawPath = ""
-					r.RequestURI = r.URL.RequestURI()
-					hit()
-				}
-				variants.EditJSON(next, hit, offsetIDs).ServeHTTP(w, r)
-			})
-		},
-	},
+	largeIDs("ids-large", 1000000, variants.BuiltIn,
+		"§2: ids are Numbers; their values are the server's (here the ids of users, clients, apps and sessions start at 1000001)"),
+	largeIDs("ids-64-bit", 1<<62, variants.Lineages1Team,
+		"§2: ids are Numbers, of any size: here the ids of users, clients, apps and sessions start at 2^62+1 (4611686018427387905), "+
+			"as a server with 64-bit ids answers them, where a float64 holds only every 1024th integer: an id read as a float is "+
+			"its neighbours' too"),
 	{
 		Name:   "blind26-legal-alphabetical-properties",
 		Area:   variants.Representation,
@@ -176,14 +155,46 @@ var jsonServers = []variants.Server{
 	},
 }
 
-// idOffset is what ids-large adds to every id the mock assigns.
-const idOffset = 1000000
+// largeIDs is a server whose ids are the mock's plus offset: the ids it
+// answers are the ids it takes, and an id at or under the offset names
+// nothing.
+func largeIDs(name string, offset int64, origin variants.Origin, why string) variants.Server {
+	return variants.Server{
+		Name:   name,
+		Area:   variants.Representation,
+		Legal:  true,
+		Rule:   "2",
+		Origin: origin,
+		Why:    why,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if p, ok := variants.Parse(r.URL.Path); ok && p.ID != "" && variants.PlainID.MatchString(p.ID) &&
+					(p.Resource == "users" || p.Resource == "clients" || p.Resource == "apps") {
+					// An id at or under the offset names nothing here: send the
+					// mock an id it cannot have, still well formed.
+					id := strconv.FormatInt(1<<63-1, 10)
+					if n, err := strconv.ParseInt(p.ID, 10, 64); err == nil && n > offset {
+						id = strconv.FormatInt(n-offset, 10)
+					}
+					r = r.Clone(r.Context())
+					r.URL.Path = p.Version + "/" + p.Resource + "/" + id + p.Rest
+					r.URL.RawPath = ""
+					r.RequestURI = r.URL.RequestURI()
+					hit()
+				}
+				variants.EditJSON(next, hit, func(r *http.Request, status int, v any) (any, bool) {
+					return offsetIDs(r, offset, v)
+				}).ServeHTTP(w, r)
+			})
+		},
+	}
+}
 
-// offsetIDs adds idOffset to the ids the server assigns: the top-level id of
+// offsetIDs adds offset to the ids the server assigns: the top-level id of
 // a user, client, app or session, the ids of the items of a users, clients or
 // apps collection, and every userId, clientId and creatorUserId. Catalogue
 // ids (currency, plan, platform, phone country) are left alone.
-func offsetIDs(r *http.Request, _ int, v any) (any, bool) {
+func offsetIDs(r *http.Request, offset int64, v any) (any, bool) {
 	p, ok := variants.Parse(r.URL.Path)
 	if !ok {
 		return v, false
@@ -192,7 +203,7 @@ func offsetIDs(r *http.Request, _ int, v any) (any, bool) {
 	add := func(o map[string]any, k string) {
 		if n, ok := o[k].(json.Number); ok {
 			if i, err := n.Int64(); err == nil {
-				o[k], changed = json.Number(strconv.FormatInt(i+idOffset, 10)), true
+				o[k], changed = json.Number(strconv.FormatInt(i+offset, 10)), true
 			}
 		}
 	}
