@@ -3,25 +3,33 @@
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: mock test race lint check contract mutation build bench crash explore explore-rate explore-lineages release-snapshot image
+.PHONY: mock test short race lint check contract mutation catalogue build bench crash explore explore-rate explore-lineages release-snapshot image
 
 mock: ## run the mock server on $(ADDR)
 	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
 
-test: ## every test, the contract suite against an in-process mock included
+short: ## the quick loop: unit tests and the suite against the mock once (README, "Tests: three tiers")
+	$(GO) test -short ./...
+
+test: ## every test, a fixed sample of the catalogue of servers included
 	$(GO) test ./...
 
-race: ## what CI runs
+race: ## what CI runs with the race detector (the catalogue skips itself there)
 	$(GO) test -race ./...
+
+catalogue: ## every server of the catalogue, wrong ones killed and legal ones passing, and the explorer's rate on a sample: CI's last step (the whole rate: make explore-rate)
+	$(GO) test -count=1 -timeout 30m ./cmd/pricing-mutation -run TestCatalogue -v -args -catalogue
+	$(GO) test -count=1 -timeout 30m ./cmd/internal/explore/servers -run 'TestRateSample|TestNothingAgainstCorrectServers' -v
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GORELEASER ?= github.com/goreleaser/goreleaser/v2@v2.15.1
 
-lint: ## gofmt, go vet, staticcheck, a tidy go.mod, and actionlint on the CI action (pinned versions, fetched by go run)
+lint: ## gofmt, go vet, staticcheck, a tidy go.mod, the three import groups, and actionlint on the CI action (pinned versions, fetched by go run)
 	@out="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) mod tidy -diff
+	$(GO) run ./cmd/internal/importgroups
 	.ci/actionlint
 
 release-snapshot: ## the release archives of .ci/goreleaser.yaml, six platforms, checksums and SBOMs, into bin/release/, published nowhere (the first run compiles goreleaser: minutes)
@@ -42,7 +50,7 @@ mutation: ## the suite against the mock with each fault: every fault must be kil
 bench: ## the spec scenarios against a mock 30 ms away with 8 pairs of accounts, at concurrency 1 and 16
 	$(GO) run ./cmd/pricing-bench --runs 3
 
-check: lint race
+check: lint race catalogue
 
 crash: ## the state file's crash tests, many rounds: SIGKILL (in compactions too) and SIGTERM under eight writers, SIGTERM at the end of the grace; 0 acknowledged writes lost
 	$(GO) test ./cmd/pricing-mock -run 'TestCrashLosesNoAcknowledgedWrite|TestTermAtTheEndOfTheGrace' -count=1 -v -args -crash.rounds=$(or $(ROUNDS),60)

@@ -18,8 +18,8 @@ import (
 // faultRule is a runtime fault of POST /__admin/faults: the next Times
 // requests (all of them while Times is 0) whose method and path match are
 // delayed by Delay and, when Status is set, answered Status with Body
-// instead of reaching the API. Unlike the defects of --fault
-// (mockserver/defects), which break the spec for mutation testing, rules
+// instead of reaching the API. Unlike the wrong servers of --fault
+// (mockserver/variants), which break the spec for mutation testing, rules
 // rehearse what a correct server does on a bad day: a 500, a 401 after a
 // token expired, a slow network.
 type faultRule struct {

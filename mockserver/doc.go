@@ -23,8 +23,8 @@
 //   - logwriter.go, and Limits and Timeouts in server.go: what a mock keeps
 //     and how long it waits (README, "Limits and security").
 //
-// Beside it: mockserver/defects breaks the mock on purpose for mutation
-// testing, from outside (rewrites and pricing.Deviations); mockserver/rewrite
-// is the middleware that changes requests and answers; mockserver/mocktest
-// serves a mock for a run of the contract suite.
+// Beside it: mockserver/variants makes other servers of the mock, wrong ones
+// for mutation testing and legal ones, from outside (rewrites and
+// pricing.Deviations); mockserver/rewrite is the middleware that changes
+// requests and answers; mockserver/mocktest serves a mock for a test.
 package mockserver

@@ -235,7 +235,6 @@ func (s *Server) updateUser(c *gin.Context) {
 	}
 	in, errs := s.storeFor(c).Validator().UserUpdate(body, u.ID)
 	if len(errs) > 0 {
-		s.storeFor(c).UpdateRefused(u.ID, in)
 		fieldErrors(c, errs)
 		return
 	}
@@ -325,7 +324,6 @@ func (s *Server) updateClient(c *gin.Context) {
 	}
 	in, errs := s.storeFor(c).Validator().ClientUpdate(body)
 	if len(errs) > 0 {
-		s.storeFor(c).ClientUpdateRefused(cl.ID, in)
 		fieldErrors(c, errs)
 		return
 	}

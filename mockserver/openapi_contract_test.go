@@ -11,12 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cucumber/godog"
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/openapitest"
-	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // loadOpenAPI is the document a default mock serves, loaded and validated.
@@ -159,8 +156,8 @@ func fromExample(t *testing.T, doc *openapi3.T, name string, edit func(map[strin
 // TestOpenAPISchemaValues checks the schemas on values one by one. They
 // refuse what the spec forbids, so that validating against them means
 // something; they accept what a correct server that chose otherwise than
-// the mock answers (cmd/pricing-mutation's TestSuitePassesLegalVariants
-// runs the spec scenarios against such servers), so that they describe the
+// the mock answers (cmd/pricing-mutation's TestCatalogue runs the spec
+// scenarios against such servers), so that they describe the
 // spec rather than the mock.
 func TestOpenAPISchemaValues(t *testing.T) {
 	doc := loadOpenAPI(t)
@@ -386,41 +383,6 @@ func TestOpenAPIDescribesTheAPI(t *testing.T) {
 			t.Errorf("%s: no x-mock-choice says what the mock chose", tt.where)
 		}
 	}
-}
-
-// TestContractAgainstOpenAPI runs the whole contract suite, @reference
-// scenarios included, against the mock behind a middleware that checks every
-// exchange against the document the mock serves at /openapi.json. The suite
-// drives the mock through its successes and its errors, so a document that
-// passes here describes what the mock really answers.
-func TestContractAgainstOpenAPI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole contract suite")
-	}
-	v, err := openapitest.New(loadOpenAPI(t))
-	if err != nil {
-		t.Fatalf("router of openapi.json: %v", err)
-	}
-	m := mocktest.MustStart(t, mocktest.Options{Wrap: v.Wrap})
-	run := steps.NewSuite(m.Profile, steps.Options{Output: io.Discard}).Run("contract-openapi", godog.Options{
-		Format:      "progress",
-		Concurrency: 4,
-		Randomize:   -1,
-	})
-	if run.Status != 0 {
-		t.Errorf("the contract suite failed against the mock (status %d):\n%s", run.Status, run.Output)
-	}
-
-	checked, violations := v.Result()
-	// The suite sends several hundred requests; a handful would mean the
-	// middleware saw little of it and proved nothing.
-	if checked < 300 {
-		t.Errorf("only %d exchanges were checked against the document", checked)
-	}
-	if len(violations) > 0 {
-		t.Errorf("%d of %d exchanges disagree with openapi.json:\n%s", len(violations), checked, strings.Join(violations, "\n"))
-	}
-	t.Logf("%d exchanges checked against openapi.json", checked)
 }
 
 // servedDocument loads and validates the document h serves.

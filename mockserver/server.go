@@ -32,8 +32,8 @@ type Options struct {
 	// silent.
 	Logger *slog.Logger
 	// Deviations are departures from the spec for mutation testing; the
-	// zero value, the spec. Set them through mockserver/defects, which also
-	// rewrites requests and answers around the Server.
+	// zero value, the spec. Set them through mockserver/variants/catalogue,
+	// which also rewrites requests and answers around the Server.
 	Deviations pricing.Deviations
 
 	// NoAdmin turns off the admin API (/__admin/...), the request journal,

@@ -3,7 +3,6 @@ package steps
 import (
 	"context"
 	"encoding/json"
-	"github.com/pricing-contract/pricing-contract/steps/match"
 	"io/fs"
 	"os"
 	"regexp"
@@ -11,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/cucumber/godog"
+
 	"github.com/pricing-contract/pricing-contract/features"
+	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
 var pathArg = regexp.MustCompile(`the JSON at "(.*?)" (?:is|matches|as)\b`)
 
 // TestFeaturePathsAreWellFormed: every gjson path of the shipped features
-// and the test features passes checkPath once unescaped and substituted, so
+// and the test features passes match.CheckPath once unescaped and substituted, so
 // the check cannot fail a correct target.
 func TestFeaturePathsAreWellFormed(t *testing.T) {
 	st := offlineState(t)

@@ -3,7 +3,6 @@ package steps
 import (
 	"context"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/match"
 	"mime"
 	"regexp"
 	"strconv"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
 // assertSteps check the last response. Every failure carries the request
@@ -233,7 +234,7 @@ func (assertSteps) theResponseIsJSON(ctx context.Context) error {
 
 // jsonAt returns the value at a gjson path of the last response body; ""
 // and "@this" are the whole body. The path is the step's argument, already
-// unescaped; a path that checkPath finds malformed is an error, so that an
+// unescaped; a path that match.CheckPath finds malformed is an error, so that an
 // "is absent" step cannot pass on a path that could never match.
 func (st *scenarioState) jsonAt(ctx context.Context, path string) (gjson.Result, error) {
 	if st.last == nil {

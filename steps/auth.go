@@ -3,7 +3,6 @@ package steps
 import (
 	"context"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/match"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
 // authSteps chooses who the scenario is and how it proves it, and logs in.

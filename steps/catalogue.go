@@ -2,9 +2,10 @@ package steps
 
 import (
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"strconv"
 	"strings"
+
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // The catalogue values of the profile list what a target offers of each

@@ -73,7 +73,7 @@ func TestContract(t *testing.T) {
 	} else {
 		// A pool of pairs, so that the scenarios changing an account run
 		// at once too.
-		profile = mocktest.MustStart(t, mocktest.Options{Pairs: inProcessPairs}).Profile
+		profile = startTarget(t, mocktest.Options{Pairs: inProcessPairs}).Profile
 	}
 
 	if opts.Randomize == 0 {
@@ -156,7 +156,7 @@ func andTags(a, b string) string {
 // through the same PRICING_* variables a user would set.
 func startMock(t *testing.T, wrap func(http.Handler) http.Handler) steps.Profile {
 	t.Helper()
-	return mocktest.MustStart(t, mocktest.Options{Wrap: wrap}).Profile
+	return startTarget(t, mocktest.Options{Wrap: wrap}).Profile
 }
 
 // TestContractOnAPool runs the spec scenarios against the mock with a pool
@@ -177,7 +177,7 @@ func TestContractOnAPool(t *testing.T) {
 			t.Parallel()
 			var mu sync.Mutex
 			changed := map[string]bool{} // api keys that sent a PUT
-			m := mocktest.MustStart(t, mocktest.Options{Pairs: tt.pairs, Wrap: func(h http.Handler) http.Handler {
+			m := startTarget(t, mocktest.Options{Pairs: tt.pairs, Wrap: func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if r.Method == http.MethodPut {
 						mu.Lock()
@@ -187,7 +187,7 @@ func TestContractOnAPool(t *testing.T) {
 					h.ServeHTTP(w, r)
 				})
 			}})
-			fresh := mocktest.MustStart(t, mocktest.Options{Pairs: tt.pairs})
+			fresh := startTarget(t, mocktest.Options{Pairs: tt.pairs})
 			if err := steps.NewSuite(m.Profile, steps.Options{Output: io.Discard}).Preflight(context.Background()); err != nil {
 				t.Fatalf("preflight: %v", err)
 			}
@@ -218,7 +218,7 @@ func TestContractOnAPool(t *testing.T) {
 // checkAccountAsSeeded fails unless the user of the api key, and its
 // primary client, are as in a fresh mock: every change was restored. The
 // restore sets the password again, and a user may have joined new clients.
-func checkAccountAsSeeded(t *testing.T, m, fresh *mocktest.Mock, key string) {
+func checkAccountAsSeeded(t *testing.T, m, fresh *mockTarget, key string) {
 	t.Helper()
 	id, ok := m.Server.Store().UserIDForAPIKey(key)
 	if !ok {
@@ -363,4 +363,23 @@ func TestTruncateStrings(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("truncateStrings:\n got %s\nwant %s", got, want)
 	}
+}
+
+// mockTarget is a mock on 127.0.0.1 and the suite's profile of it, read
+// from the PRICING_* variables the mock gives, as from a user's
+// environment. (cmd/internal/mocktarget does the same for the commands'
+// tests, which steps may not import.)
+type mockTarget struct {
+	*mocktest.Mock
+	Profile steps.Profile
+}
+
+func startTarget(t *testing.T, opts mocktest.Options) *mockTarget {
+	t.Helper()
+	m := mocktest.MustStart(t, opts)
+	p := steps.ProfileFromEnv(m.Getenv)
+	if err := p.Validate(); err != nil {
+		t.Fatalf("the mock's profile: %v", err)
+	}
+	return &mockTarget{Mock: m, Profile: p}
 }

@@ -1,7 +1,6 @@
 package steps
 
 import (
-	"github.com/pricing-contract/pricing-contract/steps/coverage"
 	"net/url"
 	"path"
 	"regexp"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/pricing-contract/pricing-contract/steps/coverage"
 )
 
 // idParams names the path parameter after a collection segment.

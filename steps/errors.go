@@ -3,7 +3,6 @@ package steps
 import (
 	"context"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/match"
 	"net/http"
 	"regexp"
 	"sort"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
 // The error-array assertions of spec 7.1 and 7.3.

@@ -12,8 +12,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/fixtures"
 )
 
 // The failure report: a failing step shows the request as curl and the

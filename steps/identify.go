@@ -3,9 +3,10 @@ package steps
 import (
 	"context"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"strings"
+
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // seedHeader is the header a pricing-mock names its seed in: "default"

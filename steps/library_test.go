@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/pricing-contract/pricing-contract/steps/coverage"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -12,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/pricing-contract/pricing-contract/steps/coverage"
 )
 
 // vocabulary is every phrase of the contract between steps/ and features/

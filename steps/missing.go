@@ -2,12 +2,13 @@ package steps
 
 import (
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"sort"
 	"strings"
 
 	"github.com/cucumber/godog"
+
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // missingValue skips a scenario that needs a profile value the target's

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // UnusableError says that the target or the profile cannot be used at all,

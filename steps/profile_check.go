@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"slices"
 	"sort"
@@ -13,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // profiledField is a body field the suite fills from the profile: a 400

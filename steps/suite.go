@@ -3,7 +3,6 @@ package steps
 import (
 	"context"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"io"
 	"net/http"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"github.com/brianvoe/gofakeit/v6"
 	"github.com/cucumber/godog"
 	"github.com/go-resty/resty/v2"
+
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // Options tune how the suite talks to the target.

@@ -2,9 +2,10 @@ package steps
 
 import (
 	"context"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"net/http"
 	"regexp"
+
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // The surface the pricing-contract command (cmd/internal/contract) uses:

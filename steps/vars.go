@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/match"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,6 +12,9 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps/match"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // varSteps remembers values and expands {{name}} placeholders.

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // asMain makes this test binary the pricing-contract command, so that a
@@ -73,7 +73,7 @@ func TestActionScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	gate, judge := actionScript(t, "id: gate"), actionScript(t, "- name: judge")
-	broken, err := defects.Find([]string{"forbidden-as-404"})
+	broken, err := catalogue.Find([]string{"forbidden-as-404"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestActionScripts(t *testing.T) {
 		status string
 	}{
 		{"a correct target", mocktest.Options{Fixtures: fixtures.Foreign()}, "0"},
-		{"a target that answers 404 for 403", mocktest.Options{Fixtures: fixtures.Foreign(), Defects: broken}, "1"},
+		{"a target that answers 404 for 403", mocktest.Options{Fixtures: fixtures.Foreign(), Servers: broken}, "1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
-
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 )
@@ -20,6 +19,9 @@ import (
 // mock and against a foreign one writes a profile with which the suite
 // passes, every scenario run, and no secret in clear.
 func TestInitWritesAProfileTheSuitePasses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole suite through the command; -short runs it once, in steps' TestContract")
+	}
 	for _, tc := range []struct {
 		name string
 		opts mocktest.Options

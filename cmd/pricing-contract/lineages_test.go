@@ -1,17 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/xml"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
-	"github.com/pricing-contract/pricing-contract/cmd/internal/lineage"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // undiscoverable are the profile keys whose values no answer of the spec
@@ -23,7 +23,7 @@ import (
 var undiscoverable = map[string]bool{"marketapp_hash": true, "currencies": true, "plans": true}
 
 // TestLineagesFromFirstContact proves the gate on correct servers that were
-// not made from the mock (mockserver/variants/lineages): each is given to
+// not made from the mock (catalogue.Lineages): each is given to
 // init with only its base URL and two accounts, as a QA engineer meets a
 // new staging server, and the suite runs with the profile init wrote. No
 // scenario may fail; a scenario may be skipped only for a value no answer
@@ -32,34 +32,25 @@ var undiscoverable = map[string]bool{"marketapp_hash": true, "currencies": true,
 // the values its documentation gives (Lineage.Known) make every scenario
 // run but those of missing read extensions.
 func TestLineagesFromFirstContact(t *testing.T) {
-	for _, l := range lineage.All() {
-		t.Run(l.Name, func(t *testing.T) {
+	for _, s := range catalogue.Lineages() {
+		if !s.Legal || s.Lineage.Fault != "" {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
-			tg := l.MustStart(t, 1, "")
-			env := tg.Env()
-			dir := t.TempDir()
-			path := filepath.Join(dir, "target.profile")
-			var stdout, stderr bytes.Buffer
-			if code := contract.Init(context.Background(), []string{"--output", path}, func(k string) string { return env[k] },
-				strings.NewReader(""), &stdout, &stderr); code != 0 {
-				t.Fatalf("init with the base URL and two accounts: exit %d\n%s", code, stderr.String())
-			}
-			profile, _ := os.ReadFile(path)
-
+			l := mocktarget.MustStartLineage(t, s, 1, false)
 			for _, known := range []bool{false, true} {
-				runEnv := map[string]string{}
-				for k, v := range env {
-					runEnv[k] = v
-				}
+				env := maps.Clone(l.Env)
 				if known {
-					for k, v := range l.Known {
-						runEnv["PRICING_"+strings.ToUpper(k)] = v
+					for k, v := range s.Lineage.Known {
+						f, _ := target.Lookup(k)
+						env[f.Env] = v
 					}
 				}
-				junit := filepath.Join(dir, "report.xml")
-				r := run(runEnv, "--profile", path, "--godog.concurrency", "4", "--godog.format", "progress,junit:"+junit)
+				junit := filepath.Join(t.TempDir(), "report.xml")
+				r := run(env, "--profile", l.ProfilePath, "--godog.concurrency", "4", "--godog.format", "progress,junit:"+junit)
 				if r.code != 0 {
-					t.Fatalf("the suite with the profile init wrote (values it documents given: %v): want exit 0, got %s\n--- profile:\n%s", known, r, profile)
+					t.Fatalf("the suite with the profile init wrote (values it documents given: %v): want exit 0, got %s\n--- profile:\n%s", known, r, l.InitProfile)
 				}
 				ran, skipped := 0, map[string]int{}
 				for _, tc := range readJUnit(t, junit) {

@@ -3,6 +3,7 @@
 //
 //	pricing-contract --base-url https://staging.example.com/v1
 //	pricing-contract init --base-url https://staging.example.com/v1 --output staging.profile
+//	pricing-contract explore --base-url https://staging.example.com/v1 --budget 10m
 //
 // The feature files are embedded, so the binary built from a checkout
 // (`go build -o pricing-contract ./cmd/pricing-contract`) is all a pipeline
@@ -13,13 +14,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/buildinfo"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 )
 
 func main() {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,9 +15,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/fixtures"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -78,6 +78,9 @@ var specEndpoints = map[string][]string{
 }
 
 func TestRunAgainstMock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole suite through the command; -short runs it once, in steps' TestContract")
+	}
 	tmp := t.TempDir()
 	profile := filepath.Join(tmp, "mock.profile")
 	if err := os.WriteFile(profile, []byte("# the in-process mock\nbase_url = ${MOCK_URL}\ntags = @s2.4\n"), 0o600); err != nil {
@@ -194,11 +197,11 @@ func TestRunAgainstMock(t *testing.T) {
 func TestExitStatusTellsWhatBroke(t *testing.T) {
 	t.Run("a defect of the spec: exit 1 and the scenarios that caught it", func(t *testing.T) {
 		t.Parallel()
-		ds, err := defects.Find([]string{"forbidden-as-404"})
+		ds, err := catalogue.Find([]string{"forbidden-as-404"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := mocktest.MustStart(t, mocktest.Options{Defects: ds})
+		m := mocktest.MustStart(t, mocktest.Options{Servers: ds})
 		r := run(nil, "--base-url", m.URL, "--godog.tags", "@s5", "--godog.concurrency", "4", "--godog.format", "progress")
 		if r.code != 1 {
 			t.Fatalf("want exit 1, got %s", r)
@@ -406,5 +409,19 @@ func TestREADMEInstallLine(t *testing.T) {
 	out, err := exec.Command(filepath.Join(dir, "pricing-contract"), "--version").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "commit "+head) {
 		t.Errorf("pricing-contract --version = %q (%v), want commit %s", out, err, head)
+	}
+}
+
+// --help names every subcommand main dispatches to.
+func TestHelpListsEverySubcommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := contract.Run(context.Background(), []string{"--help"}, func(string) string { return "" }, &stdout, &stderr); code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	help := stdout.String() + stderr.String()
+	for _, sub := range []string{"pricing-contract init ", "pricing-contract explore "} {
+		if !strings.Contains(help, sub) {
+			t.Errorf("--help does not show %q:\n%s", sub, help)
+		}
 	}
 }

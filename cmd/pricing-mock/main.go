@@ -16,7 +16,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"io"
 	"log/slog"
 	"net"
@@ -33,8 +32,9 @@ import (
 	"github.com/pricing-contract/pricing-contract/cmd/internal/buildinfo"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 const defaultAddr = "127.0.0.1:8080"
@@ -324,8 +324,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // problem (an unknown defect, a bad seed folder or state file) is reported
 // on stderr as one line.
 func newMock(cfg config, logger *slog.Logger, stderr io.Writer) (*mockserver.Server, http.Handler, bool) {
-	ds, err := defects.Find(cfg.faults)
-	var unknown *defects.UnknownError
+	servers, err := catalogue.Find(cfg.faults)
+	var unknown *catalogue.UnknownError
 	if errors.As(err, &unknown) {
 		fmt.Fprintf(stderr, "pricing-mock: --fault %s: no such fault (see pricing-mock --list-faults)\n", unknown.Name)
 		return nil, nil, false
@@ -358,7 +358,7 @@ func newMock(cfg config, logger *slog.Logger, stderr io.Writer) (*mockserver.Ser
 		}
 		opts.Fixtures = pricing.AccountPairs(opts.Fixtures, cfg.accounts)
 	}
-	srv, handler, err := defects.New(opts, ds)
+	srv, handler, err := catalogue.Serve(opts, nil, servers...)
 	var stateErr *mockserver.StateFileError
 	switch {
 	case errors.As(err, &stateErr):
@@ -427,12 +427,13 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// listFaults prints one fault a line: name, spec section, description.
+// listFaults prints one wrong server of the catalogue a line: name, spec
+// section, what it does wrong.
 func listFaults(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "FAULT\tSECTION\tDEFECT")
-	for _, d := range defects.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Name, d.Area, d.Description)
+	for _, s := range catalogue.Wrong() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, strings.ReplaceAll(s.Rule, " ", ""), s.Why)
 	}
 	tw.Flush()
 }

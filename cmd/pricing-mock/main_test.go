@@ -19,8 +19,8 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // seed is the default seed's profile: the accounts and ids --print-env
@@ -390,13 +390,13 @@ func TestRunListFaults(t *testing.T) {
 		t.Fatalf("exit %d, want 0; stderr %q", code, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	faults := defects.All()
+	faults := catalogue.Wrong()
 	if len(lines) != len(faults)+1 {
 		t.Fatalf("%d lines, want a header and %d faults:\n%s", len(lines), len(faults), stdout.String())
 	}
 	for i, f := range faults {
-		if fields := strings.Fields(lines[i+1]); len(fields) < 3 || fields[0] != f.Name || fields[1] != f.Area {
-			t.Errorf("line %d = %q, want fault %s in section %s", i+2, lines[i+1], f.Name, f.Area)
+		if fields := strings.Fields(lines[i+1]); len(fields) < 3 || fields[0] != f.Name || fields[1] != strings.ReplaceAll(f.Rule, " ", "") {
+			t.Errorf("line %d = %q, want fault %s in section %s", i+2, lines[i+1], f.Name, f.Rule)
 		}
 	}
 }

@@ -1,8 +1,10 @@
 // Command pricing-mutation measures how much the contract suite catches. It
 // runs the spec scenarios (every scenario not tagged @reference) in process
 // against the mock once without faults, where they must all pass, and once
-// with each of the mock's defects (mockserver/defects), where they must fail:
-// a fault the suite fails on is killed, one it passes is a gap in the suite.
+// as each wrong server of the catalogue (mockserver/variants/catalogue: the
+// built-in defects and the blind audits' wrong servers), where they must
+// fail: a fault the suite fails on is killed, one it passes is a gap in the
+// suite. Its tests run the legal servers too (TestCatalogue).
 //
 //	pricing-mutation [--fault NAME]... [--workers N] [-v]
 //
@@ -20,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,8 +33,10 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/buildinfo"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -97,33 +102,58 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// selectFaults returns the named faults, or all of them for no names.
-func selectFaults(names []string) ([]defects.Defect, error) {
-	if len(names) == 0 {
-		return defects.All(), nil
+// selectFaults returns the named servers, or every wrong one for no names:
+// those made from the mock, then the faults of the other lineages.
+func selectFaults(names []string) ([]variants.Server, error) {
+	var lineageFaults []variants.Server
+	for _, s := range catalogue.Lineages() {
+		if !s.Legal {
+			lineageFaults = append(lineageFaults, s)
+		}
 	}
-	return defects.Find(names)
+	if len(names) == 0 {
+		return slices.Concat(catalogue.Wrong(), lineageFaults), nil
+	}
+	var out []variants.Server
+	for _, name := range names {
+		if i := slices.IndexFunc(lineageFaults, func(s variants.Server) bool { return s.Name == name }); i >= 0 {
+			out = append(out, lineageFaults[i])
+			continue
+		}
+		found, err := catalogue.Find([]string{name})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
+	}
+	return out, nil
 }
 
 // outcome is one run of the spec scenarios.
 type outcome struct {
-	fault  defects.Defect // zero for the run without faults
+	fault  variants.Server // zero for the run without faults
 	ran    int
 	failed []string // `file: scenario` of each failed scenario, sorted
 	// reasons holds the error of each failed scenario, keyed like failed.
 	reasons map[string]string
 	status  int   // godog's exit status
 	err     error // the run could not start
+	// refused is init refusing a server of another lineage (exit 3, with
+	// its reason): the gate stops there, before any scenario.
+	refused string
 }
 
-// failedRun reports whether the suite failed: for a fault, that it was killed.
-func (o outcome) failedRun() bool { return o.err == nil && (o.status != 0 || len(o.failed) > 0) }
+// failedRun reports whether the suite failed: for a fault, that it was
+// killed, by a scenario or by init refusing the target.
+func (o outcome) failedRun() bool {
+	return o.err == nil && (o.status != 0 || len(o.failed) > 0 || o.refused != "")
+}
 
 // mutate runs the scenarios without faults and then once per fault, workers
 // faults at a time. Once ctx is done no further fault is started; those not
 // run come back with ctx's error.
-func mutate(ctx context.Context, faults []defects.Defect, workers int) (outcome, []outcome) {
-	clean := runSuite(defects.Defect{})
+func mutate(ctx context.Context, faults []variants.Server, workers int) (outcome, []outcome) {
+	clean := runSuite(variants.Server{})
 	results := make([]outcome, len(faults))
 	var (
 		next atomic.Int64
@@ -149,40 +179,64 @@ func mutate(ctx context.Context, faults []defects.Defect, workers int) (outcome,
 }
 
 // runSuite runs the spec scenarios against a fresh mock on 127.0.0.1 that
-// serves with fault f (none for the zero Fault).
-func runSuite(f defects.Defect) outcome { return runSpec(f, nil, nil) }
+// is the server f (the mock itself for the zero Server).
+func runSuite(f variants.Server) outcome { return runSpec(f, nil, nil, false) }
 
-// runSpec runs the spec scenarios against a fresh mock on 127.0.0.1 that
-// serves with fault f (none for the zero Fault). A non-nil wrap puts a
-// middleware in front of the mock (the test's legal variants of it), and a
-// non-nil tune adjusts the suite's profile of the target after the mock's
-// seed has filled it in.
-func runSpec(f defects.Defect, wrap func(http.Handler) http.Handler, tune func(*steps.Profile)) outcome {
+// runSpec runs the spec scenarios against a fresh mock on 127.0.0.1 that is
+// the server f (the mock itself for the zero Server), with the suite's
+// profile of it (f.Profile over the mock's seed). hit is handed to f's Wrap;
+// a non-nil wrap puts a middleware in front of it all (the tests' OpenAPI
+// validator). firstFailure stops the run at the first failed scenario: all
+// a test needs to know that a wrong server is killed, in a fraction of a
+// whole run.
+func runSpec(f variants.Server, hit func(), wrap func(http.Handler) http.Handler, firstFailure bool) outcome {
 	o := outcome{fault: f}
-	opts := mocktest.Options{Wrap: wrap}
-	if f.Name != "" {
-		opts.Defects = []defects.Defect{f}
-	}
-	m, err := mocktest.Start(opts)
-	if err != nil {
-		o.err = err
-		return o
-	}
-	defer m.Close()
-	profile := m.Profile
-	if tune != nil {
-		tune(&profile)
-		if err := profile.Validate(); err != nil {
-			o.err = fmt.Errorf("the tuned profile: %w", err)
+	var profile steps.Profile
+	if f.Lineage != nil {
+		// A server of another lineage: its profile is what init finds
+		// with its base URL and accounts, and what its documentation
+		// gives, as a QA engineer's would be.
+		dir, err := os.MkdirTemp("", "pricing-mutation-")
+		if err != nil {
+			o.err = err
+			return o
+		}
+		defer os.RemoveAll(dir)
+		l, err := mocktarget.StartLineage(context.Background(), f, 1, true, dir)
+		var refused *mocktarget.InitError
+		switch {
+		case errors.As(err, &refused) && refused.Code == 3:
+			o.refused = refused.Output
+			return o
+		case err != nil:
+			o.err = err
+			return o
+		}
+		defer l.Close()
+		profile = l.Profile
+	} else {
+		opts := mocktest.Options{Wrap: wrap, Hit: hit}
+		if f.Acts() {
+			opts.Servers = []variants.Server{f}
+		}
+		m, err := mocktest.Start(opts)
+		if err != nil {
+			o.err = err
+			return o
+		}
+		defer m.Close()
+		if profile, err = mocktarget.Profile(m, f.Profile); err != nil {
+			o.err = err
 			return o
 		}
 	}
 
 	run := steps.NewSuite(profile, steps.Options{Output: io.Discard}).Run("pricing-mutation", godog.Options{
-		Format:      "progress",
-		Output:      io.Discard,
-		Concurrency: scenarioConcurrency,
-		Tags:        specTags,
+		Format:        "progress",
+		Output:        io.Discard,
+		Concurrency:   scenarioConcurrency,
+		Tags:          specTags,
+		StopOnFailure: firstFailure,
 	})
 	o.status, o.ran = run.Status, run.Ran
 	for _, fail := range run.Failed {
@@ -224,10 +278,10 @@ func report(w io.Writer, clean outcome, results []outcome, verbose bool) int {
 		case r.err != nil:
 			result, caught = "not run", r.err.Error()
 		case r.failedRun():
-			result, caught = "killed", caughtBy(r.failed, r.status)
+			result, caught = "killed", caughtBy(r)
 			killed++
 		}
-		fmt.Fprintf(tw, "%s\t§%s\t%s\t%s\n", r.fault.Name, r.fault.Area, result, caught)
+		fmt.Fprintf(tw, "%s\t§%s\t%s\t%s\n", r.fault.Name, r.fault.Rule, result, caught)
 	}
 	tw.Flush()
 	if killed < len(results) {
@@ -237,7 +291,7 @@ func report(w io.Writer, clean outcome, results []outcome, verbose bool) int {
 	if verbose {
 		for _, r := range results {
 			if len(r.failed) > 0 {
-				fmt.Fprintf(w, "\n%s (%s) was caught by:\n", r.fault.Name, r.fault.Description)
+				fmt.Fprintf(w, "\n%s (%s) was caught by:\n", r.fault.Name, r.fault.Why)
 				for _, s := range r.failed {
 					fmt.Fprintf(w, "  %s\n", s)
 				}
@@ -253,8 +307,13 @@ func report(w io.Writer, clean outcome, results []outcome, verbose bool) int {
 	return code
 }
 
-// caughtBy names the first three scenarios that failed and counts the rest.
-func caughtBy(failed []string, status int) string {
+// caughtBy names the first three scenarios that failed and counts the rest,
+// or init's refusal of the target.
+func caughtBy(o outcome) string {
+	failed, status := o.failed, o.status
+	if o.refused != "" {
+		return "init refused the target: " + o.refused
+	}
 	if len(failed) == 0 {
 		return fmt.Sprintf("the run (godog status %d)", status)
 	}

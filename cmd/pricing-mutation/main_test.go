@@ -7,55 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
-
-// shortFaults are run under -short: one of each mechanism (an answer
-// rewritten, a request rewritten, a deviation of the domain) and the two
-// answered by scenarios added for them.
-var shortFaults = []string{"forbidden-as-404", "api-key-scheme-ignored", "terms-not-checked", "marketapp-platform-ignored", "hash-truncated-to-40"}
-
-// TestMutation is the proof that the suite catches every fault: the spec
-// scenarios pass against the mock without faults, and fail against it with
-// any one fault. Each fault is a parallel subtest that logs the scenarios
-// that caught it.
-func TestMutation(t *testing.T) {
-	clean := runSuite(defects.Defect{})
-	if clean.err != nil {
-		t.Fatalf("without faults: %v", clean.err)
-	}
-	if clean.ran == 0 {
-		t.Fatal("without faults: no scenario ran")
-	}
-	if clean.failedRun() {
-		t.Fatalf("without faults, %d of %d spec scenarios failed (godog status %d), so no fault can be judged:\n  %s",
-			len(clean.failed), clean.ran, clean.status, strings.Join(clean.failed, "\n  "))
-	}
-	t.Logf("without faults: %d spec scenarios passed", clean.ran)
-
-	faults := defects.All()
-	if testing.Short() {
-		var err error
-		if faults, err = selectFaults(shortFaults); err != nil {
-			t.Fatal(err)
-		}
-	}
-	faults = raceSample(t, faults)
-	for _, f := range faults {
-		t.Run(f.Name, func(t *testing.T) {
-			t.Parallel()
-			o := runSuite(f)
-			switch {
-			case o.err != nil:
-				t.Fatalf("could not run: %v", o.err)
-			case !o.failedRun():
-				t.Fatalf("survived: all %d spec scenarios passed against the mock with the fault %s (§%s: %s); add a spec-level scenario that catches it",
-					o.ran, f.Name, f.Area, f.Description)
-			}
-			t.Logf("killed by %d of %d scenarios:\n  %s", len(o.failed), o.ran, strings.Join(o.failed, "\n  "))
-		})
-	}
-}
 
 func TestRun(t *testing.T) {
 	tests := []struct {
@@ -98,8 +51,8 @@ func TestRun(t *testing.T) {
 }
 
 func TestReport(t *testing.T) {
-	f1 := defects.Defect{Name: "caught", Area: "7.2", Description: "d1"}
-	f2 := defects.Defect{Name: "missed", Area: "8", Description: "d2"}
+	f1 := variants.Server{Name: "caught", Rule: "7.2", Why: "d1"}
+	f2 := variants.Server{Name: "missed", Rule: "8", Why: "d2"}
 	passed := outcome{ran: 10}
 	killed := outcome{fault: f1, ran: 10, status: 1, failed: []string{"a.feature: one", "a.feature: two", "b.feature: three", "b.feature: four"}}
 	tests := []struct {
@@ -143,23 +96,4 @@ func TestReport(t *testing.T) {
 			}
 		})
 	}
-}
-
-// raceStride is the step of the fixed sample the whole-catalogue tests run
-// under the race detector.
-const raceStride = 4
-
-// raceSample is every raceStride-th item under the race detector (the
-// data races are in the code every run shares, not in one fault's), all of
-// them otherwise.
-func raceSample[T any](t *testing.T, items []T) []T {
-	if !raceEnabled {
-		return items
-	}
-	var out []T
-	for i := 0; i < len(items); i += raceStride {
-		out = append(out, items[i])
-	}
-	t.Logf("under the race detector: %d of %d, every %dth; go test without -race runs them all", len(out), len(items), raceStride)
-	return out
 }

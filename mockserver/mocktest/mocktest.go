@@ -1,13 +1,12 @@
-// Package mocktest serves the reference mock on 127.0.0.1 for a run of the
-// contract suite, and points the suite at it through the PRICING_*
-// variables a user would set (pricing-mock --print-env prints the same).
-// The suite's tests, the OpenAPI check and cmd/pricing-mutation start their
-// mocks here.
+// Package mocktest serves the reference mock on 127.0.0.1 for a test, with
+// the PRICING_* variables that point a client at it (pricing-mock
+// --print-env prints the same). It knows nothing of the contract suite:
+// cmd/internal/mocktarget turns those variables into the suite's profile.
 package mocktest
 
 import (
-	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,22 +14,25 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
-	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // Options shape the mock; the zero value is the mock of the default seed,
 // as the spec says.
 type Options struct {
-	// Defects are served with (mockserver/defects); none: the spec.
-	Defects []defects.Defect
+	// Servers are served (catalogue.Serve): the mock made into them; none:
+	// the spec.
+	Servers []variants.Server
+	// Hit is handed to the Servers' Wraps: called each time one acts.
+	Hit func()
 	// Wrap, when set, puts a middleware in front of the mock and its
-	// defects: another implementation made from the mock.
+	// Servers: another implementation made from the mock.
 	Wrap func(http.Handler) http.Handler
 	// Pairs, above 1, serves that many pairs of accounts A and B and puts
-	// them in the profile (pricing-mock --accounts), so that a run can
-	// change several accounts at once.
+	// them in Env (pricing-mock --accounts), so that a run can change
+	// several accounts at once.
 	Pairs int
 	// Fixtures is the seed (fixtures.Foreign(), a folder); nil: the
 	// embedded default seed.
@@ -39,10 +41,12 @@ type Options struct {
 
 // Mock is a mock served on 127.0.0.1.
 type Mock struct {
-	Server  *mockserver.Server
-	URL     string        // the API's base URL, http://127.0.0.1:PORT/v1
-	Profile steps.Profile // the suite's target profile for this mock
-	http    *httptest.Server
+	Server *mockserver.Server
+	URL    string // the API's base URL, http://127.0.0.1:PORT/v1
+	// Env is the PRICING_* variables that point a client at this mock and
+	// its seed's accounts.
+	Env  map[string]string
+	http *httptest.Server
 }
 
 // Start serves a fresh mock. Close stops it.
@@ -55,24 +59,18 @@ func Start(opts Options) (*Mock, error) {
 		}
 		mo.Fixtures = pricing.AccountPairs(seed, opts.Pairs)
 	}
-	srv, h, err := defects.New(mo, opts.Defects)
+	srv, h, err := catalogue.Serve(mo, opts.Hit, opts.Servers...)
 	if err != nil {
 		return nil, err
 	}
 	if opts.Wrap != nil {
 		h = opts.Wrap(h)
 	}
-	m := &Mock{Server: srv, http: httptest.NewServer(h)}
+	m := &Mock{Server: srv, http: httptest.NewServer(h), Env: map[string]string{}}
 	m.URL = m.http.URL + "/v1"
-	env := map[string]string{}
 	for _, kv := range srv.Profile().Env(m.URL) {
 		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
-	}
-	m.Profile = steps.ProfileFromEnv(func(k string) string { return env[k] })
-	if err := m.Profile.Validate(); err != nil {
-		m.Close()
-		return nil, fmt.Errorf("the mock's profile: %w", err)
+		m.Env[k] = v
 	}
 	return m, nil
 }
@@ -88,6 +86,19 @@ func MustStart(tb testing.TB, opts Options) *Mock {
 	tb.Cleanup(m.Close)
 	return m
 }
+
+// Getenv reads Env, as os.Getenv reads the environment.
+func (m *Mock) Getenv(key string) string { return m.Env[key] }
+
+// EnvWith is Env with other values over it.
+func (m *Mock) EnvWith(over map[string]string) map[string]string {
+	env := maps.Clone(m.Env)
+	maps.Copy(env, over)
+	return env
+}
+
+// Origin is the mock's scheme, host and port, without the base path.
+func (m *Mock) Origin() string { return m.http.URL }
 
 // Close stops serving and closes the Server.
 func (m *Mock) Close() {

@@ -8,7 +8,7 @@ import (
 
 // TestNoHTTPInTheDomain holds the package to its layering: nothing it
 // imports, directly or not, is HTTP, Gin or the rest of the mock (the
-// HTTP adapter, the defects); of the mock it may use only its internal
+// HTTP adapter, the wrong servers); of the mock it may use only its internal
 // helpers, which are held to the same through this list.
 func TestNoHTTPInTheDomain(t *testing.T) {
 	goTool, err := exec.LookPath("go")

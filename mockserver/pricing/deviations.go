@@ -1,10 +1,10 @@
 package pricing
 
 // Deviations are departures from the spec that the domain makes when it is
-// told to: the zero value is the spec. They are how a mutation defect that
-// no rewrite of a request or an answer can express reaches validation and
-// the store; each field is set by one defect of mockserver/defects and by
-// nothing else.
+// told to: the zero value is the spec. They are how a wrong server that no
+// rewrite of a request or an answer can express reaches validation and the
+// store; each field is set by the servers of mockserver/variants and by
+// nothing else, and read by the domain alone (no handler knows of them).
 type Deviations struct {
 	// MaxLen overrides the limit of a ..255 field, by its name in the body.
 	MaxLen map[string]int
@@ -65,16 +65,6 @@ type Deviations struct {
 	// LastSessionWins: every session token acts as the user who logged in
 	// last (5).
 	LastSessionWins bool
-	// RejectedPasswordStored: the new password of a PUT /users body is stored
-	// as soon as it is found valid, even when another field makes the
-	// request a 400 (4.1).
-	RejectedPasswordStored bool
-	// RejectedUserNamesStored: the first and last names of a PUT /users body
-	// refused for another field are stored (4.1, 7.2).
-	RejectedUserNamesStored bool
-	// RejectedClientAddressStored: the address of a PUT /clients body
-	// refused for another field is stored (4.4, 7.2).
-	RejectedClientAddressStored bool
 	// AppToOtherClient attaches an app made by POST /apps to another client
 	// than its creator's: 1 the lowest id of another client, 2 the highest
 	// (4.2).

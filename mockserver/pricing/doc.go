@@ -12,15 +12,15 @@
 //   - state.go: State, the document of the admin API's state export and
 //     import and of the fixtures' users, clients and apps, with its checks.
 //   - seed.go: LoadSeed, the fixtures and the target Profile they describe.
-//   - deviations.go: Deviations, the departures from the spec that mutation
-//     defects ask for; the zero value is the spec.
+//   - deviations.go: Deviations, the departures from the spec that the wrong
+//     servers of mockserver/variants ask for; the zero value is the spec.
 //   - rand.go: Source, every random value and date, repeatable under a seed.
 //   - secret.go: Secret, the key of the HMACs the store keeps of passwords,
 //     API keys and session tokens.
 //   - limits.go: Limits and Pool, the bounds of what a store keeps, and the
 //     estimated sizes charged to them.
 //
-// The package imports neither net/http nor Gin nor the defects (a test
-// holds it to that): mockserver adapts it to HTTP, mockserver/defects
+// The package imports neither net/http nor Gin nor the wrong servers (a
+// test holds it to that): mockserver adapts it to HTTP, mockserver/variants
 // breaks it on purpose from the outside.
 package pricing

@@ -291,7 +291,7 @@ func (s *Store) room(users, clients, apps int) error {
 	return nil
 }
 
-// reset replaces every datum with the seed's. The seed has been checked by
+// Reset replaces every datum with the seed's. The seed has been checked by
 // LoadSeed, so every reference in it resolves.
 func (s *Store) Reset(seed *Seed) {
 	d := s.seeded(seed)
@@ -300,7 +300,7 @@ func (s *Store) Reset(seed *Seed) {
 	_ = s.install(d, true)
 }
 
-// resetIfPristine is reset, but only when nothing has changed the store since
+// ResetIfPristine is reset, but only when nothing has changed the store since
 // its last reset: a developer's data is never replaced by a fixture reload.
 func (s *Store) ResetIfPristine(seed *Seed) bool {
 	d := s.seeded(seed)
@@ -938,55 +938,6 @@ func (s *Store) UpdateUser(id int64, in UserInput) (User, error) {
 		return User{}, ErrRefusedAfterWrite
 	}
 	return answer, nil
-}
-
-// UpdateRefused is told of a PUT /users body that validation refused, with
-// what validation read of it. The spec's store does nothing: a refused
-// request changes nothing. Only the RejectedPasswordStored deviation keeps
-// the valid new password it carried; validation itself never writes.
-func (s *Store) UpdateRefused(id int64, in UserInput) {
-	if s.dev.RejectedPasswordStored && in.Password != nil {
-		s.setPassword(id, *in.Password)
-	}
-	if s.dev.RejectedUserNamesStored {
-		s.mu.Lock()
-		if r, ok := s.users[id]; ok && in.FirstName != "" && in.LastName != "" {
-			s.changedLocked()
-			s.markUser(id)
-			r.FirstName, r.LastName = in.FirstName, in.LastName
-		}
-		s.mu.Unlock()
-	}
-}
-
-// ClientUpdateRefused is UpdateRefused for a PUT /clients body: nothing,
-// but under the RejectedClientAddressStored deviation, which keeps the
-// address lines and city it carried.
-func (s *Store) ClientUpdateRefused(id int64, in ClientInput) {
-	if !s.dev.RejectedClientAddressStored || in.AddressLine1 == "" || in.AddressCity == "" {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c, ok := s.clients[id]; ok {
-		s.changedLocked()
-		c.AddressLine1, c.AddressCity = in.AddressLine1, in.AddressCity
-		s.clients[id] = c
-		s.markClient(id)
-	}
-}
-
-// setPassword replaces a user's password, nothing else (Deviations.RejectedPasswordStored).
-func (s *Store) setPassword(id int64, password string) {
-	salt, hash := s.hashPassword(password)
-	now := s.src.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r, ok := s.users[id]; ok {
-		s.changedLocked()
-		s.markUser(id)
-		r.salt, r.hash, r.PasswordLastChanged = salt, hash, now
-	}
 }
 
 // makeRoom checks the counts and charges the Pool for a write that adds

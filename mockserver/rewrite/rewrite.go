@@ -1,7 +1,7 @@
 // Package rewrite is HTTP middleware that changes requests before a handler
-// reads them and answers after it wrote them. The mutation defects use it
-// to break the mock from the outside, and the tests use it to turn the mock
-// into another implementation, legal or not, without touching its code.
+// reads them and answers after it wrote them. The servers of
+// mockserver/variants use it to turn the mock into another implementation,
+// wrong or legal, from the outside, without touching its code.
 package rewrite
 
 import (

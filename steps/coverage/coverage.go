@@ -92,7 +92,7 @@ func GapFor(endpoint, status string, asked int) Gap {
 		Why: "the spec gives a condition a scenario could cause, and no scenario of this run asked for it: its scenarios were not selected, or a gap in the suite"}
 }
 
-// mark is the cell of the text table: "0 !" for no scenario selected, "0 x"
+// Mark is the cell of the text table: "0 !" for no scenario selected, "0 x"
 // for asked and not received, "0 ~" for a status no scenario can cause.
 func (g Gap) Mark() string {
 	switch g.kind {

@@ -13,7 +13,7 @@ import (
 // "(.*?)" or "(.*)" instead and rely on the rest of the phrase to end them.
 const Quoted = `"((?:[^"\\]|\\.)*)"`
 
-// unescapeArg undoes the escapes of a Quoted step argument: \" is ", \\ is
+// UnescapeArg undoes the escapes of a Quoted step argument: \" is ", \\ is
 // \. Any other backslash is kept as written, so that a regular expression
 // such as "^\d+$" needs no doubling. It runs before {{name}} substitution:
 // the escapes belong to the feature's text, not to the values substituted.
@@ -32,7 +32,7 @@ func UnescapeArg(s string) string {
 	return b.String()
 }
 
-// checkPath rejects a gjson path that gjson would silently treat as a path
+// CheckPath rejects a gjson path that gjson would silently treat as a path
 // matching nothing: gjson has no syntax errors, it just finds no value, which
 // would make "is absent" pass whatever the target answered. The check is
 // about structure only; a well-formed path naming a key that does not exist

@@ -22,7 +22,7 @@ type ISORange struct {
 // way covers both).
 const maxOffset = 14 * time.Hour
 
-// parseISORange reads an ISO 8601 date or date-time (extended or basic form, the
+// ParseISORange reads an ISO 8601 date or date-time (extended or basic form, the
 // forms isISO8601 accepts) as the range of instants it may name.
 func ParseISORange(s string) (ISORange, error) {
 	if !IsISO8601(s) {

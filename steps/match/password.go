@@ -26,7 +26,7 @@ var passwordHash = regexp.MustCompile(`^(\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}` +
 	`|\$[156]\$(rounds=\d+\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}` +
 	`|\{S?SHA(256|512)?\}[A-Za-z0-9+/=]+)$`)
 
-// passwordIn says where body carries the password (in clear, as an unsalted
+// PasswordIn says where body carries the password (in clear, as an unsalted
 // digest, or any value in a password-hash format), or "" when it does not.
 // A body that is not JSON is searched as text. A value equal to one of
 // known (what the request sent, the account's email) is not a leak even
@@ -93,7 +93,7 @@ func sha1sum(s string) []byte   { h := sha1.Sum([]byte(s)); return h[:] }
 func sha256sum(s string) []byte { h := sha256.Sum256([]byte(s)); return h[:] }
 func sha512sum(s string) []byte { h := sha512.Sum512([]byte(s)); return h[:] }
 
-// sentStrings are the string values of a JSON body but its password's, the
+// SentStrings are the string values of a JSON body but its password's, the
 // values a server may echo.
 func SentStrings(body []byte) []string {
 	var out []string

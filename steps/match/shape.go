@@ -56,7 +56,7 @@ func (m *matcher) bad(path, format string, args ...any) {
 	}
 }
 
-// describe shows an actual value briefly.
+// Describe shows an actual value briefly.
 func Describe(v gjson.Result) string {
 	if !v.Exists() {
 		return "absent"
@@ -298,7 +298,7 @@ func numbersEqual(a, b string) bool {
 	return x.Cmp(y) == 0
 }
 
-// jsonEqual is deep equality of two JSON values: objects by their members
+// JSONEqual is deep equality of two JSON values: objects by their members
 // in any order, arrays element by element, numbers numerically.
 func JSONEqual(a, b gjson.Result) bool {
 	if a.Exists() != b.Exists() {

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // gateRun runs the command against base with args, and returns its exit
@@ -45,11 +45,11 @@ func TestGateReportsDivergencesAndKeepsReproducers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the gate twice with an exploration")
 	}
-	ds, err := defects.Find([]string{"unauthorized-as-403"})
+	ds, err := catalogue.Find([]string{"unauthorized-as-403"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := mocktest.MustStart(t, mocktest.Options{Defects: ds})
+	bad := mocktest.MustStart(t, mocktest.Options{Servers: ds})
 	dir := t.TempDir()
 	kept, junit, html := filepath.Join(dir, "kept"), filepath.Join(dir, "report.xml"), filepath.Join(dir, "report.html")
 	code, out, errs := gateRun(t, bad.URL, "--godog.tags", "@s9 && ~@reference", "--explore", "4s", "--explore-seed", "7",

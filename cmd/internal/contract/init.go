@@ -7,8 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"io"
 	"net/http"
 	"net/url"
@@ -18,6 +16,9 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // secretKeys are written to a profile as ${VAR} references, never in clear.

@@ -3,10 +3,11 @@ package contract
 import (
 	"encoding/xml"
 	"fmt"
-	"github.com/cucumber/godog"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/cucumber/godog"
 )
 
 // The JUnit XML of a run, as CI servers read it (Jenkins, GitLab, GitHub

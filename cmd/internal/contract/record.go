@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps"
 	"io"
 	"regexp"
 	"strconv"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
+
+	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // Status of a scenario or a step in the reports. They are godog's words,

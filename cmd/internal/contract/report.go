@@ -3,12 +3,12 @@ package contract
 import (
 	"errors"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
+	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // report is one run as the JUnit and HTML reports show it: names resolved,

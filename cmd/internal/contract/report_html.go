@@ -2,13 +2,14 @@ package contract
 
 import (
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps/coverage"
 	"html/template"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/steps/coverage"
 )
 
 // writeHTML writes the report as one HTML file with its CSS inline and no

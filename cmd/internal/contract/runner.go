@@ -6,8 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/steps"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 	"io"
 	"net/http"
 	"os"
@@ -24,6 +22,8 @@ import (
 	"github.com/pricing-contract/pricing-contract/cmd/internal/exitcode"
 	"github.com/pricing-contract/pricing-contract/features"
 	"github.com/pricing-contract/pricing-contract/fixtures"
+	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // Exit statuses of Run, declared for the whole binary in package exitcode.
@@ -43,6 +43,7 @@ const defaultTimeout = 10 * time.Second
 
 const usageHeader = `Usage: pricing-contract [flags]
        pricing-contract init --base-url URL [--email E --other-email E ...] [--output FILE]
+       pricing-contract explore --base-url URL [--budget D] [--seed N] ...
 
 Runs the Pricing API contract suite against the server at --base-url. The
 target profile comes from --profile FILE and the PRICING_* environment (flag >
@@ -53,7 +54,9 @@ tagged @reference check the mock's own decisions and run only with
 answers, that every account (A and B of each pair of the pool) logs in and
 its api key authenticates, and that the target takes the profile's ids,
 address, phone and email domain. init writes a profile by asking the target
-(init --help). --version prints the version of the binary.
+(init --help). explore sends random sequences of operations to the target and
+to the mock's domain and writes a .feature reproducing any divergence
+(explore --help). --version prints the version of the binary.
 
 Exit status: 0 every scenario passed; 1 a scenario failed (or had an undefined
 or pending step, or the run was interrupted), or --explore reported a

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/features"
 	"github.com/pricing-contract/pricing-contract/steps"
 )

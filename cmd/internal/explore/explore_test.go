@@ -9,14 +9,15 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // The explorer finds nothing against the reference implementation, and a
 // run of a few hundred sequences exercises every cell of the catalogue.
 func TestExploreFindsNoDivergenceInTheMock(t *testing.T) {
-	m := mocktest.MustStart(t, mocktest.Options{})
+	m := mocktarget.MustStart(t, mocktest.Options{})
 	runs := 200
 	if testing.Short() {
 		runs = 40
@@ -46,7 +47,7 @@ func TestCheckedInReproducers(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".feature")
 		t.Run(name, func(t *testing.T) {
-			ds, err := defects.Find([]string{name})
+			ds, err := catalogue.Find([]string{name})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +60,7 @@ func TestCheckedInReproducers(t *testing.T) {
 			if code, out := run(mocktest.MustStart(t, mocktest.Options{}).URL); code != 0 {
 				t.Errorf("the reproducer fails against the mock (exit %d):\n%s", code, out)
 			}
-			if code, out := run(mocktest.MustStart(t, mocktest.Options{Defects: ds}).URL); code != 1 {
+			if code, out := run(mocktest.MustStart(t, mocktest.Options{Servers: ds}).URL); code != 1 {
 				t.Errorf("the reproducer does not fail against %s (exit %d):\n%s", name, code, out)
 			}
 		})

@@ -1,108 +1,141 @@
 // Package servers lists the servers the explorer's rate is measured on, as
-// explore.Server values: the mock with each built-in defect, the blind
-// audits' wrong and correct servers, and correct servers of the explorer's
-// own that take the choices the independent implementations take where the
-// spec is silent (legal.go). It is a small adapter over mockserver/defects
-// and mockserver/variants, so that the tests and `make explore-rate` call
-// explore.Rate on them; a catalogue of servers elsewhere needs only a list
-// of explore.Server.
+// explore.Server values, from the catalogue of servers that are not the
+// spec (mockserver/variants/catalogue): the mock itself, the team's wrong
+// servers (the built-in defects) and legal variants, every blind audit's
+// wrong and correct servers, and the implementations of other lineages
+// with their own faults. It is a small adapter, so that the tests, make
+// explore-rate and the catalogue's runner call explore.Rate on the same
+// list.
 package servers
 
 import (
-	"net/http"
+	"context"
+	"errors"
+	"os"
+	"slices"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
-	"github.com/pricing-contract/pricing-contract/mockserver/defects"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // The origins of the servers, as the rate reports them.
 const (
-	OriginBuiltIn = "built-in defect"
 	OriginMock    = "the mock"
-	OriginOwn     = "explorer's legal variant"
+	OriginBuiltIn = "built-in defect"          // the team's wrong servers
+	OriginTeam    = "the team's legal variant" // the team's correct servers
 )
 
-// BlindAudits are the blind audits' rounds, oldest first: each round's
-// wrong and correct servers.
-var BlindAudits = []struct {
-	Date         string
-	Wrong, Legal []variants.Variant
-}{
-	{"2026-11-26", variants.Blind20261126.Wrong, variants.Blind20261126.Legal},
+// Origin is where a catalogue server comes from, as the rate groups it: a
+// blind audit by its date, a lineage by its name, its faults apart.
+func Origin(s variants.Server) string {
+	switch {
+	case s.Lineage != nil && s.Lineage.Fault == "":
+		return "lineage " + s.Lineage.Name
+	case s.Lineage != nil:
+		return "lineage " + s.Lineage.Name + ": its faults"
+	case s.Origin.Author == variants.Blind:
+		return "blind audit " + s.Origin.Date
+	case s.Legal:
+		return OriginTeam
+	}
+	return OriginBuiltIn
 }
 
-// Origin of a blind audit's servers.
-func blindOrigin(date string) string { return "blind audit " + date }
-
-// mock is a server made from the mock: its defects, a middleware in front
-// of it, and what a correct profile of it says.
-func mock(name, origin string, legal bool, ds []defects.Defect, wrap func(http.Handler) http.Handler, tune func(*steps.Profile), pairs int) explore.Server {
-	return explore.Server{Name: name, Origin: origin, Legal: legal, Start: func() (explore.Target, error) {
-		m, err := mocktest.Start(mocktest.Options{Defects: ds, Wrap: wrap, Pairs: pairs})
+// Of is a catalogue server as the rate explores it, with pairs pairs of
+// accounts: the mock made into it and the profile its Profile says, or a
+// server of another lineage and the profile pricing-contract init writes of
+// it, with the values its documentation gives.
+func Of(s variants.Server, pairs int) explore.Server {
+	return explore.Server{Name: s.Name, Origin: Origin(s), Legal: s.Legal, Start: func() (explore.Target, error) {
+		if s.Lineage != nil {
+			return startLineage(s, pairs)
+		}
+		m, err := mocktest.Start(mocktest.Options{Servers: []variants.Server{s}, Pairs: pairs})
 		if err != nil {
 			return explore.Target{}, err
 		}
-		p := m.Profile
-		if tune != nil {
-			tune(&p)
+		p, err := mocktarget.Profile(m, s.Profile)
+		if err != nil {
+			m.Close()
+			return explore.Target{}, err
 		}
 		return explore.Target{Profile: p, Close: m.Close}, nil
 	}}
 }
 
-// Mock is the mock itself: the explorer must find nothing.
-func Mock() explore.Server { return mock("mock", OriginMock, true, nil, nil, nil, 0) }
+func startLineage(s variants.Server, pairs int) (explore.Target, error) {
+	dir, err := os.MkdirTemp("", "explore-lineage-")
+	if err != nil {
+		return explore.Target{}, err
+	}
+	l, err := mocktarget.StartLineage(context.Background(), s, pairs, true, dir)
+	var refused *mocktarget.InitError
+	switch {
+	case errors.As(err, &refused):
+		os.RemoveAll(dir)
+		// A target init refuses is one the suite refuses: as the
+		// preflight's refusal, exit 3.
+		return explore.Target{}, &steps.UnusableError{Reason: refused.Error()}
+	case err != nil:
+		os.RemoveAll(dir)
+		return explore.Target{}, err
+	}
+	return explore.Target{Profile: l.Profile, Close: func() { l.Close(); os.RemoveAll(dir) }}, nil
+}
 
-// BuiltIn is the mock with each built-in defect, alone.
-func BuiltIn() []explore.Server {
-	var out []explore.Server
-	for _, d := range defects.All() {
-		out = append(out, mock(d.Name, OriginBuiltIn, false, []defects.Defect{d}, nil, nil, 0))
+func of(ss []variants.Server) []explore.Server {
+	out := make([]explore.Server, len(ss))
+	for i, s := range ss {
+		out[i] = Of(s, 1)
 	}
 	return out
 }
+
+// Mock is the mock itself: the explorer must find nothing.
+func Mock() explore.Server {
+	m := Of(variants.Server{Name: "mock", Legal: true}, 1)
+	m.Origin = OriginMock
+	return m
+}
+
+// BuiltIn are the team's wrong servers, each the mock with one defect.
+func BuiltIn() []explore.Server { return of(catalogue.Wrong(variants.Team)) }
+
+// Team are the team's legal variants: correct servers that chose otherwise
+// where the spec is silent.
+func Team() []explore.Server { return of(catalogue.Legal(variants.Team)) }
 
 // Blind are the blind audits' servers, wrong and correct, every round's.
 func Blind() []explore.Server {
-	var out []explore.Server
-	for _, a := range BlindAudits {
-		for _, set := range []struct {
-			legal bool
-			vs    []variants.Variant
-		}{{false, a.Wrong}, {true, a.Legal}} {
-			for _, v := range set.vs {
-				wrap := func(h http.Handler) http.Handler { return v.Wrap(h, func() {}) }
-				out = append(out, mock(v.Name, blindOrigin(a.Date), set.legal, nil, wrap, nil, 0))
-			}
-		}
-	}
-	return out
+	return of(slices.Concat(catalogue.Wrong(variants.Blind), catalogue.Legal(variants.Blind)))
 }
 
 // LatestBlindOrigin is the origin of the latest blind audit's servers.
-func LatestBlindOrigin() string { return blindOrigin(BlindAudits[len(BlindAudits)-1].Date) }
+func LatestBlindOrigin() string {
+	latest := variants.Server{}
+	for _, s := range catalogue.Wrong(variants.Blind) {
+		if s.Origin.Date > latest.Origin.Date {
+			latest = s
+		}
+	}
+	return Origin(latest)
+}
+
+// Lineages are the implementations of other lineages, correct and with
+// each of their authors' faults (a fault the table "Where the spec is
+// silent" allows is a correct server, as the catalogue says).
+func Lineages() []explore.Server { return of(catalogue.Lineages()) }
 
 // Wrong are the servers of a list that are not correct.
 func Wrong(ss []explore.Server) []explore.Server {
-	var out []explore.Server
-	for _, s := range ss {
-		if !s.Legal {
-			out = append(out, s)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(ss), func(s explore.Server) bool { return s.Legal })
 }
 
 // Legal are the servers of a list that are correct.
 func Legal(ss []explore.Server) []explore.Server {
-	var out []explore.Server
-	for _, s := range ss {
-		if s.Legal {
-			out = append(out, s)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(ss), func(s explore.Server) bool { return !s.Legal })
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,16 +19,17 @@ var (
 )
 
 // TestExploreRate is the explorer's rate, at one seed and budget for every
-// server: the built-in defects (at least 95% found, with a reproducer that
-// fails against the defect), every blind audit's wrong servers (at least
-// 90% of the latest round's), the lineages' own faults, and nothing against
-// a correct server. Run with make explore-rate; the normal tests run a
+// server of the catalogue: the built-in defects (at least 95% found, with a
+// reproducer that fails against the defect), every blind audit's wrong
+// servers (at least 90% of the latest round's), the lineages' own faults,
+// and nothing against a correct server (the mock, the team's legal
+// variants, the blind audits' correct servers, the lineages). Run with make explore-rate; the normal tests run a
 // sample (TestRateSample).
 func TestExploreRate(t *testing.T) {
 	if *rateBudget == 0 {
 		t.Skip("a long run: make explore-rate (go test ./cmd/internal/explore/servers -run TestExploreRate -explore.rate 30s)")
 	}
-	all := append(append(append([]explore.Server{Mock()}, BuiltIn()...), Blind()...), Lineages(1)...)
+	all := slices.Concat([]explore.Server{Mock()}, BuiltIn(), Team(), Blind(), Lineages())
 	rep := explore.Rate(context.Background(), all, explore.RateConfig{Config: explore.Config{Budget: *rateBudget, Seed: *rateSeed}, Parallel: 2,
 		Log: func(s string) { t.Log(s) }})
 	var b strings.Builder
@@ -51,7 +53,7 @@ func TestLineagesWithFiveSeeds(t *testing.T) {
 		t.Skip("a long run: make explore-lineages (go test ./cmd/internal/explore/servers -run TestLineagesWithFiveSeeds -explore.lineages 30s)")
 	}
 	for seed := uint64(1); seed <= 5; seed++ {
-		rep := explore.Rate(context.Background(), Legal(Lineages(1)), explore.RateConfig{Config: explore.Config{Budget: *lineages, Seed: seed}, Parallel: 2})
+		rep := explore.Rate(context.Background(), Legal(Lineages()), explore.RateConfig{Config: explore.Config{Budget: *lineages, Seed: seed}, Parallel: 2})
 		for _, o := range rep.Outcomes {
 			t.Logf("seed %d, %s: %d divergences, %d not reproduced, in %s", seed, o.Server.Name, o.Divergences, o.Dropped, o.Took.Round(time.Second))
 		}
@@ -62,13 +64,13 @@ func TestLineagesWithFiveSeeds(t *testing.T) {
 }
 
 // The correct servers the explorer knows, with a fixed seed and a few
-// sequences each: the mock, every blind audit's correct servers, the
-// lineages. Not one divergence.
+// sequences each: the mock, the team's legal variants, every blind audit's
+// correct servers, the lineages. Not one divergence.
 func TestNothingAgainstCorrectServers(t *testing.T) {
-	servers := append(append([]explore.Server{Mock()}, Legal(Blind())...), Legal(Lineages(1))...)
+	servers := slices.Concat([]explore.Server{Mock()}, Team(), Legal(Blind()), Legal(Lineages()))
 	runs := 25
 	if testing.Short() {
-		servers, runs = append([]explore.Server{Mock()}, Legal(Lineages(1))...), 10
+		servers, runs = append([]explore.Server{Mock()}, Legal(Lineages())...), 10
 	}
 	rep := explore.Rate(context.Background(), servers, explore.RateConfig{Config: explore.Config{Runs: runs, Seed: 3}, Parallel: 2})
 	for _, o := range rep.FalseAlarms() {
@@ -92,7 +94,7 @@ func TestRateSample(t *testing.T) {
 		}
 		return out
 	}
-	servers := append(append(sample(BuiltIn(), 16), sample(Wrong(Blind()), 12)...), sample(Wrong(Lineages(1)), 15)...)
+	servers := append(append(sample(BuiltIn(), 16), sample(Wrong(Blind()), 12)...), sample(Wrong(Lineages()), 15)...)
 	rep := explore.Rate(context.Background(), servers, explore.RateConfig{Config: explore.Config{Runs: 250, Seed: 7}, Parallel: 2})
 	for _, o := range rep.Missed() {
 		t.Errorf("not found in 250 sequences: %s (%s)", o.Server.Name, o.Server.Origin)

@@ -3,7 +3,6 @@ package steps
 import (
 	"context"
 	"errors"
-	"github.com/pricing-contract/pricing-contract/steps/match"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +11,8 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
 // sessionServer answers every login with a session dated by created.

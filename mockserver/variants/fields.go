@@ -1,0 +1,187 @@
+package variants
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
+)
+
+// The helpers that change one field of a body or of an answer, and the
+// servers made of one such change.
+
+// Drop removes key from a body and reports whether it was there.
+func Drop(b map[string]any, key string) bool {
+	_, ok := b[key]
+	delete(b, key)
+	return ok
+}
+
+// RefuseIf replaces the string at key by a value the mock refuses when
+// refused says so: how a server that refuses such a string answers.
+func RefuseIf(b map[string]any, key, refusal string, refused func(string) bool) bool {
+	if s, ok := b[key].(string); ok && refused(s) {
+		b[key] = refusal
+		return true
+	}
+	return false
+}
+
+// OverBytes refuses a string of more than 255 bytes at key, as a limit
+// counted in bytes does, by a string of 256 characters.
+func OverBytes(key string) func(b map[string]any) bool {
+	return func(b map[string]any) bool {
+		return RefuseIf(b, key, strings.Repeat("x", pricing.MaxLen+1), func(s string) bool { return len(s) > pricing.MaxLen })
+	}
+}
+
+// SetID sets obj.id to id where the body has an id there.
+func SetID(b map[string]any, obj, id string) bool {
+	o, ok := b[obj].(map[string]any)
+	if !ok || o["id"] == nil || o["id"] == json.Number(id) {
+		return false
+	}
+	o["id"] = json.Number(id)
+	return true
+}
+
+// TruncateAt cuts the string at key to pricing.MaxLen characters.
+func TruncateAt(key string) func(b map[string]any) bool {
+	return func(b map[string]any) bool {
+		s, ok := b[key].(string)
+		if !ok || Runes(s) <= pricing.MaxLen {
+			return false
+		}
+		b[key] = Truncate(s, pricing.MaxLen)
+		return true
+	}
+}
+
+// TruncateField cuts a string field of a route's bodies to 255 characters
+// before next reads it.
+func TruncateField(method, pattern, field string) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return Requests(next, hit, func(r *http.Request, body map[string]any) bool {
+			if _, ok := At(r, method, pattern); !ok || !TruncateAt(field)(body) {
+				return false
+			}
+			SetBody(r, body)
+			return true
+		})
+	}
+}
+
+// RefuseLength refuses with 400 code a route's body whose string field's
+// length in characters bad reports.
+func RefuseLength(method, pattern, field, code string, bad func(int) bool) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if _, ok := At(r, method, pattern); ok {
+				if s, ok := Str(PeekJSON(r), field); ok && bad(Runes(s)) {
+					hit()
+					Refuse(w, field, code, field+" is too long.")
+					return
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// Lengthen refuses a string field of exactly n characters as the mock
+// refuses one over its limit, together with every other offending field of
+// the body (7.3: several invalid fields are answered together): it hands
+// the mock the field one character longer.
+func Lengthen(method, pattern, field string, n int) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return Requests(next, hit, func(r *http.Request, body map[string]any) bool {
+			if _, ok := At(r, method, pattern); !ok {
+				return false
+			}
+			s, ok := Str(body, field)
+			if !ok || Runes(s) != n {
+				return false
+			}
+			body[field] = "e" + s
+			SetBody(r, body)
+			return true
+		})
+	}
+}
+
+// EditUserAnswers edits the 200 answers of PUT /users.
+func EditUserAnswers(fn func(o map[string]any) bool) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return Answers(next, hit, PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
+			return a.Status == http.StatusOK && EditObject(a, fn)
+		})
+	}
+}
+
+// EditAppAnswers edits every app of the 200 answers of the app routes and
+// of the apps of a client.
+func EditAppAnswers(fn func(o map[string]any) bool) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return Answers(next, hit, func(r *http.Request) bool {
+			_, rest, ok := Below(r.URL.Path)
+			return ok && (strings.HasPrefix(rest, "/apps") || strings.HasSuffix(rest, "/apps"))
+		}, func(a *rewrite.Answer, _ map[string]any) bool {
+			if a.Status != http.StatusOK {
+				return false
+			}
+			return a.EditJSON(func(v any) (any, bool) {
+				return v, Each(v, func(key string, o map[string]any) bool {
+					if key != "" && key != "apps" {
+						return false
+					}
+					return fn(o)
+				})
+			})
+		})
+	}
+}
+
+// EditPlatforms edits the answer of GET /platforms.
+func EditPlatforms(fn func(o map[string]any) (any, bool)) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return Answers(next, hit, On(http.MethodGet, "/platforms"), func(a *rewrite.Answer, _ map[string]any) bool {
+			if a.Status != http.StatusOK {
+				return false
+			}
+			return a.EditJSON(func(v any) (any, bool) {
+				o, ok := v.(map[string]any)
+				if !ok {
+					return v, false
+				}
+				return fn(o)
+			})
+		})
+	}
+}
+
+// RFC3339Z is a date of the form the mock writes: seconds, UTC, Z.
+var RFC3339Z = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
+
+// EditDates rewrites every date of the mock's form in the JSON answers
+// with fn.
+func EditDates(fn func(string) string) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return Answers(next, hit, EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
+			return a.EditJSON(func(v any) (any, bool) {
+				return v, Each(v, func(_ string, o map[string]any) bool {
+					changed := false
+					for _, k := range Dates {
+						if d, ok := Str(o, k); ok && RFC3339Z.MatchString(d) {
+							o[k] = fn(d)
+							changed = true
+						}
+					}
+					return changed
+				})
+			})
+		})
+	}
+}

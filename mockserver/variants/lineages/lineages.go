@@ -1,0 +1,169 @@
+// Package lineages lists the implementations of the API written
+// independently of the mock (one package each below this one), their own
+// faults and what their authors' readings made of them, as servers of the
+// catalogue (variants.Server with Lineage set): the correct servers must
+// pass the spec scenarios and the explorer, the faults must be caught.
+package lineages
+
+import (
+	"net/http"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/events"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/tables"
+)
+
+// Servers are the lineages, each correct server first, then its faults.
+func Servers() []variants.Server {
+	var out []variants.Server
+	for _, l := range []lineage{tablesLineage(), eventsLineage()} {
+		out = append(out, l.servers()...)
+	}
+	return out
+}
+
+// lineage is what the catalogue needs of one implementation.
+type lineage struct {
+	name   string
+	known  map[string]string
+	faults []fault
+	new    func(pairs int, fault string) (http.Handler, string, [][2]variants.Account, error)
+	// legal are faults whose author thought them wrong but that make a
+	// choice the README's table "Where the spec is silent" allows, each
+	// with the row that allows it.
+	legal map[string]string
+	// missed are the faults the spec scenarios passed before the fixes
+	// they led to (README, "Other lineages").
+	missed map[string]bool
+	// firstContact is what the suite made of the correct server at first
+	// contact, before the fixes it led to: "passed" or "failed".
+	firstContact string
+}
+
+type fault struct{ name, rule, why string }
+
+func (l lineage) servers() []variants.Server {
+	out := []variants.Server{{
+		Name:    l.name,
+		Area:    variants.Representation,
+		Legal:   true,
+		Rule:    "1",
+		Why:     "a correct implementation written from the spec alone, its own store, ids and choices (its choices.md)",
+		Origin:  variants.Lineages1(l.firstContact),
+		Lineage: &variants.Lineage{Name: l.name, Known: l.known, New: l.new},
+	}}
+	for _, f := range l.faults {
+		s := variants.Server{
+			Name:    l.name + "-" + f.name,
+			Area:    areaOf[f.name],
+			Rule:    f.rule,
+			Why:     f.why,
+			Origin:  variants.Lineages1("caught"),
+			Lineage: &variants.Lineage{Name: l.name, Fault: f.name, Known: l.known, New: l.new},
+		}
+		if why, ok := l.legal[f.name]; ok {
+			s.Legal, s.Why, s.Origin.Before = true, f.why+" ("+why+")", "passed"
+		}
+		if l.missed[f.name] {
+			s.Origin.Before = "missed"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func tablesLineage() lineage {
+	var faults []fault
+	for _, f := range tables.Faults() {
+		faults = append(faults, fault{f.Name, f.Rule, f.Description})
+	}
+	return lineage{
+		name:   "tables",
+		faults: faults,
+		new: func(pairs int, f string) (http.Handler, string, [][2]variants.Account, error) {
+			s, err := tables.New(tables.Options{Pairs: pairs, Fault: f})
+			if err != nil {
+				return nil, "", nil, err
+			}
+			var accts [][2]variants.Account
+			for _, p := range s.Accounts() {
+				accts = append(accts, [2]variants.Account{
+					{Email: p[0].Email, Password: p[0].Password, APIKey: p[0].APIKey},
+					{Email: p[1].Email, Password: p[1].Password, APIKey: p[1].APIKey},
+				})
+			}
+			return s, s.BasePath(), accts, nil
+		},
+		legal: map[string]string{
+			"missing-client-403": "README, where the spec is silent, 5 and 7.2: an unknown id may be answered 403 by a server that checks permission first",
+		},
+		missed:       map[string]bool{"token-prefix-match": true, "first-name-missing-kept": true, "client-app-half-created": true},
+		firstContact: "passed",
+	}
+}
+
+func eventsLineage() lineage {
+	var faults []fault
+	for _, f := range events.Faults() {
+		faults = append(faults, fault{f.Name, f.Rule, f.Description})
+	}
+	return lineage{
+		name: "events",
+		// Its choices.md, "Seed data": a marketplace app, a phone country,
+		// the plans (whose kinds show only in an app made with them) and
+		// the currencies (whose codes show only in a client answer).
+		known: map[string]string{
+			"marketapp_hash": "605179015a06decb9f2abf8e6c2f8b1245b75d74", "platform_id": "61", "phone_country_id": "512",
+			"plans": "4017:lite,4058:pro,4093:dynamic", "currencies": "826:GBP,978:EUR,840:USD",
+		},
+		faults: faults,
+		new: func(pairs int, f string) (http.Handler, string, [][2]variants.Account, error) {
+			s, err := events.New(events.Options{Pairs: pairs, Fault: f})
+			if err != nil {
+				return nil, "", nil, err
+			}
+			var accts [][2]variants.Account
+			for _, p := range s.Accounts() {
+				accts = append(accts, [2]variants.Account{
+					{Email: p[0].Email, Password: p[0].Password, APIKey: p[0].APIKey},
+					{Email: p[1].Email, Password: p[1].Password, APIKey: p[1].APIKey},
+				})
+			}
+			return s, s.BasePath(), accts, nil
+		},
+		missed: map[string]bool{"absent-last-name-kept": true, "login-password-case-insensitive": true,
+			"refused-user-update-applied": true, "truncated-api-key-accepted": true},
+		// A restore without a read extension sent empty names: 143
+		// scenarios failed until the suite wrote stand-ins.
+		firstContact: "failed",
+	}
+}
+
+// areaOf is the area of the spec each fault is in.
+var areaOf = map[string]variants.Area{
+	// tables
+	"query-token-ignored": variants.Auth, "token-prefix-match": variants.Auth, "not-found-before-auth": variants.Auth,
+	"other-user-404": variants.Auth, "forbidden-user-put-applied": variants.Auth, "missing-client-403": variants.Auth,
+	"client-permission-skipped": variants.Auth, "password-bytes": variants.Users, "password-null-bumps-date": variants.Users,
+	"email-index-stale": variants.Users, "first-name-missing-kept": variants.Users, "last-name-code-swapped": variants.Users,
+	"phone-country-unknown-accepted": variants.Users, "put-user-partial-write": variants.Users, "dialcode-no-plus": variants.Users,
+	"old-password-still-works": variants.Sessions, "session-ids-as-strings": variants.Sessions,
+	"client-app-half-created": variants.Clients, "put-client-app-accepted": variants.Clients, "terms-case-insensitive": variants.Clients,
+	"limit-256-accepted": variants.Clients, "currency-code-stale": variants.Clients,
+	"hash-prefix-match": variants.Apps, "app-name-required-with-hash": variants.Apps, "platform-from-body-with-hash": variants.Apps,
+	"writekey-uuid":         variants.Apps,
+	"user-id-float-rounded": variants.Representation, "error-object-not-array": variants.Representation,
+	"any-version-served": variants.Representation, "collection-bare-array": variants.Representation,
+	// events
+	"session-query-ignored": variants.Auth, "truncated-api-key-accepted": variants.Auth, "auth-scheme-unchecked": variants.Auth,
+	"other-user-update-allowed": variants.Auth, "foreign-client-as-404": variants.Auth,
+	"login-password-case-insensitive": variants.Sessions, "session-ids-swapped": variants.Sessions,
+	"password-length-in-bytes": variants.Users, "six-char-password-refused": variants.Users, "null-password-rejected": variants.Users,
+	"null-password-touches-date": variants.Users, "email-not-persisted": variants.Users, "refused-user-update-applied": variants.Users,
+	"absent-last-name-kept": variants.Users, "phone-country-unchecked": variants.Users, "subscribe-howto-copies-blog": variants.Users,
+	"put-client-name-optional": variants.Clients, "currency-code-numeric": variants.Clients,
+	"optional-field-length-unchecked": variants.Clients,
+	"hash-41-accepted":                variants.Apps, "writekey-64-hex": variants.Apps,
+	"validation-as-422": variants.Representation, "platforms-bare-array": variants.Representation,
+	"version-v2-served": variants.Representation,
+}

@@ -1,0 +1,57 @@
+package representation
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/probe"
+)
+
+// Probes tell servers of this area apart from the mock: what a request or
+// a few answer from the server, which the mock must not answer (every blind
+// audit's server has one; the catalogue's tests run them).
+var Probes = map[string]probe.Probe{
+	"blind26-single-error-as-object": {Want: "map[string]interface {}", Run: func(c probe.Client) string {
+		return fmt.Sprintf("%T", c.PutUser(probe.Key, map[string]any{"email": "nope"}).Body)
+	}},
+	"blind26-errors-without-message-on-post-apps": {Want: "false", Run: func(c probe.Client) string {
+		_, ok := probe.FirstErr(c.Do("POST", "/apps", probe.Key, map[string]any{}).Body)["message"]
+		return fmt.Sprint(ok)
+	}},
+	"blind26-error-code-key-on-put-clients": {Want: "false", Run: func(c probe.Client) string {
+		_, ok := probe.FirstErr(c.Do("PUT", "/clients/1", probe.Key, map[string]any{}).Body)["error"]
+		return fmt.Sprint(ok)
+	}},
+	"blind26-validation-422-on-post-clients": {Want: "422", Run: func(c probe.Client) string {
+		return probe.Status(c.Do("POST", "/clients", probe.Key, map[string]any{}))
+	}},
+	"blind26-legal-alphabetical-properties": {Want: "200 true", Run: func(c probe.Client) string {
+		r := c.PutUser(probe.Key, nil)
+		return fmt.Sprint(r.Status, " ", strings.HasPrefix(r.Raw, `{"created"`))
+	}},
+	"blind26-legal-pretty-json": {Want: "200 true", Run: func(c probe.Client) string {
+		r := c.PutUser(probe.Key, nil)
+		return fmt.Sprint(r.Status, " ", strings.Contains(r.Raw, "\n  "))
+	}},
+	"blind26-legal-other-error-messages": {Want: "400 true", Run: func(c probe.Client) string {
+		r := c.PutUser(probe.Key, map[string]any{"email": "nope"})
+		return fmt.Sprint(r.Status, " ", strings.HasPrefix(fmt.Sprint(probe.FirstErr(r.Body)["message"]), "Request refused"))
+	}},
+	"blind26-legal-errors-reversed": {Want: "400 lastName", Run: func(c probe.Client) string {
+		r := c.PutUser(probe.Key, map[string]any{"firstName": "", "lastName": ""})
+		return fmt.Sprint(r.Status, " ", probe.FirstErr(r.Body)["fieldName"])
+	}},
+	"blind26-legal-non-400-errors-as-object": {Want: "401 Unauthorized", Run: func(c probe.Client) string {
+		r := c.PutUser(nil, nil)
+		return fmt.Sprint(r.Status, " ", probe.Obj(r.Body)["error"])
+	}},
+	"blind26-legal-dates-with-milliseconds": {Want: "2025-01-06T09:00:00.000Z", Run: func(c probe.Client) string {
+		return fmt.Sprint(probe.Obj(c.PutUser(probe.Key, nil).Body)["created"])
+	}},
+	"blind26-legal-dates-with-offset": {Want: "2025-01-06T09:00:00+00:00", Run: func(c probe.Client) string {
+		return fmt.Sprint(probe.Obj(c.PutUser(probe.Key, nil).Body)["created"])
+	}},
+	"blind26-legal-plain-json-content-type": {Want: "application/json", Run: func(c probe.Client) string {
+		return c.PutUser(probe.Key, nil).Header.Get("Content-Type")
+	}},
+}

@@ -1,0 +1,11 @@
+// Package sessions holds the servers that differ in POST /sessions and the
+// session object (spec 2.4, 5).
+package sessions
+
+import (
+	"slices"
+)
+
+// Servers are the servers of this area, wrong and legal, in the order the
+// catalogue lists them.
+var Servers = slices.Concat(loginServers, sessionServers)

@@ -1,0 +1,173 @@
+package users
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+)
+
+// The phone fields (2.1, 7.3).
+var phoneServers = []variants.Server{
+	{Name: "dialcode-without-plus", Area: variants.Users, Rule: "2.1", Why: "phoneCountry.dialCode has no leading plus sign", Origin: variants.BuiltIn,
+		Answer: variants.OnObjects(func(key string, o map[string]any) {
+			if s, ok := o["dialCode"].(string); ok {
+				o["dialCode"] = strings.TrimPrefix(s, "+")
+			}
+		}),
+	},
+	{Name: "phone-country-unchecked", Area: variants.Users, Rule: "7.3", Why: "an unknown phoneCountry.id is accepted (and stored) instead of InvalidPhoneCountryId", Origin: variants.Gate3,
+		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
+			pc, ok := b["phoneCountry"].(map[string]any)
+			if id, isNum := pc["id"].(json.Number); ok && isNum && len(id) > 6 {
+				delete(b, "phoneCountry")
+				return true
+			}
+			return false
+		}),
+	},
+	{Name: "phone-codes-generic", Area: variants.Users, Rule: "7.3", Why: "the phone errors carry the code InvalidPhone instead of InvalidPhoneCountryId, InvalidPhoneNumber, InvalidPhoneExtension", Origin: variants.Gate3,
+		Answer: variants.OnErrors(func(e map[string]any) {
+			if c, _ := e["error"].(string); strings.HasPrefix(c, "InvalidPhone") {
+				e["error"] = "InvalidPhone"
+			}
+		}),
+	},
+	{Name: "phone-country-name-wrong-dial-code", Area: variants.Users, Rule: "2.1", Why: "phoneCountry.name carries another country's dial code in brackets: (+1) whatever dialCode says", Origin: variants.Gate3,
+		Answer: variants.OnObjects(func(key string, o map[string]any) {
+			if name, ok := o["name"].(string); ok && key == "phoneCountry" {
+				if i := strings.LastIndex(name, "("); i >= 0 {
+					o["name"] = name[:i] + "(+1)"
+					if o["dialCode"] == "+1" {
+						o["name"] = name[:i] + "(+44)"
+					}
+				}
+			}
+		}),
+	},
+	{Name: "phone-extension-unchecked", Area: variants.Users, Rule: "7.3", Why: "a phoneExtension of another JSON type is ignored instead of InvalidPhoneExtension", Origin: variants.Gate3,
+		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
+			if _, isObj := b["phoneExtension"].(map[string]any); isObj {
+				delete(b, "phoneExtension")
+				return true
+			}
+			return false
+		}),
+	},
+	{
+		Name:   "blind26-unknown-phone-country-ignored",
+		Area:   variants.Users,
+		Rule:   "7.3",
+		Origin: variants.BlindAudit1("caught"),
+		Why:    `§7.3: PUT /users answers InvalidPhoneCountryId when "the country ID does not match an allowed value"; an unknown phoneCountry.id is silently dropped and the update answers 200`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
+				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || body == nil || !variants.Has(body, "phoneCountry") {
+					return false
+				}
+				id := variants.Sub(body, "phoneCountry")["id"]
+				_, cat := variants.Call(next, r, "GET", "/phoneCountries", nil)
+				known := false
+				variants.Each(cat, func(key string, o map[string]any) bool {
+					if key == "phoneCountries" && o["id"] == id {
+						known = true
+					}
+					return false
+				})
+				if known {
+					return false
+				}
+				delete(body, "phoneCountry")
+				variants.SetBody(r, body)
+				return true
+			})
+		},
+	},
+	{
+		Name:   "blind26-empty-phone-number-ignored",
+		Area:   variants.Users,
+		Rule:   "7.3",
+		Origin: variants.BlindAudit1("caught"),
+		Why:    `§7.3: InvalidPhoneNumber when "no phone number was provided"; an empty phoneNumber is dropped and PUT /users answers 200`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
+				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || body == nil {
+					return false
+				}
+				if s, ok := variants.Str(body, "phoneNumber"); !ok || strings.TrimSpace(s) != "" {
+					return false
+				}
+				delete(body, "phoneNumber")
+				variants.SetBody(r, body)
+				return true
+			})
+		},
+	},
+	{
+		Name:   "blind26-dial-code-without-plus",
+		Area:   variants.Users,
+		Rule:   "2.1",
+		Origin: variants.BlindAudit1("caught"),
+		Why:    `§2.1: phoneCountry.dialCode is the "dial code of the country, with a leading plus sign"; it is answered without it ("44")`,
+		Wrap: variants.EditUserAnswers(func(o map[string]any) bool {
+			pc := variants.Sub(o, "phoneCountry")
+			d, ok := variants.Str(pc, "dialCode")
+			if !ok || !strings.HasPrefix(d, "+") {
+				return false
+			}
+			pc["dialCode"] = d[1:]
+			return true
+		}),
+	},
+	{
+		Name:   "blind26-phone-country-name-without-dial-code",
+		Area:   variants.Users,
+		Rule:   "2.1",
+		Origin: variants.BlindAudit1("caught"),
+		Why:    `§2.1: phoneCountry.name "includes the dial code in brackets"; it is answered as the bare country name`,
+		Wrap: variants.EditUserAnswers(func(o map[string]any) bool {
+			pc := variants.Sub(o, "phoneCountry")
+			n, ok := variants.Str(pc, "name")
+			i := strings.Index(n, " (")
+			if !ok || i < 0 {
+				return false
+			}
+			pc["name"] = n[:i]
+			return true
+		}),
+	},
+	{
+		Name:   "phone-fields-required",
+		Area:   variants.Users,
+		Legal:  true,
+		Rule:   "7.3",
+		Origin: variants.BuiltIn,
+		Why: "§7.3: PUT /users/:userId answers InvalidPhoneNumber when \"No phone number was provided\" " +
+			"(and InvalidPhoneCountryId for the country): this target requires both in every body",
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return variants.Validating(next, hit, variants.Rule{
+				Applies: func(r *http.Request, p variants.Path) bool {
+					return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
+				},
+				Owns: []string{"phoneNumber", "phoneCountry.id"},
+				Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
+					var errs []variants.FieldError
+					if _, ok := b["phoneNumber"]; !ok {
+						errs = append(errs, variants.FieldError{FieldName: "phoneNumber", Error: pricing.CodeInvalidPhoneNumber.String(), Message: "No phone number was provided."})
+					}
+					if _, ok := variants.BodyPath(b, "phoneCountry.id"); !ok {
+						errs = append(errs, variants.FieldError{FieldName: "phoneCountry.id", Error: pricing.CodeInvalidPhoneCountryID.String(), Message: "No phone country was provided."})
+					}
+					return errs
+				},
+				Fix: func(b map[string]any) {
+					b["phoneNumber"] = "7700900123"
+					b["phoneCountry"] = map[string]any{"id": 1}
+				},
+				Broken: map[string]any{"phoneNumber": ""},
+			})
+		},
+	},
+}

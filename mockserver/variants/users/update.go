@@ -1,0 +1,166 @@
+package users
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+)
+
+// PUT /users/:userId: what it answers, what it stores, the client it may create (2.1, 4.1).
+var updateServers = []variants.Server{
+	{Name: "user-without-passwordLastChanged", Area: variants.Users, Rule: "2.1", Why: "the user object has no passwordLastChanged", Origin: variants.BuiltIn,
+		Answer: variants.DropField("passwordLastChanged"),
+	},
+	{Name: "user-update-not-stored", Area: variants.Users, Rule: "4.1", Why: "PUT /users/:userId answers the new values but does not store them", Origin: variants.BuiltIn,
+		Deviate: func(d *pricing.Deviations) { d.UpdateNotStored = true },
+	},
+	{Name: "user-profile-not-stored", Area: variants.Users, Rule: "4.1", Why: "PUT /users/:userId answers the new names, subscribe flags and timezone but does not store them", Origin: variants.FaultClasses,
+		Deviate: func(d *pricing.Deviations) { d.UserProfileNotStored = true },
+	},
+	{Name: "user-created-changes-on-update", Area: variants.Users, Rule: "2.1", Why: "PUT /users/:userId answers created as the time of the update", Origin: variants.FaultClasses,
+		Answer: variants.AnswerTo(variants.PutUser, func(o map[string]any) { o["created"] = variants.Now() }),
+	},
+	{Name: "refused-user-update-stores-names", Area: variants.Users, Rule: "4.1", Why: "a PUT /users/:userId answered 400 for one field still stores the valid first and last names it carried", Origin: variants.Gate3,
+		Wrap: variants.StoreRefused("/users/*", variants.UserBody, func(b map[string]any) (map[string]any, bool) {
+			first, ok1 := variants.ValidText(b, "firstName")
+			last, ok2 := variants.ValidText(b, "lastName")
+			return map[string]any{"firstName": first, "lastName": last}, ok1 && ok2
+		})},
+	{Name: "put-users-client-dropped", Area: variants.Users, Rule: "4.1", Why: "PUT /users/:userId ignores client: answered 200, and no client is created", Origin: variants.FaultClasses,
+		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool { return variants.Drop(b, "client") }),
+	},
+	{Name: "put-users-creates-client", Area: variants.Users, Rule: "4.1", Why: "PUT /users/:userId without a client creates one, as POST /users does", Origin: variants.FaultClasses,
+		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
+			if _, ok := b["client"]; ok {
+				return false
+			}
+			b["client"] = map[string]any{"name": "Default client", "addressLine1": "1 Default Street", "addressCity": "London",
+				"addressPostcode": "EC1A 1BB", "addressCountry": "United Kingdom", "currency": map[string]any{"id": json.Number("1")}, "terms": "I agree"}
+			return true
+		}),
+	},
+	{
+		Name:   "blind26-user-id-as-string",
+		Area:   variants.Users,
+		Rule:   "2.1",
+		Origin: variants.BlindAudit1("caught"),
+		Why:    `§2.1: the user's id is a Number; PUT /users answers it as a string ("1")`,
+		Wrap: variants.EditUserAnswers(func(o map[string]any) bool {
+			id, ok := o["id"]
+			if !ok {
+				return false
+			}
+			if _, isStr := id.(string); isStr {
+				return false
+			}
+			o["id"] = variants.JSONString(id)
+			return true
+		}),
+	},
+	{
+		Name:   "blind26-user-answer-wrapped",
+		Area:   variants.Users,
+		Rule:   "4.1",
+		Origin: variants.BlindAudit1("caught"),
+		Why:    `§4.1: "Response 200: the user object of section 2.1"; PUT /users answers {"user": {...}} instead`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return variants.Answers(next, hit, func(r *http.Request) bool {
+				_, ok := variants.At(r, "PUT", "/users/*")
+				return ok
+			}, func(a *rewrite.Answer, _ map[string]any) bool {
+				if a.Status != http.StatusOK {
+					return false
+				}
+				return a.EditJSON(func(v any) (any, bool) { return map[string]any{"user": v}, true })
+			})
+		},
+	},
+	{
+		Name:   "blind26-terms-unchecked-in-user-client",
+		Area:   variants.Users,
+		Rule:   "4.1",
+		Origin: variants.BlindAudit1("missed"),
+		Why:    "§4.1: the client of PUT /users is created \"with the body of POST /clients\", whose terms \"must equal the literal `I agree`\"; the nested client's terms are not checked",
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
+				if _, ok := variants.At(r, "PUT", "/users/*"); !ok {
+					return false
+				}
+				c := variants.Sub(body, "client")
+				if c == nil || c["terms"] == "I agree" {
+					return false
+				}
+				c["terms"] = "I agree"
+				variants.SetBody(r, body)
+				return true
+			})
+		},
+	},
+	{
+		Name:   "blind26-user-client-errors-ignored",
+		Area:   variants.Users,
+		Rule:   "4.1, 7.3",
+		Origin: variants.BlindAudit1("caught"),
+		Why:    `§4.1/§7.3: the client of PUT /users takes "the body of POST /clients", which answers 400 InvalidName without a name; PUT /users drops an invalid client and answers 200`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				ids, ok := variants.At(r, "PUT", "/users/*")
+				if !ok {
+					next.ServeHTTP(w, r)
+					return
+				}
+				body := variants.PeekJSON(r)
+				if variants.Sub(body, "client") == nil {
+					next.ServeHTTP(w, r)
+					return
+				}
+				held := rewrite.Answers(next, func(a *rewrite.Answer) {
+					if a.Status != http.StatusBadRequest || !variants.OnlyErrorsUnder(a, "client.") {
+						return
+					}
+					delete(body, "client")
+					st, u := variants.Call(next, r, "PUT", "/users/"+ids[0], body)
+					if st != http.StatusOK {
+						return
+					}
+					hit()
+					a.Status = st
+					a.Body = variants.Encode(u)
+				})
+				held.ServeHTTP(w, r)
+			})
+		},
+	},
+	{
+		Name:   "blind26-user-client-not-created",
+		Area:   variants.Users,
+		Rule:   "4.1",
+		Origin: variants.BlindAudit1("caught"),
+		Why:    `§4.1: client: "If provided, a client account is created too"; PUT /users ignores it and creates no client`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
+				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || variants.Sub(body, "client") == nil {
+					return false
+				}
+				delete(body, "client")
+				variants.SetBody(r, body)
+				return true
+			})
+		},
+	},
+	{
+		Name:   "blind26-legal-extra-user-field",
+		Area:   variants.Users,
+		Legal:  true,
+		Rule:   "2.1",
+		Origin: variants.BlindAudit1("passed"),
+		Why:    `§2.1 lists the fields PUT /users returns and forbids only the password; an extra property ("locale") is not excluded`,
+		Wrap: variants.EditUserAnswers(func(o map[string]any) bool {
+			o["locale"] = "en-GB"
+			return true
+		}),
+	},
+}
