@@ -44,7 +44,12 @@ type field struct {
 	codes map[string]pricing.Code
 	// catalogue: for an id, the catalogue it names.
 	catalogue string
-	children  []field
+	// form: a value of the address whose form the spec does not give (7.3:
+	// "Further validation codes for ... the address ... fields of the
+	// client endpoints: not shown"): a server may check it by the
+	// country's form, the country with it (freedom unstated-validity).
+	form     bool
+	children []field
 }
 
 // The conditions of 7.3's codes.
@@ -111,9 +116,9 @@ func clientFields(create, nested bool) []field {
 		{path: "addressLine1", kind: kText, limit: true, required: true, table: true},
 		{path: "addressLine2", kind: kText, limit: true, optional: true, table: true},
 		{path: "addressCity", kind: kText, limit: true, required: true, table: true},
-		{path: "addressPostcode", kind: kValue, limit: true, required: true, table: true},
-		{path: "addressCountry", kind: kValue, limit: true, required: true, table: true},
-		{path: "vat", kind: kValue, limit: true, optional: true, table: true},
+		{path: "addressPostcode", kind: kValue, limit: true, required: true, table: true, form: true},
+		{path: "addressCountry", kind: kValue, limit: true, required: true, table: true, form: true},
+		{path: "vat", kind: kValue, limit: true, optional: true, table: true, form: true},
 		{path: "currency", kind: kObject, required: true, table: true, children: []field{
 			{path: "currency.id", kind: kID, required: true, table: true, catalogue: "currencies"},
 		}},

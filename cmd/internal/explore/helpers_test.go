@@ -63,6 +63,13 @@ func userStep(s *seqState, muts ...Mutation) Step {
 	return Step{Op: OpPutUser, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: userBody(s.user("A")), Muts: muts}
 }
 
+// clientStep is PUT /clients of account A's own client, its stored body
+// with muts.
+func clientStep(s *seqState, muts ...Mutation) Step {
+	cl, _ := s.ref.Client(1)
+	return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl), Muts: muts}
+}
+
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)

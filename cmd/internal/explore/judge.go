@@ -160,9 +160,23 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 			return nil // refused for what a freedom lets a server refuse
 		}
 	}
+	// A field judged with others may go unnamed when one of them is named.
+	excused := func(f string) bool {
+		for _, group := range v.together {
+			if !slices.Contains(group, f) {
+				continue
+			}
+			for _, g := range group {
+				if g != f && named(g, fields) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	var missing, wrong []string
 	for _, f := range v.required {
-		if !named(f, fields) {
+		if !named(f, fields) && !excused(f) {
 			missing = append(missing, f)
 		}
 	}

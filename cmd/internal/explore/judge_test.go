@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -46,6 +47,22 @@ func TestJudge(t *testing.T) {
 		{"a 400 naming the field in brackets", func(s *seqState) Step {
 			return userStep(s, Mutation{Field: "phoneCountry.id", Op: "id-unknown", Value: "x"})
 		}, jsonAnswer(400, errs(el("phoneCountry[id]", "InvalidPhoneCountryId"))), ""},
+		{"an app by name refused for its missing marketplace app", func(s *seqState) Step {
+			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
+				Base: map[string]any{"name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}}}
+		}, jsonAnswer(400, errs(el("marketapp.hash", "InvalidMarketappHash"))), ""},
+		{"an app by name refused naming its plan", func(s *seqState) Step {
+			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
+				Base: map[string]any{"name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}}}
+		}, jsonAnswer(400, errs(el("nextplan.id", "InvalidPlan"))), "errors-names"},
+		{"an unknown country named, an over-length VAT number not: the address judged by its country", func(s *seqState) Step {
+			return clientStep(s, Mutation{Field: "addressCountry", Op: "new-value", Value: "Atlantis"},
+				Mutation{Field: "vat", Op: "over-length", Value: strings.Repeat("x", 256)},
+				Mutation{Field: "currency", Op: "string-for-value", Value: "1"})
+		}, jsonAnswer(400, errs(el("addressCountry", "InvalidAddressCountry"), el("currency.id", "InvalidCurrency"))), ""},
+		{"an over-length VAT number unnamed, the country unchanged", func(s *seqState) Step {
+			return clientStep(s, Mutation{Field: "vat", Op: "over-length", Value: strings.Repeat("x", 256)})
+		}, jsonAnswer(400, errs(el("addressCountry", "InvalidAddressCountry"))), "errors-names"},
 		{"JSON labelled as text", func(s *seqState) Step { return userStep(s) },
 			answer{status: 200, body: []byte(user(nil)), header: http.Header{"Content-Type": {"text/plain"}}}, "json-label"},
 		{"a 200 with another first name", func(s *seqState) Step { return userStep(s) },

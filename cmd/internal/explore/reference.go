@@ -152,6 +152,10 @@ type verdict struct {
 	// alone are fields a 400 may name alone, however the rest of the body
 	// is: what a freedom lets a server refuse ("" the body as a whole).
 	alone []string
+	// together are fields a server may judge together: naming one of a
+	// group, a 400 may leave the others of it unnamed (an address checked
+	// by its country's form, freedom unstated-validity).
+	together [][]string
 }
 
 // want is what a 200 answer must show.
@@ -195,6 +199,7 @@ func (v *verdict) also(o verdict) {
 	v.mayName = append(append(v.mayName, o.required...), o.mayName...)
 	v.anyNames = v.anyNames || o.anyNames
 	v.alone = append(v.alone, o.alone...)
+	v.together = append(v.together, o.together...)
 	v.noField = v.noField || o.noField
 	if v.accept == nil {
 		v.accept = o.accept
@@ -414,6 +419,7 @@ func (wd *world) bodyVerdict(s *seqState, st Step, caller int64, sent string) ve
 	accept, errs := wd.validate(s, st, caller, body)
 	v := verdict{rule: "7.1, 7.3, 8"}
 	mays := wd.readings(st, body, errs)
+	v.together = mays.together
 	for _, m := range mays.refuse {
 		v.mayName = append(v.mayName, m.field)
 		v.grant(m.f)
@@ -489,6 +495,8 @@ type readingSet struct {
 	byPath []fieldReading // every mutation's reading
 	codes  []string       // field=code the spec requires
 	alts   []altReading   // lenient readings of the body
+	// together: groups of fields a server may judge together.
+	together [][]string
 }
 
 // altReading is the body as a lenient server reads it, and the freedom
@@ -531,7 +539,8 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		if o.Freedom != nil {
 			r.f = *o.Freedom
 		}
-		if c, ok := specCode(st.Op, f, o, body); ok {
+		c, coded := specCode(st.Op, f, o, body)
+		if coded {
 			r.reading = strict
 			rs.codes = append(rs.codes, m.Field+"="+c.String())
 		}
@@ -539,6 +548,22 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 			// Left out where the mock takes a default: a server may ask
 			// for it (2: only what is marked optional may be omitted).
 			r.reading, r.f = mayRefuse, freedom.OmittedFields
+		}
+		if f.form && !m.Remove && m.Value != nil && !coded && !refused(m.Field) {
+			// Another postcode, country or VAT number: a server may check
+			// them by the country's form (7.3), and refuse any of them.
+			r.reading, r.f = mayRefuse, freedom.UnstatedValidity
+			var group []string
+			for _, g := range bodyFields(st.Op) {
+				if g.form && parentOf(g.path) == parentOf(m.Field) {
+					group = append(group, g.path)
+					if g.path != m.Field {
+						rs.refuse = append(rs.refuse, fieldReading{field: g.path, reading: mayRefuse, f: freedom.UnstatedValidity})
+					}
+				}
+			}
+			// Refusing one of them, it may leave the others unjudged.
+			rs.together = append(rs.together, group)
 		}
 		if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
 			// No terms on an update: a server may not ask for them again.
@@ -569,9 +594,13 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		setPath(ignored, strings.TrimSuffix(at, ".id"), nil, true)
 		rs.alts = append(rs.alts, altReading{freedom.PlatformBesideHash, ignored})
 	}
-	if byName(st.Op, body) != "" {
-		// An app of no store (1): a server may refuse it.
-		rs.refuse = append(rs.refuse, fieldReading{field: byName(st.Op, body), reading: mayRefuse, f: freedom.AppByName})
+	if at := byName(st.Op, body); at != "" {
+		// An app of no store (1): a server may refuse it, naming the app
+		// or the marketplace app it lacks.
+		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: freedom.AppByName})
+		if st.Op == OpPostApp {
+			rs.refuse = append(rs.refuse, fieldReading{field: "marketapp", reading: mayRefuse, f: freedom.AppByName})
+		}
 	}
 	switch st.Wire {
 	case wireDuplicate, wireUnnamed, wireLarge:
@@ -585,6 +614,15 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		rs.refuse = append(rs.refuse, fieldReading{field: "", reading: mayRefuse, f: freedom.ContentType})
 	}
 	return rs
+}
+
+// parentOf is the path of the object a field is in ("" the body).
+func parentOf(path string) string {
+	i := strings.LastIndex(path, ".")
+	if i < 0 {
+		return ""
+	}
+	return path[:i]
 }
 
 func emptyObject(v any) bool {

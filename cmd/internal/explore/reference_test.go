@@ -113,6 +113,16 @@ func TestVerdicts(t *testing.T) {
 			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
 				Base: map[string]any{"name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}}}
 		}, statuses: []int{200}, any4xx: true, freedoms: []string{"app-by-name"}, ok200: true},
+		{name: "another postcode: accepted, or refused by the country's form", step: func(s *seqState) Step {
+			cl, _ := s.ref.Client(1)
+			return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl),
+				Muts: []Mutation{mut("addressPostcode", "new-value", "contract-7")}}
+		}, statuses: []int{200}, any4xx: true, freedoms: []string{"unstated-validity"}, ok200: true},
+		{name: "another address line: accepted (its form is the mock's choice only for the postcode, country and VAT number)", step: func(s *seqState) Step {
+			cl, _ := s.ref.Client(1)
+			return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl),
+				Muts: []Mutation{mut("addressLine1", "new-value", "contract-7")}}
+		}, statuses: []int{200}, ok200: true},
 		{name: "the platforms collection without credentials", step: func(s *seqState) Step {
 			return Step{Op: OpPlatforms, Actor: "A", Cred: Cred{Scheme: "none"}}
 		}, statuses: []int{200, 401}, freedoms: []string{"platforms-auth"}, ok200: true},

@@ -120,7 +120,8 @@ var (
 		ID: "unstated-validity", Section: "7.3", Question: "a value whose validity the spec does not state",
 		Mock: "accepted as sent: any timezone of the form Area/City, address, postcode, country, VAT number, phone number; an address RFC 5321 " +
 			"allows with a quoted local part; characters such as controls, bidirectional marks and zero-width spaces",
-		Accepted: "accepted and answered as sent, or refused with a 4xx but 401 (a 400 names the field)",
+		Accepted: "accepted and answered as sent, or refused with a 4xx but 401 (a 400 names the field); a postcode, country or VAT number " +
+			"checked by the country's form (7.3: the address's further codes are not shown), so that a 400 naming one may leave the others unnamed",
 	}
 	OmittedFields = Freedom{
 		ID: "omitted-fields", Section: "2, 4", Question: "a field of a body table not marked optional, left out where the mock takes a default",
@@ -131,7 +132,7 @@ var (
 	AppByName = Freedom{
 		ID: "app-by-name", Section: "1, 4.2", Question: "may a target refuse an app made from a name and `platform.id`, as an app of no store?",
 		Mock:     "the mock makes it (above)",
-		Accepted: "the app, with the name and the platform sent, or a refusal with a 4xx but 401",
+		Accepted: "the app, with the name and the platform sent, or a refusal with a 4xx but 401 (a 400 naming the app or its `marketapp`)",
 	}
 	PlatformBesideHash = Freedom{
 		ID: "platform-beside-hash", Section: "4.2", Question: "`platform.id` of another platform next to a hash",
