@@ -55,6 +55,15 @@ func TestJudge(t *testing.T) {
 			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
 				Base: map[string]any{"name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}}}
 		}, jsonAnswer(400, errs(el("nextplan.id", "InvalidPlan"))), "errors-names"},
+		{"an app by name without a platform refused for its missing marketplace app, beside another refusal", func(s *seqState) Step {
+			return Step{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: testGenerator(wd, 1).newClientBody(false),
+				Muts: []Mutation{{Field: "app", Op: "given", Value: appByName()}, {Field: "app.platform", Op: "null", Value: nil},
+					{Field: "addressLine1", Op: "object-for-value", Value: map[string]any{}}}}
+		}, jsonAnswer(400, errs(el("addressLine1", "InvalidAddress"), el("app.marketapp.hash", "InvalidMarketappHash"))), ""},
+		{"an app by name without a platform refused naming nothing of it", func(s *seqState) Step {
+			return Step{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: testGenerator(wd, 1).newClientBody(false),
+				Muts: []Mutation{{Field: "app", Op: "given", Value: appByName()}, {Field: "app.platform", Op: "null", Value: nil}}}
+		}, jsonAnswer(400, errs(el("name", "InvalidName"))), "errors-names"},
 		{"an unknown country named, an over-length VAT number not: the address judged by its country", func(s *seqState) Step {
 			return clientStep(s, Mutation{Field: "addressCountry", Op: "new-value", Value: "Atlantis"},
 				Mutation{Field: "vat", Op: "over-length", Value: strings.Repeat("x", 256)},
@@ -142,5 +151,44 @@ func TestIDsComparedExactly(t *testing.T) {
 	}
 	if got := addOne("999"); got != "1000" {
 		t.Errorf("the neighbour of 999 is %s", got)
+	}
+}
+
+// appByName is an app made from a name and a platform, not a marketplace
+// app.
+func appByName() map[string]any {
+	return map[string]any{"name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}}
+}
+
+// A date the run began with that moved: the reproducer reads it when it
+// begins, and compares the answer with that, not with the run's value (the
+// suite's own restores set a password again, and so move its date).
+func TestSeedDateReadWhenTheReproducerBegins(t *testing.T) {
+	wd := testWorld(t)
+	seed := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	wd.acct["A"].user.Created, wd.acct["A"].user.PasswordLastChanged = seed, seed
+	s := testSequence(t, wd)
+	st := userStep(s)
+	v := wd.verdictOf(s, st, st.encode())
+	s.steps = append(s.steps, st)
+	moved := strings.Replace(`{"id":1,"created":"2025-01-01T00:00:00Z","email":"qa@example.com","passwordLastChanged":"2025-01-01T00:00:00Z",`+
+		`"firstName":"Quinn","lastName":"Assurance","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,`+
+		`"subscribeOnboarding":false,"phoneCountry":{"id":1,"name":"United Kingdom (+44)","dialCode":"+44"},`+
+		`"phoneNumber":"7700900123","phoneExtension":null,"timezone":"Europe/London"}`,
+		`"passwordLastChanged":"2025-01-01T00:00:00Z"`, `"passwordLastChanged":"2026-01-01T00:00:00Z"`, 1)
+	d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, pair: "1"}.judge(st, v, jsonAnswer(200, moved))
+	if d == nil || d.key != "date passwordLastChanged" {
+		t.Fatalf("divergence %v, want the date moved", d)
+	}
+	want := []string{pAccountUsingAPIKey("A"), pReadExtension("/users/{{A.userId}}"), pStatus(200), pRemember("passwordLastChanged", "began_passwordLastChanged")}
+	if strings.Join(d.opening, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the reproducer opens with\n%s\nwant\n%s", strings.Join(d.opening, "\n"), strings.Join(want, "\n"))
+	}
+	if len(d.then) != 1 || d.then[0] != pSameInstant("passwordLastChanged", "{{began_passwordLastChanged}}") {
+		t.Errorf("the reproducer asserts %q", d.then)
+	}
+	f := (&sequence{steps: s.steps, div: d, reason: "moved"}).feature()
+	if !strings.Contains(f, "@get-extensions") || strings.Index(f, pReadExtension("/users/{{A.userId}}")) > strings.Index(f, "When I send \"PUT\"") {
+		t.Errorf("the reproducer does not read the date before the sequence:\n%s", f)
 	}
 }

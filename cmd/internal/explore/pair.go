@@ -405,6 +405,19 @@ func (c *checker) idRef(kind, tid string) string {
 	return tid
 }
 
+// redate forgets the date of the account's password, set again (by a
+// restore, or by the suite's own around a reproducer): the target tells it,
+// where it can be read.
+func (p *pair) redate(ctx context.Context, a *account) {
+	a.mu.Lock()
+	a.user.PasswordLastChanged = unknownDate
+	a.mu.Unlock()
+	p.run.k.forget(fmt.Sprintf("user:%s:passwordLastChanged:", a.userID))
+	if p.wd.hasRead {
+		p.wd.readAccount(ctx, p.w, a, false)
+	}
+}
+
 // restore puts the accounts a sequence changed back as it found them, on the
 // target: each user and client whose state the reference changed (every
 // one after a divergence, or where the target cannot be read back), the
@@ -423,16 +436,7 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []
 		putUser = putUser || st.Op == OpPutUser
 	}
 	all := diverged || !wd.hasRead
-	redate := func(a *account) {
-		// A password set again is dated now: the target tells its date.
-		a.mu.Lock()
-		a.user.PasswordLastChanged = unknownDate
-		a.mu.Unlock()
-		p.run.k.forget(fmt.Sprintf("user:%s:passwordLastChanged:", a.userID))
-		if wd.hasRead {
-			wd.readAccount(ctx, p.w, a, false)
-		}
-	}
+	redate := func(a *account) { p.redate(ctx, a) }
 	var wg sync.WaitGroup
 	for _, name := range names {
 		a := wd.acct[name]

@@ -598,9 +598,20 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		// An app of no store (1): a server may refuse it, naming the app
 		// or the marketplace app it lacks.
 		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: freedom.AppByName})
+		prefix := at + "."
 		if st.Op == OpPostApp {
+			prefix = ""
 			rs.refuse = append(rs.refuse, fieldReading{field: "marketapp", reading: mayRefuse, f: freedom.AppByName})
 		}
+		// Refusing it for its missing marketplace app, a server need not
+		// judge its name and platform.
+		group := []string{prefix + "marketapp"}
+		for _, f := range bodyFields(st.Op) {
+			if strings.HasPrefix(f.path, prefix) {
+				group = append(group, f.path)
+			}
+		}
+		rs.together = append(rs.together, group)
 	}
 	switch st.Wire {
 	case wireDuplicate, wireUnnamed, wireLarge:

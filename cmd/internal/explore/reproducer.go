@@ -36,10 +36,10 @@ func (s *sequence) feature() string {
 			tags = append(tags, tag)
 		}
 	}
-	if s.div.read != "" && !slices.Contains(tags, "@get-extensions") {
+	if (s.div.read != "" || len(s.div.opening) > 0) && !slices.Contains(tags, "@get-extensions") {
 		tags = append(tags, "@get-extensions")
 	}
-	var body []string
+	body := slices.Clone(s.div.opening)
 	if t := s.div.taught; t != nil && !strings.Contains(t.gpath, "{{step") {
 		// From another sequence: its session is any of the account's.
 		taught := *t

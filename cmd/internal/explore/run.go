@@ -500,10 +500,12 @@ func (p *pair) reproduces(ctx context.Context, feature string) (failed bool, pro
 var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // relogin opens a new session of each account, A then B, after a run of
-// the suite, and forgets the lists it read.
+// the suite, and forgets the lists it read and the dates of the passwords
+// (the suite's restore sets each password again).
 func (p *pair) relogin(ctx context.Context) {
 	for _, name := range []string{"A", "B"} {
 		a := p.wd.acct[name]
+		p.redate(ctx, a)
 		if status, body, err := p.w.login(ctx, a.email, a.password); err == nil && status == http.StatusOK {
 			if tok := gjson.GetBytes(body, "token").String(); tok != "" {
 				a.setToken(tok)

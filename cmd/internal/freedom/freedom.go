@@ -132,7 +132,7 @@ var (
 	AppByName = Freedom{
 		ID: "app-by-name", Section: "1, 4.2", Question: "may a target refuse an app made from a name and `platform.id`, as an app of no store?",
 		Mock:     "the mock makes it (above)",
-		Accepted: "the app, with the name and the platform sent, or a refusal with a 4xx but 401 (a 400 naming the app or its `marketapp`)",
+		Accepted: "the app, with the name and the platform sent, or a refusal with a 4xx but 401 (a 400 naming the app or its `marketapp`, and then perhaps nothing else of the app)",
 	}
 	PlatformBesideHash = Freedom{
 		ID: "platform-beside-hash", Section: "4.2", Question: "`platform.id` of another platform next to a hash",
