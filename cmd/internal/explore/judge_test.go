@@ -69,6 +69,10 @@ func TestJudge(t *testing.T) {
 				Mutation{Field: "vat", Op: "over-length", Value: strings.Repeat("x", 256)},
 				Mutation{Field: "currency", Op: "string-for-value", Value: "1"})
 		}, jsonAnswer(400, errs(el("addressCountry", "InvalidAddressCountry"), el("currency.id", "InvalidCurrency"))), ""},
+		{"an over-length country named, an over-length VAT number not: the address judged by its country", func(s *seqState) Step {
+			return clientStep(s, Mutation{Field: "addressCountry", Op: "over-length", Value: strings.Repeat("x", 256)},
+				Mutation{Field: "vat", Op: "over-length", Value: strings.Repeat("x", 256)})
+		}, jsonAnswer(400, errs(el("addressCountry", "InvalidAddressCountry"))), ""},
 		{"an over-length VAT number unnamed, the country unchanged", func(s *seqState) Step {
 			return clientStep(s, Mutation{Field: "vat", Op: "over-length", Value: strings.Repeat("x", 256)})
 		}, jsonAnswer(400, errs(el("addressCountry", "InvalidAddressCountry"))), "errors-names"},

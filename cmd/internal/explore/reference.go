@@ -549,21 +549,26 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 			// for it (2: only what is marked optional may be omitted).
 			r.reading, r.f = mayRefuse, freedom.OmittedFields
 		}
-		if f.form && !m.Remove && m.Value != nil && !coded && !refused(m.Field) {
+		if f.form && !m.Remove && m.Value != nil {
 			// Another postcode, country or VAT number: a server may check
-			// them by the country's form (7.3), and refuse any of them.
-			r.reading, r.f = mayRefuse, freedom.UnstatedValidity
+			// them together by the country's form (7.3), so that a 400
+			// naming one of them may leave the others unjudged.
 			var group []string
 			for _, g := range bodyFields(st.Op) {
 				if g.form && parentOf(g.path) == parentOf(m.Field) {
 					group = append(group, g.path)
-					if g.path != m.Field {
-						rs.refuse = append(rs.refuse, fieldReading{field: g.path, reading: mayRefuse, f: freedom.UnstatedValidity})
+				}
+			}
+			rs.together = append(rs.together, group)
+			if !coded && !refused(m.Field) {
+				// And refuse any of them, where the reference accepts.
+				r.reading, r.f = mayRefuse, freedom.UnstatedValidity
+				for _, g := range group {
+					if g != m.Field {
+						rs.refuse = append(rs.refuse, fieldReading{field: g, reading: mayRefuse, f: freedom.UnstatedValidity})
 					}
 				}
 			}
-			// Refusing one of them, it may leave the others unjudged.
-			rs.together = append(rs.together, group)
 		}
 		if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
 			// No terms on an update: a server may not ask for them again.
