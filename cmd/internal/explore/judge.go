@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"mime"
@@ -282,11 +283,59 @@ func (j judgement) leak(st Step, body []byte) *divergence {
 		if pw == "" || len([]rune(pw)) < 6 && pw != short {
 			continue
 		}
-		if where := match.PasswordIn(body, pw, known...); where != "" {
+		if where := match.PasswordIn(maskEchoes(body, pw, known), pw, known...); where != "" {
 			return diverged("password", fmt.Sprintf("the answer carries the password (%s; 2.1: the password is never returned)", where), pNoPassword(pw))
 		}
 	}
 	return nil
+}
+
+// maskEchoes blanks, in the string values of a JSON body, each value the
+// step sent that contains the password without being it: a message may
+// quote a country of 256 two-byte letters that a password of six of them
+// is part of, which is no password returned.
+func maskEchoes(body []byte, pw string, known []string) []byte {
+	var echoes []string
+	for _, k := range known {
+		if k != pw && strings.Contains(k, pw) {
+			echoes = append(echoes, k)
+		}
+	}
+	if len(echoes) == 0 || !gjson.ValidBytes(body) {
+		return body
+	}
+	// The longest first, so that a longer echo is not cut by a shorter.
+	slices.SortFunc(echoes, func(a, b string) int { return len(b) - len(a) })
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return body
+	}
+	var mask func(any) any
+	mask = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			for _, e := range echoes {
+				x = strings.ReplaceAll(x, e, "")
+			}
+			return x
+		case []any:
+			for i := range x {
+				x[i] = mask(x[i])
+			}
+		case map[string]any:
+			for k, e := range x {
+				x[k] = mask(e)
+			}
+		}
+		return v
+	}
+	out, err := json.Marshal(mask(v))
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // matches compares a 200's body with what the reference holds.

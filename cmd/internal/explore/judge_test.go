@@ -76,6 +76,16 @@ func TestJudge(t *testing.T) {
 		{"an over-length VAT number unnamed, the country unchanged", func(s *seqState) Step {
 			return clientStep(s, Mutation{Field: "vat", Op: "over-length", Value: strings.Repeat("x", 256)})
 		}, jsonAnswer(400, errs(el("addressCountry", "InvalidAddressCountry"))), "errors-names"},
+		{"a message quoting a country of which the password is a part", func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "password", Op: "password-6-two-byte", Value: strings.Repeat("é", 6)},
+				Mutation{Field: "client", Op: "object-new", Value: map[string]any{"name": "c", "addressLine1": "l", "addressCity": "c",
+					"addressPostcode": "p", "addressCountry": strings.Repeat("é", 256), "currency": map[string]any{"id": json.Number("1")}, "terms": "I agree"}})
+		}, jsonAnswer(400, `[{"fieldName":"client.addressCountry","error":"InvalidAddressCountry","message":"`+strings.Repeat("é", 256)+` is not a country we bill in."}]`), ""},
+		{"a message quoting the password", func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "password", Op: "password-6-two-byte", Value: strings.Repeat("é", 6)},
+				Mutation{Field: "client", Op: "object-new", Value: map[string]any{"name": "c", "addressLine1": "l", "addressCity": "c",
+					"addressPostcode": "p", "addressCountry": strings.Repeat("é", 256), "currency": map[string]any{"id": json.Number("1")}, "terms": "I agree"}})
+		}, jsonAnswer(400, `[{"fieldName":"client.addressCountry","error":"InvalidAddressCountry","message":"`+strings.Repeat("é", 6)+` is not a country we bill in."}]`), "password"},
 		{"JSON labelled as text", func(s *seqState) Step { return userStep(s) },
 			answer{status: 200, body: []byte(user(nil)), header: http.Header{"Content-Type": {"text/plain"}}}, "json-label"},
 		{"a 200 with another first name", func(s *seqState) Step { return userStep(s) },
