@@ -401,11 +401,14 @@ func emailOf(d draw, n int) string {
 	return local + "@" + domain
 }
 
-// bodyOp finds an operator of the body catalogue.
+// bodyOp finds an operator of the body catalogue, or one only a recording
+// has (recorded.go).
 func bodyOp(name string) (BodyOp, bool) {
-	for _, o := range bodyOps {
-		if o.Name == name {
-			return o, true
+	for _, ops := range [][]BodyOp{bodyOps, recordedOps} {
+		for _, o := range ops {
+			if o.Name == name {
+				return o, true
+			}
 		}
 	}
 	return BodyOp{}, false

@@ -132,7 +132,7 @@ func (p *pair) idPath(s *seqState, st *Step) (sent, gherkin string) {
 	case "other":
 		who = p.wd.other(st.Actor)
 	case "created":
-		if last, ok := s.created(st.Actor); ok {
+		if last, ok := s.createdFor(*st); ok {
 			return "/clients/" + s.ids["client"][last.ref], "/clients/{{" + rememberName(last.at, "id") + "}}"
 		}
 	case "leading-zero":
@@ -148,7 +148,17 @@ func (p *pair) idPath(s *seqState, st *Step) (sent, gherkin string) {
 // answer, their comparison and, where the target has the read extensions,
 // the state the step left.
 func (p *pair) take(ctx context.Context, s *seqState, i int, st *Step) *divergence {
+	_, _, d := p.judged(ctx, s, i, st)
+	return d
+}
+
+// judged is take with the verdict and the answer it compared. A recorded
+// step's body is first read as the operators that describe it (classify).
+func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdict, answer, *divergence) {
 	s.cur = i
+	if st.Recorded != "" && st.Muts == nil {
+		st.Muts = p.wd.classify(s, *st)
+	}
 	req, sent := p.materialize(s, st)
 	v := p.wd.verdictOf(s, *st, sent)
 	got := p.w.do(ctx, req)
@@ -160,7 +170,7 @@ func (p *pair) take(ctx context.Context, s *seqState, i int, st *Step) *divergen
 		d = p.readBack(ctx, j, *st)
 	}
 	p.run.cover(st.cells, v, d != nil)
-	return d
+	return v, got, d
 }
 
 // read is one read of the state after a step.
@@ -196,7 +206,7 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 		id := refID(who)
 		gc := "/clients/{{" + who + ".clientId}}"
 		if st.Path == "created" {
-			if last, ok := s.created(st.Actor); ok {
+			if last, ok := s.createdFor(st); ok {
 				id, gc = last.ref, "/clients/{{"+rememberName(last.at, "id")+"}}"
 			}
 		} else if st.Path != "own" && st.Path != "other" && st.Path != "leading-zero" {

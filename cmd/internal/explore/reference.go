@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"mime"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,11 +53,12 @@ type seqState struct {
 // sequenceUID numbers the sequences of the process.
 var sequenceUID atomic.Int64
 
-// posted is a client a sequence made: its id in the reference and the
-// step that made it.
+// posted is a client a sequence made: its id in the reference, the step
+// that made it and that step's label (Step.Recorded).
 type posted struct {
-	ref int64
-	at  int
+	ref   int64
+	at    int
+	label string
 }
 
 func (s *seqState) user(actor string) pricing.User {
@@ -83,12 +85,27 @@ func (s *seqState) actorOf(userID int64) string {
 }
 
 // clientOf is the client a PUT /clients step names: the actor's own, or
-// the last one it made.
+// one it made.
 func (s *seqState) clientOf(st Step) int64 {
-	if p, ok := s.created(st.Actor); st.Path == "created" && ok {
+	if p, ok := s.createdFor(st); st.Path == "created" && ok {
 		return p.ref
 	}
 	return refID(st.Actor)
+}
+
+// createdFor is the client a "created" path names: the one the step whose
+// label is PathID made (a recording's), or else the last one the actor
+// made whose id the target showed.
+func (s *seqState) createdFor(st Step) (posted, bool) {
+	if st.PathID == "" {
+		return s.created(st.Actor)
+	}
+	for _, p := range s.posted[st.Actor] {
+		if _, bound := s.ids["client"][p.ref]; bound && p.label == st.PathID {
+			return p, true
+		}
+	}
+	return posted{}, false
 }
 
 // created is the last client an account made whose id the target showed:
@@ -532,6 +549,10 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 	for _, m := range st.Muts {
 		f, ok := fieldOf(st.Op, m.Field)
 		if !ok {
+			if m.Op == opUnnamedField {
+				// A field the spec does not name, as a recording sent it.
+				rs.refuse = append(rs.refuse, fieldReading{field: m.Field, reading: mayRefuse, f: freedom.UnnamedField})
+			}
 			continue
 		}
 		o, _ := bodyOp(m.Op)
@@ -626,10 +647,21 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 			rs.refuse = append(rs.refuse, fieldReading{field: extra, reading: mayRefuse, f: *o.Freedom})
 		}
 	}
-	if st.ContentType == typeValue["text-plain"] {
+	if !jsonMediaType(st.ContentType) {
 		rs.refuse = append(rs.refuse, fieldReading{field: "", reading: mayRefuse, f: freedom.ContentType})
 	}
 	return rs
+}
+
+// jsonMediaType reports whether a Content-Type labels JSON: "" (the
+// explorer's application/json), application/json or a +json type, in any
+// case and with any parameters (RFC 9110 8.3.1).
+func jsonMediaType(ct string) bool {
+	if ct == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
 }
 
 // parentOf is the path of the object a field is in ("" the body).
@@ -749,7 +781,7 @@ func (wd *world) validate(s *seqState, st Step, caller int64, body map[string]an
 			if err == nil && in.Client != nil {
 				cs, _ := s.ref.ClientsOfUser(caller)
 				if len(cs) > 0 {
-					s.posted[st.Actor] = append(s.posted[st.Actor], posted{ref: cs[len(cs)-1].ID, at: s.cur})
+					s.posted[st.Actor] = append(s.posted[st.Actor], posted{ref: cs[len(cs)-1].ID, at: s.cur, label: st.Recorded})
 				}
 			}
 			return &want{kind: "user", user: u}, err
@@ -766,7 +798,7 @@ func (wd *world) validate(s *seqState, st Step, caller int64, body map[string]an
 		return func() (*want, error) {
 			c, err := s.ref.CreateClient(caller, in)
 			if err == nil {
-				s.posted[st.Actor] = append(s.posted[st.Actor], posted{ref: c.ID, at: s.cur})
+				s.posted[st.Actor] = append(s.posted[st.Actor], posted{ref: c.ID, at: s.cur, label: st.Recorded})
 			}
 			return &want{kind: "client", client: c, fresh: true}, err
 		}, errs

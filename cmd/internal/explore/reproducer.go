@@ -24,16 +24,28 @@ type sequence struct {
 	// as the suite's placeholders ({{A.email}}), so that it runs against
 	// any target with the same profile.
 	subst map[string]string
+	// replay: the steps are a recording's (pricing-contract replay), and the
+	// reproducer says so.
+	replay bool
+}
+
+// by is the command whose reproducer it is, and its tag.
+func (s *sequence) by() (command, tag string) {
+	if s.replay {
+		return "pricing-contract replay", "@replay"
+	}
+	return "pricing-contract explore", "@explorer"
 }
 
 // feature is the reproducer's text.
 func (s *sequence) feature() string {
-	tags := []string{"@explorer", "@s5", "@s7.1", "@s7.2", "@s7.3", "@mutates-A", "@mutates-B"}
+	command, tag := s.by()
+	tags := []string{tag, "@s5", "@s7.1", "@s7.2", "@s7.3", "@mutates-A", "@mutates-B"}
 	for _, st := range s.steps {
-		tag := map[Op]string{OpPutUser: "@put-users", OpPutClient: "@put-clients", OpPostClient: "@post-clients",
+		opTag := map[Op]string{OpPutUser: "@put-users", OpPutClient: "@put-clients", OpPostClient: "@post-clients",
 			OpPostApp: "@post-apps", OpLogin: "@post-sessions", OpPlatforms: "@get-platforms"}[st.Op]
-		if !slices.Contains(tags, tag) {
-			tags = append(tags, tag)
+		if !slices.Contains(tags, opTag) {
+			tags = append(tags, opTag)
 		}
 	}
 	if (s.div.read != "" || len(s.div.opening) > 0) && !slices.Contains(tags, "@get-extensions") {
@@ -77,11 +89,15 @@ func (s *sequence) feature() string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("# Written by pricing-contract explore: the shortest sequence it found that diverges from the reference.\n")
+	if s.replay {
+		fmt.Fprintf(&b, "# Written by %s: the requests of a recording, those the divergence does not need left out, that diverge from the reference.\n", command)
+	} else {
+		fmt.Fprintf(&b, "# Written by %s: the shortest sequence it found that diverges from the reference.\n", command)
+	}
 	b.WriteString("# It fails against the target it was found on and passes against a correct server; keep it with the\n")
 	b.WriteString("# features a gate runs (pricing-contract --reproducers DIR), so that the divergence is never lost.\n")
 	b.WriteString(strings.Join(tags, " ") + "\n")
-	b.WriteString("Feature: a divergence found by pricing-contract explore\n\n")
+	fmt.Fprintf(&b, "Feature: a divergence found by %s\n\n", command)
 	fmt.Fprintf(&b, "  Scenario: %s\n", strings.ReplaceAll(s.reason, "\n", " "))
 	// The sessions each account had when the sequence began, opened in the
 	// explorer's order.
@@ -119,11 +135,18 @@ func (s *sequence) feature() string {
 	return b.String()
 }
 
+// oneLine is s with its line breaks as spaces, for a comment.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 var rememberRE = regexp.MustCompile(`\{\{step(\d+)\.(\w+)\}\}`)
 
-// stepLines are the Given and When lines of one step.
+// stepLines are the Given and When lines of one step, after a comment
+// naming the recorded request it replays, if it replays one.
 func stepLines(st Step) []string {
 	l := []string{pNotAuthenticated()}
+	if st.Recorded != "" {
+		l = append([]string{"# " + oneLine(st.Recorded)}, l...)
+	}
 	a := st.Actor
 	if change, ok := nearMisses[st.Cred.Op]; ok && st.Op != OpLogin {
 		l = []string{pAccountNearMiss(a, st.Cred.Scheme, change)}

@@ -38,6 +38,13 @@ type Config struct {
 	MaxDivergences int
 	// HTTPClient, when set, sends every request (its Timeout wins).
 	HTTPClient *http.Client
+	// Replay: the sequences are a recording's (pricing-contract replay):
+	// shrinking drops whole steps only, keeping every body, credential and
+	// form as recorded, and the reproducers say that replay wrote them.
+	Replay bool
+	// Pair is the pair of the profile's pool a Replayer replays on (1 the
+	// first; 0: 1).
+	Pair int
 }
 
 // Divergence is one reported divergence: its reason, its reproducer, and
@@ -174,21 +181,11 @@ func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
 	p = suite.Profile()
 	run := &runState{cfg: cfg, k: newKnowledge(), claimed: map[string]int{}}
 	var pairs []*pair
-	for i, ap := range p.AccountPairs() {
-		q := p
-		q.Pairs = nil // one pair of accounts per explorer, as pair 1
-		q.Email, q.Password, q.APIKey = ap.Email, ap.Password, ap.APIKey
-		q.OtherEmail, q.OtherPassword, q.OtherAPIKey = ap.OtherEmail, ap.OtherPassword, ap.OtherAPIKey
-		w := &wire{base: strings.TrimRight(q.BaseURL, "/"), http: hc, form: q.MustValue("login_encoding") == "form", count: &run.wire}
-		wd, err := newWorld(ctx, q, w)
+	for i := range p.AccountPairs() {
+		pr, err := openPair(ctx, p, i, hc, run)
 		if err != nil {
-			if len(p.AccountPairs()) > 1 {
-				err = fmt.Errorf("pair %d of accounts: %w", i+1, err)
-			}
 			return nil, err
 		}
-		pr := &pair{n: i + 1, wd: wd, w: w, run: run, profile: q}
-		pr.lists.forget()
 		pairs = append(pairs, pr)
 	}
 	run.cov = newCoverage(pairs[0].wd.cells())
@@ -230,6 +227,27 @@ func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
 	res := &Result{Sequences: int(run.sequences.Load()), Steps: int(run.steps.Load()), Wire: run.wire.Load(), Took: time.Since(start),
 		PerPair: stats, Divergences: run.divergences, Dropped: run.dropped, Again: run.again, coverage: run.cov, cells: len(run.cov.all)}
 	return res, nil
+}
+
+// openPair learns the target for pair i (0 the first) of the profile's
+// pool: its accounts as A and B of a profile of their own, their world.
+func openPair(ctx context.Context, p steps.Profile, i int, hc *http.Client, run *runState) (*pair, error) {
+	ap := p.AccountPairs()[i]
+	q := p
+	q.Pairs = nil // one pair of accounts per explorer, as pair 1
+	q.Email, q.Password, q.APIKey = ap.Email, ap.Password, ap.APIKey
+	q.OtherEmail, q.OtherPassword, q.OtherAPIKey = ap.OtherEmail, ap.OtherPassword, ap.OtherAPIKey
+	w := &wire{base: strings.TrimRight(q.BaseURL, "/"), http: hc, form: q.MustValue("login_encoding") == "form", count: &run.wire}
+	wd, err := newWorld(ctx, q, w)
+	if err != nil {
+		if len(p.AccountPairs()) > 1 {
+			err = fmt.Errorf("pair %d of accounts: %w", i+1, err)
+		}
+		return nil, err
+	}
+	pr := &pair{n: i + 1, wd: wd, w: w, run: run, profile: q}
+	pr.lists.forget()
+	return pr, nil
 }
 
 // explore runs the pair's two lanes, one of account A's sequences and one of
@@ -369,12 +387,25 @@ func (p *pair) closing(s *seqState) []string {
 // found shrinks a divergence, writes its reproducer, runs it with the suite
 // against the target and reports it when it fails there.
 func (p *pair) found(ctx context.Context, steps []Step, d *divergence) {
-	last := steps[len(steps)-1]
-	sig := string(last.Op) + " | " + d.key
+	sig := signature(steps, d)
 	if !p.run.claim(sig) {
 		return
 	}
+	p.run.report(p.verify(ctx, steps, d, sig))
+}
+
+// signature names a divergence by the operation of the step that showed it
+// and the kind of difference: one defect found twice is reported once.
+func signature(steps []Step, d *divergence) string {
+	return string(steps[len(steps)-1].Op) + " | " + d.key
+}
+
+// verify shrinks a divergence, writes its reproducer and runs it with the
+// suite against the target: failed is true when it fails there.
+func (p *pair) verify(ctx context.Context, steps []Step, d *divergence, sig string) (dv Divergence, failed bool) {
+	last := steps[len(steps)-1]
 	seq := p.shrink(ctx, &sequence{steps: steps, div: d, reason: last.describe() + ": " + d.reason})
+	seq.replay = p.run.cfg.Replay
 	seq.subst = map[string]string{}
 	for name, a := range p.wd.acct {
 		seq.subst[a.email] = "{{" + name + ".email}}"
@@ -382,7 +413,7 @@ func (p *pair) found(ctx context.Context, steps []Step, d *divergence) {
 	}
 	feature := seq.feature()
 	failed, proof := p.reproduces(ctx, feature)
-	p.run.report(Divergence{Reason: seq.reason, Feature: feature, Pair: p.n, Steps: len(seq.steps), Signature: sig, Proof: proof}, failed)
+	return Divergence{Reason: seq.reason, Feature: feature, Pair: p.n, Steps: len(seq.steps), Signature: sig, Proof: proof}, failed
 }
 
 // replay sends a fixed sequence from the known state and returns it with
@@ -428,6 +459,12 @@ func (p *pair) shrink(ctx context.Context, seq *sequence) *sequence {
 		if !try(append(append([]Step{}, seq.steps[:i]...), seq.steps[i+1:]...)) {
 			i++
 		}
+	}
+	if p.run.cfg.Replay {
+		// A recording's steps are kept as they were sent: their operators
+		// describe the bodies (classify), and dropping one would judge
+		// the same body more strictly.
+		return seq
 	}
 	for i := len(seq.steps) - 1; i >= 0; i-- {
 		for j := 0; j < len(seq.steps[i].Muts); {

@@ -90,6 +90,12 @@ type Step struct {
 	Login [2]string
 	// Note says what was drawn, for the reason line.
 	Note string
+	// Recorded names the recorded request the step replays
+	// (pricing-contract replay: "recorded request 7, PUT /v1/users/1"); ""
+	// for a step the explorer drew. It labels the clients the step makes,
+	// which a later step's path names by it (Path "created", PathID the
+	// label), and the reason line and the reproducer name it.
+	Recorded string
 	// cells are the cells of the catalogue the step exercises, as drawn.
 	cells []Cell
 	// Filled in when sent: the path as sent and as the reproducer writes
@@ -423,6 +429,9 @@ func (s Step) describe() string {
 	}
 	if s.Note != "" {
 		what = append(what, s.Note)
+	}
+	if s.Recorded != "" {
+		what = append(what, s.Recorded)
 	}
 	if len(what) > 0 {
 		b.WriteString(", " + strings.Join(what, "; "))
