@@ -404,6 +404,9 @@ func plainValue(v any) any {
 	return v
 }
 
+// Describe is the step in words, as a reason line starts.
+func (s Step) Describe() string { return s.describe() }
+
 // describe is the step in words: the first half of a reason line.
 func (s Step) describe() string {
 	var b strings.Builder
