@@ -4,6 +4,7 @@
 //	pricing-contract --base-url https://staging.example.com/v1
 //	pricing-contract init --base-url https://staging.example.com/v1 --output staging.profile
 //	pricing-contract explore --base-url https://staging.example.com/v1 --budget 10m
+//	pricing-contract replay --base-url https://staging.example.com/v1 session.har
 //
 // The feature files are embedded, so the binary built from a checkout
 // (`go build -o pricing-contract ./cmd/pricing-contract`) is all a pipeline
@@ -21,6 +22,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/cmd/internal/buildinfo"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/replay"
 )
 
 func main() {
@@ -41,6 +43,8 @@ func main() {
 		code = contract.Init(ctx, os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	case len(os.Args) > 1 && os.Args[1] == "explore":
 		code = explore.Main(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
+	case len(os.Args) > 1 && os.Args[1] == "replay":
+		code = replay.Main(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
 	default:
 		code = contract.Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	}

@@ -419,7 +419,7 @@ func TestHelpListsEverySubcommand(t *testing.T) {
 		t.Fatalf("--help: exit %d", code)
 	}
 	help := stdout.String() + stderr.String()
-	for _, sub := range []string{"pricing-contract init ", "pricing-contract explore "} {
+	for _, sub := range []string{"pricing-contract init ", "pricing-contract explore ", "pricing-contract replay "} {
 		if !strings.Contains(help, sub) {
 			t.Errorf("--help does not show %q:\n%s", sub, help)
 		}

@@ -32,9 +32,12 @@ type report struct {
 	Features []reportFeature
 	// Exploration is what --explore did; nil when it did not run.
 	Exploration *exploration
-	Coverage    steps.Coverage
-	Trace       []traceRow
-	TraceErr    string // the traceability file could not be read
+	// Replay is a replay's figures (replay.go); nil for a run of the
+	// suite.
+	Replay   *replayFigures
+	Coverage steps.Coverage
+	Trace    []traceRow
+	TraceErr string // the traceability file could not be read
 }
 
 type reportFeature struct {

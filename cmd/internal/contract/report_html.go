@@ -116,6 +116,7 @@ var htmlFuncs = template.FuncMap{
 	"open": func(status string) bool {
 		return status == statusFailed || status == statusUndefined || status == statusPending
 	},
+	"outcomeClass": func(outcome string) string { return replayStatus(outcome) },
 	"seed": func(n int64) string {
 		if n == 0 {
 			return "file order"
@@ -127,7 +128,7 @@ var htmlFuncs = template.FuncMap{
 var htmlReport = template.Must(template.New("report").Funcs(htmlFuncs).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Pricing API contract: {{.CountsText}}</title>
+<title>Pricing API {{if .Replay}}replay{{else}}contract{{end}}: {{.CountsText}}</title>
 <style>
 :root { --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --muted: #57606a; --line: #d0d7de; --bg: #f6f8fa; }
 * { box-sizing: border-box; }
@@ -164,22 +165,27 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 </style></head>
 <body>
 <header>
-<h1>Pricing API contract report</h1>
-<nav><a href="#summary">Summary</a>{{if .Exploration}}<a href="#exploration">Exploration</a>{{end}}<a href="#features">Scenarios</a><a href="#coverage">Coverage</a><a href="#traceability">Spec traceability</a></nav>
+<h1>Pricing API {{if .Replay}}replay{{else}}contract{{end}} report</h1>
+<nav><a href="#summary">Summary</a>{{if .Exploration}}<a href="#exploration">Exploration</a>{{end}}{{if .Replay}}<a href="#replay">Recorded requests</a>{{end}}<a href="#features">Scenarios</a>{{if not .Replay}}<a href="#coverage">Coverage</a><a href="#traceability">Spec traceability</a>{{end}}</nav>
 </header>
 
 <section id="summary">
 <h2>Summary</h2>
-<p class="total"><b>{{.Total}} scenarios</b>: {{.CountsText}}{{if .Duration}}, in {{.DurationText}}{{end}}.</p>
+<p class="total"><b>{{.Total}} {{if .Replay}}recorded requests{{else}}scenarios{{end}}</b>: {{.CountsText}}{{if .Duration}}, in {{.DurationText}}{{end}}.</p>
 <div class="summary">
 {{- range $s := .StatusOrder}}{{with count $.Counts $s}}
 <div class="tile {{class $s}}"><b>{{.}}</b>{{$s}}</div>{{end}}{{end}}
 </div>
 <dl class="facts">
 <dt>target</dt><dd>{{.Target}}</dd>
+{{- with .Replay}}
+<dt>recording</dt><dd>{{.Recording}} ({{.Format}})</dd>
+<dt>its API base</dt><dd>{{.Base}}</dd>
+{{- else}}
 <dt>tags</dt><dd>{{.Tags}}</dd>
 <dt>order</dt><dd>{{seed .Seed}}</dd>
 <dt>concurrency</dt><dd>{{.Concurrency}}</dd>
+{{- end}}
 <dt>started</dt><dd>{{when .Started}}</dd>
 </dl>
 {{- if .Stopped}}
@@ -192,13 +198,13 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 <p><code>pricing-contract init --base-url {{.Target}} --output FILE</code> writes a profile with every key, each value read from the target or marked TODO.</p></div>
 {{- end}}
 {{- with .Failed}}
-<h3>Failing scenarios</h3>
+<h3>{{if $.Replay}}Diverging requests{{else}}Failing scenarios{{end}}</h3>
 <ul class="plain" id="failing">{{range .}}
 <li><a href="#{{anchor .ID}}">{{.Name}}</a> <span class="where">{{where .}}</span></li>{{end}}
 </ul>
 {{- end}}
 {{- with .Skipped}}
-<h3>Skipped scenarios</h3>
+<h3>{{if $.Replay}}Skipped requests{{else}}Skipped scenarios{{end}}</h3>
 <ul class="plain" id="skipped">{{range .}}
 <li><a href="#{{anchor .ID}}">{{.Name}}</a> <span class="where">{{where .}}</span><br><span class="reason">{{.Reason}}</span></li>{{end}}
 </ul>
@@ -219,8 +225,30 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 </section>
 {{- end}}
 
+{{- with .Replay}}
+
+<section id="replay">
+<h2>Recorded requests (pricing-contract replay)</h2>
+<p>Each request of the recording: <b>matched</b> (sent, and the target's answer is one the spec allows, the reference and the freedoms of the explorer judging it),
+<b>diverged</b> (sent, and the answer departs from the reference: a failed scenario below, with its reproducer, which fails against the target),
+<b>unconfirmed</b> (a divergence whose reproducer passed against the target: not reported), or <b>skipped</b> (never sent, and why).
+The recording's answers were not the oracle. {{.Wire}} requests went on the wire in all: the recorded ones, the reads back, the restores of the accounts, the reproducers.</p>
+{{- with .Notes}}<ul class="plain">{{range .}}<li class="reason">{{.}}</li>{{end}}</ul>{{end}}
+{{- with .Accounts}}
+<h3>Accounts</h3>
+<ul class="plain" id="accounts">{{range .}}<li>{{.}}</li>{{end}}</ul>
+{{- end}}
+<table id="requests">
+<tr><th>#</th><th>request</th><th>outcome</th><th>answer, or why</th></tr>
+{{- range .Rows}}
+<tr class="{{.Outcome}}"><td class="num">{{.N}}</td><td><a href="#{{anchor .Anchor}}">{{.Name}}</a></td><td class="result {{outcomeClass .Outcome}}">{{.Outcome}}</td><td>{{.Detail}}{{if .File}}<br><span class="where">reproducer: {{.File}}</span>{{end}}</td></tr>
+{{- end}}
+</table>
+</section>
+{{- end}}
+
 <section id="features">
-<h2>Scenarios by feature</h2>
+<h2>{{if .Replay}}Each recorded request as a scenario{{else}}Scenarios by feature{{end}}</h2>
 {{- range .Features}}
 <h3>{{.Name}} <span class="where">{{.URI}}</span></h3>
 {{- range .Scenarios}}
@@ -238,6 +266,7 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 {{- end}}
 </section>
 
+{{- if not .Replay}}
 <section id="coverage">
 <h2>Coverage: endpoints and the statuses the spec names</h2>
 {{- with .CoverageMatrix}}
@@ -271,5 +300,6 @@ ul.plain { margin: 0; padding-left: 1.1rem; }
 {{- end}}
 </table>
 </section>
+{{- end}}
 </body></html>
 `))

@@ -44,6 +44,7 @@ const defaultTimeout = 10 * time.Second
 const usageHeader = `Usage: pricing-contract [flags]
        pricing-contract init --base-url URL [--email E --other-email E ...] [--output FILE]
        pricing-contract explore --base-url URL [--budget D] [--seed N] ...
+       pricing-contract replay --base-url URL [--report FILE] [--junit FILE] ... RECORDING
 
 Runs the Pricing API contract suite against the server at --base-url. The
 target profile comes from --profile FILE and the PRICING_* environment (flag >
@@ -56,7 +57,9 @@ its api key authenticates, and that the target takes the profile's ids,
 address, phone and email domain. init writes a profile by asking the target
 (init --help). explore sends random sequences of operations to the target and
 to the mock's domain and writes a .feature reproducing any divergence
-(explore --help). --version prints the version of the binary.
+(explore --help). replay sends the requests of a recording (the mock's
+journal or a browser's HAR) to the target and judges them the same way
+(replay --help). --version prints the version of the binary.
 
 Exit status: 0 every scenario passed; 1 a scenario failed (or had an undefined
 or pending step, or the run was interrupted), or --explore reported a

@@ -25,7 +25,9 @@ import (
 //   - a credential in clear (a HAR's) is the same account wherever it is
 //     sent; a masked one (the journal's "***") is the current account's:
 //     the user of the path of a PUT /users, or else the account of the
-//     latest login or request that named one.
+//     latest login or request that named one; so is one in clear that the
+//     recorded server accepted but no answer ties to a user (an api key
+//     sent only to POST /apps): the account current when it was first used.
 //
 // Each recorded account is then one of the profile's pair: the one
 // --account names (EMAIL=A, user:ID=B), else the one whose email or api key
@@ -115,6 +117,7 @@ func learn(calls []*call) *accountMap {
 	m := &accountMap{ids: newIdentities(), actor: map[*call]string{}, madeBy: map[string]*call{}, primary: map[string]bool{}}
 	ids := m.ids
 	current := ""
+	currentAt := map[string]string{} // a credential in clear -> the current account when it was first used
 	for i, c := range calls {
 		if c.skip != "" {
 			continue
@@ -150,6 +153,9 @@ func learn(calls []*call) *accountMap {
 			node = current
 		default:
 			node = secretNode(c.cred)
+			if _, seen := ids.parent[node]; !seen {
+				currentAt[node] = current
+			}
 			ids.add(node, i)
 			if status != 401 && status != 0 {
 				ids.authed[node] = true
@@ -194,6 +200,20 @@ func learn(calls []*call) *accountMap {
 		m.actor[c] = node
 		if node != "" && status != 401 && status != 0 && c.cred.scheme != "none" {
 			current = node
+		}
+	}
+	// A credential the recorded server accepted whose user no answer showed
+	// (an api key sent to POST /apps) is the account's that was current when
+	// it was first used, as a masked one is.
+	hasUser := map[string]bool{}
+	for n := range ids.parent {
+		if strings.HasPrefix(n, "user:") {
+			hasUser[ids.find(n)] = true
+		}
+	}
+	for n, cur := range currentAt {
+		if ids.authed[n] && !hasUser[ids.find(n)] && cur != "" {
+			ids.union(cur, n, ids.first[n])
 		}
 	}
 	return m

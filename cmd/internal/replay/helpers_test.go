@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -21,6 +23,8 @@ type session struct {
 	token string
 	// ns, when set, is the mock's namespace the session acts in.
 	ns string
+	// client sends the requests; nil: http.DefaultClient.
+	client *http.Client
 }
 
 // call sends one request and returns the answer's status and body.
@@ -51,7 +55,11 @@ func (s *session) call(method, path string, header map[string]string, body any) 
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	res, err := http.DefaultClient.Do(req)
+	client := s.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	res, err := client.Do(req)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -115,4 +123,86 @@ func userBody(u gjson.Result, changes map[string]any) map[string]any {
 		b[k] = v
 	}
 	return b
+}
+
+// harTransport records every request it sends, whatever its host, as the
+// entries of a HAR 1.2 log, as a browser's developer tools save them.
+type harTransport struct {
+	mu      sync.Mutex
+	entries []map[string]any
+}
+
+func (h *harTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		body, _ = io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	started := time.Now()
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	answer, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	res.Body = io.NopCloser(bytes.NewReader(answer))
+	pairs := func(h http.Header) []map[string]string {
+		var out []map[string]string
+		for k, vs := range h {
+			for _, v := range vs {
+				out = append(out, map[string]string{"name": k, "value": v})
+			}
+		}
+		return out
+	}
+	request := map[string]any{"method": req.Method, "url": req.URL.String(), "httpVersion": "HTTP/1.1", "headers": pairs(req.Header),
+		"queryString": []any{}, "cookies": []any{}, "headersSize": -1, "bodySize": len(body)}
+	if len(body) > 0 {
+		request["postData"] = map[string]any{"mimeType": req.Header.Get("Content-Type"), "text": string(body)}
+	}
+	h.mu.Lock()
+	h.entries = append(h.entries, map[string]any{
+		"startedDateTime": started.UTC().Format(time.RFC3339Nano), "time": float64(time.Since(started).Microseconds()) / 1000,
+		"request": request,
+		"response": map[string]any{"status": res.StatusCode, "statusText": res.Status, "httpVersion": "HTTP/1.1", "headers": pairs(res.Header),
+			"cookies": []any{}, "content": map[string]any{"size": len(answer), "mimeType": res.Header.Get("Content-Type"), "text": string(answer)},
+			"redirectURL": "", "headersSize": -1, "bodySize": len(answer)},
+		"cache": map[string]any{}, "timings": map[string]any{"send": 0, "wait": 0, "receive": 0},
+	})
+	h.mu.Unlock()
+	return res, nil
+}
+
+// har is the log recorded, as a HAR file.
+func (h *harTransport) har(t *testing.T) []byte {
+	t.Helper()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b, err := json.MarshalIndent(map[string]any{"log": map[string]any{"version": "1.2", "creator": map[string]any{"name": "replay test", "version": "1"},
+		"pages": []any{}, "entries": h.entries}}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// hits counts the requests a server received, by path.
+type hits struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (h *hits) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		h.paths = append(h.paths, r.Method+" "+r.URL.Path)
+		h.mu.Unlock()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (h *hits) seen() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.paths...)
 }

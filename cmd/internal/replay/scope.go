@@ -94,7 +94,7 @@ func findBase(rec *Recording, given string) (base, error) {
 // staticExt are the extensions of files a page loads.
 var staticExt = map[string]bool{".html": true, ".htm": true, ".js": true, ".mjs": true, ".css": true, ".map": true, ".png": true,
 	".jpg": true, ".jpeg": true, ".gif": true, ".svg": true, ".ico": true, ".webp": true, ".avif": true, ".woff": true,
-	".woff2": true, ".ttf": true, ".otf": true, ".eot": true, ".txt": true, ".xml": true, ".webmanifest": true, ".wasm": true}
+	".woff2": true, ".ttf": true, ".otf": true, ".eot": true, ".txt": true, ".xml": true, ".webmanifest": true, ".wasm": true, ".json": true}
 
 // outside says why a request is not the API's at the base ("" it is), and
 // otherwise returns its version segment and its path below it.
