@@ -169,6 +169,7 @@ type Server struct {
 	answers atomic.Pointer[catalogueAnswers]
 
 	persist   *persister // nil without StateFile
+	stateLock *stateLock // StateFile's, held from New to Close
 	bodies    *budget    // the bytes of request bodies in flight (boundBodies)
 	importMu  sync.Mutex // one state import at a time
 	stop      chan struct{}
@@ -207,6 +208,16 @@ func New(opts Options) (*Server, error) {
 	s.rules.max = lim.AllRules
 	s.answers.Store(&catalogueAnswers{seed: seed, seedKind: seedKind(seed)})
 	if opts.StateFile != "" {
+		// The lock first: nothing of the file is read, folded or deleted
+		// while another mock serves it (state_lock.go).
+		if s.stateLock, err = lockState(opts.StateFile); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if s.persist == nil {
+				s.stateLock.release()
+			}
+		}()
 		// Before any store: the secret of the file's hashes is the first
 		// thing the file needs.
 		secret, err := openSecret(opts.StateFile)
@@ -271,6 +282,7 @@ func (s *Server) Close() error {
 		s.done.Wait()
 		if s.persist != nil {
 			s.closeErr = s.persist.close()
+			s.stateLock.release()
 		}
 	})
 	return s.closeErr

@@ -46,23 +46,13 @@ func resolve(path string) string {
 // tempPattern is the name of a state file's temporary files (os.CreateTemp).
 func tempPattern(target string) string { return "." + filepath.Base(target) + ".tmp-*" }
 
-// prepareStateDir checks that the state file's folder exists and takes
-// files, and removes the temporary files a crash left there.
+// prepareStateDir checks that the state file's folder takes files, and
+// removes the temporary files a crash left there; lockState has checked
+// that the folder exists, and holds the lock, so no other mock is writing
+// them.
 func prepareStateDir(path string) error {
 	target := resolve(path)
 	dir := filepath.Dir(target)
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return &StateFileError{path, fmt.Errorf("the folder %s does not exist", dir)}
-	case err != nil:
-		return &StateFileError{path, err}
-	case !fi.IsDir():
-		return &StateFileError{path, fmt.Errorf("%s is not a folder", dir)}
-	}
-	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
-		return &StateFileError{path, errors.New("it is a folder, not a file")}
-	}
 	probe, err := os.CreateTemp(dir, tempPattern(target))
 	if err != nil {
 		return &StateFileError{path, fmt.Errorf("the folder %s does not take new files: %v", dir, errors.Unwrap(err))}
@@ -82,6 +72,7 @@ func keyFile(path string) string { return resolve(path) + ".key" }
 
 // openSecret checks the state file's folder, then reads the secret of its
 // hashes, or makes one (readable by the owner only) when there is none.
+// The caller holds the state file's lock.
 func openSecret(path string) (*pricing.Secret, error) {
 	if err := prepareStateDir(path); err != nil {
 		return nil, err

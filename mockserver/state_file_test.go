@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -302,7 +303,7 @@ func TestStateFileResetIsOnDiskWhenAnswered(t *testing.T) {
 	if rec := serve(s, "POST", "/__admin/reset", ""); rec.Code != 200 {
 		t.Fatalf("POST /__admin/reset: %d %s", rec.Code, rec.Body)
 	}
-	wantAfterRestart(t, path, seeded)
+	wantAfterCrash(t, path, seeded)
 	s.Close()
 }
 
@@ -342,8 +343,8 @@ func TestStateFileFromAnExportWithoutWriteKeys(t *testing.T) {
 		t.Fatalf("an export without write keys as the state file: %v", err)
 	}
 	made := keys(first)
-	// Not closed: as after a SIGKILL.
-	again, err := New(Options{StateFile: path})
+	// As after a SIGKILL: another mock reads what the files hold.
+	again, err := New(Options{StateFile: crashCopy(t, path)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +390,7 @@ func TestStateFileImportDuringCompaction(t *testing.T) {
 		t.Fatalf("PUT /__admin/state: %d", code)
 	}
 	// As after a SIGKILL: another mock reads the files.
-	again, err := New(Options{StateFile: path})
+	again, err := New(Options{StateFile: crashCopy(t, path)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +471,7 @@ func TestStateFileFailedCompactionKeepsItsLog(t *testing.T) {
 	if rec := serve(s, "POST", "/v1/sessions", `{"email":"qa@example.com","password":"qa-password"}`); rec.Code != 200 {
 		t.Fatalf("login: %d %s", rec.Code, rec.Body)
 	}
-	wantAfterRestart(t, path, "Round1") // as after a SIGKILL
+	wantAfterCrash(t, path, "Round1")
 }
 
 // Close after a compaction that failed, with nothing written since: the
@@ -510,15 +511,7 @@ func TestStateLogReplay(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("no snapshot after %d compactions' worth of changes: %v", 40, err)
 	}
-	dir := t.TempDir()
-	crashed := filepath.Join(dir, "state.json")
-	for _, f := range []string{"", ".key", ".log", ".log.old"} {
-		if b, err := os.ReadFile(path + f); err == nil {
-			if err := os.WriteFile(crashed+f, b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	crashed := crashCopy(t, path)
 	// A write cut by the crash, after the last answered one.
 	f, err := os.OpenFile(logPath(crashed), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
@@ -532,14 +525,79 @@ func TestStateLogReplay(t *testing.T) {
 	}
 
 	bad := filepath.Join(t.TempDir(), "state.json")
-	if err := os.WriteFile(logPath(bad), []byte("{not json}\n{\"next\":{}}\n"), 0o600); err != nil {
+	badLog := "{not json}\n{\"next\":{}}\n"
+	if err := os.WriteFile(logPath(bad), []byte(badLog), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := New(Options{StateFile: bad}); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("a bad line before the last: %v, want an error naming the line", err)
 	}
-	if b, _ := os.ReadFile(logPath(bad)); string(b) != "{not json}\n{\"next\":{}}\n" {
+	if b, _ := os.ReadFile(logPath(bad)); string(b) != badLog {
 		t.Errorf("the bad log was changed: %q", b)
 	}
 	s.Close()
+}
+
+// filesOf reads every file beside the state file at path (the lock file
+// aside), by name.
+func filesOf(t *testing.T, path string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() == filepath.Base(lockPath(path)) || !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(path), e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(b)
+	}
+	return out
+}
+
+// Finding "no lock on the state file": two mocks on one file both served
+// it, and a second start folded and deleted the first one's log. Now the
+// first holds a lock for its life, and a second start on the file stops
+// with one line before it reads, folds or deletes anything.
+func TestStateFileLocked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	first, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rename(t, first, "", "First")
+	files := filesOf(t, path)
+	link := filepath.Join(dir, "link.json") // the same file by another name
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, link} {
+		second, err := New(Options{StateFile: p})
+		var se *StateFileError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "another pricing-mock serves it") || strings.Contains(err.Error(), "\n") {
+			if second != nil {
+				second.Close()
+			}
+			t.Fatalf("a second mock on %s: %v, want a one-line StateFileError saying another mock serves it", p, err)
+		}
+	}
+	if after := filesOf(t, path); !maps.Equal(after, files) {
+		t.Errorf("the second start changed the files beside the state file:\n%v\nwant\n%v", after, files)
+	}
+	rename(t, first, "", "StillFirst")
+	wantAfterCrash(t, path, "StillFirst")
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lockPath(path)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the lock file is left after Close: %v", err)
+	}
+	wantAfterRestart(t, path, "StillFirst") // the lock is free again
 }

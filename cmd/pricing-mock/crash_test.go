@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -297,5 +298,74 @@ func TestTermAtTheEndOfTheGrace(t *testing.T) {
 	t.Logf("%d of %d delayed writes answered 200 around the end of the grace, %d lost; statuses %v", acked, writers, lost, statuses)
 	if acked == 0 {
 		t.Error("no write was answered 200: the test proves nothing")
+	}
+}
+
+// put changes writer i's first name to name on a running child: the status.
+func (c *child) put(i int, name string) (int, error) {
+	body := fmt.Sprintf(userBody, writerEmail(i), name)
+	req, _ := http.NewRequest("PUT", fmt.Sprintf("%s/users/%d", c.base, writerUser(i)), strings.NewReader(body))
+	req.Header.Set("Authorization", "api-key "+writerKey(i))
+	res, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		return 0, err
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode, nil
+}
+
+// Finding "no lock on the state file": a second start on the file of a
+// running mock, which then failed on the taken port, had already folded
+// and deleted the first one's log; 5 of 5 writes the first answered after
+// it were lost to a SIGKILL. Now the second exits 2 before it touches the
+// files, and every write the first answered survives.
+func TestSecondMockKeepsTheFirstsWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the test builds and kills mocks")
+	}
+	t.Parallel()
+	state := filepath.Join(t.TempDir(), "state.json")
+	first := startChild(t, state)
+	defer func() {
+		first.cmd.Process.Kill()
+		first.cmd.Wait()
+	}()
+	n := 0
+	for range 5 {
+		n++
+		if code, err := first.put(0, fmt.Sprintf("w0-%d", n)); err != nil || code != 200 {
+			t.Fatalf("PUT: %d %v", code, err)
+		}
+	}
+	// The same port too, as when a developer starts the mock twice.
+	addr := strings.TrimSuffix(strings.TrimPrefix(first.base, "http://"), "/v1")
+	var stderr strings.Builder
+	second := exec.Command(builtMock(t), "--addr", addr, "--state", state, "--accounts", "8")
+	second.Stderr = &stderr
+	err := second.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), "another pricing-mock serves it") {
+		t.Errorf("a second mock on the file: %v, stderr %q; want exit 2 and one line saying another mock serves it", err, stderr.String())
+	}
+	for range 5 {
+		n++
+		if code, err := first.put(0, fmt.Sprintf("w0-%d", n)); err != nil || code != 200 {
+			t.Fatalf("PUT after the second start: %d %v", code, err)
+		}
+	}
+	first.cmd.Process.Signal(syscall.SIGKILL)
+	first.cmd.Wait()
+	again := startChild(t, state)
+	defer func() {
+		again.cmd.Process.Signal(syscall.SIGTERM)
+		again.cmd.Wait()
+	}()
+	name, err := again.firstName(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := seqOf(name); got != int64(n) {
+		t.Errorf("after a SIGKILL the file holds write %d (%q), want the last one answered, %d", got, name, n)
 	}
 }
