@@ -75,6 +75,10 @@ type Options struct {
 	AdminHosts []string
 	// Limits bound what the mock keeps; a zero field takes its default.
 	Limits Limits
+
+	// stateStep, for the tests, is called at each step of the writes of
+	// the state file (persister.at), from the start on.
+	stateStep func(name string)
 }
 
 // Limits bound what the mock keeps, whatever the requests (README, "Limits
@@ -230,7 +234,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("mockserver: the seed does not fit in the data bound: %w", err)
 	}
 	if opts.StateFile != "" {
-		if s.persist, err = openState(opts.StateFile, s.spaces.def.store, s.logger); err != nil {
+		if s.persist, err = openState(opts.StateFile, s.spaces.def.store, s.logger, opts.stateStep); err != nil {
 			return nil, err
 		}
 		if opts.StateCompactBytes > 0 {

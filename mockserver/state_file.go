@@ -91,7 +91,7 @@ func openSecret(path string) (*pricing.Secret, error) {
 	}
 	secret := pricing.NewSecret()
 	text, _ := secret.MarshalText()
-	if err := writeFileAtomic(kf, append(text, '\n')); err != nil {
+	if err := writeFileAtomic(kf, append(text, '\n'), nil); err != nil {
 		return nil, &StateFileError{path, fmt.Errorf("the key file %s: %v", kf, err)}
 	}
 	return secret, nil
@@ -100,8 +100,9 @@ func openSecret(path string) (*pricing.Secret, error) {
 // writeFileAtomic writes a file through a temporary file in its folder,
 // synced and renamed over it, then syncs the folder: a crash leaves the old
 // file or the new one, never half of one, and a written file survives a
-// power cut. The file is readable by its owner only.
-func writeFileAtomic(path string, b []byte) error {
+// power cut. The file is readable by its owner only. beforeRename, when
+// set, runs once the temporary file is synced (a step for the tests).
+func writeFileAtomic(path string, b []byte, beforeRename func()) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
@@ -113,6 +114,9 @@ func writeFileAtomic(path string, b []byte) error {
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && beforeRename != nil {
+		beforeRename()
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)

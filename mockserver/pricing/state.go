@@ -42,6 +42,11 @@ type State struct {
 	// session; an import may leave it out (or give lower numbers) and gets
 	// one past the highest id in use.
 	Next StateNext `json:"next"`
+	// Generation is a --state file's own: how many times its log was
+	// superseded whole (an import, a reset, a fold), which the log's
+	// header names, so that a log is never replayed over a snapshot that
+	// replaced it. An export leaves it out; an import ignores it.
+	Generation int64 `json:"generation,omitempty"`
 }
 
 // StateNext is the next id of each kind.
