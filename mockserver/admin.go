@@ -141,9 +141,14 @@ func (s *Server) guardAdmin(c *gin.Context) {
 		abortWith(c, pricing.CodeForbidden, "The admin API does not answer pages of other origins ("+r.Header.Get("Origin")+
 			"); start the mock with --cors-origins listing the origin to allow it.")
 	default:
+		c.Set(adminKey, true)
 		c.Next()
 	}
 }
+
+// adminKey is set in the gin context of an admin call guardAdmin let
+// through: its body is not an anonymous one (inflight.go).
+const adminKey = "mockserver.admin"
 
 // adminReset handles POST /__admin/reset: the namespace's store back to the
 // seed. Its journal and rules stay; they have their own DELETE.
@@ -208,6 +213,9 @@ func (s *Server) adminPutState(c *gin.Context) {
 	switch {
 	case errors.As(err, &tooLarge):
 		abortWith(c, pricing.CodeBodyTooLarge, "The state document is larger than 32 MiB.")
+		return
+	case bodyBudgetError(err):
+		abortWith(c, pricing.CodeUnavailable, "The state was not imported: "+bodyBudgetMessage(err))
 		return
 	case err != nil:
 		abortWith(c, pricing.CodeInvalidState, "The state was not imported: "+err.Error()+".")

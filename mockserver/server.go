@@ -207,7 +207,7 @@ func New(opts Options) (*Server, error) {
 		pool:    pricing.NewPool(lim.DataBytes),
 		journal: &journal{maxEntries: lim.JournalEntries, maxBytes: lim.JournalBytes},
 		admin:   newAdminGuard(opts),
-		bodies:  newBudget(bodyBudget),
+		bodies:  newBudget(bodyBudget, anonBudget),
 	}
 	s.rules.max = lim.AllRules
 	s.answers.Store(&catalogueAnswers{seed: seed, seedKind: seedKind(seed)})
