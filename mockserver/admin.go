@@ -201,16 +201,22 @@ func newWriteKeys(st *pricing.State) (int, error) {
 
 // adminPutState handles PUT /__admin/state: the document replaces the
 // namespace's data, or, with any problem, changes nothing and answers 400
-// with the problems. It answers the state as stored (secrets hashed). In
+// with the problems (409 as soon as it is read past what a namespace
+// keeps: pricing.Store.ReadState). It answers the state as stored (secrets hashed). In
 // the namespace of --state, the answer waits for the file: an import that
 // was answered 200 is on disk.
 func (s *Server) adminPutState(c *gin.Context) {
 	// One import at a time: each holds its whole document decoded.
 	s.importMu.Lock()
 	defer s.importMu.Unlock()
-	st, err := pricing.ReadState(http.MaxBytesReader(c.Writer, c.Request.Body, maxStateBody))
+	ns := s.nsFor(c)
+	st, err := ns.store.ReadState(http.MaxBytesReader(c.Writer, c.Request.Body, maxStateBody))
 	var tooLarge *http.MaxBytesError
+	var limit *pricing.StateLimitError
 	switch {
+	case errors.As(err, &limit):
+		fieldErrors(c, []pricing.FieldError{limit.Field})
+		return
 	case errors.As(err, &tooLarge):
 		abortWith(c, pricing.CodeBodyTooLarge, "The state document is larger than 32 MiB.")
 		return
@@ -225,7 +231,6 @@ func (s *Server) adminPutState(c *gin.Context) {
 		internalError(c, "The state was not imported: no write key could be made: "+err.Error()+".")
 		return
 	}
-	ns := s.nsFor(c)
 	if errs := ns.store.Import(st); len(errs) > 0 {
 		fieldErrors(c, errs)
 		return
