@@ -153,6 +153,7 @@ func (b *budget) take(ctx context.Context, h *bodyHold, n int64, anon bool) bool
 		b.anonFree -= n
 		h.anon += n
 	}
+	h.last = b.now() // a wait for room is no stall
 	b.holds[h] = struct{}{}
 	return true
 }
