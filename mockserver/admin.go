@@ -117,6 +117,36 @@ func (g adminGuard) pageAllowed(r *http.Request) bool {
 	return ok && strings.EqualFold(host, r.Host)
 }
 
+// namespaceAllowed reports whether a request may name a namespace: every
+// name makes one, and the mock keeps 1000. A request of no browser (no
+// Origin, no Sec-Fetch-Site: curl, a test, a CI job) may; so may one with
+// the admin token. A browser's needs a positive proof that its page may:
+// an origin --cors-origins names, or a page of the mock itself under one of
+// its own host names (ownHost). An Origin equal to the Host is not enough:
+// a page whose DNS name is made to point at the mock (DNS rebinding) is of
+// the same origin as the mock, under a name of its own; and a same-origin
+// GET carries no Origin at all, only Sec-Fetch-Site, which a page cannot
+// set.
+func (g adminGuard) namespaceAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	site := r.Header.Get("Sec-Fetch-Site")
+	switch {
+	case origin == "" && site == "":
+		return true
+	case g.token != nil && g.hasToken(r):
+		return true
+	case origin != "":
+		o := normalizeOrigin(origin)
+		if g.origins[o] {
+			return true
+		}
+		_, host, ok := strings.Cut(o, "://")
+		return ok && strings.EqualFold(host, r.Host) && g.ownHost(r.Host)
+	default:
+		return site == "same-origin" && g.ownHost(r.Host)
+	}
+}
+
 // showsSecrets reports whether a request may see the demo accounts'
 // passwords and keys on the home page: those it could read from the admin
 // API's own host without a token. With a token the admin API answers no

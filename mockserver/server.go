@@ -87,9 +87,13 @@ type Options struct {
 // oldest; a fault rule past its bounds is refused with 400.
 type Limits struct {
 	// Namespaces bounds the named namespaces; one unused for NamespaceIdle
-	// is dropped.
-	Namespaces    int
-	NamespaceIdle time.Duration
+	// is dropped, and when Namespaces are held, a new name takes the place
+	// of the one unused longest if it was unused for NamespaceEvictIdle.
+	// A client (an address) makes at most NamespaceRate new ones a minute.
+	Namespaces         int
+	NamespaceIdle      time.Duration
+	NamespaceEvictIdle time.Duration
+	NamespaceRate      int
 	// Users, Clients, Apps and Sessions bound each namespace's store.
 	Users, Clients, Apps, Sessions int
 	// DataBytes bounds the estimated size of all stores together.
@@ -107,17 +111,19 @@ type Limits struct {
 // its compiled pattern), the mock keeps at most DataBytes + JournalBytes +
 // 32 MiB of rules: 224 MiB, inside the 256 MiB the README states.
 var DefaultLimits = Limits{
-	Namespaces:     1000,
-	NamespaceIdle:  time.Hour,
-	Users:          pricing.DefaultLimits.Users,
-	Clients:        pricing.DefaultLimits.Clients,
-	Apps:           pricing.DefaultLimits.Apps,
-	Sessions:       pricing.DefaultLimits.Sessions,
-	DataBytes:      160 << 20,
-	JournalEntries: 10_000,
-	JournalBytes:   32 << 20,
-	Rules:          100,
-	AllRules:       1000,
+	Namespaces:         1000,
+	NamespaceIdle:      time.Hour,
+	NamespaceEvictIdle: 5 * time.Minute,
+	NamespaceRate:      100,
+	Users:              pricing.DefaultLimits.Users,
+	Clients:            pricing.DefaultLimits.Clients,
+	Apps:               pricing.DefaultLimits.Apps,
+	Sessions:           pricing.DefaultLimits.Sessions,
+	DataBytes:          160 << 20,
+	JournalEntries:     10_000,
+	JournalBytes:       32 << 20,
+	Rules:              100,
+	AllRules:           1000,
 }
 
 // withDefaults fills the zero fields of l from DefaultLimits.
@@ -129,6 +135,7 @@ func (l Limits) withDefaults() Limits {
 		}
 	}
 	set(&l.Namespaces, d.Namespaces)
+	set(&l.NamespaceRate, d.NamespaceRate)
 	set(&l.Users, d.Users)
 	set(&l.Clients, d.Clients)
 	set(&l.Apps, d.Apps)
@@ -138,6 +145,9 @@ func (l Limits) withDefaults() Limits {
 	set(&l.AllRules, d.AllRules)
 	if l.NamespaceIdle <= 0 {
 		l.NamespaceIdle = d.NamespaceIdle
+	}
+	if l.NamespaceEvictIdle <= 0 {
+		l.NamespaceEvictIdle = min(d.NamespaceEvictIdle, l.NamespaceIdle)
 	}
 	if l.DataBytes <= 0 {
 		l.DataBytes = d.DataBytes
@@ -230,7 +240,7 @@ func New(opts Options) (*Server, error) {
 		}
 		s.src.UseSecret(secret)
 	}
-	if s.spaces, err = newNamespaces(lim.Namespaces, lim.NamespaceIdle, s.newNamespace, s.dropNamespace); err != nil {
+	if s.spaces, err = newNamespaces(lim, s.newNamespace, s.dropNamespace); err != nil {
 		return nil, fmt.Errorf("mockserver: the seed does not fit in the data bound: %w", err)
 	}
 	if opts.StateFile != "" {
