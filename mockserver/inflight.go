@@ -13,31 +13,46 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// The body budget bounds the bytes of request bodies held at once: a
-// hundred 1 MiB bodies arriving together wait their turn instead of being
-// held in memory all at once. Kept data is bounded by the data budget;
-// this bounds the work in flight.
+// The body budget bounds the bytes of request bodies held at once, and
+// what decoding them holds besides: a hundred 1 MiB bodies arriving
+// together wait their turn instead of being held in memory all at once.
+// Kept data is bounded by the data budget; this bounds the work in flight.
 //
-// A body is charged as its bytes arrive, never by the length it declares,
-// so that a connection holds only what it has sent: two clients sending a
-// byte a second hold two bytes, not the 64 MiB their Content-Length
-// claims. What one request may hold is the most its route reads (1 MiB, or
-// 32 MiB for the one import read at a time); requests not authenticated
-// when they read (sign-ups, logins, and whatever is read before the
-// credentials are checked) share a quarter of the budget, so that however
-// many of them there are, the others' writes keep three quarters. When a
-// request waits for room, the requests whose bodies stopped arriving for
-// idleHold are cut off (503) and their room comes back: a client that
-// sends most of a body and then stalls holds it only while nobody needs it.
+// Nothing is taken for what a client declares before it sends it: a
+// body's first freeBytes are free (a connection holds buffers of that size
+// anyway), so that two clients sending a byte a second, whatever their
+// Content-Length claims, hold nothing. A body that goes past them takes,
+// at once, what the whole of it will cost: its length (the most its route
+// reads when it does not say: 1 MiB, 32 MiB for the one import read at a
+// time), times decodeWeight for an API body, which is held whole and
+// decoded (an import is decoded entry by entry as it arrives, a byte of it
+// costs one). Taken at once, never piece by piece, so that bodies holding
+// part of the room while waiting for the rest never wait on each other.
+// Requests not authenticated when they take it (sign-ups, logins, bodies
+// read before the credentials are checked) take from a quarter of the
+// budget as well, so that however many of them there are, the others'
+// writes keep three quarters. A request that must wait does so after
+// those that waited before it in its share, and meanwhile the requests
+// whose bodies stopped arriving for idleHold are cut off (503) and their
+// room comes back: a client that sends the start of a large body and then
+// stalls holds its room only while nobody needs it.
 const (
 	bodyBudget = 64 << 20
 	anonBudget = bodyBudget / 4
+	// freeBytes are the bytes of a body read before it takes its room.
+	freeBytes = 4 << 10
 	// bodyWait is how long a request waits for room before it is
 	// answered 503.
 	bodyWait = 10 * time.Second
 	// idleHold is how long a body may stall while another request waits
-	// for room before it is cut off.
-	idleHold = time.Second
+	// for room before it is cut off: long enough that a client starved of
+	// CPU is not taken for a stalled one (1 s cut some under load).
+	idleHold = 2 * time.Second
+	// decodeWeight is what a byte of an API body costs until its request
+	// is answered: the body (1), the decoder's buffer (up to 2, as it
+	// grows by doubling) and the decoded value (1, a string's bytes);
+	// TestWorkInFlightIsBounded measures the shapes that cost the most.
+	decodeWeight = 4
 )
 
 // errBodyWait and errBodyStalled are the read errors of a body that found
@@ -75,11 +90,12 @@ type budget struct {
 	// [0] for the whole budget, [1] for the anonymous share, so that an
 	// authenticated request never waits behind anonymous ones.
 	queues [2][]*bodyHold
+	idle   time.Duration // idleHold; shorter in tests
 	now    func() time.Time
 }
 
 func newBudget(n, anon int64) *budget {
-	b := &budget{free: n, anonFree: anon, holds: map[*bodyHold]struct{}{}, now: time.Now}
+	b := &budget{free: n, anonFree: anon, holds: map[*bodyHold]struct{}{}, idle: idleHold, now: time.Now}
 	b.cond = sync.NewCond(&b.mu)
 	return b
 }
@@ -100,9 +116,9 @@ func (b *budget) wake() {
 	b.mu.Unlock()
 }
 
-// take charges n more bytes to h, and to the anonymous share when anon,
-// waiting for room, after the requests that waited before it, until ctx
-// ends: false then. While it waits, the holders whose bodies stalled for
+// take charges n bytes to h, and to the anonymous share when anon, waiting
+// for room, after the requests that waited before it, until ctx ends:
+// false then. While it waits, the holders whose bodies stalled for
 // idleHold are cut off.
 func (b *budget) take(ctx context.Context, h *bodyHold, n int64, anon bool) bool {
 	b.mu.Lock()
@@ -125,7 +141,7 @@ func (b *budget) take(ctx context.Context, h *bodyHold, n int64, anon bool) bool
 		done := make(chan struct{})
 		defer close(done)
 		go func() {
-			tick := time.NewTicker(idleHold / 4)
+			tick := time.NewTicker(b.idle / 4)
 			defer tick.Stop()
 			for {
 				select {
@@ -159,15 +175,22 @@ func (b *budget) take(ctx context.Context, h *bodyHold, n int64, anon bool) bool
 }
 
 // cutStalledLocked cuts off the holders whose bodies have not ended, and
-// received nothing for idleHold though they do not wait for room.
+// received nothing for b.idle though they do not wait for room.
 func (b *budget) cutStalledLocked() {
 	now := b.now()
 	for h := range b.holds {
-		if !h.waiting && !h.ended && !h.wasCut && h.cut != nil && now.Sub(h.last) >= idleHold {
+		if !h.waiting && !h.ended && !h.wasCut && h.cut != nil && now.Sub(h.last) >= b.idle {
 			h.wasCut = true
 			h.cut()
 		}
 	}
+}
+
+// arrived marks that bytes of h's body arrived.
+func (b *budget) arrived(h *bodyHold) {
+	b.mu.Lock()
+	h.last = b.now()
+	b.mu.Unlock()
 }
 
 // end marks h's body as ended, and reports whether h was cut off.
@@ -189,31 +212,45 @@ func (b *budget) release(h *bodyHold) {
 	b.mu.Unlock()
 }
 
-// budgetedBody charges the bytes of a request body to the budget as they
-// arrive.
+// budgetedBody takes a request's room in the budget once its body goes
+// past freeBytes.
 type budgetedBody struct {
 	io.ReadCloser
-	b    *budget
-	h    *bodyHold
-	c    *gin.Context
-	ctx  context.Context
-	done bool
+	b        *budget
+	h        *bodyHold
+	c        *gin.Context
+	ctx      context.Context
+	cost     int64 // the room the whole body takes
+	length   int64 // its Content-Length, -1 when it does not say
+	read     int64
+	reserved bool
+	done     bool
 }
 
 func (r *budgetedBody) Read(p []byte) (int, error) {
 	if r.done {
 		return 0, io.EOF
 	}
-	n, err := r.ReadCloser.Read(p)
-	if n > 0 {
-		ctx, cancel := context.WithTimeout(r.ctx, bodyWait)
-		ok := r.b.take(ctx, r.h, int64(n), r.anonymous())
-		cancel()
-		if !ok {
-			r.done = true
-			r.b.end(r.h)
-			return 0, errBodyWait
+	if !r.reserved {
+		switch {
+		case r.read < freeBytes:
+			p = p[:min(int64(len(p)), freeBytes-r.read)]
+		case r.length < 0 || r.read < r.length:
+			ctx, cancel := context.WithTimeout(r.ctx, bodyWait)
+			ok := r.b.take(ctx, r.h, r.cost, r.anonymous())
+			cancel()
+			if !ok {
+				r.done = true
+				r.b.end(r.h)
+				return 0, errBodyWait
+			}
+			r.reserved = true
 		}
+	}
+	n, err := r.ReadCloser.Read(p)
+	r.read += int64(n)
+	if n > 0 && r.reserved {
+		r.b.arrived(r.h)
 	}
 	if err != nil {
 		r.done = true
@@ -233,19 +270,28 @@ func (r *budgetedBody) anonymous() bool {
 	return !caller && !admin
 }
 
-// boundBodies charges the request's body to the budget as it is read, and
-// gives it back when the request has been answered.
+// boundBodies makes the request's body take its room in the budget once
+// it goes past freeBytes, and gives it back when the request has been
+// answered.
 func (s *Server) boundBodies(c *gin.Context) {
-	if c.Request.Body == nil || c.Request.Body == http.NoBody || c.Request.ContentLength == 0 {
+	r := c.Request
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 		c.Next()
 		return
 	}
+	most, weight := int64(maxBody), int64(decodeWeight)
+	if r.Method == http.MethodPut && r.URL.Path == adminPrefix+"/state" {
+		most, weight = maxStateBody, 1
+	}
+	if r.ContentLength > 0 && r.ContentLength < most {
+		most = r.ContentLength
+	}
 	rc := http.NewResponseController(c.Writer)
 	h := &bodyHold{cut: func() { rc.SetReadDeadline(time.Now()) }}
-	body := c.Request.Body
-	c.Request.Body = &budgetedBody{ReadCloser: body, b: s.bodies, h: h, c: c, ctx: c.Request.Context()}
+	body := r.Body
+	r.Body = &budgetedBody{ReadCloser: body, b: s.bodies, h: h, c: c, ctx: r.Context(), cost: most * weight, length: r.ContentLength}
 	defer func() {
-		c.Request.Body = body
+		r.Body = body
 		s.bodies.release(h)
 	}()
 	c.Next()
