@@ -33,9 +33,10 @@ import (
 // budget as well, so that however many of them there are, the others'
 // writes keep three quarters. A request that must wait does so after
 // those that waited before it in its share, and meanwhile the requests
-// whose bodies stopped arriving for idleHold are cut off (503) and their
-// room comes back: a client that sends the start of a large body and then
-// stalls holds its room only while nobody needs it.
+// whose bodies made no progress for idleHold (received less than
+// progressBytes) are cut off (503) and their room comes back: a client
+// that sends the start of a large body and then stalls, or trickles, holds
+// its room only while nobody needs it.
 const (
 	bodyBudget = 64 << 20
 	anonBudget = bodyBudget / 4
@@ -48,6 +49,9 @@ const (
 	// for room before it is cut off: long enough that a client starved of
 	// CPU is not taken for a stalled one (1 s cut some under load).
 	idleHold = 2 * time.Second
+	// progressBytes is what a body must receive within idleHold not to be
+	// taken for stalled: 8 KiB a second, a slow mobile link's fraction.
+	progressBytes = 16 << 10
 	// decodeWeight is what a byte of an API body costs until its request
 	// is answered: the body (1), the decoder's buffer (up to 2, as it
 	// grows by doubling) and the decoded value (1, a string's bytes);
@@ -103,7 +107,7 @@ func newBudget(n, anon int64) *budget {
 // bodyHold is what one request holds of the budget.
 type bodyHold struct {
 	held, anon int64
-	last       time.Time // when its last bytes arrived
+	last       time.Time // when its body last made progress (progressBytes more)
 	waiting    bool      // it waits for room: not stalled, whatever last says
 	ended      bool      // its body has ended: cutting it frees nothing sooner
 	cut        func()    // makes its pending read fail (a read deadline now)
@@ -186,7 +190,7 @@ func (b *budget) cutStalledLocked() {
 	}
 }
 
-// arrived marks that bytes of h's body arrived.
+// arrived marks that h's body made progress.
 func (b *budget) arrived(h *bodyHold) {
 	b.mu.Lock()
 	h.last = b.now()
@@ -223,6 +227,7 @@ type budgetedBody struct {
 	cost     int64 // the room the whole body takes
 	length   int64 // its Content-Length, -1 when it does not say
 	read     int64
+	progress int64 // bytes read since the body last made progress
 	reserved bool
 	done     bool
 }
@@ -249,8 +254,11 @@ func (r *budgetedBody) Read(p []byte) (int, error) {
 	}
 	n, err := r.ReadCloser.Read(p)
 	r.read += int64(n)
-	if n > 0 && r.reserved {
-		r.b.arrived(r.h)
+	if r.reserved {
+		if r.progress += int64(n); r.progress >= progressBytes {
+			r.progress = 0
+			r.b.arrived(r.h)
+		}
 	}
 	if err != nil {
 		r.done = true

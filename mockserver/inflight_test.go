@@ -99,7 +99,8 @@ func TestSlowBodiesHoldNoBudget(t *testing.T) {
 
 // Unauthenticated bodies share a quarter of the budget (16 MiB, four
 // bodies of 1 MiB at 4 bytes a byte): twenty sign-ups that each send most
-// of 1 MiB and stall would take all 64 MiB without it. An authenticated
+// of 1 MiB and then stall, or trickle a byte every 50 ms, would take all
+// 64 MiB without it. An authenticated
 // PUT of 256 KiB, which takes room, is answered at once (without the share
 // it waits for the stalls to be cut), and so is a login (under 4 KiB: it
 // takes no room): both before any stalled body is cut off. Those are cut
@@ -124,7 +125,17 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 	for i := range conns {
 		conns[i] = sendHead(t, addr, fmt.Sprintf("POST /v1/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
 			"Content-Length: %d\r\n\r\n", 1<<20), "")
-		go io.WriteString(conns[i], chunk) // ends when the server has read it, or the connection is closed
+		go func() { // ends when the connection is closed
+			if _, err := io.WriteString(conns[i], chunk); err != nil || i%2 == 0 {
+				return
+			}
+			for range 100 {
+				time.Sleep(50 * time.Millisecond)
+				if _, err := io.WriteString(conns[i], "x"); err != nil {
+					return
+				}
+			}
+		}()
 	}
 	// The share is taken: four bodies hold 4 MiB each, the others wait.
 	for start := time.Now(); mockserver.AnonymousRoom(srv) >= 4<<20; time.Sleep(5 * time.Millisecond) {
@@ -135,12 +146,13 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 
 	// When each stalled sign-up is answered (cut off), if it is.
 	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		cuts []time.Time
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		cuts     []time.Time
+		trickled int
 	)
-	deadline := time.Now().Add(time.Second) // a stall is cut 500 ms after its last byte, within a quarter more
-	for _, conn := range conns {
+	deadline := time.Now().Add(time.Second) // a stall is cut 500 ms after its last progress, within a quarter more
+	for i, conn := range conns {
 		wg.Go(func() {
 			conn.SetReadDeadline(deadline)
 			res, err := http.ReadResponse(bufio.NewReader(conn), nil)
@@ -154,6 +166,7 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 			}
 			mu.Lock()
 			cuts = append(cuts, at)
+			trickled += i % 2
 			mu.Unlock()
 		})
 	}
@@ -180,5 +193,8 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 			t.Errorf("%s was answered %v after the first stalled sign-up was cut off: it waited for their room", what, at.Sub(first).Round(time.Millisecond))
 		}
 	}
-	t.Logf("%d of %d stalled sign-ups cut off within a second", len(cuts), stalled)
+	if trickled == 0 {
+		t.Error("no trickling sign-up was cut off within a second")
+	}
+	t.Logf("%d of %d stalled sign-ups cut off within a second, %d of them trickling", len(cuts), stalled, trickled)
 }
