@@ -97,10 +97,10 @@ func TestSlowBodiesHoldNoBudget(t *testing.T) {
 	}
 }
 
-// Unauthenticated bodies share a quarter of the budget (16 MiB, four
-// bodies of 1 MiB at 4 bytes a byte): twenty sign-ups that each send most
-// of 1 MiB and then stall, or trickle a byte every 50 ms, would take all
-// 64 MiB without it. An authenticated
+// Unauthenticated bodies share a quarter of the budget (8 MiB, two bodies
+// of 1 MiB at 4 bytes a byte): twenty sign-ups that each send most of
+// 1 MiB and then stall, or trickle a byte every 50 ms, would take all
+// 32 MiB without it. An authenticated
 // PUT of 256 KiB, which takes room, is answered at once (without the share
 // it waits for the stalls to be cut), and so is a login (under 4 KiB: it
 // takes no room): both before any stalled body is cut off. Those are cut
@@ -137,7 +137,7 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 			}
 		}()
 	}
-	// The share is taken: four bodies hold 4 MiB each, the others wait.
+	// The share is taken: two bodies hold 4 MiB each, the others wait.
 	for start := time.Now(); mockserver.AnonymousRoom(srv) >= 4<<20; time.Sleep(5 * time.Millisecond) {
 		if time.Since(start) > 5*time.Second {
 			t.Fatalf("the stalled sign-ups did not take the anonymous share in 5 s (%d bytes left)", mockserver.AnonymousRoom(srv))
