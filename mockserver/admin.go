@@ -250,9 +250,6 @@ func (s *Server) adminPutState(c *gin.Context) {
 	case errors.As(err, &tooLarge):
 		abortWith(c, pricing.CodeBodyTooLarge, "The state document is larger than 32 MiB.")
 		return
-	case bodyBudgetError(err):
-		abortWith(c, pricing.CodeUnavailable, "The state was not imported: "+bodyBudgetMessage(err))
-		return
 	case err != nil:
 		abortWith(c, pricing.CodeInvalidState, "The state was not imported: "+err.Error()+".")
 		return
