@@ -244,6 +244,9 @@ func (r *budgetedBody) Read(p []byte) (int, error) {
 		switch {
 		case r.read < freeBytes:
 			p = p[:min(int64(len(p)), freeBytes-r.read)]
+		case r.c.Writer.Written():
+			// Answered (refused before its body was read): only the
+			// journal reads on, 64 KiB at most; it takes no room.
 		case r.length < 0 || r.read < r.length:
 			ctx, cancel := context.WithTimeout(r.ctx, bodyWait)
 			ok := r.b.take(ctx, r.h, r.cost, r.anonymous())

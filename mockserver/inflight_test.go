@@ -102,8 +102,10 @@ func TestSlowBodiesHoldNoBudget(t *testing.T) {
 // 1 MiB and then stall, or trickle a byte every 50 ms, would take all
 // 32 MiB without it. An authenticated
 // PUT of 256 KiB, which takes room, is answered at once (without the share
-// it waits for the stalls to be cut), and so is a login (under 4 KiB: it
-// takes no room): both before any stalled body is cut off. Those are cut
+// it waits for the stalls to be cut), and so are a login (under 4 KiB: it
+// takes no room) and an unauthenticated PUT of 256 KiB (refused before its
+// body is read, whose rest the journal reads): all before any stalled body
+// is cut off. Those are cut
 // off (503) once they sent nothing for the hold (2 s; 500 ms here) while
 // others wait (without the cut, none is answered before the read timeout,
 // 30 s).
@@ -121,12 +123,25 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 	addr := ln.Addr().String()
 	const stalled, sent = 20, 1<<20 - 1<<10
 	chunk := `{"email":"` + strings.Repeat("x", sent-11)
+	// The share is taken: two bodies hold 4 MiB each, the others wait.
+	shareTaken := func() {
+		for start := time.Now(); mockserver.AnonymousRoom(srv) >= 4<<20; time.Sleep(5 * time.Millisecond) {
+			if time.Since(start) > 5*time.Second {
+				t.Fatalf("the stalled sign-ups did not take the anonymous share in 5 s (%d bytes left)", mockserver.AnonymousRoom(srv))
+			}
+		}
+	}
+	// The first half trickles (and takes the share first), the other stalls.
 	conns := make([]net.Conn, stalled)
+	trickles := func(i int) bool { return i < stalled/2 }
 	for i := range conns {
+		if i == stalled/2 {
+			shareTaken()
+		}
 		conns[i] = sendHead(t, addr, fmt.Sprintf("POST /v1/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
 			"Content-Length: %d\r\n\r\n", 1<<20), "")
 		go func() { // ends when the connection is closed
-			if _, err := io.WriteString(conns[i], chunk); err != nil || i%2 == 0 {
+			if _, err := io.WriteString(conns[i], chunk); err != nil || !trickles(i) {
 				return
 			}
 			for range 100 {
@@ -137,12 +152,7 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 			}
 		}()
 	}
-	// The share is taken: two bodies hold 4 MiB each, the others wait.
-	for start := time.Now(); mockserver.AnonymousRoom(srv) >= 4<<20; time.Sleep(5 * time.Millisecond) {
-		if time.Since(start) > 5*time.Second {
-			t.Fatalf("the stalled sign-ups did not take the anonymous share in 5 s (%d bytes left)", mockserver.AnonymousRoom(srv))
-		}
-	}
+	shareTaken()
 
 	// When each stalled sign-up is answered (cut off), if it is.
 	var (
@@ -166,21 +176,28 @@ func TestStalledBodiesAreCutOff(t *testing.T) {
 			}
 			mu.Lock()
 			cuts = append(cuts, at)
-			trickled += i % 2
+			if trickles(i) {
+				trickled++
+			}
 			mu.Unlock()
 		})
 	}
 	padding := strings.Repeat(" ", 256<<10) // white space after the object: the same body, larger
 	answered := map[string]time.Time{}
-	for _, r := range []struct{ what, method, path, body, auth string }{
-		{"an authenticated PUT of 256 KiB", "PUT", "/v1/users/1", putBodyA() + padding, "api-key " + keyA},
-		{"a login", "POST", "/v1/sessions", loginBody, ""},
+	for _, r := range []struct {
+		what, method, path, body, auth string
+		want                           int
+	}{
+		{"an authenticated PUT of 256 KiB", "PUT", "/v1/users/1", putBodyA() + padding, "api-key " + keyA, 200},
+		{"a login", "POST", "/v1/sessions", loginBody, "", 200},
+		// Refused before its body is read; the journal reads 64 KiB of it.
+		{"an unauthenticated PUT of 256 KiB", "PUT", "/v1/users/1", putBodyA() + padding, "", 401},
 	} {
 		code, took := timed(t, addr, r.method, r.path, r.body, "Authorization", r.auth)
 		answered[r.what] = time.Now()
 		t.Logf("%s beside %d stalled sign-ups: %d in %v", r.what, stalled, code, took.Round(time.Millisecond))
-		if code != 200 {
-			t.Errorf("%s beside %d stalled sign-ups: %d, want 200", r.what, stalled, code)
+		if code != r.want {
+			t.Errorf("%s beside %d stalled sign-ups: %d, want %d", r.what, stalled, code, r.want)
 		}
 	}
 	wg.Wait()
