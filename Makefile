@@ -52,8 +52,8 @@ bench: ## the spec scenarios against a mock 30 ms away with 8 pairs of accounts,
 
 check: lint race catalogue
 
-crash: ## the state file's crash tests, many rounds: SIGKILL (in compactions too) and SIGTERM under eight writers, SIGTERM at the end of the grace; 0 acknowledged writes lost
-	$(GO) test ./cmd/pricing-mock -run 'TestCrashLosesNoAcknowledgedWrite|TestTermAtTheEndOfTheGrace' -count=1 -v -args -crash.rounds=$(or $(ROUNDS),60)
+crash: ## the state file's crash tests, many rounds: SIGKILL (in compactions too) and SIGTERM under eight writers, SIGKILL under imports and resets, SIGTERM at the end of the grace, a second mock on the file; 0 acknowledged writes lost, no mix
+	$(GO) test ./cmd/pricing-mock -run 'TestCrashLosesNoAcknowledgedWrite|TestCrashDuringImports|TestTermAtTheEndOfTheGrace|TestSecondMockKeepsTheFirstsWrites' -count=1 -v -args -crash.rounds=$(or $(ROUNDS),60)
 
 explore: ## differential exploration of a running target: make explore BASE_URL=http://127.0.0.1:8080/v1 BUDGET=10m
 	$(GO) run ./cmd/pricing-contract explore --base-url $(or $(BASE_URL),http://$(ADDR)/v1) --budget $(or $(BUDGET),60s)

@@ -117,6 +117,36 @@ func (g adminGuard) pageAllowed(r *http.Request) bool {
 	return ok && strings.EqualFold(host, r.Host)
 }
 
+// namespaceAllowed reports whether a request may name a namespace: every
+// name makes one, and the mock keeps 1000. A request of no browser (no
+// Origin, no Sec-Fetch-Site: curl, a test, a CI job) may; so may one with
+// the admin token. A browser's needs a positive proof that its page may:
+// an origin --cors-origins names, or a page of the mock itself under one of
+// its own host names (ownHost). An Origin equal to the Host is not enough:
+// a page whose DNS name is made to point at the mock (DNS rebinding) is of
+// the same origin as the mock, under a name of its own; and a same-origin
+// GET carries no Origin at all, only Sec-Fetch-Site, which a page cannot
+// set.
+func (g adminGuard) namespaceAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	site := r.Header.Get("Sec-Fetch-Site")
+	switch {
+	case origin == "" && site == "":
+		return true
+	case g.token != nil && g.hasToken(r):
+		return true
+	case origin != "":
+		o := normalizeOrigin(origin)
+		if g.origins[o] {
+			return true
+		}
+		_, host, ok := strings.Cut(o, "://")
+		return ok && strings.EqualFold(host, r.Host) && g.ownHost(r.Host)
+	default:
+		return site == "same-origin" && g.ownHost(r.Host)
+	}
+}
+
 // showsSecrets reports whether a request may see the demo accounts'
 // passwords and keys on the home page: those it could read from the admin
 // API's own host without a token. With a token the admin API answers no
@@ -141,9 +171,14 @@ func (s *Server) guardAdmin(c *gin.Context) {
 		abortWith(c, pricing.CodeForbidden, "The admin API does not answer pages of other origins ("+r.Header.Get("Origin")+
 			"); start the mock with --cors-origins listing the origin to allow it.")
 	default:
+		c.Set(adminKey, true)
 		c.Next()
 	}
 }
+
+// adminKey is set in the gin context of an admin call guardAdmin let
+// through: its body is not an anonymous one (inflight.go).
+const adminKey = "mockserver.admin"
 
 // adminReset handles POST /__admin/reset: the namespace's store back to the
 // seed. Its journal and rules stay; they have their own DELETE.
@@ -196,16 +231,22 @@ func newWriteKeys(st *pricing.State) (int, error) {
 
 // adminPutState handles PUT /__admin/state: the document replaces the
 // namespace's data, or, with any problem, changes nothing and answers 400
-// with the problems. It answers the state as stored (secrets hashed). In
+// with the problems (409 as soon as it is read past what a namespace
+// keeps: pricing.Store.ReadState). It answers the state as stored (secrets hashed). In
 // the namespace of --state, the answer waits for the file: an import that
 // was answered 200 is on disk.
 func (s *Server) adminPutState(c *gin.Context) {
 	// One import at a time: each holds its whole document decoded.
 	s.importMu.Lock()
 	defer s.importMu.Unlock()
-	st, err := pricing.ReadState(http.MaxBytesReader(c.Writer, c.Request.Body, maxStateBody))
+	ns := s.nsFor(c)
+	st, err := ns.store.ReadState(http.MaxBytesReader(c.Writer, c.Request.Body, maxStateBody))
 	var tooLarge *http.MaxBytesError
+	var limit *pricing.StateLimitError
 	switch {
+	case errors.As(err, &limit):
+		fieldErrors(c, []pricing.FieldError{limit.Field})
+		return
 	case errors.As(err, &tooLarge):
 		abortWith(c, pricing.CodeBodyTooLarge, "The state document is larger than 32 MiB.")
 		return
@@ -217,7 +258,6 @@ func (s *Server) adminPutState(c *gin.Context) {
 		internalError(c, "The state was not imported: no write key could be made: "+err.Error()+".")
 		return
 	}
-	ns := s.nsFor(c)
 	if errs := ns.store.Import(st); len(errs) > 0 {
 		fieldErrors(c, errs)
 		return

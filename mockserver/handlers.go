@@ -38,9 +38,12 @@ func readBody(c *gin.Context) ([]byte, bool) {
 	b, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, maxBody))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
+		switch {
+		case errors.As(err, &tooLarge):
 			abortWith(c, pricing.CodeBodyTooLarge, "The request body is larger than 1 MiB.")
-		} else {
+		case bodyBudgetError(err):
+			abortWith(c, pricing.CodeUnavailable, bodyBudgetMessage(err))
+		default:
 			invalidBody(c, "The request body could not be read.")
 		}
 		return nil, false

@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -168,5 +169,64 @@ func TestNamespaceHeaderFromAnotherOrigin(t *testing.T) {
 	}
 	if l := send(t, fresh, "GET", "/__admin/namespaces", noAuth, nil); strings.Contains(string(l.body), "made-by-evil") {
 		t.Errorf("a refused page made a namespace: %s", l)
+	}
+}
+
+// hostIs sends a request under another Host, as a page whose DNS name
+// leads to the mock does.
+func hostIs(host string) auth { return func(r *http.Request) { r.Host = host } }
+
+// Finding "a DNS-rebinding page can use up all 1000 namespaces": a page of
+// evil.example, whose name is made to point at 127.0.0.1, is of the same
+// origin as the mock under that name (its Origin equals the Host), and
+// its same-origin GETs carry no Origin at all; then a CI job's new
+// namespace got 409. A page now needs a positive proof: an origin
+// --cors-origins names, or the mock's own page under one of its own host
+// names.
+func TestNamespaceFromARebindingPage(t *testing.T) {
+	t.Parallel()
+	srv := newLimited(t, mockserver.Limits{Namespaces: 5})
+	const evil = "evil.example:8080"
+	rebinding := []struct {
+		name string
+		page auth
+	}{
+		{"a request with the page's Origin", all(hostIs(evil), header("Origin", "http://"+evil))},
+		{"a same-origin GET, no Origin", all(hostIs(evil), header("Sec-Fetch-Site", "same-origin"))},
+		{"a same-origin GET through a name --admin-hosts does not list", all(hostIs("mock.example:8080"), header("Sec-Fetch-Site", "same-origin"))},
+	}
+	for _, tc := range rebinding {
+		for i := range 10 {
+			r := send(t, srv, "GET", "/v1/platforms", all(tc.page, inNamespace(fmt.Sprintf("rebound-%d", i))), nil)
+			if r.status != http.StatusForbidden {
+				t.Fatalf("%s, namespace %d: %s, want 403", tc.name, i, r)
+			}
+		}
+	}
+	if l := send(t, srv, "GET", "/__admin/namespaces", nil, nil); strings.Contains(string(l.body), "rebound-") {
+		t.Errorf("a rebinding page made namespaces: %s", l.json.Get("namespaces.#.name"))
+	}
+	// The CI job's new namespace, and the mock's own pages.
+	for i, tc := range []struct {
+		name string
+		page auth
+	}{
+		{"a CI job", noAuth},
+		{"the mock's page, with its Origin", header("Origin", "http://"+localHost)},
+		{"the mock's page, a same-origin GET", header("Sec-Fetch-Site", "same-origin")},
+		{"the mock's page under localhost", all(hostIs("localhost:8080"), header("Origin", "http://localhost:8080"))},
+	} {
+		if r := send(t, srv, "GET", "/v1/platforms", all(tc.page, inNamespace(fmt.Sprintf("own-%d", i))), nil); r.status != http.StatusOK {
+			t.Errorf("%s: %s, want 200", tc.name, r)
+		}
+	}
+	// A name --admin-hosts lists is the mock's own.
+	lan, err := mockserver.New(mockserver.Options{AdminHosts: []string{"mock.example"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lan.Close()
+	if r := send(t, lan, "GET", "/v1/platforms", all(hostIs("mock.example:8080"), header("Sec-Fetch-Site", "same-origin"), inNamespace("lan")), nil); r.status != http.StatusOK {
+		t.Errorf("the mock's page under a name --admin-hosts lists: %s, want 200", r)
 	}
 }

@@ -2,6 +2,8 @@ package mockserver
 
 import (
 	"errors"
+	"net"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,7 +23,11 @@ import (
 // "default", use the default namespace (the one --state persists and
 // Server.Store returns). A named namespace is dropped by DELETE
 // /__admin/namespaces/NAME, or when no request used it for
-// Limits.NamespaceIdle.
+// Limits.NamespaceIdle; when the most namespaces are held, a new name takes
+// the place of the one unused longest, if no request used it for
+// Limits.NamespaceEvictIdle, so that a full table heals by itself. A
+// client (an address) makes at most Limits.NamespaceRate new namespaces a
+// minute.
 
 // NamespaceHeader names the namespace of a request.
 const NamespaceHeader = "X-Mock-Namespace"
@@ -44,11 +50,12 @@ type namespace struct {
 
 // namespaces is the set of namespaces of a Server; safe for concurrent use.
 type namespaces struct {
-	max  int           // named namespaces
-	idle time.Duration // a named namespace unused this long is dropped
-	now  func() time.Time
-	make func(name string, id uint64) (*namespace, error)
-	drop func(*namespace) // frees what a dropped namespace held
+	max   int           // named namespaces
+	idle  time.Duration // a named namespace unused this long is dropped
+	evict time.Duration // with max held, one unused this long makes room
+	now   func() time.Time
+	make  func(name string, id uint64) (*namespace, error)
+	drop  func(*namespace) // frees what a dropped namespace held
 
 	def       *namespace
 	lastSweep atomic.Int64 // Unix nanoseconds
@@ -56,10 +63,12 @@ type namespaces struct {
 	mu     sync.Mutex
 	named  map[string]*namespace
 	nextID uint64
+	made   creationRate // the new namespaces of each client
 }
 
-func newNamespaces(max int, idle time.Duration, make func(string, uint64) (*namespace, error), drop func(*namespace)) (*namespaces, error) {
-	n := &namespaces{max: max, idle: idle, now: time.Now, make: make, drop: drop, named: map[string]*namespace{}}
+func newNamespaces(lim Limits, make func(string, uint64) (*namespace, error), drop func(*namespace)) (*namespaces, error) {
+	n := &namespaces{max: lim.Namespaces, idle: lim.NamespaceIdle, evict: lim.NamespaceEvictIdle, now: time.Now,
+		make: make, drop: drop, named: map[string]*namespace{}, made: creationRate{perMinute: float64(lim.NamespaceRate)}}
 	def, err := make("", 1)
 	if err != nil {
 		return nil, err
@@ -70,13 +79,20 @@ func newNamespaces(max int, idle time.Duration, make func(string, uint64) (*name
 }
 
 // errNamespacesFull is get's error when the set holds its most namespaces,
-// idle ones dropped.
+// and none was unused long enough to make room.
 var errNamespacesFull = errors.New("the namespaces are full")
 
-// get returns the namespace of a name, creating it (seeded) on first use.
-// It fails with errNamespacesFull, or a *pricing.LimitError when the data
-// bound has no room for another seed.
-func (n *namespaces) get(name string) (*namespace, error) {
+// rateError is get's error when the client made its most new namespaces
+// of the last minute; it may make another after Retry.
+type rateError struct{ Retry time.Duration }
+
+func (e *rateError) Error() string { return "too many new namespaces" }
+
+// get returns the namespace of a name, creating it (seeded) on first use
+// by client (an address). It fails with errNamespacesFull, a *rateError,
+// or a *pricing.LimitError when the data bound has no room for another
+// seed.
+func (n *namespaces) get(name, client string) (*namespace, error) {
 	if name == "" || name == defaultName {
 		return n.def, nil
 	}
@@ -90,11 +106,21 @@ func (n *namespaces) get(name string) (*namespace, error) {
 		ns.lastUsed.Store(now)
 		return ns, nil
 	}
+	var evict *namespace // makes room
 	if len(n.named) >= n.max {
 		n.sweepLocked(now)
 		if len(n.named) >= n.max {
-			return nil, errNamespacesFull
+			if evict = n.evictableLocked(now); evict == nil {
+				return nil, errNamespacesFull
+			}
 		}
+	}
+	if ok, retry := n.made.allow(client, time.Unix(0, now)); !ok {
+		return nil, &rateError{retry}
+	}
+	if evict != nil {
+		delete(n.named, evict.name)
+		n.drop(evict)
 	}
 	ns, err := n.make(name, n.nextID)
 	if err != nil {
@@ -119,6 +145,80 @@ func (n *namespaces) sweepLocked(now int64) {
 			delete(n.named, name)
 			n.drop(ns)
 		}
+	}
+}
+
+// evictableLocked is the named namespace unused longest, if no request
+// used it for n.evict; nil when every one was used more recently.
+func (n *namespaces) evictableLocked(now int64) *namespace {
+	var oldest *namespace
+	for _, ns := range n.named {
+		if oldest == nil || ns.lastUsed.Load() < oldest.lastUsed.Load() {
+			oldest = ns
+		}
+	}
+	if oldest == nil || time.Duration(now-oldest.lastUsed.Load()) < n.evict {
+		return nil
+	}
+	return oldest
+}
+
+// creationRate bounds the new namespaces of each client: a bucket of
+// perMinute tokens per client address, refilled at perMinute a minute, one
+// taken per namespace made. Safe for concurrent use.
+type creationRate struct {
+	perMinute float64
+	mu        sync.Mutex
+	clients   map[string]*tokens
+}
+
+type tokens struct {
+	n  float64
+	at time.Time
+}
+
+// maxRateClients bounds the clients creationRate remembers; past it those
+// whose buckets are full again are forgotten, and then any.
+const maxRateClients = 10_000
+
+// allow takes a token of client's bucket at now; false, and how long until
+// the next token, when there is none.
+func (r *creationRate) allow(client string, now time.Time) (bool, time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.clients == nil {
+		r.clients = map[string]*tokens{}
+	}
+	t := r.clients[client]
+	if t == nil {
+		if len(r.clients) >= maxRateClients {
+			r.forgetLocked(now)
+		}
+		t = &tokens{n: r.perMinute, at: now}
+		r.clients[client] = t
+	}
+	t.n = min(r.perMinute, t.n+now.Sub(t.at).Minutes()*r.perMinute)
+	t.at = now
+	if t.n < 1 {
+		return false, time.Duration((1 - t.n) / r.perMinute * float64(time.Minute))
+	}
+	t.n--
+	return true, 0
+}
+
+// forgetLocked forgets the clients whose buckets are full again, or, when
+// none is, one of them.
+func (r *creationRate) forgetLocked(now time.Time) {
+	for c, t := range r.clients {
+		if t.n+now.Sub(t.at).Minutes()*r.perMinute >= r.perMinute {
+			delete(r.clients, c)
+		}
+	}
+	for c := range r.clients {
+		if len(r.clients) < maxRateClients {
+			break
+		}
+		delete(r.clients, c)
 	}
 }
 
@@ -175,14 +275,19 @@ func (s *Server) resolveNamespace(c *gin.Context) {
 		c.Next()
 		return
 	}
-	if !s.admin.pageAllowed(c.Request) {
+	if !s.admin.namespaceAllowed(c.Request) {
 		// Each name makes a namespace, and the mock keeps 1000: a page of
 		// any site a developer opens could use them all (CORS lets every
-		// origin call the API by default). Like the admin API's, they are
-		// for the origins --cors-origins names one by one, and the mock's
-		// own pages.
-		abortWith(c, pricing.CodeForbidden, "A page of "+strconv.Quote(c.Request.Header.Get("Origin"))+" may not send "+NamespaceHeader+
-			"; start the mock with --cors-origins naming that origin.")
+		// origin call the API by default), and so could one that DNS
+		// rebinding makes the mock's own origin. Like the admin API's,
+		// they are for the origins --cors-origins names one by one, and
+		// the mock's own pages under its own names.
+		page := c.Request.Header.Get("Origin")
+		if page == "" {
+			page = "http://" + c.Request.Host
+		}
+		abortWith(c, pricing.CodeForbidden, "A page of "+strconv.Quote(page)+" may not send "+NamespaceHeader+
+			"; start the mock with --cors-origins naming that origin (or, for the mock's own pages under another host name, --admin-hosts naming it).")
 		return
 	}
 	if !validNamespace(name) {
@@ -190,20 +295,38 @@ func (s *Server) resolveNamespace(c *gin.Context) {
 			"The "+NamespaceHeader+" header must be 1 to 64 characters among A-Z, a-z, 0-9, '.', '_' and '-'.")
 		return
 	}
-	ns, err := s.spaces.get(name)
-	if err != nil {
-		msg := "The mock already holds " + strconv.Itoa(s.limits.Namespaces) + " namespaces, the most it keeps"
+	ns, err := s.spaces.get(name, clientAddr(c.Request))
+	var rate *rateError
+	switch {
+	case errors.As(err, &rate):
+		secs := int((rate.Retry + time.Second - 1) / time.Second)
+		c.Header("Retry-After", strconv.Itoa(secs))
+		abortWith(c, pricing.CodeLimitReached, "This client made "+strconv.Itoa(s.limits.NamespaceRate)+
+			" new namespaces in the last minute, the most it may; reuse a name, or try again in "+strconv.Itoa(secs)+" s.")
+		return
+	case err != nil:
+		msg := "The mock already holds " + strconv.Itoa(s.limits.Namespaces) + " namespaces, each used in the last " +
+			s.limits.NamespaceEvictIdle.String() + ", the most it keeps"
 		if !errors.Is(err, errNamespacesFull) {
 			msg = "The namespace cannot be made: " + err.Error()
 		}
 		abortWith(c, pricing.CodeLimitReached, msg+"; reuse a name, or free one with DELETE "+adminPrefix+
-			"/namespaces/NAME (unused ones go after "+s.limits.NamespaceIdle.String()+").")
+			"/namespaces/NAME (when they are all taken, one unused for "+s.limits.NamespaceEvictIdle.String()+" makes room).")
 		return
 	}
 	if ns != s.spaces.def {
 		c.Set(nsKey, ns)
 	}
 	c.Next()
+}
+
+// clientAddr is the address a request came from, without its port: the
+// client whose new namespaces are counted.
+func clientAddr(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
 }
 
 // nsFor is the namespace of a request; the default one before

@@ -75,6 +75,10 @@ type Options struct {
 	AdminHosts []string
 	// Limits bound what the mock keeps; a zero field takes its default.
 	Limits Limits
+
+	// stateStep, for the tests, is called at each step of the writes of
+	// the state file (persister.at), from the start on.
+	stateStep func(name string)
 }
 
 // Limits bound what the mock keeps, whatever the requests (README, "Limits
@@ -83,9 +87,13 @@ type Options struct {
 // oldest; a fault rule past its bounds is refused with 400.
 type Limits struct {
 	// Namespaces bounds the named namespaces; one unused for NamespaceIdle
-	// is dropped.
-	Namespaces    int
-	NamespaceIdle time.Duration
+	// is dropped, and when Namespaces are held, a new name takes the place
+	// of the one unused longest if it was unused for NamespaceEvictIdle.
+	// A client (an address) makes at most NamespaceRate new ones a minute.
+	Namespaces         int
+	NamespaceIdle      time.Duration
+	NamespaceEvictIdle time.Duration
+	NamespaceRate      int
 	// Users, Clients, Apps and Sessions bound each namespace's store.
 	Users, Clients, Apps, Sessions int
 	// DataBytes bounds the estimated size of all stores together.
@@ -103,17 +111,19 @@ type Limits struct {
 // its compiled pattern), the mock keeps at most DataBytes + JournalBytes +
 // 32 MiB of rules: 224 MiB, inside the 256 MiB the README states.
 var DefaultLimits = Limits{
-	Namespaces:     1000,
-	NamespaceIdle:  time.Hour,
-	Users:          pricing.DefaultLimits.Users,
-	Clients:        pricing.DefaultLimits.Clients,
-	Apps:           pricing.DefaultLimits.Apps,
-	Sessions:       pricing.DefaultLimits.Sessions,
-	DataBytes:      160 << 20,
-	JournalEntries: 10_000,
-	JournalBytes:   32 << 20,
-	Rules:          100,
-	AllRules:       1000,
+	Namespaces:         1000,
+	NamespaceIdle:      time.Hour,
+	NamespaceEvictIdle: 5 * time.Minute,
+	NamespaceRate:      100,
+	Users:              pricing.DefaultLimits.Users,
+	Clients:            pricing.DefaultLimits.Clients,
+	Apps:               pricing.DefaultLimits.Apps,
+	Sessions:           pricing.DefaultLimits.Sessions,
+	DataBytes:          160 << 20,
+	JournalEntries:     10_000,
+	JournalBytes:       32 << 20,
+	Rules:              100,
+	AllRules:           1000,
 }
 
 // withDefaults fills the zero fields of l from DefaultLimits.
@@ -125,6 +135,7 @@ func (l Limits) withDefaults() Limits {
 		}
 	}
 	set(&l.Namespaces, d.Namespaces)
+	set(&l.NamespaceRate, d.NamespaceRate)
 	set(&l.Users, d.Users)
 	set(&l.Clients, d.Clients)
 	set(&l.Apps, d.Apps)
@@ -134,6 +145,9 @@ func (l Limits) withDefaults() Limits {
 	set(&l.AllRules, d.AllRules)
 	if l.NamespaceIdle <= 0 {
 		l.NamespaceIdle = d.NamespaceIdle
+	}
+	if l.NamespaceEvictIdle <= 0 {
+		l.NamespaceEvictIdle = min(d.NamespaceEvictIdle, l.NamespaceIdle)
 	}
 	if l.DataBytes <= 0 {
 		l.DataBytes = d.DataBytes
@@ -169,6 +183,7 @@ type Server struct {
 	answers atomic.Pointer[catalogueAnswers]
 
 	persist   *persister // nil without StateFile
+	stateLock *stateLock // StateFile's, held from New to Close
 	bodies    *budget    // the bytes of request bodies in flight (boundBodies)
 	importMu  sync.Mutex // one state import at a time
 	stop      chan struct{}
@@ -202,11 +217,21 @@ func New(opts Options) (*Server, error) {
 		pool:    pricing.NewPool(lim.DataBytes),
 		journal: &journal{maxEntries: lim.JournalEntries, maxBytes: lim.JournalBytes},
 		admin:   newAdminGuard(opts),
-		bodies:  newBudget(bodyBudget),
+		bodies:  newBudget(bodyBudget, anonBudget),
 	}
 	s.rules.max = lim.AllRules
 	s.answers.Store(&catalogueAnswers{seed: seed, seedKind: seedKind(seed)})
 	if opts.StateFile != "" {
+		// The lock first: nothing of the file is read, folded or deleted
+		// while another mock serves it (state_lock.go).
+		if s.stateLock, err = lockState(opts.StateFile); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if s.persist == nil {
+				s.stateLock.release()
+			}
+		}()
 		// Before any store: the secret of the file's hashes is the first
 		// thing the file needs.
 		secret, err := openSecret(opts.StateFile)
@@ -215,11 +240,11 @@ func New(opts Options) (*Server, error) {
 		}
 		s.src.UseSecret(secret)
 	}
-	if s.spaces, err = newNamespaces(lim.Namespaces, lim.NamespaceIdle, s.newNamespace, s.dropNamespace); err != nil {
+	if s.spaces, err = newNamespaces(lim, s.newNamespace, s.dropNamespace); err != nil {
 		return nil, fmt.Errorf("mockserver: the seed does not fit in the data bound: %w", err)
 	}
 	if opts.StateFile != "" {
-		if s.persist, err = openState(opts.StateFile, s.spaces.def.store, s.logger); err != nil {
+		if s.persist, err = openState(opts.StateFile, s.spaces.def.store, s.logger, opts.stateStep); err != nil {
 			return nil, err
 		}
 		if opts.StateCompactBytes > 0 {
@@ -271,6 +296,7 @@ func (s *Server) Close() error {
 		s.done.Wait()
 		if s.persist != nil {
 			s.closeErr = s.persist.close()
+			s.stateLock.release()
 		}
 	})
 	return s.closeErr

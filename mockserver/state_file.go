@@ -46,23 +46,13 @@ func resolve(path string) string {
 // tempPattern is the name of a state file's temporary files (os.CreateTemp).
 func tempPattern(target string) string { return "." + filepath.Base(target) + ".tmp-*" }
 
-// prepareStateDir checks that the state file's folder exists and takes
-// files, and removes the temporary files a crash left there.
+// prepareStateDir checks that the state file's folder takes files, and
+// removes the temporary files a crash left there; lockState has checked
+// that the folder exists, and holds the lock, so no other mock is writing
+// them.
 func prepareStateDir(path string) error {
 	target := resolve(path)
 	dir := filepath.Dir(target)
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return &StateFileError{path, fmt.Errorf("the folder %s does not exist", dir)}
-	case err != nil:
-		return &StateFileError{path, err}
-	case !fi.IsDir():
-		return &StateFileError{path, fmt.Errorf("%s is not a folder", dir)}
-	}
-	if fi, err := os.Stat(target); err == nil && fi.IsDir() {
-		return &StateFileError{path, errors.New("it is a folder, not a file")}
-	}
 	probe, err := os.CreateTemp(dir, tempPattern(target))
 	if err != nil {
 		return &StateFileError{path, fmt.Errorf("the folder %s does not take new files: %v", dir, errors.Unwrap(err))}
@@ -82,6 +72,7 @@ func keyFile(path string) string { return resolve(path) + ".key" }
 
 // openSecret checks the state file's folder, then reads the secret of its
 // hashes, or makes one (readable by the owner only) when there is none.
+// The caller holds the state file's lock.
 func openSecret(path string) (*pricing.Secret, error) {
 	if err := prepareStateDir(path); err != nil {
 		return nil, err
@@ -100,7 +91,7 @@ func openSecret(path string) (*pricing.Secret, error) {
 	}
 	secret := pricing.NewSecret()
 	text, _ := secret.MarshalText()
-	if err := writeFileAtomic(kf, append(text, '\n')); err != nil {
+	if err := writeFileAtomic(kf, append(text, '\n'), nil); err != nil {
 		return nil, &StateFileError{path, fmt.Errorf("the key file %s: %v", kf, err)}
 	}
 	return secret, nil
@@ -109,8 +100,9 @@ func openSecret(path string) (*pricing.Secret, error) {
 // writeFileAtomic writes a file through a temporary file in its folder,
 // synced and renamed over it, then syncs the folder: a crash leaves the old
 // file or the new one, never half of one, and a written file survives a
-// power cut. The file is readable by its owner only.
-func writeFileAtomic(path string, b []byte) error {
+// power cut. The file is readable by its owner only. beforeRename, when
+// set, runs once the temporary file is synced (a step for the tests).
+func writeFileAtomic(path string, b []byte, beforeRename func()) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, tempPattern(path))
 	if err != nil {
@@ -122,6 +114,9 @@ func writeFileAtomic(path string, b []byte) error {
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && beforeRename != nil {
+		beforeRename()
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -131,7 +132,7 @@ func TestStateFileGroupCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(b), "\n"); n < 1 || n > commits {
+	if n := strings.Count(string(b), "\n") - 1; n < 1 || n > commits { // the header aside
 		t.Errorf("the log holds %d lines for %d commits", n, commits)
 	}
 	rename(t, s, "", "Durable")
@@ -302,7 +303,7 @@ func TestStateFileResetIsOnDiskWhenAnswered(t *testing.T) {
 	if rec := serve(s, "POST", "/__admin/reset", ""); rec.Code != 200 {
 		t.Fatalf("POST /__admin/reset: %d %s", rec.Code, rec.Body)
 	}
-	wantAfterRestart(t, path, seeded)
+	wantAfterCrash(t, path, seeded)
 	s.Close()
 }
 
@@ -342,8 +343,8 @@ func TestStateFileFromAnExportWithoutWriteKeys(t *testing.T) {
 		t.Fatalf("an export without write keys as the state file: %v", err)
 	}
 	made := keys(first)
-	// Not closed: as after a SIGKILL.
-	again, err := New(Options{StateFile: path})
+	// As after a SIGKILL: another mock reads what the files hold.
+	again, err := New(Options{StateFile: crashCopy(t, path)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +390,7 @@ func TestStateFileImportDuringCompaction(t *testing.T) {
 		t.Fatalf("PUT /__admin/state: %d", code)
 	}
 	// As after a SIGKILL: another mock reads the files.
-	again, err := New(Options{StateFile: path})
+	again, err := New(Options{StateFile: crashCopy(t, path)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +471,7 @@ func TestStateFileFailedCompactionKeepsItsLog(t *testing.T) {
 	if rec := serve(s, "POST", "/v1/sessions", `{"email":"qa@example.com","password":"qa-password"}`); rec.Code != 200 {
 		t.Fatalf("login: %d %s", rec.Code, rec.Body)
 	}
-	wantAfterRestart(t, path, "Round1") // as after a SIGKILL
+	wantAfterCrash(t, path, "Round1")
 }
 
 // Close after a compaction that failed, with nothing written since: the
@@ -510,15 +511,7 @@ func TestStateLogReplay(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("no snapshot after %d compactions' worth of changes: %v", 40, err)
 	}
-	dir := t.TempDir()
-	crashed := filepath.Join(dir, "state.json")
-	for _, f := range []string{"", ".key", ".log", ".log.old"} {
-		if b, err := os.ReadFile(path + f); err == nil {
-			if err := os.WriteFile(crashed+f, b, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	crashed := crashCopy(t, path)
 	// A write cut by the crash, after the last answered one.
 	f, err := os.OpenFile(logPath(crashed), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
@@ -532,14 +525,204 @@ func TestStateLogReplay(t *testing.T) {
 	}
 
 	bad := filepath.Join(t.TempDir(), "state.json")
-	if err := os.WriteFile(logPath(bad), []byte("{not json}\n{\"next\":{}}\n"), 0o600); err != nil {
+	badLog := string(headerLine(0)) + "{not json}\n{\"next\":{}}\n"
+	if err := os.WriteFile(logPath(bad), []byte(badLog), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(Options{StateFile: bad}); err == nil || !strings.Contains(err.Error(), "line 1") {
+	if _, err := New(Options{StateFile: bad}); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("a bad line before the last: %v, want an error naming the line", err)
 	}
-	if b, _ := os.ReadFile(logPath(bad)); string(b) != "{not json}\n{\"next\":{}}\n" {
+	if b, _ := os.ReadFile(logPath(bad)); string(b) != badLog {
 		t.Errorf("the bad log was changed: %q", b)
 	}
 	s.Close()
+}
+
+// filesOf reads every file beside the state file at path (the lock file
+// aside), by name.
+func filesOf(t *testing.T, path string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() == filepath.Base(lockPath(path)) || !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(path), e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(b)
+	}
+	return out
+}
+
+// Finding "no lock on the state file": two mocks on one file both served
+// it, and a second start folded and deleted the first one's log. Now the
+// first holds a lock for its life, and a second start on the file stops
+// with one line before it reads, folds or deletes anything.
+func TestStateFileLocked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	first, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rename(t, first, "", "First")
+	files := filesOf(t, path)
+	link := filepath.Join(dir, "link.json") // the same file by another name
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, link} {
+		second, err := New(Options{StateFile: p})
+		var se *StateFileError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "another pricing-mock serves it") || strings.Contains(err.Error(), "\n") {
+			if second != nil {
+				second.Close()
+			}
+			t.Fatalf("a second mock on %s: %v, want a one-line StateFileError saying another mock serves it", p, err)
+		}
+	}
+	if after := filesOf(t, path); !maps.Equal(after, files) {
+		t.Errorf("the second start changed the files beside the state file:\n%v\nwant\n%v", after, files)
+	}
+	rename(t, first, "", "StillFirst")
+	wantAfterCrash(t, path, "StillFirst")
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lockPath(path)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the lock file is left after Close: %v", err)
+	}
+	wantAfterRestart(t, path, "StillFirst") // the lock is free again
+}
+
+// Finding "FILE.log is taken to be the mock's own": with --state dev.json
+// >> dev.json.log, the user's output log was deleted at shutdown and the
+// next start after a crash was refused. The log now has a name and a
+// header of its own; a file of the user's under the old name is left
+// alone, and one under the new name stops the start, untouched.
+func TestStateFileLeavesTheUsersFiles(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state.json")
+	const output = "pricing-mock listening on http://127.0.0.1:8080 (seed: embedded)\npricing-mock: data kept in state.json\n"
+	userLog := resolve(path) + ".log"
+	if err := os.WriteFile(userLog, []byte(output), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rename(t, s, "", "Crashed")
+	wantAfterCrash(t, path, "Crashed")
+	rename(t, s, "", "Stopped")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wantAfterRestart(t, path, "Stopped")
+	if b, err := os.ReadFile(userLog); err != nil || string(b) != output {
+		t.Errorf("the user's %s became %q (%v)", userLog, b, err)
+	}
+
+	for _, name := range []string{logPath(path), oldLogPath(path)} {
+		if err := os.WriteFile(name, []byte(output), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		files := filesOf(t, path)
+		_, err := New(Options{StateFile: path})
+		if err == nil || !strings.Contains(err.Error(), "is not a log of pricing-mock") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("a file of the user's at %s: %v, want a one-line refusal", name, err)
+		}
+		if after := filesOf(t, path); !maps.Equal(after, files) {
+			t.Errorf("the refused start changed the files:\n%v\nwant\n%v", after, files)
+		}
+		os.Remove(name)
+	}
+}
+
+// A log an earlier pricing-mock left under FILE.log after a crash (lines
+// of changes, no header) is replayed, folded and removed, so that an
+// upgrade loses no acknowledged write.
+func TestStateFileReadsAnEarlierLog(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	s, err := New(Options{StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rename(t, s, "", "Earlier")
+	crashed := crashCopy(t, path)
+	s.Close()
+	// The log as an earlier mock wrote it: its lines without the header.
+	b, err := os.ReadFile(logPath(crashed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lines, _ := strings.Cut(string(b), "\n")
+	os.Remove(logPath(crashed))
+	if err := os.WriteFile(resolve(crashed)+".log", []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wantAfterRestart(t, crashed, "Earlier")
+	if _, err := os.Stat(resolve(crashed) + ".log"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the earlier log was not removed once folded: %v", err)
+	}
+}
+
+// Finding "a torn line that is the log's only line survives the next
+// start": the next write was glued to it, and after the next crash the
+// start was refused (line 1: invalid character). Now a start folds every
+// log it finds, so the next write starts a clean log, and a torn last line
+// never stops a start.
+func TestStateLogTornOnlyLine(t *testing.T) {
+	t.Parallel()
+	for _, after := range []string{"a start", "an import"} {
+		t.Run(after, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "state.json")
+			s, err := New(Options{StateFile: path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := firstName(t, s, "")
+			if after == "an import" {
+				export, _ := json.Marshal(s.Store().Export())
+				if rec := serve(s, "PUT", "/__admin/state", string(export)); rec.Code != 200 {
+					t.Fatalf("PUT /__admin/state: %d %s", rec.Code, rec.Body)
+				}
+			}
+			rename(t, s, "", "Torn") // the first commit of the log, cut below
+			crashed := crashCopy(t, path)
+			s.Close()
+			b, err := os.ReadFile(logPath(crashed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cut := strings.LastIndex(strings.TrimSuffix(string(b), "\n"), "\n") + 1 // where the last line begins
+			if !strings.Contains(string(b[cut:]), `"Torn"`) {
+				t.Fatalf("the log's last line is not the change: %q", b)
+			}
+			if err := os.WriteFile(logPath(crashed), b[:cut+(len(b)-cut)/2], 0o600); err != nil {
+				t.Fatal(err)
+			}
+			// The torn change was never answered; the next one is.
+			again, err := New(Options{StateFile: crashed})
+			if err != nil {
+				t.Fatalf("a start on a log whose only line is torn: %v", err)
+			}
+			if got := firstName(t, again, ""); got != want {
+				t.Errorf("after the torn change, firstName %q, want %q", got, want)
+			}
+			rename(t, again, "", "Acknowledged")
+			wantAfterCrash(t, crashed, "Acknowledged")
+			again.Close()
+		})
+	}
 }

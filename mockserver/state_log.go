@@ -20,26 +20,120 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
-// A state file (Options.StateFile) is two files: the snapshot, the JSON
-// state document people read, import and export, and beside it a log of
-// the changes since the snapshot, one JSON line each (pricing.Changes). A
-// request that changes the default namespace is answered only once its
-// change is in the log and the log is synced; requests that change state
-// together share one sync (group commit). A commit costs what it changed,
-// whatever the size of the state; when the log has grown, it is folded
-// into a new snapshot in the background, and at Close. On start the
-// snapshot is loaded and the logs are replayed over it: a change appears
-// in the log whole or not at all (a torn last line was never answered 200).
+// A state file (Options.StateFile) is, beside it, a log of the changes
+// since the snapshot: FILE is the snapshot, the JSON state document people
+// read, import and export; FILE.wal the log, a header line and then one
+// JSON line per commit (pricing.Changes). A request that changes the
+// default namespace is answered only once its change is in the log and the
+// log is synced; requests that change state together share one sync (group
+// commit). A commit costs what it changed, whatever the size of the state;
+// when the log has grown, it is folded into a new snapshot in the
+// background, and at Close. On start the snapshot is loaded and the logs
+// are replayed over it. FILE.lock is the lock the mock holds for its life
+// (state_lock.go), FILE.key the secret of its hashes (state_file.go).
 //
-// Compaction renames the log to path.log.old, takes the store's state,
-// writes the snapshot and then removes the old log, so that a crash at any
-// moment leaves files whose replay (snapshot, old log, log) is the state:
-// every change is a record as it stands, and applying one twice changes
-// nothing.
+// Generations. The snapshot names a generation, and every log begins with
+// a header naming the generation of the snapshot its changes go onto; a
+// log is replayed only over the snapshot of its generation. Whatever
+// replaces the log whole (an import, a reset, the whole state written
+// after a commit failed, the fold at start and at Close) writes the
+// snapshot of the next generation, renames it in (from then on the file
+// holds the new state), and only then removes the logs and starts a new
+// one of the new generation: a crash at any instant leaves the old
+// snapshot with its logs, or the new snapshot, over which those logs are
+// never replayed.
+//
+// Compaction folds the log into a snapshot of the same generation: it
+// renames the log to FILE.wal.old, starts a new log, takes the store's
+// state, writes the snapshot and then removes the old log, so that a crash
+// at any moment leaves files whose replay (snapshot, old log, log) is the
+// state: every change is a record as it stands, and applying one twice
+// changes nothing.
+//
+// The header marks a log as the mock's own: a file under its name that
+// does not begin with one is the user's, and the start is refused rather
+// than the file folded or removed. A start folds every log it finds, so
+// that a line a crash cut short (never synced, never answered) is gone
+// before the next change is written.
 
 // logPath and oldLogPath are the log files of the state file at path.
-func logPath(path string) string    { return resolve(path) + ".log" }
-func oldLogPath(path string) string { return resolve(path) + ".log.old" }
+func logPath(path string) string    { return resolve(path) + ".wal" }
+func oldLogPath(path string) string { return resolve(path) + ".wal.old" }
+
+// legacyLogPaths are where pricing-mock kept its log before the log had a
+// header (FILE.log.old, FILE.log), in the order they are replayed. A start
+// reads them only when every line is a change of the mock's and the
+// snapshot has no generation yet, folds them and removes them; any other
+// file of those names is the user's and is left alone.
+func legacyLogPaths(path string) []string {
+	t := resolve(path)
+	return []string{t + ".log.old", t + ".log"}
+}
+
+// logMagic is the header's mark of a log of the mock.
+const logMagic = "pricing-mock state log"
+
+// logHeader is the first line of every log.
+type logHeader struct {
+	Log        string `json:"log"`
+	Generation int64  `json:"generation"`
+}
+
+func headerLine(gen int64) []byte {
+	b, _ := json.Marshal(logHeader{Log: logMagic, Generation: gen})
+	return append(b, '\n')
+}
+
+// maxHeaderLine bounds what is read of a file to tell whether it is a log.
+const maxHeaderLine = 4 << 10
+
+// readHeader reads the header of the log at lp: its generation, and false
+// when there is no file. A file without a header is not the mock's: an
+// error, and the caller changes nothing.
+func readHeader(lp string) (int64, bool, error) {
+	f, err := os.Open(lp)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(f, maxHeaderLine).ReadSlice('\n')
+	var h logHeader
+	if err == nil {
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(&h)
+	}
+	if err != nil || h.Log != logMagic {
+		return 0, false, fmt.Errorf("%s is not a log of pricing-mock (it does not begin with the log's header), and the mock keeps its log under that name; "+
+			"move the file away (it is left as it is)", lp)
+	}
+	return h.Generation, true, nil
+}
+
+// isLegacyLog reports whether the file at lp is a log of an earlier
+// pricing-mock: its first line a change, strictly. A first line that is
+// not one (an output log sent there, say) is the user's file.
+func isLegacyLog(lp string) (bool, error) {
+	f, err := os.Open(lp)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	line, err := bufio.NewReaderSize(f, 64<<10).ReadSlice('\n')
+	if err != nil || !bytes.Contains(line, []byte(`"next":`)) {
+		return false, nil
+	}
+	var ch pricing.Changes
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	return dec.Decode(&ch) == nil, nil
+}
 
 // defaultCompactAt is the size of the log past which it is folded into a
 // new snapshot: large enough that a snapshot of a big state is rare, small
@@ -55,6 +149,9 @@ type persister struct {
 	// compactHook, for the tests, runs in a compaction before it writes
 	// the snapshot.
 	compactHook func()
+	// step, for the tests, is called at each step of the writes of the
+	// files, with its name (see at): Options.stateStep.
+	step func(name string)
 
 	// Group commit: asked counts the commits requested, synced those on
 	// disk; one committer at a time (leading) writes everything changed
@@ -69,8 +166,10 @@ type persister struct {
 	commits int // syncs of the log or snapshot writes, for the tests
 
 	// fileMu orders the writes of the log and the snapshot.
-	fileMu     sync.Mutex
-	log        *os.File
+	fileMu sync.Mutex
+	gen    int64    // the generation of the snapshot and of the log
+	log    *os.File // nil when it could not be made: the next commit writes the whole state
+	// logBytes are the bytes of changes in the log, its header aside.
 	logBytes   int64
 	compacting bool
 	// compactStuck: an old log is left from a failed compaction.
@@ -79,12 +178,23 @@ type persister struct {
 	closed       bool
 }
 
-// openState loads the state file into store (the snapshot, then the logs),
-// folds a replayed log into a new snapshot, and opens the log for the
-// changes to come. A file that does not hold a valid state is an error; the
+// at marks a step of the writes for the tests: "snapshot:written" (the
+// new snapshot synced, not yet renamed in), "snapshot:renamed",
+// "logs:removed", "log:created", "compact:moved" (the log renamed aside)
+// and "compact:old-removed".
+func (p *persister) at(name string) {
+	if p.step != nil {
+		p.step(name)
+	}
+}
+
+// openState loads the state file into store (the snapshot, then the logs
+// of its generation), folds the logs it finds into a new snapshot, and
+// starts the log of the changes to come. A file that does not hold a valid
+// state, or a file of the user's under the log's name, is an error; the
 // caller stops, and the files are left as they are.
-func openState(path string, store *pricing.Store, logger *slog.Logger) (*persister, error) {
-	p := &persister{path: path, store: store, logger: logger, compactAt: defaultCompactAt}
+func openState(path string, store *pricing.Store, logger *slog.Logger, step func(string)) (*persister, error) {
+	p := &persister{path: path, store: store, logger: logger, compactAt: defaultCompactAt, step: step}
 	p.cond = sync.NewCond(&p.mu)
 	var st *pricing.State
 	b, err := os.ReadFile(path)
@@ -94,13 +204,44 @@ func openState(path string, store *pricing.Store, logger *slog.Logger) (*persist
 		if err != nil {
 			return nil, &StateFileError{path, fmt.Errorf("%v; fix or remove it (it is left as it is)", err)}
 		}
-		st = &parsed
+		st, p.gen = &parsed, parsed.Generation
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, &StateFileError{path, err}
 	}
-	replayed := 0
+	// Every log is looked at before anything is replayed or removed.
+	type logFile struct {
+		path   string
+		header bool
+	}
+	var replay []logFile
+	var legacy []string // an earlier mock's logs, removed with the fold
+	found := false      // a log is there: it is folded and removed
+	if p.gen == 0 {
+		for _, lp := range legacyLogPaths(path) {
+			ours, err := isLegacyLog(lp)
+			if err != nil {
+				return nil, &StateFileError{path, err}
+			}
+			if ours {
+				replay, legacy, found = append(replay, logFile{lp, false}), append(legacy, lp), true
+			}
+		}
+	}
 	for _, lp := range []string{oldLogPath(path), logPath(path)} {
-		n, err := replayLog(lp, &st, store)
+		gen, ok, err := readHeader(lp)
+		if err != nil {
+			return nil, &StateFileError{path, err}
+		}
+		if ok {
+			found = true
+			if gen == p.gen { // an older one was superseded by the snapshot
+				replay = append(replay, logFile{lp, true})
+			}
+		}
+	}
+	replayed := 0
+	for _, l := range replay {
+		n, err := replayLog(l.path, l.header, &st, store)
 		if err != nil {
 			return nil, &StateFileError{path, err}
 		}
@@ -125,27 +266,34 @@ func openState(path string, store *pricing.Store, logger *slog.Logger) (*persist
 	}
 	store.TrackChanges()
 	store.TakeChanges() // the import is what the files hold already
-	// The keys made are written at once: an app's key may not change
-	// with the next crash.
+	// What the logs held goes into a snapshot of the next generation, and
+	// so do the keys made: an app's key may not change with the next
+	// crash. A log with nothing to add (a line cut short, a generation
+	// superseded) is removed all the same, so that the next change
+	// starts a clean log.
 	if replayed > 0 || made > 0 {
-		if err := p.writeSnapshot(store.Export()); err != nil {
+		if err := p.writeSnapshot(store.Export(), p.gen+1); err != nil {
 			return nil, &StateFileError{path, err}
 		}
-		if err := removeLogs(path); err != nil {
+		p.gen++
+	}
+	if found {
+		if err := removeLogs(path, legacy...); err != nil {
 			return nil, &StateFileError{path, err}
 		}
 	}
-	if err := p.openLog(); err != nil {
+	if err := p.createLog(); err != nil {
 		return nil, &StateFileError{path, err}
 	}
 	return p, nil
 }
 
-// replayLog applies the changes of the log at lp to *st (the store's
-// export when there is no snapshot yet). A last line that does not parse
-// was cut by a crash before its sync, so before any answer; a bad line
-// before the last is an error.
-func replayLog(lp string, st **pricing.State, store *pricing.Store) (int, error) {
+// replayLog applies the changes of the log at lp (after its header line,
+// when it has one) to *st (the store's export when there is no snapshot
+// yet). A last line that does not end in a newline was cut by a crash
+// before its sync, so before any answer; a bad line before the last is an
+// error.
+func replayLog(lp string, header bool, st **pricing.State, store *pricing.Store) (int, error) {
 	f, err := os.Open(lp)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
@@ -158,16 +306,19 @@ func replayLog(lp string, st **pricing.State, store *pricing.Store) (int, error)
 	n := 0
 	for line := 1; ; line++ {
 		text, err := r.ReadBytes('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return n, err
+		}
+		if len(text) > 0 && text[len(text)-1] != '\n' {
+			return n, nil // the last line, cut before its newline: torn
+		}
+		if line == 1 && header {
+			continue
+		}
 		if len(bytes.TrimSpace(text)) > 0 {
 			var ch pricing.Changes
-			if jerr := json.Unmarshal(text, &ch); jerr != nil || err != nil && !errors.Is(err, io.EOF) {
-				if errors.Is(err, io.EOF) || text[len(text)-1] != '\n' {
-					return n, nil // torn: never synced, never answered
-				}
+			if jerr := json.Unmarshal(text, &ch); jerr != nil {
 				return n, fmt.Errorf("the log %s, line %d: %v; fix or remove it (it is left as it is)", lp, line, jerr)
-			}
-			if text[len(text)-1] != '\n' {
-				return n, nil // the last line, cut before its newline
 			}
 			if *st == nil {
 				exported := store.Export()
@@ -177,33 +328,32 @@ func replayLog(lp string, st **pricing.State, store *pricing.Store) (int, error)
 			n++
 		}
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return n, nil
-			}
-			return n, err
+			return n, nil // io.EOF
 		}
 	}
 }
 
-// openLog opens the log for appending.
-func (p *persister) openLog() error {
-	f, err := os.OpenFile(logPath(p.path), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+// createLog starts an empty log of the current generation: its header is
+// written to a temporary file, synced and renamed in, so that a log of the
+// mock never exists without one.
+func (p *persister) createLog() error {
+	lp := logPath(p.path)
+	if err := writeFileAtomic(lp, headerLine(p.gen), nil); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(lp, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return err
-	}
-	syncDir(filepath.Dir(logPath(p.path)))
-	p.log, p.logBytes = f, fi.Size()
+	p.log, p.logBytes = f, 0
+	p.at("log:created")
 	return nil
 }
 
-// removeLogs deletes both logs, once a snapshot holds what they held.
-func removeLogs(path string) error {
-	for _, lp := range []string{logPath(path), oldLogPath(path)} {
+// removeLogs deletes the logs (and the earlier mock's ones named in
+// legacy), once a snapshot holds what they held or supersedes them.
+func removeLogs(path string, legacy ...string) error {
+	for _, lp := range append([]string{logPath(path), oldLogPath(path)}, legacy...) {
 		if err := os.Remove(lp); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -219,13 +369,18 @@ func syncDir(dir string) {
 	}
 }
 
-// writeSnapshot writes st as the snapshot, atomically.
-func (p *persister) writeSnapshot(st pricing.State) error {
+// writeSnapshot writes st as the snapshot of generation gen, atomically.
+func (p *persister) writeSnapshot(st pricing.State, gen int64) error {
+	st.Generation = gen
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(resolve(p.path), append(b, '\n'))
+	if err := writeFileAtomic(resolve(p.path), append(b, '\n'), func() { p.at("snapshot:written") }); err != nil {
+		return err
+	}
+	p.at("snapshot:renamed")
+	return nil
 }
 
 // commit returns once every change made to the store before it was called
@@ -264,7 +419,7 @@ func (p *persister) commit() error {
 }
 
 // writeChanges appends what changed to the log and syncs it, or writes a
-// new snapshot when the store was replaced.
+// new snapshot when the store was replaced (or the log could not be made).
 func (p *persister) writeChanges() error {
 	p.fileMu.Lock()
 	defer p.fileMu.Unlock()
@@ -272,15 +427,11 @@ func (p *persister) writeChanges() error {
 		return errors.New("the mock is stopping")
 	}
 	ch := p.store.TakeChanges()
-	if ch.Full {
+	if ch.Full || p.log == nil {
 		// A compaction under way writes an older snapshot: were it to land
-		// after this one, the logs removed below would take the import
-		// (or reset) with them.
+		// after this one, the state would go back to before the import.
 		p.waitCompactionLocked()
-		if err := p.writeSnapshot(p.store.Export()); err != nil {
-			return fmt.Errorf("state file %s: %w", p.path, err)
-		}
-		return p.truncateLogsLocked()
+		return p.replaceLocked()
 	}
 	if ch.Empty() {
 		return nil
@@ -303,16 +454,30 @@ func (p *persister) writeChanges() error {
 	return nil
 }
 
-// truncateLogsLocked empties the log after a snapshot that holds it all;
-// the caller holds fileMu and no compaction runs.
-func (p *persister) truncateLogsLocked() error {
-	p.waitCompactionLocked()
-	p.log.Close()
-	if err := removeLogs(p.path); err != nil {
-		return err
+// replaceLocked writes the store's whole state as the snapshot of the next
+// generation, then removes the logs, which from the rename on are never
+// replayed, and starts a new one. The caller holds fileMu and no
+// compaction runs. On an error the log is left closed (nil), so that no
+// change goes into a log the snapshot may have superseded: the next commit
+// tries again.
+func (p *persister) replaceLocked() error {
+	if p.log != nil {
+		p.log.Close()
+		p.log = nil
 	}
+	if err := p.writeSnapshot(p.store.Export(), p.gen+1); err != nil {
+		return fmt.Errorf("state file %s: %w", p.path, err)
+	}
+	p.gen++
+	if err := removeLogs(p.path); err != nil {
+		return fmt.Errorf("state file %s: %w", p.path, err)
+	}
+	p.at("logs:removed")
 	p.compactStuck = false
-	return p.openLog()
+	if err := p.createLog(); err != nil {
+		return fmt.Errorf("state file %s: %w", logPath(p.path), err)
+	}
+	return nil
 }
 
 // waitCompactionLocked waits for a compaction under way to finish, letting
@@ -327,8 +492,9 @@ func (p *persister) waitCompactionLocked() {
 }
 
 // startCompaction moves the log aside and, in the background, writes the
-// store's state as the snapshot and removes the old log; the caller holds
-// fileMu. Commits go on meanwhile, into a new log.
+// store's state as the snapshot (of the same generation) and removes the
+// old log; the caller holds fileMu. Commits go on meanwhile, into a new
+// log.
 func (p *persister) startCompaction() {
 	if p.compactStuck {
 		return
@@ -337,38 +503,42 @@ func (p *persister) startCompaction() {
 		// A compaction failed and its old log holds changes no snapshot
 		// has: moving the log over it would lose them. The log grows
 		// until Close writes the snapshot (a start replays both).
-		if !p.compactStuck {
-			p.compactStuck = true
-			p.logError("the state log is not compacted until the mock stops",
-				fmt.Errorf("%s is left from a compaction that failed", oldLogPath(p.path)))
-		}
+		p.compactStuck = true
+		p.logError("the state log is not compacted until the mock stops",
+			fmt.Errorf("%s is left from a compaction that failed", oldLogPath(p.path)))
 		return
 	}
 	p.log.Close()
+	p.log = nil
 	if err := os.Rename(logPath(p.path), oldLogPath(p.path)); err != nil {
 		p.logError("the state log could not be moved aside for compaction", err)
-		if err := p.openLog(); err != nil {
-			p.logError("the state log could not be reopened", err)
+		if f, err := os.OpenFile(logPath(p.path), os.O_WRONLY|os.O_APPEND, 0); err != nil {
+			p.logError("the state log could not be reopened; the next change writes the whole state", err)
+		} else {
+			p.log = f
 		}
 		return
 	}
-	if err := p.openLog(); err != nil {
-		p.logError("the state log could not be reopened", err)
+	p.at("compact:moved")
+	if err := p.createLog(); err != nil {
+		// The next commit writes the whole state (replaceLocked).
+		p.logError("the state log could not be made; the next change writes the whole state", err)
 		return
 	}
-	st := p.store.Export()
+	st, gen := p.store.Export(), p.gen
 	p.compacting, p.compacted = true, make(chan struct{})
 	hook := p.compactHook
 	go func() {
 		if hook != nil {
 			hook()
 		}
-		err := p.writeSnapshot(st)
+		err := p.writeSnapshot(st, gen)
 		if err == nil {
 			if rerr := os.Remove(oldLogPath(p.path)); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 				err = rerr
 			}
 			syncDir(filepath.Dir(resolve(p.path)))
+			p.at("compact:old-removed")
 		}
 		if err != nil {
 			p.logError("the state snapshot was not written; the logs keep every change", err)
@@ -388,7 +558,7 @@ func (p *persister) logError(msg string, err error) {
 
 // close commits what is left and folds the log into the snapshot, so that
 // the file people read holds everything; a mock that changed nothing
-// leaves no file behind.
+// leaves no state file behind.
 func (p *persister) close() error {
 	err := p.commit()
 	p.fileMu.Lock()
@@ -398,16 +568,20 @@ func (p *persister) close() error {
 		return err
 	}
 	p.closed = true
-	p.log.Close()
+	if p.log != nil {
+		p.log.Close()
+		p.log = nil
+	}
 	if err != nil {
 		return err // the log keeps what was written; the next start replays it
 	}
 	_, serr := os.Stat(p.path)
 	_, oerr := os.Stat(oldLogPath(p.path)) // left by a compaction that failed
 	if p.logBytes > 0 || oerr == nil || errors.Is(serr, fs.ErrNotExist) && !p.store.Pristine() {
-		if err := p.writeSnapshot(p.store.Export()); err != nil {
+		if err := p.writeSnapshot(p.store.Export(), p.gen+1); err != nil {
 			return err
 		}
+		p.gen++
 	}
 	return removeLogs(p.path)
 }

@@ -53,8 +53,8 @@ func main() {
 }
 
 // defaultMemoryLimit is --memory-limit's default: the kept data (160 MiB),
-// the journal (32 MiB) and the bodies in flight (64 MiB), twice over for the
-// collector's headroom.
+// the journal (32 MiB), the bodies being decoded (32 MiB) and an import,
+// about twice over for the collector's headroom.
 const defaultMemoryLimit = 512 << 20
 
 // config is the parsed command line.

@@ -792,3 +792,34 @@ func TestAddressInUseExitsAtOnce(t *testing.T) {
 		t.Fatal("a mock whose address is taken is still running after 5 s")
 	}
 }
+
+// Finding "no lock on the state file": a second mock on the same --state
+// served it too. Now it exits 2 with one line before it starts, and the
+// first one goes on with its file.
+func TestRunSecondMockOnTheSameState(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/state.json"
+	base, stop := startRun(t, "--state", path)
+	if code, body := request(t, "PUT", base+"/v1/users/1", putQuentin, "Authorization", "api-key "+seed.APIKey); code != 200 {
+		t.Fatalf("PUT /v1/users/1: %d %s", code, body)
+	}
+	var stdout, stderr syncBuffer
+	// Were it to start, it would serve until the deadline.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	code := run(ctx, []string{"--addr", "127.0.0.1:0", "--state", path}, env(nil), &stdout, &stderr)
+	got := stderr.String()
+	if code != 2 || strings.Count(got, "\n") != 1 || !strings.HasPrefix(got, "pricing-mock: --state "+path+": another pricing-mock serves it") {
+		t.Errorf("a second mock on the file: exit %d, stderr %q; want 2 and one line saying another mock serves it", code, got)
+	}
+	if stdout.String() != "" {
+		t.Errorf("the second mock started: %q", stdout.String())
+	}
+	if code := stop(); code != 0 {
+		t.Fatalf("the first mock exited %d", code)
+	}
+	base, _ = startRun(t, "--state", path)
+	if code, body := request(t, "GET", base+"/v1/users/1", "", "Authorization", "api-key "+seed.APIKey); code != 200 || !strings.Contains(body, `"firstName":"Quentin"`) {
+		t.Errorf("after a restart: %d %s, want the first mock's change", code, body)
+	}
+}

@@ -3,10 +3,8 @@ package pricing
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -42,6 +40,11 @@ type State struct {
 	// session; an import may leave it out (or give lower numbers) and gets
 	// one past the highest id in use.
 	Next StateNext `json:"next"`
+	// Generation is a --state file's own: how many times its log was
+	// superseded whole (an import, a reset, a fold), which the log's
+	// header names, so that a log is never replayed over a snapshot that
+	// replaced it. An export leaves it out; an import ignores it.
+	Generation int64 `json:"generation,omitempty"`
 }
 
 // StateNext is the next id of each kind.
@@ -159,31 +162,6 @@ func (s *Store) Export() State {
 // enough to fix a document.
 const maxStateErrors = 20
 
-// ReadState decodes a state document from r as it arrives, without a copy
-// of the whole document in memory, as strictly as ParseState.
-func ReadState(r io.Reader) (State, error) {
-	var st State
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
-		if errors.Is(err, io.EOF) {
-			return st, errors.New("the document is empty, not a JSON state object")
-		}
-		// %w: the reader's own error (a body past its size) stays visible.
-		return st, fmt.Errorf("the document is not a valid state: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		if err != nil {
-			var syntax *json.SyntaxError
-			if !errors.As(err, &syntax) {
-				return st, fmt.Errorf("the document could not be read: %w", err)
-			}
-		}
-		return st, errors.New("the document holds more than one JSON value")
-	}
-	return st, nil
-}
-
 // ParseState decodes a state document strictly: unknown fields and trailing
 // data are errors, so that a typo is not silently dropped.
 func ParseState(b []byte) (State, error) {
@@ -263,10 +241,14 @@ type problem struct {
 
 type problems []problem
 
-// in returns the function that records the problems of one entry.
+// in returns the function that records the problems of one entry. Past
+// maxStateErrors, the most an answer shows, it records none: a document
+// with millions of bad references costs no more than its first ones.
 func (ps *problems) in(list string, index int, id int64) report {
 	return func(field, format string, args ...any) {
-		*ps = append(*ps, problem{list: list, index: index, id: id, field: field, msg: fmt.Sprintf(format, args...)})
+		if len(*ps) < maxStateErrors {
+			*ps = append(*ps, problem{list: list, index: index, id: id, field: field, msg: fmt.Sprintf(format, args...)})
+		}
 	}
 }
 

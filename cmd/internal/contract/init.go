@@ -114,8 +114,7 @@ type discovery struct {
 	found map[string]string // profile key -> value
 	notes map[string]string // profile key -> how it was found, or why not
 	// what the logins showed, for the probes
-	userA, clientB string
-	seenIDs        []string // every catalogue id an answer showed
+	userA string
 }
 
 // get sends a request and returns the status and body; a transport error
@@ -180,7 +179,7 @@ func (d *discovery) run(ctx context.Context, acct map[string]string) error {
 		return fmt.Errorf("%s and %s log in as one user or as users of one client: account B must be a user of another client than A's", acct["email"], acct["other_email"])
 	}
 	userA, clientA := ids[0].Get("userId").Raw, ids[0].Get("clientId").Raw
-	d.userA, d.clientB = userA, ids[1].Get("clientId").Raw
+	d.userA = userA
 
 	if u, ok := d.get(ctx, "/users/"+userA, key); ok {
 		d.set("first_name", u.Get("firstName").String(), "GET /users/"+userA)

@@ -1,8 +1,6 @@
 package explore
 
 import (
-	"strings"
-
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
@@ -60,13 +58,6 @@ const (
 	condUnknown    = "unknown"     // an id that matches no allowed value
 	condNotAllowed = "not-allowed" // a value 7.3 calls non-allowed
 )
-
-func (f field) name() string {
-	if i := strings.LastIndexByte(f.path, '.'); i >= 0 {
-		return f.path[i+1:]
-	}
-	return f.path
-}
 
 // under is f with its path (and its children's) below prefix.
 func (f field) under(prefix string) field {

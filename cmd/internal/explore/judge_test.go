@@ -109,11 +109,10 @@ func TestJudge(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := testSequence(t, wd)
 			// The run knows the target's dates of account A.
 			wd.acct["A"].user.Created = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 			wd.acct["A"].user.PasswordLastChanged = wd.acct["A"].user.Created
-			s = testSequence(t, wd)
+			s := testSequence(t, wd)
 			st := c.step(s)
 			v := wd.verdictOf(s, st, st.encode())
 			s.steps = append(s.steps, st)

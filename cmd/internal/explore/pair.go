@@ -24,7 +24,6 @@ type pair struct {
 	n       int
 	wd      *world
 	w       *wire
-	gen     *generator
 	run     *runState
 	profile steps.Profile // this pair's accounts as pair 1, for the reproducers
 	lists   lists

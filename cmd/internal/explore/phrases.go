@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -162,18 +163,7 @@ func pIncludesCode(code, f string) string {
 
 // statusLine is the phrase for the statuses a verdict allows.
 func (v verdict) statusLine() string {
-	has200, has401 := false, false
-	var others []int
-	for _, s := range v.statuses {
-		switch s {
-		case 200:
-			has200 = true
-		case 401:
-			has401 = true
-		default:
-			others = append(others, s)
-		}
-	}
+	has200, has401 := slices.Contains(v.statuses, 200), slices.Contains(v.statuses, 401)
 	switch {
 	case v.any4xx && has200 && !has401:
 		return pStatus200Or4xxNot401()

@@ -250,7 +250,7 @@ func (s *Server) passwordMatches(stored, given string) bool {
 func (s *Server) getPlatforms(*call) reply {
 	items := make([]idName, 0, len(s.cat.platforms))
 	for _, p := range s.cat.platforms {
-		items = append(items, idName{p.ID, p.Name})
+		items = append(items, idName(p))
 	}
 	if s.fault == faultPlatformsBareArray {
 		return ok(items)
@@ -264,7 +264,7 @@ func (s *Server) getCurrencies(c *call) reply {
 	}
 	items := make([]currencyJSON, 0, len(s.cat.currencies))
 	for _, x := range s.cat.currencies {
-		items = append(items, currencyJSON{x.ID, x.Code, x.Name})
+		items = append(items, currencyJSON(x))
 	}
 	return ok(currencyList{Currencies: items, Total: len(items)})
 }
@@ -275,7 +275,7 @@ func (s *Server) getPlans(c *call) reply {
 	}
 	items := make([]planItemJSON, 0, len(s.cat.plans))
 	for _, x := range s.cat.plans {
-		items = append(items, planItemJSON{x.ID, x.Name, x.IsLite, x.IsPro, x.IsDynamic, x.NeedBilling})
+		items = append(items, planItemJSON(x))
 	}
 	return ok(planList{Plans: items, Total: len(items)})
 }

@@ -199,12 +199,6 @@ func (f *form) get(name string) (any, bool) {
 	return v, ok
 }
 
-// given tells whether a field is present and not null.
-func (f *form) given(name string) bool {
-	v, ok := f.obj.vals[name]
-	return ok && v != nil
-}
-
 func (f *form) finish() {
 	for _, k := range f.obj.keys {
 		if !f.allowed[k] {
