@@ -159,7 +159,7 @@ func (c *classifier) mayLeaveOut(f field) bool {
 	if f.optional || c.objectMayBeNull(f) {
 		return true
 	}
-	name := f.name()
+	name := f.path[strings.LastIndexByte(f.path, '.')+1:]
 	inApp := c.st.Op == OpPostApp && !strings.Contains(f.path, ".") ||
 		strings.HasSuffix(parentOf(f.path), "app") || strings.HasPrefix(f.path, "app.") || strings.HasPrefix(f.path, "client.app.")
 	return inApp && (name == "marketapp" || name == "name" || name == "platform")
