@@ -149,7 +149,7 @@ func parseJournal(docs []json.RawMessage) (*Recording, error) {
 			}
 		}
 	}
-	if next > 0 && next >= oldest {
+	if next > 0 && oldest >= next {
 		rec.Notes = append(rec.Notes, fmt.Sprintf("the journal has older entries than those saved (next: %d): save them too with GET /__admin/requests?before=%d, or the replay starts in the middle of the session", next, next))
 	}
 	ids := make([]int64, 0, len(byID))
