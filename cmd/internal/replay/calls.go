@@ -101,6 +101,11 @@ func readCall(r *Request, version, rest string, b base, platformsPath string) *c
 		return c
 	}
 	c.cred = readCredential(r)
+	for k := range r.URL.Query() {
+		if k != "sessionToken" && k != "apiKey" {
+			c.note("its query argument %q is not sent: no operation of the spec takes one", k)
+		}
+	}
 	if c.cred.several {
 		c.skip = "several credentials at once: the replay sends one"
 		return c

@@ -204,6 +204,11 @@ func TestReplayHARSendsOnlyTheAPI(t *testing.T) {
 			t.Errorf("the replay does not say %q", want)
 		}
 	}
+	for _, want := range []string{foreignEmailA + ", user 1101 → account A", foreignEmailB + ", user 1108 → account B"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the summary does not map %q", want)
+		}
+	}
 	if !strings.Contains(r.stdout, "0 diverged") {
 		t.Errorf("the summary has no count of divergences:\n%s", r.stdout)
 	}
