@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -8,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
+	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
@@ -123,5 +126,85 @@ func TestReplayJournalAgainstADefect(t *testing.T) {
 	}
 	if code := runFeature(t, mocktarget.MustStart(t, mocktest.Options{}), files[0]); code != 0 {
 		t.Errorf("the reproducer: exit %d against the mock, want 0", code)
+	}
+}
+
+// readmeStagingProfile is the staging profile of the README's "QA: against
+// staging", as a file, and the environment its ${VAR}s read.
+func readmeStagingProfile(t *testing.T, m *mocktest.Mock) (string, func(string) string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "cat > staging.profile <<'PROFILE'\n")
+	block, _, closed := strings.Cut(rest, "\nPROFILE\n")
+	if !ok || !closed {
+		t.Fatal("README.md has no staging profile")
+	}
+	path := writeFile(t, "staging.profile", []byte(block+"\n"))
+	seed := m.Server.Profile()
+	env := map[string]string{"PRICING_STAGING_PASSWORD": seed.Password, "PRICING_STAGING_API_KEY": seed.APIKey,
+		"PRICING_STAGING_OTHER_PASSWORD": seed.OtherPassword, "PRICING_STAGING_OTHER_API_KEY": seed.OtherAPIKey}
+	return path, func(k string) string { return env[k] }
+}
+
+// The README's loop: a journal recorded against the developers' mock (the
+// default seed) replayed, with the README's staging profile, against a
+// staging that shares no account, id or catalogue with it (a mock of the
+// foreign seed): the accounts, the client made, the catalogue ids and the
+// other's user are mapped, and every request of the spec is sent and
+// matched; against the same staging with a defect, a divergence.
+func TestREADMELoopAgainstAForeignStaging(t *testing.T) {
+	recording := writeFile(t, "checkout.json", recordJournal(t))
+	for _, tc := range []struct {
+		fault string
+		want  int
+	}{{"", 0}, {"client-update-not-stored", 1}} {
+		opts := mocktest.Options{Fixtures: fixtures.Foreign()}
+		if tc.fault != "" {
+			ds, err := catalogue.Find([]string{tc.fault})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.Servers = ds
+		}
+		staging := mocktest.MustStart(t, opts)
+		profile, getenv := readmeStagingProfile(t, staging)
+		var out, errs strings.Builder
+		dir := t.TempDir()
+		code := Main(context.Background(), []string{"--profile", profile, "--base-url", staging.URL, "--out", dir, recording}, getenv, &out, &errs)
+		t.Logf("against staging %s:\n%s\n%s", tc.fault, errs.String(), out.String())
+		if code != tc.want {
+			t.Fatalf("exit %d, want %d", code, tc.want)
+		}
+		if !strings.Contains(out.String(), "qa@example.com, user 1 → account A") {
+			t.Error("the developers' account is not mapped onto staging's A")
+		}
+		if tc.fault == "" && (!strings.Contains(out.String(), "11 sent (11 matched, 0 diverged), 1 skipped") ||
+			!strings.Contains(errs.String(), "is sent as the profile's 1015")) {
+			t.Error("not every request of the spec was sent and matched, or the currency was not mapped onto staging's")
+		}
+		if tc.fault != "" && !strings.Contains(errs.String(), "recorded request 5, PUT /v1/clients/3: diverged") {
+			t.Error("the client renamed is not the divergence")
+		}
+		if tc.fault == "" {
+			continue
+		}
+		// The reproducer, run as the README runs it, with the staging
+		// profile: it fails against the defect, passes against a correct
+		// staging.
+		files, _ := filepath.Glob(filepath.Join(dir, "*.feature"))
+		if len(files) != 1 {
+			t.Fatalf("reproducers %v", files)
+		}
+		for _, m := range []*mocktest.Mock{staging, mocktest.MustStart(t, mocktest.Options{Fixtures: fixtures.Foreign()})} {
+			var o, e bytes.Buffer
+			code := contract.Run(context.Background(), []string{"--profile", profile, "--base-url", m.URL, "--features", filepath.Dir(files[0]),
+				"--godog.paths", filepath.Base(files[0]), "--godog.format", "progress"}, getenv, &o, &e)
+			if want := map[bool]int{true: 1, false: 0}[m == staging]; code != want {
+				t.Errorf("the reproducer with the staging profile: exit %d, want %d\n%s\n%s", code, want, o.String(), e.String())
+			}
+		}
 	}
 }

@@ -289,6 +289,9 @@ func (pl *plan) progress(w io.Writer, o *Outcome, ss secrets) {
 		return
 	}
 	fmt.Fprintln(w, ss.redact(o.line()))
+	for _, n := range o.Notes {
+		fmt.Fprintln(w, "  "+ss.redact(n))
+	}
 }
 
 // line is an outcome in one line.
