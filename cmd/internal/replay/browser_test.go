@@ -292,6 +292,9 @@ func TestBrowserHARReplay(t *testing.T) {
 	rec := recordInBrowser(t)
 	recording := writeFile(t, "browser.har", rec.har)
 	before := len(rec.others.seen())
+	if before < 5 {
+		t.Fatalf("the counters saw %d of the page's requests to its host, the logo's and the analytics', not the 5 the page sent", before)
+	}
 
 	good := runReplay(t, mocktarget.MustStart(t, mocktest.Options{}), recording)
 	t.Logf("against the mock:\n%s\n%s", good.stderr, good.stdout)

@@ -181,6 +181,9 @@ func TestReplayHARSendsOnlyTheAPI(t *testing.T) {
 	rec := recordHAR(t)
 	recording := writeFile(t, "session.har", rec.har)
 	before := len(rec.others.seen())
+	if before < 4 {
+		t.Fatalf("the counters saw %d of the recording's requests to the page's host and another's, not the 4 the session sent", before)
+	}
 	seen := &hits{}
 	target := mocktarget.MustStart(t, mocktest.Options{Wrap: seen.wrap})
 	r := runReplay(t, target, recording)

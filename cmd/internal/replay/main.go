@@ -153,6 +153,10 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	if res.Diverged() {
 		status = exitcode.Fail
 	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "pricing-contract replay: interrupted (%v): the requests not yet sent were not\n", context.Cause(ctx))
+		status = exitcode.Fail
+	}
 	rr := res.Report()
 	for name, write := range map[string]func(io.Writer) error{*report: rr.WriteHTML, *junit: rr.WriteJUnit} {
 		if name == "" {
