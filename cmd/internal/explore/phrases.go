@@ -12,59 +12,6 @@ import (
 // TestPhrasesAreRegisteredSteps holds each to the step it means, by its
 // sample.
 
-// phrase is one phrase: its sample line (arguments filled in) and the
-// registered step's expression it must match.
-type phrase struct {
-	sample string
-}
-
-// phrases lists a sample of every phrase below, for the test.
-var phrases = []phrase{
-	{pNotAuthenticated()},
-	{pAccountUsingAPIKey("A")},
-	{pAccountNearMiss("A", "api-key", "its last character removed")},
-	{pAccountNearMiss("B", "session-query", "a character added")},
-	{pLogInAsAccount("A")},
-	{pLogInWith("{{A.email}}", "{{A.password}}x")},
-	{pRemember("token", "tokenA0")},
-	{pHeader("session-token", "{{tokenA0}}")},
-	{pQuery("sessionToken", "{{tokenA0}}")},
-	{pContentType("text/plain")},
-	{pBody()},
-	{pRawBody()},
-	{pFieldOfLength("contractPadding", 5)},
-	{pSend("PUT", "/users/{{A.userId}}")},
-	{pSendUnder("PUT", "/users/{{A.userId}}", "v2")},
-	{pReadExtension("/users/{{A.userId}}")},
-	{pStatus(200)},
-	{pStatusEither(400, 401)},
-	{pStatusClass()},
-	{pStatus200Or4xxNot401()},
-	{pStatus4xxNot401()},
-	{pIsJSON()},
-	{pMatchesShape("errors")},
-	{pJSONIs("firstName", `"Quinn"`)},
-	{pJSONIsType("id", "number")},
-	{pJSONIsType("plan.isLite", "boolean")},
-	{pJSONIsType("@this", "object")},
-	{pJSONIsType("platforms", "array")},
-	{pJSONIsType("0.fieldName", "string")},
-	{pJSONIsNull("vat")},
-	{pJSONAbsent("password")},
-	{pJSONPresent("currency.code")},
-	{pJSONDiffers("writeKey", `"abc"`)},
-	{pJSONMatches("writeKey", `^[0-9a-fA-F]{32}$`)},
-	{pSameInstant("created", "2026-01-02T03:04:05Z")},
-	{pWithinSkew("created")},
-	{pNoPassword("qa-password")},
-	{pNamesField("email")},
-	{pNamesOnly([]string{"email"})},
-	{pNamesOnly([]string{"email", "firstName"})},
-	{pNamesOnly([]string{"email", "firstName", "lastName"})},
-	{pIncludesCode("InvalidEmail", "email")},
-	{pOneOf([]int{200, 400, 401})},
-}
-
 func q(s string) string { return strconv.Quote(s) }
 
 // Gherkin arguments: a quoted argument undoes \" and \\ (steps/match).
