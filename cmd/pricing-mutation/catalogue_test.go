@@ -67,7 +67,10 @@ func TestCatalogue(t *testing.T) {
 	}
 	t.Cleanup(func() { mock.Close() })
 
-	all := catalogue.All()
+	// Every server made from the mock, then the other lineages: their
+	// correct servers (the suite from first contact, through init) and
+	// their faults.
+	all := slices.Concat(catalogue.All(), catalogue.Lineages())
 	servers := all
 	if !*wholeCatalogue {
 		servers = nil
