@@ -66,7 +66,6 @@ var phrases = []phrase{
 	{pOneOf([]int{200, 400, 401})},
 }
 
-
 // registeredSteps are the expressions of the suite's registered steps, as
 // godog lists them (--godog.definitions).
 func registeredSteps(t *testing.T) []*regexp.Regexp {
