@@ -22,11 +22,12 @@ type (
 	AccountPair = target.AccountPair
 )
 
-// LoadProfile, LoadProfileOnly and ProfileFromEnv read a profile: see
-// package target.
+// LoadProfile, LoadProfileOnly, LoadFlags and ProfileFromEnv read a
+// profile: see package target.
 var (
 	LoadProfile     = target.LoadProfile
 	LoadProfileOnly = target.LoadProfileOnly
+	LoadFlags       = target.LoadFlags
 	ProfileFromEnv  = target.ProfileFromEnv
 )
 

@@ -353,6 +353,24 @@ func LoadProfileOnly(path string, getenv func(string) string) (Profile, string, 
 	return loadProfile(path, getenv, false)
 }
 
+// LoadFlags is how every command reads its profile from its flags: --profile
+// FILE, --profile-only (the file without the environment, which needs a
+// file) and --base-url over both.
+func LoadFlags(path string, only bool, baseURL string, getenv func(string) string) (Profile, string, error) {
+	if only && path == "" {
+		return Profile{}, "", errors.New("--profile-only needs --profile FILE")
+	}
+	p, tags, err := loadProfile(path, getenv, !only)
+	if err != nil || baseURL == "" {
+		return p, tags, err
+	}
+	p.BaseURL = strings.TrimRight(baseURL, "/")
+	if err := p.Validate(); err != nil {
+		return p, tags, fmt.Errorf("--base-url: %v", err)
+	}
+	return p, tags, nil
+}
+
 func loadProfile(path string, getenv func(string) string, useEnv bool) (Profile, string, error) {
 	var p Profile
 	p.origin = map[string]string{}

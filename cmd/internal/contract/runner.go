@@ -226,22 +226,9 @@ func (c *runConfig) flagSet(stdout io.Writer) (*flag.FlagSet, *cliFlags) {
 
 // loadProfile applies the profile file, the environment and --base-url.
 func (c *runConfig) loadProfile(f *cliFlags, getenv func(string) string) error {
-	load := steps.LoadProfile
-	if f.profileOnly {
-		if f.profilePath == "" {
-			return errors.New("--profile-only needs --profile FILE")
-		}
-		load = steps.LoadProfileOnly
-	}
-	p, tags, err := load(f.profilePath, getenv)
+	p, tags, err := steps.LoadFlags(f.profilePath, f.profileOnly, f.baseURL, getenv)
 	if err != nil {
 		return err
-	}
-	if f.baseURL != "" {
-		p.BaseURL = strings.TrimRight(f.baseURL, "/")
-		if err := p.Validate(); err != nil {
-			return fmt.Errorf("--base-url: %v", err)
-		}
 	}
 	c.profile, f.profileTags = p, tags
 	return nil

@@ -43,17 +43,10 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		}
 		return exitcode.Usage
 	}
-	load := target.LoadProfile
-	if *profileOnly {
-		load = target.LoadProfileOnly
-	}
-	p, _, err := load(*profilePath, getenv)
+	p, _, err := target.LoadFlags(*profilePath, *profileOnly, *baseURL, getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "pricing-contract explore: %v\n", err)
 		return exitcode.Usage
-	}
-	if *baseURL != "" {
-		p.BaseURL = strings.TrimRight(*baseURL, "/")
 	}
 	if *runs == 0 && *budget == 0 {
 		fmt.Fprintf(stderr, "pricing-contract explore: give --runs or --budget\n")

@@ -141,6 +141,9 @@ func (s Step) mutated(path string) bool {
 	return false
 }
 
+// CopyBody is a deep copy of a JSON object as encoding/json decodes it.
+func CopyBody(b map[string]any) map[string]any { return deepCopy(b).(map[string]any) }
+
 func deepCopy(v any) any {
 	switch x := v.(type) {
 	case map[string]any:

@@ -96,17 +96,10 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "pricing-contract replay: give the RECORDING to replay (see --help)\n")
 		return exitcode.Usage
 	}
-	load := target.LoadProfile
-	if *profileOnly {
-		load = target.LoadProfileOnly
-	}
-	p, _, err := load(*profilePath, getenv)
+	p, _, err := target.LoadFlags(*profilePath, *profileOnly, *baseURL, getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "pricing-contract replay: %v\n", err)
 		return exitcode.Usage
-	}
-	if *baseURL != "" {
-		p.BaseURL = strings.TrimRight(*baseURL, "/")
 	}
 	rec, err := ReadFile(recording)
 	if err != nil {

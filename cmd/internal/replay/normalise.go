@@ -300,7 +300,7 @@ func (m *mapper) madePassword(recorded string, n int, unlike string) string {
 
 // body maps a recorded body's values onto the target's.
 func (m *mapper) body(c *call) map[string]any {
-	b := deepCopy(c.body).(map[string]any)
+	b := explore.CopyBody(c.body)
 	accepted := c.req.Status == 200
 	if c.op == explore.OpPutUser {
 		if e, ok := b["email"].(string); ok {
@@ -413,22 +413,4 @@ func answerNames(r *Request, field string) bool {
 		}
 	}
 	return false
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	}
-	return v
 }
