@@ -36,6 +36,27 @@ func TestExploreFindsNoDivergenceInTheMock(t *testing.T) {
 	}
 }
 
+// A run bounded by its number of sequences alone repeats with its seed:
+// the same steps, the same cells, against two fresh mocks. The rate's
+// sample (servers.TestRateSample) counts on it.
+func TestRunsRepeatWithTheirSeed(t *testing.T) {
+	table := func() (int, string) {
+		m := mocktarget.MustStart(t, mocktest.Options{})
+		res, err := explore.Run(context.Background(), m.Profile, explore.Config{Runs: 60, Seed: 9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		res.WriteCoverageTable(&b)
+		return res.Steps, b.String()
+	}
+	steps1, cov1 := table()
+	steps2, cov2 := table()
+	if steps1 != steps2 || cov1 != cov2 {
+		t.Errorf("two runs of --runs 60 --seed 9: %d and %d steps, coverage\n%s\nand\n%s", steps1, steps2, cov1, cov2)
+	}
+}
+
 // The reproducers checked in under testdata/reproducers, each written by the
 // explorer for the defect its file is named after, run with the suite as a
 // user runs one: they pass against the mock and fail against their defect.

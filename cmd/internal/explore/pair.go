@@ -427,6 +427,36 @@ func (p *pair) redate(ctx context.Context, a *account) {
 	}
 }
 
+// align writes each account's user and client as the world holds them,
+// before the first sequence, on a target that cannot be read back: what the
+// profile does not give (a phone extension, a name) the world can only
+// assume, and until a restore wrote it the target's own value would look
+// like a divergence that no reproducer repeats (every reproducer runs after
+// a restore).
+func (p *pair) align(ctx context.Context) {
+	start, err := p.wd.newSequence()
+	if err != nil {
+		return
+	}
+	var wg sync.WaitGroup
+	for _, name := range []string{"A", "B"} {
+		a := p.wd.acct[name]
+		h := http.Header{"Authorization": {"api-key " + a.apiKey}}
+		c, _ := start.ref.Client(refID(name))
+		for _, put := range []struct {
+			path string
+			body map[string]any
+		}{{"/users/" + a.userID, userBody(start.user(name))}, {"/clients/" + a.clientID, clientBody(c)}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _, _ = p.w.put(ctx, put.path, h, Step{Base: put.body}.encode())
+			}()
+		}
+	}
+	wg.Wait()
+}
+
 // restore puts the accounts a sequence changed back as it found them, on the
 // target: each user and client whose state the reference changed (every
 // one after a divergence, or where the target cannot be read back), the
