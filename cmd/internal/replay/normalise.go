@@ -51,6 +51,9 @@ type mapper struct {
 	// (by the address sent) that later logins use.
 	setBy map[string]*call
 	rnd   *rand.Rand
+	// alias is the target's id each recorded id of a catalogue that the
+	// target lacks is sent as, the same wherever the recording repeats it.
+	alias map[string]map[int64]int64 // catalogue -> recorded -> sent
 }
 
 // build makes each sendable call's step.
@@ -374,13 +377,47 @@ func (m *mapper) catalogueID(c *call, o map[string]any, at, cat string, accepted
 			return
 		}
 	}
-	to := m.cat.Default[cat][c.actor]
-	if to == 0 {
-		return
+	to, ok := m.alias[cat][id]
+	if !ok {
+		to = m.cat.Default[cat][c.actor]
+		if to == 0 {
+			return
+		}
+		taken := map[int64]bool{}
+		for _, x := range m.alias[cat] {
+			taken[x] = true
+		}
+		if distinctIDs[cat] && taken[to] {
+			// Another recorded id took the profile's: a change from one to
+			// the other stays a change.
+			for _, x := range m.cat.IDs[cat] {
+				if !taken[x] {
+					to = x
+					break
+				}
+			}
+		}
+		if m.alias == nil {
+			m.alias = map[string]map[int64]int64{}
+		}
+		if m.alias[cat] == nil {
+			m.alias[cat] = map[int64]int64{}
+		}
+		m.alias[cat][id] = to
 	}
 	o["id"] = json.Number(strconv.FormatInt(to, 10))
-	c.note("%s.id %d, which the recorded server accepted and the target's %s lack, is sent as the profile's %d", at, id, cat, to)
+	if to == m.cat.Default[cat][c.actor] {
+		c.note("%s.id %d, which the recorded server accepted and the target's %s lack, is sent as the profile's %d", at, id, cat, to)
+	} else {
+		c.note("%s.id %d, which the recorded server accepted and the target's %s lack, is sent as %d, one of the target's no other recorded id took", at, id, cat, to)
+	}
 }
+
+// distinctIDs are the catalogues whose every id a body may take, so that
+// two recorded ids the target lacks are sent as two of its own: a client
+// whose currency changed from one to the other is sent changing it too.
+// A plan's kind and a platform decide what an app may be, and are not.
+var distinctIDs = map[string]bool{"currencies": true, "phoneCountries": true}
 
 func (m *mapper) hash(c *call, o map[string]any, at string, accepted bool) {
 	h, ok := o["hash"].(string)

@@ -157,6 +157,29 @@ func TestLogins(t *testing.T) {
 // domain, a catalogue id the target lacks and a hash it does not know
 // mapped onto the profile's where the recorded server accepted them,
 // another secret field masked.
+// Two currencies the target lacks are sent as two of its own, each the
+// same wherever the recording repeats it: a client whose currency changed
+// is sent changing it. A plan is always the profile's.
+func TestCatalogueIDsStayDistinct(t *testing.T) {
+	pl := planned(t, nil,
+		loginOK("qa@example.com", 1),
+		entry{"POST", "/v1/clients", token, 200, `{"name":"c","currency":{"id":1015}}`, `{"id":9}`},
+		entry{"PUT", "/v1/clients/9", token, 200, `{"name":"c","currency":{"id":1022}}`, `{"id":9}`},
+		entry{"PUT", "/v1/clients/9", token, 200, `{"name":"c","currency":{"id":1015}}`, `{"id":9}`},
+		entry{"POST", "/v1/apps", token, 200, `{"name":"a","platform":{"id":1},"nextplan":{"id":1050}}`, `{"id":3}`},
+		entry{"POST", "/v1/apps", token, 200, `{"name":"b","platform":{"id":1},"nextplan":{"id":1057}}`, `{"id":4}`},
+	)
+	id := func(i int, obj string) string {
+		return fmt.Sprint(pl.calls[i].step.Base[obj].(map[string]any)["id"])
+	}
+	if got := []string{id(1, "currency"), id(2, "currency"), id(3, "currency")}; strings.Join(got, " ") != "1 2 1" {
+		t.Errorf("currencies 1015, 1022, 1015 are sent as %v, want 1 2 1 (the profile's first)", got)
+	}
+	if got := []string{id(4, "nextplan"), id(5, "nextplan")}; strings.Join(got, " ") != "1 1" {
+		t.Errorf("plans 1050, 1057 are sent as %v, want the profile's 1 both times", got)
+	}
+}
+
 func TestBodies(t *testing.T) {
 	pl := planned(t, nil,
 		loginOK("qa@example.com", 1),
