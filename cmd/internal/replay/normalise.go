@@ -31,7 +31,8 @@ import (
 //     recording shows nothing of is the explorer's unknown one.
 //   - catalogues: a currency, plan, platform or phone country id, or a
 //     marketplace app's hash, that the recorded server accepted and the
-//     target's catalogue lacks is the profile's.
+//     target's catalogue lacks is the profile's (another currency or phone
+//     country id of that kind is another of the target's: distinctIDs).
 //   - any other field whose name says key, token, secret, auth, password,
 //     cookie or credential is sent as "***".
 
