@@ -60,6 +60,16 @@ Feature: POST /apps creates an app from a marketplace app
       | 40 characters with a non-hexadecimal one | {{gen:hex:39}}g                           |
       | 40 characters of letters beyond f        | contract-zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz  |
 
+  @s4.2 @s8
+  Scenario: the profile's marketapp hash with a space before and after it is answered 400
+    A marketapp hash "is 40 hexadecimal characters long" (4.2, 8): with a space on each side it is
+    42 characters, whatever the hash inside them would be.
+    Given the request body is the template "app"
+    And the request body field "marketapp.hash" is " {{marketappHash}} "
+    When I send "POST" to "/apps"
+    Then the response status is 400
+    And the response matches the shape "errors"
+
   @s4.2 @s2.3 @get-platforms
   Scenario: with a marketapp hash, platform.id of another platform never moves the app off the marketplace app's platform
     platform.id is "used when marketapp.hash is not given": an app made with a hash is on the

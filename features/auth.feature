@@ -72,6 +72,12 @@ Feature: authentication and permission on every endpoint that needs them
       | B    | session token | a Bearer token          | header          | Authorization | Bearer {{token}}      |
       | A    | api key       | an apiKey query         | query parameter | apiKey        | {{A.apiKey}}          |
       | B    | api key       | an api_key query        | query parameter | api_key       | {{B.apiKey}}          |
+      | A    | api key       | a Bearer token          | header          | Authorization | Bearer {{A.apiKey}}   |
+      | B    | api key       | a Bearer token          | header          | Authorization | Bearer {{B.apiKey}}   |
+      | A    | session token | a session-token Authorization | header    | Authorization | session-token {{token}} |
+      | B    | session token | a session-token Authorization | header    | Authorization | session-token {{token}} |
+      | A    | session token | a session_token query   | query parameter | session_token | {{token}}             |
+      | B    | session token | a session_token query   | query parameter | session_token | {{token}}             |
 
   @s7.2 @mutates-A @mutates-B
   Scenario Outline: without correct credentials <method> <path> is answered 401, whatever its id (<case>)

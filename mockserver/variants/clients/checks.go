@@ -1,4 +1,4 @@
-package incoming
+package clients
 
 import (
 	"encoding/json"
@@ -14,12 +14,13 @@ import (
 // numericCurrency is the ISO 4217 numeric code of the seed's currencies.
 var numericCurrency = map[string]string{"GBP": "826", "EUR": "978", "USD": "840"}
 
-// clientServers break the rules of the client endpoints (2.2, 4.3, 4.4).
-var clientServers = []variants.Server{
+// checkServers check a field of the client endpoints wrong, or keep what
+// they refuse, or write a field of the client otherwise (2.2, 4.3, 4.4, 8).
+var checkServers = []variants.Server{
 	{
 		Name: "b2-clients-terms-any-case", Area: variants.Clients, Rule: "4.3",
 		Why:    "terms is compared case-insensitively, so \"i agree\" is accepted where the spec requires the literal \"I agree\".",
-		Origin: origin,
+		Origin: variants.BlindAudit2("caught"),
 		Request: variants.EditBody(variants.ToClients, func(b map[string]any) bool {
 			if s, ok := b["terms"].(string); ok && s != "I agree" && strings.EqualFold(s, "I agree") {
 				b["terms"] = "I agree"
@@ -31,7 +32,7 @@ var clientServers = []variants.Server{
 	{
 		Name: "b2-clients-invalid-app-keeps-client", Area: variants.Clients, Rule: "4.3",
 		Why:    "POST /clients whose app is invalid answers 400 but has created the client anyway, instead of creating neither.",
-		Origin: origin,
+		Origin: variants.BlindAudit2("caught"),
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			return variants.Answers(next, hit, variants.PostClients, func(a *rewrite.Answer, body map[string]any) bool {
 				if a.Status != http.StatusBadRequest || body == nil || !variants.OnlyErrorsUnder(a, "app.") {
@@ -47,13 +48,13 @@ var clientServers = []variants.Server{
 	{
 		Name: "b2-clients-city-256", Area: variants.Clients, Rule: "2.2, 8",
 		Why:     "addressCity accepts 256 characters: the ..255 limit is checked one too high.",
-		Origin:  origin,
+		Origin:  variants.BlindAudit2("caught"),
 		Deviate: func(d *pricing.Deviations) { d.MaxLen = map[string]int{"addressCity": 256} },
 	},
 	{
 		Name: "b2-clients-update-without-name-kept", Area: variants.Clients, Rule: "4.4, 7.3",
 		Why:    "PUT /clients/:clientId without a name keeps the stored name and answers 200 instead of 400 InvalidName.",
-		Origin: origin,
+		Origin: variants.BlindAudit2("caught"),
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
 				ids, ok := variants.At(r, http.MethodPut, "/clients/*")
@@ -74,7 +75,7 @@ var clientServers = []variants.Server{
 	{
 		Name: "b2-clients-currency-code-numeric", Area: variants.Clients, Rule: "2.2",
 		Why:    "The client's currency.code is the ISO 4217 numeric code (826) instead of the three-letter alphabetic code.",
-		Origin: origin,
+		Origin: variants.BlindAudit2("caught"),
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			if key != "currency" {
 				return

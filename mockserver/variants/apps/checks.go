@@ -1,4 +1,4 @@
-package incoming
+package apps
 
 import (
 	"net/http"
@@ -8,12 +8,13 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
-// appServers break the rules of POST /apps and the app object (2.3, 4.2).
-var appServers = []variants.Server{
+// checkServers check POST /apps wrong, or write a field of the app
+// otherwise (2.3, 4.2, 7.3).
+var checkServers = []variants.Server{
 	{
 		Name: "b2-apps-hash-trimmed", Area: variants.Apps, Rule: "2.3, 4.2, 8",
 		Why:    "A marketapp.hash with white space around it is trimmed and accepted, though it is not 40 hexadecimal characters.",
-		Origin: origin,
+		Origin: variants.BlindAudit2("missed"),
 		Request: variants.EditBody(variants.PostApps, func(b map[string]any) bool {
 			m := variants.Sub(b, "marketapp")
 			if h, ok := variants.Str(m, "hash"); ok && strings.TrimSpace(h) != h {
@@ -26,7 +27,7 @@ var appServers = []variants.Server{
 	{
 		Name: "b2-apps-name-required-with-hash", Area: variants.Apps, Rule: "4.2, 7.3",
 		Why:    "POST /apps requires name even when marketapp.hash is given, refusing it with InvalidName.",
-		Origin: origin,
+		Origin: variants.BlindAudit2("caught"),
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			return variants.Validating(next, hit, variants.Rule{
 				Applies: func(r *http.Request, p variants.Path) bool {
@@ -50,7 +51,7 @@ var appServers = []variants.Server{
 	{
 		Name: "b2-apps-platform-name-lowercase", Area: variants.Apps, Rule: "2.3",
 		Why:    "The app's platform.name is written in lower case (android, ios) instead of one of Android or iOS.",
-		Origin: origin,
+		Origin: variants.BlindAudit2("caught"),
 		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
 			p := variants.Sub(o, "platform")
 			if n, ok := variants.Str(p, "name"); ok && n != strings.ToLower(n) {
@@ -63,7 +64,7 @@ var appServers = []variants.Server{
 	{
 		Name: "b2-apps-write-key-uuid", Area: variants.Apps, Rule: "2.3",
 		Why:    "writeKey is written as a dashed UUID (36 characters) instead of 32 hexadecimal characters.",
-		Origin: origin,
+		Origin: variants.BlindAudit2("caught"),
 		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
 			k, ok := variants.Str(o, "writeKey")
 			if !ok || len(k) != 32 {
@@ -76,7 +77,7 @@ var appServers = []variants.Server{
 	{
 		Name: "b2-apps-missing-name-code", Area: variants.Apps, Rule: "7.3",
 		Why:    "POST /apps with neither a hash nor a name is refused with the code InvalidAppName instead of InvalidName.",
-		Origin: origin,
+		Origin: variants.BlindAudit2("caught"),
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
 				changed := false
@@ -96,7 +97,7 @@ var appServers = []variants.Server{
 	{
 		Name: "b2-apps-nextplan-ignored", Area: variants.Apps, Rule: "4.2",
 		Why:    "POST /apps ignores nextplan.id and always gives the app the default plan.",
-		Origin: origin,
+		Origin: variants.BlindAudit2("caught"),
 		Request: variants.EditBody(variants.PostApps, func(b map[string]any) bool {
 			return variants.Drop(b, "nextplan")
 		}),
