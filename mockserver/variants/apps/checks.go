@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
@@ -41,7 +42,7 @@ var checkServers = []variants.Server{
 					if s, ok := variants.Str(body, "name"); ok && strings.TrimSpace(s) != "" {
 						return nil
 					}
-					return []variants.FieldError{{FieldName: "name", Error: "InvalidName", Message: "name is required."}}
+					return []variants.FieldError{{FieldName: "name", Error: pricing.CodeInvalidName.String(), Message: "name is required."}}
 				},
 				Fix:    func(body map[string]any) { body["name"] = "App" },
 				Broken: map[string]any{"name": strings.Repeat("x", 256)},
@@ -83,7 +84,7 @@ var checkServers = []variants.Server{
 				changed := false
 				variants.EditErrors(a, func(errs []any) (any, bool) {
 					for _, e := range errs {
-						if o := variants.Obj(e); o["fieldName"] == "name" && o["error"] == "InvalidName" {
+						if o := variants.Obj(e); o["fieldName"] == "name" && o["error"] == pricing.CodeInvalidName.String() {
 							o["error"] = "InvalidAppName"
 							changed = true
 						}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
@@ -53,7 +54,7 @@ var formServers = []variants.Server{
 		Origin: variants.BlindAudit2("caught"),
 		Answer: func(a *rewrite.Answer) {
 			if a.Status == http.StatusUnauthorized && a.Request.Header.Get("Authorization") != "" {
-				variants.SetError(a, http.StatusForbidden, "Forbidden", "The API key does not grant access.")
+				variants.SetError(a, http.StatusForbidden, pricing.CodeForbidden.String(), "The API key does not grant access.")
 			}
 		},
 	},
@@ -63,7 +64,7 @@ var formServers = []variants.Server{
 		Origin: variants.BlindAudit2("caught"),
 		Answer: func(a *rewrite.Answer) {
 			if a.Status == http.StatusForbidden && variants.PutUser(a.Request) {
-				variants.SetError(a, http.StatusNotFound, "NotFound", "There is no such user.")
+				variants.SetError(a, http.StatusNotFound, pricing.CodeNotFound.String(), "There is no such user.")
 			}
 		},
 	},

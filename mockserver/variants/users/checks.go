@@ -45,7 +45,7 @@ var checkServers = []variants.Server{
 		Why:    "A missing last name is refused with the code InvalidLastname instead of InvalidLastName.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: variants.OnErrors(func(e map[string]any) {
-			if e["error"] == "InvalidLastName" {
+			if e["error"] == pricing.CodeInvalidLastName.String() {
 				e["error"] = "InvalidLastname"
 			}
 		}),
