@@ -69,7 +69,7 @@ type Origin struct {
 	// Round of work that produced it: "built-in" (the first defects and
 	// legal variants), "fault-classes" (2026-11-23: behaviour over time,
 	// rules with a second half, unusual input), "gate-3" (2026-11-24),
-	// "blind-1" (the blind audit of 2026-11-26).
+	// "blind-1" and "blind-2" (the blind audits of 2026-11-26).
 	Round string
 	// Date of the round, YYYY-MM-DD; "" where the history does not tie the
 	// server to one.
@@ -187,6 +187,14 @@ var Lineages1Team = Origin{Round: "lineages-1", Date: "2026-11-26", Author: Team
 // what the suite made of it before the fixes it led to.
 func Lineages1(before string) Origin {
 	return Origin{Round: "lineages-1", Date: "2026-11-26", Author: Independent, Before: before}
+}
+
+// BlindAudit2 is the Origin of a server of the second blind audit
+// (2026-11-26, written by a helper with only the spec and the mock's code,
+// after the suite, the explorer and the replay had grown), with what the
+// suite made of it before the fixes the audit led to.
+func BlindAudit2(before string) Origin {
+	return Origin{Round: "blind-2", Date: "2026-11-26", Author: Blind, Before: before}
 }
 
 // BlindAudit1 is the Origin of a server of the first blind audit

@@ -286,6 +286,8 @@ var bodyOps = []BodyOp{
 		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash + "a" })},
 	{Name: "hash-not-hex", Kind: NearMiss, Reading: openRefusal, Source: "8 (hexadecimal)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash[:39] + "g" })},
+	{Name: "hash-padded", Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters); WSTG-INPV (whitespace trimmed before the check)",
+		On: kinds(kHash), Make: setf(func(d draw) any { return []string{" " + d.hash, d.hash + " ", " " + d.hash + " "}[d.r.IntN(3)] })},
 	{Name: "hash-of-no-app", Kind: NearMiss, Reading: openRefusal, Source: "1 (an app exists in a store); 4.2",
 		On: kinds(kHash), Make: set(repeat("0", 40))},
 
@@ -438,6 +440,7 @@ var credOps = []posOp{
 	{Name: "secret-empty", Kind: NearMiss, Source: "WSTG-ATHN-04 (an empty credential)"},
 	{Name: "secret-of-the-other-scheme", Kind: NearMiss, Source: "WSTG-ATHN-04, WSTG-SESS-01 (an api key where a session token belongs, and back)"},
 	{Name: "unspecified-place", Kind: NearMiss, Source: "WSTG-ATHN-04 (Bearer, a bare key, an apiKey query: places 5 does not name)"},
+	{Name: "neighbouring-place", Kind: NearMiss, Source: "WSTG-ATHN-04 (the secret under a name beside the one 5 gives: a Bearer key, a session token in Authorization, a session_token query)"},
 	{Name: "wrong-secret", Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
 	{Name: "scheme-word-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.SchemeWord, Source: "RFC 9110 11.1 (the auth-scheme is case-insensitive)"},
 	{Name: "scheme-spaces", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.SchemeWord, Source: "RFC 9110 11.4 (1*SP between scheme and credentials)"},

@@ -130,6 +130,8 @@ func credential(c Cred) credPlace {
 			p.value = "api-key {token}"
 		case "unspecified-place":
 			p.value = "{key}"
+		case "neighbouring-place":
+			p.value = "Bearer {key}"
 		case "wrong-secret":
 			p.value = "api-key contract-explore-no-such-key"
 		case "scheme-word-case":
@@ -151,6 +153,8 @@ func credential(c Cred) credPlace {
 			p.value = "{key}"
 		case "unspecified-place":
 			p.name, p.value = "Authorization", "Bearer {token}"
+		case "neighbouring-place":
+			p.name, p.value = "Authorization", "session-token {token}"
 		case "wrong-secret":
 			p.value = "contract-explore-no-such-token"
 		}
@@ -166,6 +170,8 @@ func credential(c Cred) credPlace {
 			p.value = "{key}"
 		case "unspecified-place":
 			p.name, p.value = "apiKey", "{key}"
+		case "neighbouring-place":
+			p.name = "session_token"
 		case "wrong-secret":
 			p.value = "contract-explore-no-such-token"
 		}

@@ -60,4 +60,22 @@ var Probes = map[string]probe.Probe{
 		k := fmt.Sprint(probe.Obj(r.Body)["writeKey"])
 		return fmt.Sprint(r.Status, " ", len(k) == 32 && k == strings.ToUpper(k))
 	}},
+	"b2-apps-hash-trimmed": {Want: "200", Run: func(c probe.Client) string {
+		return probe.Status(c.Do("POST", "/apps", probe.Key, probe.AppBody(map[string]any{"marketapp": map[string]any{"hash": " " + probe.Hash + " "}})))
+	}},
+	"b2-apps-name-required-with-hash": {Want: "400 name InvalidName", Run: func(c probe.Client) string {
+		return probe.ErrorOf(c.Do("POST", "/apps", probe.Key, probe.AppBody(nil)))
+	}},
+	"b2-apps-platform-name-lowercase": {Want: "android", Run: func(c probe.Client) string {
+		return probe.Member(c.Do("POST", "/apps", probe.Key, probe.AppBody(nil)), "platform", "name")
+	}},
+	"b2-apps-write-key-uuid": {Want: "36", Run: func(c probe.Client) string {
+		return fmt.Sprint(len(probe.Member(c.Do("POST", "/apps", probe.Key, probe.AppBody(nil)), "writeKey")))
+	}},
+	"b2-apps-missing-name-code": {Want: "400 name InvalidAppName", Run: func(c probe.Client) string {
+		return probe.ErrorOf(c.Do("POST", "/apps", probe.Key, map[string]any{"platform": map[string]any{"id": 1}, "nextplan": map[string]any{"id": 1}}))
+	}},
+	"b2-apps-nextplan-ignored": {Want: "false", Run: func(c probe.Client) string {
+		return probe.Member(c.Do("POST", "/apps", probe.Key, probe.AppBody(map[string]any{"nextplan": map[string]any{"id": 2}})), "plan", "isPro")
+	}},
 }

@@ -43,4 +43,21 @@ var Probes = map[string]probe.Probe{
 	"blind26-foreign-user-404": {Want: "404", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/users/2", probe.Key, probe.UserBody(map[string]any{"email": "other@example.com"})))
 	}},
+	"b2-auth-bearer-accepted": {Want: "200", Run: func(c probe.Client) string {
+		return probe.Status(c.PutUser(probe.Authorization("Bearer qa-api-key"), nil))
+	}},
+	"b2-auth-token-query-snake-case": {Want: "200", Run: func(c probe.Client) string {
+		tok := c.Token(probe.EmailA, probe.PasswordA)
+		return probe.Status(c.Do("PUT", "/users/1?session_token="+tok, nil, probe.UserBody(nil)))
+	}},
+	"b2-auth-session-token-in-authorization": {Want: "200", Run: func(c probe.Client) string {
+		tok := c.Token(probe.EmailA, probe.PasswordA)
+		return probe.Status(c.PutUser(probe.Authorization("session-token "+tok), nil))
+	}},
+	"b2-auth-unknown-key-forbidden": {Want: "403", Run: func(c probe.Client) string {
+		return probe.Status(c.PutUser(probe.Authorization("api-key no-such-key"), nil))
+	}},
+	"b2-auth-other-user-not-found": {Want: "404", Run: func(c probe.Client) string {
+		return probe.Status(c.Do("PUT", "/users/2", probe.Key, probe.UserBody(map[string]any{"email": "other@example.com"})))
+	}},
 }

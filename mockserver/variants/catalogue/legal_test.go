@@ -61,6 +61,10 @@ func TestVariantsAreConsistent(t *testing.T) {
 		{"phone-fields-required", []call{
 			{"PUT", "/v1/users/1", a, `{"email":"qa@example.com","firstName":"","lastName":"A","timezone":"Europe/London","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false}`,
 				400, []string{"phoneNumber InvalidPhoneNumber", "phoneCountry.id InvalidPhoneCountryId", "firstName InvalidFirstName"}},
+			// Refused for the missing country, the empty number is named too:
+			// the rule judges a value that is there as the mock does.
+			{"PUT", "/v1/users/1", a, `{"email":"qa@example.com","firstName":"Q","lastName":"A","timezone":"Europe/London","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"phoneNumber":"","phoneCountry":null}`,
+				400, []string{"phoneNumber InvalidPhoneNumber", "phoneCountry.id InvalidPhoneCountryId"}},
 			{"PUT", "/v1/users/1", "", `{"email":"qa@example.com"}`, 401, nil},
 			{"PUT", "/v1/users/2", a, `{"email":"qa@example.com"}`, 403, nil},
 			{"PUT", "/v1/users/1", a, user(""), 200, nil},

@@ -52,4 +52,21 @@ var Probes = map[string]probe.Probe{
 		r := c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(nil))
 		return fmt.Sprint(probe.Obj(probe.Obj(r.Body)["currency"])["code"])
 	}},
+	"b2-clients-terms-any-case": {Want: "200", Run: func(c probe.Client) string {
+		return probe.Status(c.Do("POST", "/clients", probe.Key, probe.ClientBody(map[string]any{"terms": "i agree"})))
+	}},
+	"b2-clients-invalid-app-keeps-client": {Want: "400 2", Run: func(c probe.Client) string {
+		bad := map[string]any{"marketapp": map[string]any{"hash": strings.Repeat("0", 40)}, "nextplan": map[string]any{"id": 1}}
+		r := c.Do("POST", "/clients", probe.Key, probe.ClientBody(map[string]any{"app": bad}))
+		return fmt.Sprint(r.Status, " ", c.Clients())
+	}},
+	"b2-clients-city-256": {Want: "200", Run: func(c probe.Client) string {
+		return probe.Status(c.Do("POST", "/clients", probe.Key, probe.ClientBody(map[string]any{"addressCity": strings.Repeat("c", 256)})))
+	}},
+	"b2-clients-update-without-name-kept": {Want: "200", Run: func(c probe.Client) string {
+		return probe.Status(c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(map[string]any{"name": nil})))
+	}},
+	"b2-clients-currency-code-numeric": {Want: "826", Run: func(c probe.Client) string {
+		return probe.Member(c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(nil)), "currency", "code")
+	}},
 }

@@ -166,3 +166,27 @@ type Probe struct {
 	Want string
 	Run  func(c Client) string
 }
+
+// EmailA and PasswordA are account A's login in the default seed.
+const (
+	EmailA    = "qa@example.com"
+	PasswordA = "qa-password"
+)
+
+// Authorization is an Authorization header of value v.
+func Authorization(v string) map[string]string { return map[string]string{"Authorization": v} }
+
+// ErrorOf is an answer's status and its first error's fieldName and code.
+func ErrorOf(r Resp) string {
+	e := FirstErr(r.Body)
+	return fmt.Sprint(r.Status, " ", e["fieldName"], " ", e["error"])
+}
+
+// Member reads a member of an object answer, as text.
+func Member(r Resp, path ...string) string {
+	var v any = r.Body
+	for _, p := range path {
+		v = Obj(v)[p]
+	}
+	return fmt.Sprint(v)
+}

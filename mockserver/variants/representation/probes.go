@@ -54,4 +54,41 @@ var Probes = map[string]probe.Probe{
 	"blind26-legal-plain-json-content-type": {Want: "application/json", Run: func(c probe.Client) string {
 		return c.PutUser(probe.Key, nil).Header.Get("Content-Type")
 	}},
+	"b2-repr-single-error-object": {Want: "400 object", Run: func(c probe.Client) string {
+		r := c.PutUser(probe.Key, map[string]any{"lastName": ""})
+		kind := "other"
+		switch r.Body.(type) {
+		case []any:
+			kind = "array"
+		case map[string]any:
+			kind = "object"
+		}
+		return fmt.Sprint(r.Status, " ", kind)
+	}},
+	"b2-repr-client-date-day-first": {Want: "06/01/2025 09:00:00", Run: func(c probe.Client) string {
+		return probe.Member(c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(nil)), "createdDate")
+	}},
+	"b2-repr-nested-error-no-message": {Want: "400 currency.id false", Run: func(c probe.Client) string {
+		r := c.Do("POST", "/clients", probe.Key, probe.ClientBody(map[string]any{"currency": map[string]any{"id": 999}}))
+		e := probe.FirstErr(r.Body)
+		_, has := e["message"]
+		return fmt.Sprint(r.Status, " ", e["fieldName"], " ", has)
+	}},
+	"b2-legal-collection-total": {Want: "1 1", Run: func(c probe.Client) string {
+		r := c.Do("GET", "/users/1/clients", probe.Key, nil)
+		l, _ := probe.Obj(r.Body)["clients"].([]any)
+		return fmt.Sprint(len(l), " ", probe.Member(r, "total"))
+	}},
+	"b2-legal-error-messages": {Want: `400 lastName Field "lastName" was rejected (InvalidLastName).`, Run: func(c probe.Client) string {
+		r := c.PutUser(probe.Key, map[string]any{"lastName": ""})
+		e := probe.FirstErr(r.Body)
+		return fmt.Sprint(r.Status, " ", e["fieldName"], " ", e["message"])
+	}},
+	"b2-legal-errors-reversed": {Want: "400 phoneExtension InvalidPhoneExtension", Run: func(c probe.Client) string {
+		return probe.ErrorOf(c.PutUser(probe.Key, map[string]any{"lastName": "", "phoneExtension": "abc"}))
+	}},
+	"b2-legal-dates-milliseconds": {Want: "200 2025-01-06T09:00:00.000Z", Run: func(c probe.Client) string {
+		r := c.PutUser(probe.Key, nil)
+		return fmt.Sprint(r.Status, " ", probe.Member(r, "created"))
+	}},
 }

@@ -9,4 +9,4 @@ import (
 
 // Servers are the servers of this area, wrong and legal, in the order the
 // catalogue lists them.
-var Servers = slices.Concat(datesServers, errorsServers, floorServers, jsonServers, pathsServers)
+var Servers = slices.Concat(datesServers, errorsServers, floorServers, jsonServers, pathsServers, shapeServers)

@@ -3,6 +3,7 @@ package sessions
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/probe"
 )
@@ -45,5 +46,33 @@ var Probes = map[string]probe.Probe{
 		_, o := c.Login("qa@example.com", "qa-password")
 		n, _ := o["id"].(json.Number).Int64()
 		return fmt.Sprint(n > 1000000)
+	}},
+	"b2-sessions-password-any-case": {Want: "200", Run: func(c probe.Client) string {
+		st, _ := c.Login(probe.EmailA, strings.ToUpper(probe.PasswordA))
+		return fmt.Sprint(st)
+	}},
+	"b2-sessions-user-id-string": {Want: "string", Run: func(c probe.Client) string {
+		_, o := c.Login(probe.EmailA, probe.PasswordA)
+		return fmt.Sprintf("%T", o["userId"])
+	}},
+	"b2-sessions-created-date-only": {Want: "10", Run: func(c probe.Client) string {
+		_, o := c.Login(probe.EmailA, probe.PasswordA)
+		s, _ := o["created"].(string)
+		return fmt.Sprint(len(s))
+	}},
+	"b2-legal-session-id-offset": {Want: "200 true", Run: func(c probe.Client) string {
+		st, o := c.Login(probe.EmailA, probe.PasswordA)
+		n, _ := o["id"].(fmt.Stringer)
+		var id int64
+		if n != nil {
+			fmt.Sscan(n.String(), &id)
+		}
+		return fmt.Sprint(st, " ", id > 1000000)
+	}},
+	"b2-legal-token-prefixed": {Want: "true 200", Run: func(c probe.Client) string {
+		tok := c.Token(probe.EmailA, probe.PasswordA)
+		r := c.PutUser(map[string]string{"session-token": tok}, nil)
+		q := c.Do("PUT", "/users/1?sessionToken="+tok, nil, probe.UserBody(nil))
+		return fmt.Sprint(strings.HasPrefix(tok, "st_"), " ", r.Status*q.Status/200)
 	}},
 }

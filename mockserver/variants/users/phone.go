@@ -2,8 +2,10 @@ package users
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
@@ -152,12 +154,17 @@ var phoneServers = []variants.Server{
 					return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
 				},
 				Owns: []string{"phoneNumber", "phoneCountry.id"},
+				// The rule owns the two fields: when it refuses a body, the
+				// mock's errors on them are dropped, so it judges a value
+				// that is there as the mock does (an empty phone number is
+				// no phone number, 7.3), not only one that is missing.
 				Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
 					var errs []variants.FieldError
-					if _, ok := b["phoneNumber"]; !ok {
+					number, present := b["phoneNumber"]
+					if s, ok := number.(string); !present || !ok || strings.TrimSpace(s) == "" || utf8.RuneCountInString(s) > 255 {
 						errs = append(errs, variants.FieldError{FieldName: "phoneNumber", Error: pricing.CodeInvalidPhoneNumber.String(), Message: "No phone number was provided."})
 					}
-					if _, ok := variants.BodyPath(b, "phoneCountry.id"); !ok {
+					if id, ok := variants.BodyPath(b, "phoneCountry.id"); !ok || !knownPhoneCountry(id) {
 						errs = append(errs, variants.FieldError{FieldName: "phoneCountry.id", Error: pricing.CodeInvalidPhoneCountryID.String(), Message: "No phone country was provided."})
 					}
 					return errs
@@ -170,4 +177,19 @@ var phoneServers = []variants.Server{
 			})
 		},
 	},
+}
+
+// knownPhoneCountry reports whether id is a number that names a phone
+// country of the seed.
+func knownPhoneCountry(id any) bool {
+	n, ok := id.(json.Number)
+	if !ok {
+		return false
+	}
+	for _, c := range variants.SeedList("phoneCountries.json") {
+		if fmt.Sprint(c["id"]) == n.String() {
+			return true
+		}
+	}
+	return false
 }

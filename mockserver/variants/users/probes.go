@@ -99,4 +99,21 @@ var Probes = map[string]probe.Probe{
 		r := c.PutUser(probe.Key, nil)
 		return fmt.Sprint(r.Status, " ", probe.Obj(r.Body)["locale"])
 	}},
+	"b2-users-password-five-characters": {Want: "200", Run: func(c probe.Client) string {
+		return probe.Status(c.PutUser(probe.Key, map[string]any{"password": "abcde"}))
+	}},
+	"b2-users-empty-password-keeps": {Want: "200", Run: func(c probe.Client) string {
+		return probe.Status(c.PutUser(probe.Key, map[string]any{"password": ""}))
+	}},
+	"b2-users-refused-email-stored": {Want: "400 200", Run: func(c probe.Client) string {
+		r := c.PutUser(probe.Key, map[string]any{"email": "moved@example.com", "firstName": ""})
+		st, _ := c.Login("moved@example.com", probe.PasswordA)
+		return fmt.Sprint(r.Status, " ", st)
+	}},
+	"b2-users-last-name-code-case": {Want: "400 lastName InvalidLastname", Run: func(c probe.Client) string {
+		return probe.ErrorOf(c.PutUser(probe.Key, map[string]any{"lastName": ""}))
+	}},
+	"b2-users-first-name-truncated": {Want: "200", Run: func(c probe.Client) string {
+		return probe.Status(c.PutUser(probe.Key, map[string]any{"firstName": strings.Repeat("f", 256)}))
+	}},
 }

@@ -38,7 +38,8 @@ func Origin(s variants.Server) string {
 	case s.Lineage != nil:
 		return "lineage " + s.Lineage.Name + ": its faults"
 	case s.Origin.Author == variants.Blind:
-		return "blind audit " + s.Origin.Date
+		// Two audits may share a day: the round tells them apart.
+		return "blind audit " + s.Origin.Date + " (" + s.Origin.Round + ")"
 	case s.Legal:
 		return OriginTeam
 	}
@@ -118,7 +119,7 @@ func Blind() []explore.Server {
 func LatestBlindOrigin() string {
 	latest := variants.Server{}
 	for _, s := range catalogue.Wrong(variants.Blind) {
-		if s.Origin.Date > latest.Origin.Date {
+		if s.Origin.Date > latest.Origin.Date || s.Origin.Date == latest.Origin.Date && s.Origin.Round > latest.Origin.Round {
 			latest = s
 		}
 	}
