@@ -31,6 +31,14 @@ var (
 	ProfileFromEnv  = target.ProfileFromEnv
 )
 
+// NearMiss is a secret changed as the phrase "... with <change>" changes
+// it (its last character changed, ...): the explorer sends the same value
+// its reproducers ask the suite for. taken reports a secret of another
+// account, which the result never is.
+func NearMiss(secret, change string, taken func(string) bool) string {
+	return nearMiss(secret, change, taken)
+}
+
 // Placeholder matches a {{name}} of a step argument.
 var Placeholder *regexp.Regexp = placeholder
 

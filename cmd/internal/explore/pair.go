@@ -88,7 +88,8 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 			if st.Cred.Scheme != "api-key" {
 				secret = s.tok[a]
 			}
-			v = c.with(nearMiss(secret, change, wd.taken), nearMiss(secret, change, wd.taken))
+			near := steps.NearMiss(secret, change, wd.taken)
+			v = c.with(near, near)
 		}
 		if c.query {
 			q.Set(c.name, v)

@@ -195,37 +195,6 @@ var nearMisses = map[string]string{
 	"secret-first-character-changed": "its first character changed",
 }
 
-// nearMiss is a secret changed as the suite changes it (steps: the first
-// of the characters a to h that makes the result nobody's secret).
-func nearMiss(secret, change string, taken func(string) bool) string {
-	if secret == "" {
-		return "x"
-	}
-	for _, c := range "abcdefgh" {
-		var got string
-		switch change {
-		case "its last character changed":
-			if rune(secret[len(secret)-1]) == c {
-				continue
-			}
-			got = secret[:len(secret)-1] + string(c)
-		case "its first character changed":
-			if rune(secret[0]) == c {
-				continue
-			}
-			got = string(c) + secret[1:]
-		case "a character added":
-			got = secret + string(c)
-		default: // its last character removed
-			got = secret[:len(secret)-1]
-		}
-		if got != secret && !taken(got) {
-			return got
-		}
-	}
-	return secret + "-not-a-secret"
-}
-
 // versioned is the base URL with its version segment replaced.
 func versioned(base, version string) string {
 	base = strings.TrimRight(base, "/")
