@@ -9,52 +9,16 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // Masking: the journal shows requests and answers with every credential
 // replaced by "***", whatever form it came in: a JSON or form field, a
 // query argument, a header, a part of a multipart body, and in malformed
-// bodies too. A name is secret when, in lower case and without "-", "_",
-// "." and spaces, it contains one of secretWords (passwordLastChanged, a
-// date, aside): password, apiKey, api_key, writeKey, X-Api-Key,
-// X-Client-Key, sessionToken, session-token, Authorization, X-Auth-User,
-// Proxy-Authorization, Cookie and the like.
-// Where a body cannot be read as JSON, a form or a multipart body and still
-// names a secret after masking, the whole body is masked.
-//
-// The words are broad on purpose ("key", "auth"): a list of known names
-// missed the ones nobody listed (writeKey, X-Client-Key), and a name masked
-// that held no secret costs a developer a look at the request, while one
-// shown in clear gives its secret to whoever reads the journal.
-var secretWords = []string{"password", "passwd", "token", "key", "secret", "auth", "cookie", "credential"}
-
-// notSecret are names that contain a secret word but hold none.
-var notSecret = map[string]bool{"passwordlastchanged": true}
-
-// normalizeName lowers a name and drops the separators people put between
-// its words.
-func normalizeName(name string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case '-', '_', '.', ' ':
-			return -1
-		}
-		return r
-	}, strings.ToLower(name))
-}
-
-func isSecretName(name string) bool {
-	n := normalizeName(name)
-	if notSecret[n] {
-		return false
-	}
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
-}
+// bodies too. Which names hold one is pricing.SecretName. Where a body
+// cannot be read as JSON, a form or a multipart body and still names a
+// secret after masking, the whole body is masked.
 
 // namesSecret reports whether a text mentions a secret word anywhere, once
 // its JSON and URL escapes are undone: the test of a body that could not be
@@ -63,13 +27,7 @@ func namesSecret(text string) bool {
 	if u, err := url.QueryUnescape(text); err == nil {
 		text = u
 	}
-	n := normalizeName(unescapeJSON(text))
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
+	return pricing.MentionsSecret(pricing.NormalName(unescapeJSON(text)))
 }
 
 // maskQuery masks the values of secret arguments of a query, whichever of
@@ -92,7 +50,7 @@ func maskQuery(raw string) string {
 		if err != nil {
 			name = k
 		}
-		if isSecretName(name) || (err != nil && namesSecret(k)) {
+		if pricing.SecretName(name) || (err != nil && namesSecret(k)) {
 			pair = k
 			if hasValue || err != nil {
 				pair = k + "=" + masked
@@ -120,11 +78,11 @@ func maskHeaders(fields []headerField) map[string]string {
 		}
 	}
 	for name, v := range out {
-		if !isSecretName(name) {
+		if !pricing.SecretName(name) {
 			continue
 		}
 		scheme, _, ok := strings.Cut(strings.TrimSpace(v), " ")
-		if ok && strings.Contains(normalizeName(name), "authorization") && authSchemes[strings.ToLower(scheme)] {
+		if ok && strings.Contains(pricing.NormalName(name), "authorization") && authSchemes[strings.ToLower(scheme)] {
 			out[name] = scheme + " " + masked
 		} else {
 			out[name] = masked
@@ -186,7 +144,7 @@ func maskText(b []byte, contentType string) []byte {
 func formRest(form string) string {
 	var rest []string
 	for _, part := range strings.FieldsFunc(form, func(c rune) bool { return c == '&' || c == ';' }) {
-		if k, v, _ := strings.Cut(part, "="); v != masked || !isSecretName(k) {
+		if k, v, _ := strings.Cut(part, "="); v != masked || !pricing.SecretName(k) {
 			rest = append(rest, part)
 		}
 	}
@@ -216,7 +174,7 @@ func maskJSONText(b []byte) ([]byte, int, string) {
 		name := s[i : i+n]
 		s = s[i+n:]
 		ws := len(s) - len(strings.TrimLeft(s, " \t\r\n"))
-		if ws >= len(s) || s[ws] != ':' || !isSecretName(unescapeJSON(str)) {
+		if ws >= len(s) || s[ws] != ':' || !pricing.SecretName(unescapeJSON(str)) {
 			others.WriteString(name)
 			continue
 		}
@@ -383,7 +341,7 @@ func maskMultipart(b []byte, boundary string) ([]byte, bool) {
 		}
 		_, disp, _ := mime.ParseMediaType(hdr.Get("Content-Disposition"))
 		content := strings.TrimSuffix(body, "\r\n")
-		if isSecretName(disp["name"]) || isSecretName(disp["filename"]) {
+		if pricing.SecretName(disp["name"]) || pricing.SecretName(disp["filename"]) {
 			content = masked
 		} else {
 			content = string(maskText([]byte(content), hdr.Get("Content-Type")))

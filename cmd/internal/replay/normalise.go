@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // The fourth stage: each request of the API as the explorer's step, on the
@@ -356,7 +357,7 @@ func (m *mapper) walk(c *call, o map[string]any, path string, accepted bool) {
 			}
 			m.walk(c, x, at+".", accepted)
 		case string:
-			if at != "password" && x != maskedSecret && secretName(k) {
+			if at != "password" && x != maskedSecret && pricing.SecretName(k) {
 				o[k] = maskedSecret
 				c.note("%s is sent as %q", at, maskedSecret)
 			}

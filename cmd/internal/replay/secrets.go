@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // Secrets: a recording's credentials are never stored nor written. The
@@ -17,32 +19,6 @@ import (
 // value of a field, header or query argument whose name says key, token,
 // secret, auth, password, cookie or credential (the mock's journal masks
 // the same names: mockserver/mask.go), in requests and answers alike.
-
-// secretWords are the words that make a name secret, as the mock's journal
-// reads them.
-var secretWords = []string{"password", "passwd", "token", "key", "secret", "auth", "cookie", "credential"}
-
-// secretName reports whether a field, header or argument name holds a
-// secret: in lower case and without - _ . and spaces, it contains a secret
-// word (passwordLastChanged, a date, aside).
-func secretName(name string) bool {
-	n := strings.Map(func(r rune) rune {
-		switch r {
-		case '-', '_', '.', ' ':
-			return -1
-		}
-		return r
-	}, strings.ToLower(name))
-	if n == "passwordlastchanged" {
-		return false
-	}
-	for _, w := range secretWords {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
-}
 
 // minSecret is the shortest value the redactor replaces, the spec's
 // shortest password: a shorter one would blank ordinary words of the
@@ -63,7 +39,7 @@ func collectSecrets(rec *Recording) secrets {
 	}
 	for _, r := range rec.Requests {
 		for name, vs := range r.Header {
-			if !secretName(name) {
+			if !pricing.SecretName(name) {
 				continue
 			}
 			for _, v := range vs {
@@ -79,7 +55,7 @@ func collectSecrets(rec *Recording) secrets {
 			}
 		}
 		for name, vs := range r.URL.Query() {
-			if secretName(name) {
+			if pricing.SecretName(name) {
 				for _, v := range vs {
 					add(v)
 				}
@@ -110,7 +86,7 @@ func bodySecrets(body []byte, add func(string)) {
 			switch x := v.(type) {
 			case map[string]any:
 				for k, e := range x {
-					if s, ok := e.(string); ok && secretName(k) {
+					if s, ok := e.(string); ok && pricing.SecretName(k) {
 						add(s)
 					}
 					walk(e)
@@ -126,7 +102,7 @@ func bodySecrets(body []byte, add func(string)) {
 	}
 	if q, err := url.ParseQuery(string(t)); err == nil {
 		for k, vs := range q {
-			if secretName(k) {
+			if pricing.SecretName(k) {
 				for _, s := range vs {
 					add(s)
 				}
