@@ -1,25 +1,20 @@
 package mockserver_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 )
-
-// chromiumPath is Debian's chromium; .ci/run installs it when missing.
-const chromiumPath = "/usr/bin/chromium"
 
 // browserPage is what a frontend developer's page does: log in with JSON,
 // read the user with the session-token header, change the first name with a
@@ -132,12 +127,6 @@ func (r *recorder) from(origin string) []seenRequest {
 // page, from an origin --cors-origins does not list, must be stopped by the
 // browser before its login is even sent.
 func TestBrowserCrossOrigin(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and %s is missing (%v): .ci/run installs it with apt-get", chromiumPath, err)
-		}
-		t.Skipf("%s is missing (apt-get install chromium); CI runs this test", chromiumPath)
-	}
 
 	servePage := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -158,29 +147,7 @@ func TestBrowserCrossOrigin(t *testing.T) {
 	api := httptest.NewServer(rec)
 	defer api.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	// The flags this machine needs (.library/env/machines/go.md): root needs
-	// no-sandbox, and without the background-networking flags Chromium keeps
-	// calling out to a network that is closed here.
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-	)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
+	browser := mocktest.Browser(t)
 
 	runPage := func(t *testing.T, pageURL, firstName string) pageResult {
 		t.Helper()

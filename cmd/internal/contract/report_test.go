@@ -9,13 +9,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
-)
 
-// chromiumPath is Debian's chromium; .ci/run installs it when missing.
-const chromiumPath = "/usr/bin/chromium"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+)
 
 // reportFeatures: one scenario passes, one fails on its response, and one
 // outline names account A's user by a placeholder.
@@ -64,12 +62,6 @@ Feature: names with placeholders
 // the summary counts, the failing scenario opened with its request as curl
 // and the response, the coverage matrix and the traceability table.
 func TestReportInBrowser(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and %s is missing (%v): .ci/run installs it with apt-get", chromiumPath, err)
-		}
-		t.Skipf("%s is missing (apt-get install chromium); CI runs this test", chromiumPath)
-	}
 	srv := platformsServer(t)
 	dir := writeFeatures(t, reportFeatures)
 	out := t.TempDir()
@@ -91,29 +83,7 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("the report loads something from elsewhere: %q", m)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	// The flags of mockserver/browser_test.go: root needs no-sandbox, and
-	// the closed network needs the background-networking flags.
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 1024),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-	)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
+	browser := mocktest.Browser(t, chromedp.WindowSize(1280, 1024))
 
 	if err := chromedp.Do(browser,
 		chromedp.Navigate("file://"+report),

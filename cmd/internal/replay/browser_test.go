@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -24,9 +23,6 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
-
-// chromiumPath is Debian's chromium; .ci/run installs it when missing.
-const chromiumPath = "/usr/bin/chromium"
 
 // The frontend of the browser test: a page with its style, its script and
 // a logo from another host, whose script logs in to the mock, reads the
@@ -119,33 +115,11 @@ func recordInBrowser(t *testing.T) browserRecording {
 	analytics := serve(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	m := mocktest.MustStart(t, mocktest.Options{Fixtures: fixtures.Foreign()})
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	// The flags of mockserver/browser_test.go: root needs no-sandbox, and
-	// without the background-networking flags Chromium calls out to a
-	// network that is closed here.
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-	)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
+	browser := mocktest.Browser(t)
 
 	net := &networkLog{requests: map[network.RequestID]*loggedRequest{}}
 	if err := chromedp.Listen(browser, net.event); err != nil {
-		t.Fatalf("chromium (%s): %v", chromiumPath, err)
+		t.Fatalf("chromium (%s): %v", mocktest.ChromiumPath, err)
 	}
 	q := url.Values{"api": {m.Origin()}, "email": {foreignEmailA}, "password": {foreignPassA}, "key": {foreignKeyA},
 		"currency": {"1015"}, "platform": {"1008"}, "plan": {"1057"}, "cdn": {cdn.URL}, "analytics": {analytics.URL}}
@@ -282,12 +256,6 @@ func jsonText(v any) string {
 func TestBrowserHARReplay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Chromium")
-	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and %s is missing (%v): .ci/run installs it with apt-get", chromiumPath, err)
-		}
-		t.Skipf("%s is missing (apt-get install chromium); CI runs this test", chromiumPath)
 	}
 	rec := recordInBrowser(t)
 	recording := writeFile(t, "browser.har", rec.har)
