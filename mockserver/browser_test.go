@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/pricing-contract/pricing-contract/mockserver"
-	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest/chromium"
 )
 
 // browserPage is what a frontend developer's page does: log in with JSON,
@@ -147,7 +147,7 @@ func TestBrowserCrossOrigin(t *testing.T) {
 	api := httptest.NewServer(rec)
 	defer api.Close()
 
-	browser := mocktest.Browser(t)
+	browser := chromium.Start(t)
 
 	runPage := func(t *testing.T, pageURL, firstName string) pageResult {
 		t.Helper()

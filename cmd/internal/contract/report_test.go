@@ -12,7 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest/chromium"
 )
 
 // reportFeatures: one scenario passes, one fails on its response, and one
@@ -83,7 +83,7 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("the report loads something from elsewhere: %q", m)
 	}
 
-	browser := mocktest.Browser(t, chromedp.WindowSize(1280, 1024))
+	browser := chromium.Start(t, chromedp.WindowSize(1280, 1024))
 
 	if err := chromedp.Do(browser,
 		chromedp.Navigate("file://"+report),

@@ -21,6 +21,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
+	"github.com/pricing-contract/pricing-contract/mockserver/mocktest/chromium"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
@@ -115,11 +116,11 @@ func recordInBrowser(t *testing.T) browserRecording {
 	analytics := serve(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	m := mocktest.MustStart(t, mocktest.Options{Fixtures: fixtures.Foreign()})
 
-	browser := mocktest.Browser(t)
+	browser := chromium.Start(t)
 
 	net := &networkLog{requests: map[network.RequestID]*loggedRequest{}}
 	if err := chromedp.Listen(browser, net.event); err != nil {
-		t.Fatalf("chromium (%s): %v", mocktest.ChromiumPath, err)
+		t.Fatalf("chromium (%s): %v", chromium.Path, err)
 	}
 	q := url.Values{"api": {m.Origin()}, "email": {foreignEmailA}, "password": {foreignPassA}, "key": {foreignKeyA},
 		"currency": {"1015"}, "platform": {"1008"}, "plan": {"1057"}, "cdn": {cdn.URL}, "analytics": {analytics.URL}}

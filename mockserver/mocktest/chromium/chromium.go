@@ -1,4 +1,8 @@
-package mocktest
+// Package chromium starts headless Chromium for the tests that drive a page
+// (the mock's CORS, the replay's HAR, the HTML report), apart from
+// mocktest so that the binaries that use mocktest do not link a browser
+// driver.
+package chromium
 
 import (
 	"context"
@@ -9,27 +13,27 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// ChromiumPath is Debian's chromium; .ci/run installs it when missing.
-const ChromiumPath = "/usr/bin/chromium"
+// Path is Debian's chromium; .ci/run installs it when missing.
+const Path = "/usr/bin/chromium"
 
-// Browser starts headless Chromium for a test and returns its context,
+// Start starts headless Chromium for a test and returns its context,
 // closed when the test ends and after a minute at most. Without Chromium
 // the test is skipped, or fails when CI is set (.ci/run installs it).
 // opts come after the flags below (a window size).
-func Browser(t testing.TB, opts ...chromedp.ExecAllocatorOption) context.Context {
+func Start(t testing.TB, opts ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	if _, err := os.Stat(ChromiumPath); err != nil {
+	if _, err := os.Stat(Path); err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and %s is missing (%v): .ci/run installs it with apt-get", ChromiumPath, err)
+			t.Fatalf("CI is set and %s is missing (%v): .ci/run installs it with apt-get", Path, err)
 		}
-		t.Skipf("%s is missing (apt-get install chromium); CI runs this test", ChromiumPath)
+		t.Skipf("%s is missing (apt-get install chromium); CI runs this test", Path)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	// The flags this machine needs (.library/env/machines/go.md): root
 	// needs no-sandbox, and without the background-networking flags
 	// Chromium keeps calling out to a network that is closed here.
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, append([]chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(ChromiumPath),
+		chromedp.ExecPath(Path),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
