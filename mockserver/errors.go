@@ -6,15 +6,28 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/api"
 	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
-const contentTypeJSON = "application/json; charset=utf-8"
+const contentTypeJSON = api.ContentTypeJSON
 
-// encodeBuffers are the buffers answers are encoded in: an answer is
-// copied on its way out, so its buffer serves the next one.
+// encodeBuffers are the buffers answers of the admin API are encoded in
+// (an export of the state is large): an answer is copied on its way out,
+// so its buffer serves the next one.
 var encodeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeResponse writes an answer of package api: its headers, status and
+// body.
+func writeResponse(c *gin.Context, r api.Response) {
+	h := c.Writer.Header()
+	for k, v := range r.Header {
+		h[k] = v
+	}
+	c.Data(r.Status, r.Header.Get("Content-Type"), r.Body)
+	c.Abort()
+}
 
 // writeJSON answers status with v encoded as JSON.
 func writeJSON(c *gin.Context, status int, v any) {
@@ -23,9 +36,8 @@ func writeJSON(c *gin.Context, status int, v any) {
 	if err := jsonio.EncodeTo(buf, v); err != nil {
 		// Every value handed here is built from wire types; failing to encode
 		// one is a programming error, answered like any other.
-		status = pricing.CodeInternal.Status()
-		buf.Reset()
-		_ = jsonio.EncodeTo(buf, []pricing.FieldError{{Error: pricing.CodeInternal, Message: "The response could not be encoded."}})
+		writeResponse(c, api.Error(pricing.CodeInternal, "The response could not be encoded."))
+		return
 	}
 	c.Data(status, contentTypeJSON, buf.Bytes())
 	if buf.Cap() <= 64<<10 {
@@ -33,13 +45,9 @@ func writeJSON(c *gin.Context, status int, v any) {
 	}
 }
 
-// writeErrors is the single writer of error answers: always a JSON array.
+// writeErrors answers errors in the API's one error shape (api.ErrorResponse).
 func writeErrors(c *gin.Context, status int, errs []pricing.FieldError) {
-	if errs == nil {
-		errs = []pricing.FieldError{}
-	}
-	writeJSON(c, status, errs)
-	c.Abort()
+	writeResponse(c, api.ErrorResponse(status, errs))
 }
 
 // fieldErrors answers errors of a body, with the status of their codes (one
@@ -51,7 +59,7 @@ func fieldErrors(c *gin.Context, errs []pricing.FieldError) {
 // abortWith answers an error that concerns the request as a whole, with the
 // status of its code.
 func abortWith(c *gin.Context, code pricing.Code, message string) {
-	writeErrors(c, code.Status(), []pricing.FieldError{{FieldName: "", Error: code, Message: message}})
+	writeResponse(c, api.Error(code, message))
 }
 
 // internalError answers a failure of the mock itself.

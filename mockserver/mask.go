@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/api"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
@@ -117,7 +118,7 @@ func maskText(b []byte, contentType string) []byte {
 		return out
 	}
 	switch {
-	case isFormLogin(contentType, b):
+	case api.IsFormLogin(contentType, b):
 		// A form-typed body that starts as JSON does is not taken for a
 		// form: POST /sessions reads it as JSON, so it is masked as JSON.
 		return []byte(maskQuery(string(b)))

@@ -9,12 +9,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/api"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
-
-// versions are the base-path segments that serve the API (spec 9: the
-// overview says v1, the endpoint pages say v1.0; both are the one version).
-var versions = []string{"/v1", "/v1.0"}
 
 // routes is the one route map: the API, the admin API and the documentation.
 //
@@ -45,11 +42,17 @@ func (s *Server) routes() *gin.Engine {
 		e.Use(s.apiOnly(s.journalRequests, false))
 	}
 	e.Use(s.apiOnly(s.control, false))
-	e.NoRoute(s.noRoute)
-	// Gin sets the Allow header (the methods of the path) before this runs.
+	// A path that names no route is the API's to answer (404, or 405 for a
+	// path of the API with another method); the admin API's own paths of
+	// another method answer 405 here, Gin having set their Allow header.
+	e.NoRoute(s.serveAPI)
 	e.NoMethod(func(c *gin.Context) {
-		abortWith(c, pricing.CodeMethodNotAllowed,
-			"This endpoint does not accept the "+c.Request.Method+" method; it accepts "+c.Writer.Header().Get("Allow")+".")
+		if s.docPaths[c.Request.URL.Path] || !underVersion(c.Request.URL.Path) {
+			abortWith(c, pricing.CodeMethodNotAllowed,
+				"This endpoint does not accept the "+c.Request.Method+" method; it accepts "+c.Writer.Header().Get("Allow")+".")
+			return
+		}
+		s.serveAPI(c)
 	})
 
 	s.registerAPI(e)
@@ -71,38 +74,25 @@ func (s *Server) routes() *gin.Engine {
 	return e
 }
 
-// registerAPI adds the API under each base path: one group per resource,
-// authentication on the routes the spec protects.
+// registerAPI adds the API's route table (package api) under each version
+// segment, every route answered by api.Serve through serveAPI.
 func (s *Server) registerAPI(e *gin.Engine) {
-	for _, v := range versions {
-		api := e.Group(v)
-
-		sessions := api.Group("/sessions")
-		sessions.POST("", s.createSession)
-
-		users := api.Group("/users")
-		users.POST("", s.createUser)
-		users.GET("/:userId", s.authenticate, s.getUser)
-		users.PUT("/:userId", s.authenticate, s.updateUser)
-		users.GET("/:userId/clients", s.authenticate, s.listUserClients)
-
-		clients := api.Group("/clients", s.authenticate)
-		clients.POST("", s.createClient)
-		clients.GET("/:clientId", s.getClient)
-		clients.PUT("/:clientId", s.updateClient)
-		clients.GET("/:clientId/apps", s.listClientApps)
-
-		apps := api.Group("/apps", s.authenticate)
-		apps.POST("", s.createApp)
-		apps.GET("/:appId", s.getApp)
-
-		// Catalogues: no authentication.
-		api.GET("/platforms", s.listPlatforms)
-		api.GET("/currencies", s.listCurrencies)
-		api.GET("/plans", s.listPlans)
-		api.GET("/phoneCountries", s.listPhoneCountries)
-		api.GET("/marketapps", s.listMarketapps)
+	for _, v := range api.Versions {
+		for _, r := range api.Routes() {
+			e.Handle(r.Method, "/"+v+r.Pattern, s.serveAPI)
+		}
 	}
+}
+
+// underVersion reports whether a path is under a version segment the API
+// serves.
+func underVersion(path string) bool {
+	for _, v := range api.Versions {
+		if strings.HasPrefix(path, "/"+v+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // apiOnly runs h for requests to the API (admin calls too when withAdmin),
@@ -118,16 +108,6 @@ func (s *Server) apiOnly(h gin.HandlerFunc, withAdmin bool) gin.HandlerFunc {
 		}
 		h(c)
 	}
-}
-
-// noRoute answers an unknown path with a JSON 404 that names the closest
-// known route, when one is close.
-func (s *Server) noRoute(c *gin.Context) {
-	msg := "There is no such endpoint."
-	if r := closestRoute(c.Request.Method, c.Request.URL.Path); r != "" {
-		msg += " Did you mean " + r + "?"
-	}
-	abortWith(c, pricing.CodeNotFound, msg)
 }
 
 // logRequests writes one line per request. The path is logged without its

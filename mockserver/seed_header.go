@@ -36,6 +36,6 @@ func seedKind(seed *pricing.Seed) string {
 
 // announceSeed sets SeedHeader on every answer, from the current seed.
 func (s *Server) announceSeed(c *gin.Context) {
-	c.Header(SeedHeader, s.answers.Load().seedKind)
+	c.Header(SeedHeader, *s.kind.Load())
 	c.Next()
 }

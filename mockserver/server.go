@@ -14,6 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
+	"github.com/pricing-contract/pricing-contract/mockserver/api"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
@@ -179,8 +180,10 @@ type Server struct {
 
 	seedMu sync.RWMutex
 	seed   *pricing.Seed
-	// answers are the catalogue answers of the current seed.
-	answers atomic.Pointer[catalogueAnswers]
+	// kind is the SeedHeader value of the current seed.
+	kind atomic.Pointer[string]
+	// api answers every request of the API.
+	api *api.API
 
 	persist   *persister // nil without StateFile
 	stateLock *stateLock // StateFile's, held from New to Close
@@ -220,7 +223,8 @@ func New(opts Options) (*Server, error) {
 		bodies:  newBudget(bodyBudget, anonBudget),
 	}
 	s.rules.max = lim.AllRules
-	s.answers.Store(&catalogueAnswers{seed: seed, seedKind: seedKind(seed)})
+	s.setSeedKind(seed)
+	s.api = api.New(api.Options{Suggest: closestRoute})
 	if opts.StateFile != "" {
 		// The lock first: nothing of the file is read, folded or deleted
 		// while another mock serves it (state_lock.go).
@@ -274,6 +278,12 @@ func (s *Server) dropNamespace(ns *namespace) {
 	ns.store.Close()
 	ns.rules.clear()
 	s.journal.clear(ns.id)
+}
+
+// setSeedKind records the SeedHeader value of a new seed.
+func (s *Server) setSeedKind(seed *pricing.Seed) {
+	k := seedKind(seed)
+	s.kind.Store(&k)
 }
 
 func (s *Server) currentSeed() *pricing.Seed {

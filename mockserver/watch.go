@@ -85,7 +85,7 @@ func (s *Server) reloadSeed() bool {
 	s.seedMu.Lock()
 	s.seed = seed
 	s.seedMu.Unlock()
-	s.answers.Store(&catalogueAnswers{seed: seed, seedKind: seedKind(seed)})
+	s.setSeedKind(seed)
 	n := 0
 	for _, ns := range s.spaces.all() {
 		if ns.store.ResetIfPristine(seed) {

@@ -9,6 +9,10 @@ type FieldError struct {
 	FieldName string `json:"fieldName"`
 	Error     Code   `json:"error"`
 	Message   string `json:"message"`
+	// Rule names the check that made the error (a Condition of validation,
+	// or a rule of the HTTP layer): what the explorer's policy holds decided
+	// by the spec or left to a server. It is never on the wire.
+	Rule string `json:"-"`
 }
 
 // Code is the "error" member of an error answer (spec 7.1) together with the

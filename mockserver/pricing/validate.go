@@ -24,6 +24,80 @@ var (
 	phoneExtRE = regexp.MustCompile(`^[0-9]{1,10}$`)
 )
 
+// Condition is what makes validation refuse a field's value: the rule of
+// its FieldError, which the explorer's policy holds decided by the spec or
+// left to a server, field by field.
+type Condition string
+
+// The conditions of validation.
+const (
+	CondRequired   Condition = "required"    // absent or null
+	CondType       Condition = "type"        // not the JSON type of the field
+	CondEmpty      Condition = "empty"       // the empty string
+	CondBlank      Condition = "blank"       // white space only
+	CondLength     Condition = "length"      // over the field's limit
+	CondShort      Condition = "short"       // a password under MinPassword
+	CondForm       Condition = "form"        // not of the form the field takes (an email, a timezone, an extension, a hash, the terms)
+	CondTaken      Condition = "taken"       // an email another user has
+	CondUnknown    Condition = "unknown"     // an id or hash of nothing in the catalogue
+	CondNotAllowed Condition = "not-allowed" // a field the endpoint does not take (app on PUT /clients)
+)
+
+// blankCond tells the empty string from white space.
+func blankCond(s string) Condition {
+	if s == "" {
+		return CondEmpty
+	}
+	return CondBlank
+}
+
+// textCond is the condition of a string field refused as not provided.
+func textCond(present, ok bool, s string) Condition {
+	switch {
+	case !present:
+		return CondRequired
+	case !ok:
+		return CondType
+	}
+	return blankCond(s)
+}
+
+// presentCond is CondRequired for a key absent or null, else cond.
+func presentCond(b Body, key string, cond Condition) Condition {
+	if raw, ok := b[key]; !ok || raw == nil {
+		return CondRequired
+	}
+	return cond
+}
+
+// typeOr is CondType for a value that is no string, else cond.
+func typeOr(raw any, cond Condition) Condition {
+	if _, ok := raw.(string); !ok {
+		return CondType
+	}
+	return cond
+}
+
+// idCond is the condition of obj.id refused: left out, not a positive
+// integer, or the id of nothing.
+func idCond(b Body, obj string, absent, valid bool) Condition {
+	switch {
+	case absent:
+		return CondRequired
+	case !valid:
+		o, _ := b[obj].(map[string]any)
+		num, isNum := o["id"].(json.Number)
+		if !isNum {
+			return CondType
+		}
+		if _, err := strconv.ParseInt(string(num), 10, 64); err != nil && strings.ContainsAny(string(num), ".eE") {
+			return CondForm // 1.0 or 1e0: a number, but no integer literal
+		}
+		return CondUnknown // zero, negative or past int64: the id of nothing
+	}
+	return CondUnknown
+}
+
 // hash reads marketapp.hash: the hash to look up, and whether it is well
 // formed.
 func (d Deviations) hash(raw any) (string, bool) {
@@ -64,8 +138,8 @@ type checker struct {
 	errs   []FieldError
 }
 
-func (v *checker) fail(field string, code Code, message string) {
-	v.errs = append(v.errs, FieldError{FieldName: v.prefix + field, Error: code, Message: message})
+func (v *checker) fail(field string, code Code, cond Condition, message string) {
+	v.errs = append(v.errs, FieldError{FieldName: v.prefix + field, Error: code, Message: message, Rule: string(cond)})
 }
 
 func (v *checker) nested(prefix string) *checker {
@@ -97,11 +171,11 @@ func (v *checker) requiredText(b Body, key string, code Code) string {
 	s, present, ok := str(b, key)
 	switch {
 	case !present:
-		v.fail(key, code, fmt.Sprintf("%s is required.", key))
+		v.fail(key, code, CondRequired, fmt.Sprintf("%s is required.", key))
 	case !ok:
-		v.fail(key, code, fmt.Sprintf("%s must be a string.", key))
+		v.fail(key, code, CondType, fmt.Sprintf("%s must be a string.", key))
 	case blank(s):
-		v.fail(key, code, fmt.Sprintf("%s must not be empty.", key))
+		v.fail(key, code, blankCond(s), fmt.Sprintf("%s must not be empty.", key))
 	case v.tooLong(key, code, s):
 	default:
 		return s
@@ -116,7 +190,7 @@ func (v *checker) optionalText(b Body, key string, code Code) *string {
 	case !present:
 		return nil
 	case !ok:
-		v.fail(key, code, fmt.Sprintf("%s must be a string or null.", key))
+		v.fail(key, code, CondType, fmt.Sprintf("%s must be a string or null.", key))
 	case v.tooLong(key, code, s):
 	default:
 		return &s
@@ -131,14 +205,14 @@ func (v *checker) tooLong(key string, code Code, s string) bool {
 	if runes(s) <= limit {
 		return false
 	}
-	v.fail(key, code, fmt.Sprintf("%s must be at most %d characters long.", key, limit))
+	v.fail(key, code, CondLength, fmt.Sprintf("%s must be at most %d characters long.", key, limit))
 	return true
 }
 
 func (v *checker) requiredBool(b Body, key string, code Code) bool {
 	x, ok := b[key].(bool)
 	if !ok {
-		v.fail(key, code, fmt.Sprintf("%s must be true or false.", key))
+		v.fail(key, code, presentCond(b, key, CondType), fmt.Sprintf("%s must be true or false.", key))
 	}
 	return x
 }
@@ -247,14 +321,14 @@ func (v *checker) email(b Body, userID int64) string {
 	email, present, ok := str(b, key)
 	switch {
 	case !present:
-		v.fail(key, code, "email is required.")
+		v.fail(key, code, CondRequired, "email is required.")
 	case !ok:
-		v.fail(key, code, "email must be a string.")
+		v.fail(key, code, CondType, "email must be a string.")
 	case v.tooLong(key, code, email):
 	case !validEmail(email):
-		v.fail(key, code, "email must be a valid email address.")
+		v.fail(key, code, CondForm, "email must be a valid email address.")
 	case v.cat.EmailTaken(email, userID):
-		v.fail(key, code, "email is already used by another account.")
+		v.fail(key, code, CondTaken, "email is already used by another account.")
 	default:
 		return email
 	}
@@ -267,12 +341,12 @@ func (v *checker) timezone(b Body) string {
 	tz, present, ok := str(b, key)
 	switch {
 	case !present:
-		v.fail(key, code, "timezone is required.")
+		v.fail(key, code, CondRequired, "timezone is required.")
 	case !ok:
-		v.fail(key, code, "timezone must be a string.")
+		v.fail(key, code, CondType, "timezone must be a string.")
 	case v.tooLong(key, code, tz):
 	case !timezoneRE.MatchString(tz):
-		v.fail(key, code, "timezone must be a name of the form Area/City, such as Europe/London.")
+		v.fail(key, code, CondForm, "timezone must be a name of the form Area/City, such as Europe/London.")
 	default:
 		return tz
 	}
@@ -287,15 +361,15 @@ func (v *checker) password(b Body, create bool) *string {
 	pw, present, ok := str(b, key)
 	switch {
 	case !present && create:
-		v.fail(key, code, fmt.Sprintf("password is required: a string of at least %d characters.", least))
+		v.fail(key, code, CondRequired, fmt.Sprintf("password is required: a string of at least %d characters.", least))
 	case !present && v.dev.NullPasswordClears && hasKey(b, key):
 		return ptr("")
 	case !present:
 		// null or absent keeps the current password
 	case !ok:
-		v.fail(key, code, fmt.Sprintf("password must be a string of at least %d characters, or null.", least))
+		v.fail(key, code, CondType, fmt.Sprintf("password must be a string of at least %d characters, or null.", least))
 	case runes(pw) < least:
-		v.fail(key, code, fmt.Sprintf("password must be at least %d characters long.", least))
+		v.fail(key, code, CondShort, fmt.Sprintf("password must be at least %d characters long.", least))
 	default:
 		return &pw
 	}
@@ -307,9 +381,9 @@ func (v *checker) password(b Body, create bool) *string {
 // the stored value.
 func (v *checker) phone(b Body, create bool, in *UserInput) {
 	if hasKey(b, "phoneCountry") || create {
-		n, _, valid := id(b, "phoneCountry")
+		n, absent, valid := id(b, "phoneCountry")
 		if _, known := v.cat.PhoneCountry(n); !valid || !known {
-			v.fail("phoneCountry.id", CodeInvalidPhoneCountryID, "phoneCountry.id must be the id of a phone country (see GET /phoneCountries).")
+			v.fail("phoneCountry.id", CodeInvalidPhoneCountryID, idCond(b, "phoneCountry", absent, valid), "phoneCountry.id must be the id of a phone country (see GET /phoneCountries).")
 		} else {
 			in.PhoneCountryID = n
 		}
@@ -319,7 +393,7 @@ func (v *checker) phone(b Body, create bool, in *UserInput) {
 		s, present, ok := str(b, key)
 		switch {
 		case !present || !ok || blank(s):
-			v.fail(key, code, "phoneNumber must be a non-empty string.")
+			v.fail(key, code, textCond(present, ok, s), "phoneNumber must be a non-empty string.")
 		case v.tooLong(key, code, s):
 		default:
 			in.PhoneNumber = &s
@@ -331,7 +405,7 @@ func (v *checker) phone(b Body, create bool, in *UserInput) {
 		case !present:
 			in.SetPhoneExtension = true
 		case !ok || !phoneExtRE.MatchString(s):
-			v.fail("phoneExtension", CodeInvalidPhoneExtension, fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs))
+			v.fail("phoneExtension", CodeInvalidPhoneExtension, textCond(true, ok, "x"), fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs))
 		default:
 			in.SetPhoneExtension, in.PhoneExtension = true, &s
 		}
@@ -347,7 +421,7 @@ func (v *checker) userClient(b Body) *ClientInput {
 	}
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		v.fail("client", CodeInvalidClient, "client must be an object: the body of POST /clients.")
+		v.fail("client", CodeInvalidClient, CondType, "client must be an object: the body of POST /clients.")
 		return nil
 	}
 	cv := v.nested("client.")
@@ -366,27 +440,27 @@ func (v *checker) client(b Body, create bool) ClientInput {
 	in.AddressCountry = v.requiredText(b, "addressCountry", CodeInvalidAddressCountry)
 	in.VAT = v.optionalText(b, "vat", CodeInvalidVat)
 
-	n, _, valid := id(b, "currency")
+	n, absent, valid := id(b, "currency")
 	if _, known := v.cat.Currency(n); !valid || !known {
-		v.fail("currency.id", CodeInvalidCurrencyID, "currency.id must be the id of a currency (see GET /currencies).")
+		v.fail("currency.id", CodeInvalidCurrencyID, idCond(b, "currency", absent, valid), "currency.id must be the id of a currency (see GET /currencies).")
 	} else {
 		in.CurrencyID = n
 	}
 
 	if terms, _, _ := str(b, "terms"); terms != "I agree" && !v.dev.TermsUnchecked {
-		v.fail("terms", CodeInvalidTerms, `terms must be exactly "I agree" to accept the terms and conditions.`)
+		v.fail("terms", CodeInvalidTerms, presentCond(b, "terms", CondForm), `terms must be exactly "I agree" to accept the terms and conditions.`)
 	}
 
 	raw, exists := b["app"]
 	switch {
 	case !create && exists && v.dev.AppOnUpdateIgnored:
 	case !create && exists:
-		v.fail("app", CodeInvalidApp, "app cannot be given when updating a client; create an app with POST /apps.")
+		v.fail("app", CodeInvalidApp, CondNotAllowed, "app cannot be given when updating a client; create an app with POST /apps.")
 	case !exists || raw == nil:
 	default:
 		obj, ok := raw.(map[string]any)
 		if !ok {
-			v.fail("app", CodeInvalidApp, "app must be an object: the body of POST /apps.")
+			v.fail("app", CodeInvalidApp, CondType, "app must be an object: the body of POST /apps.")
 			break
 		}
 		av := v.nested("app.")
@@ -411,10 +485,10 @@ func (v *checker) app(b Body) AppInput {
 	_, known := v.cat.Platform(pid)
 	switch {
 	case absent && !hashGiven:
-		v.fail("platform.id", CodeInvalidPlatformID, "platform.id is required when no marketapp.hash is given (see GET /platforms).")
+		v.fail("platform.id", CodeInvalidPlatformID, CondRequired, "platform.id is required when no marketapp.hash is given (see GET /platforms).")
 	case absent:
 	case !valid || !known:
-		v.fail("platform.id", CodeInvalidPlatformID, "platform.id must be the id of a platform (see GET /platforms).")
+		v.fail("platform.id", CodeInvalidPlatformID, idCond(b, "platform", absent, valid), "platform.id must be the id of a platform (see GET /platforms).")
 	case !hashGiven || v.dev.BodyPlatformWins:
 		in.PlatformID = pid
 	}
@@ -425,7 +499,7 @@ func (v *checker) app(b Body) AppInput {
 	case absent:
 		in.PlanID = v.cat.DefaultPlanID()
 	case !valid || !known:
-		v.fail("nextplan.id", CodeInvalidPlanID, "nextplan.id must be the id of a subscription plan (see GET /plans).")
+		v.fail("nextplan.id", CodeInvalidPlanID, idCond(b, "nextplan", absent, valid), "nextplan.id must be the id of a subscription plan (see GET /plans).")
 	default:
 		in.PlanID = plan
 	}
@@ -443,7 +517,7 @@ func (v *checker) marketapp(b Body, in *AppInput) bool {
 	const field, msg = "marketapp.hash", "marketapp.hash must be the 40-hexadecimal-character hash of a marketplace app (see GET /marketapps)."
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		v.fail(field, CodeInvalidMarketappHash, msg)
+		v.fail(field, CodeInvalidMarketappHash, CondType, msg)
 		return true
 	}
 	rawHash, exists := obj["hash"]
@@ -457,9 +531,9 @@ func (v *checker) marketapp(b Body, in *AppInput) bool {
 	case ok && !known && v.dev.UnknownHashIgnored:
 		return false
 	case !ok:
-		v.fail(field, CodeInvalidMarketappHash, msg)
+		v.fail(field, CodeInvalidMarketappHash, typeOr(rawHash, CondForm), msg)
 	case !known:
-		v.fail(field, CodeInvalidMarketappHash, "marketapp.hash matches no marketplace app (see GET /marketapps).")
+		v.fail(field, CodeInvalidMarketappHash, CondUnknown, "marketapp.hash matches no marketplace app (see GET /marketapps).")
 	default:
 		in.MarketappHash = ptr(m.Hash)
 		in.Name, in.PlatformID = m.Name, m.PlatformID
@@ -473,13 +547,13 @@ func (v *checker) appName(b Body, hashGiven bool, in *AppInput) {
 	name, present, ok := str(b, "name")
 	switch {
 	case !present && !hashGiven && !v.dev.AppNameOptional:
-		v.fail("name", CodeInvalidName, "name is required when no marketapp.hash is given.")
+		v.fail("name", CodeInvalidName, CondRequired, "name is required when no marketapp.hash is given.")
 	case !present:
 	case !ok:
-		v.fail("name", CodeInvalidName, "name must be a string or null.")
+		v.fail("name", CodeInvalidName, CondType, "name must be a string or null.")
 	case v.tooLong("name", CodeInvalidName, name):
 	case blank(name) && !hashGiven && !v.dev.AppNameOptional:
-		v.fail("name", CodeInvalidName, "name must not be empty when no marketapp.hash is given.")
+		v.fail("name", CodeInvalidName, blankCond(name), "name must not be empty when no marketapp.hash is given.")
 	case !hashGiven:
 		in.Name = name
 	}
@@ -491,11 +565,11 @@ func ValidateSession(b Body) (email, password string, errs []FieldError) {
 	v := &checker{}
 	email, present, ok := str(b, "email")
 	if !present || !ok || email == "" {
-		v.fail("email", CodeInvalidEmail, "email is required: the email address of the account.")
+		v.fail("email", CodeInvalidEmail, textCond(present, ok, email), "email is required: the email address of the account.")
 	}
 	password, present, ok = str(b, "password")
 	if !present || !ok || password == "" {
-		v.fail("password", CodeInvalidPassword, "password is required: the password of the account.")
+		v.fail("password", CodeInvalidPassword, textCond(present, ok, password), "password is required: the password of the account.")
 	}
 	return email, password, v.errs
 }

@@ -1,4 +1,4 @@
-package mockserver
+package api
 
 import (
 	"time"
