@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"slices"
 	"sync"
 
 	"github.com/gin-gonic/gin"
@@ -21,11 +22,20 @@ var encodeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // writeResponse writes an answer of package api: its headers, status and
 // body.
 func writeResponse(c *gin.Context, r api.Response) {
-	h := c.Writer.Header()
-	for k, v := range r.Header {
-		h[k] = v
+	ct, hasType := r.Header["Content-Type"]
+	if extra := len(r.Header); extra > 1 || extra == 1 && !hasType {
+		h := c.Writer.Header()
+		for k, v := range r.Header {
+			if k != "Content-Type" {
+				h[k] = slices.Clone(v)
+			}
+		}
 	}
-	c.Data(r.Status, r.Header.Get("Content-Type"), r.Body)
+	var ctype string
+	if len(ct) > 0 {
+		ctype = ct[0]
+	}
+	c.Data(r.Status, ctype, r.Body)
 	c.Abort()
 }
 

@@ -31,22 +31,25 @@ func (s *Server) serveAPI(c *gin.Context) {
 		req.Query = r.URL.Query()
 	}
 	st := s.storeFor(c)
-	if resp, refused := s.api.Before(st, req); refused {
+	pending, resp, refused := s.api.Begin(st, req)
+	if refused {
 		// Refused before its body matters: the body is never read.
 		writeResponse(c, resp)
 		return
 	}
+	var body []byte
+	var tooLarge bool
 	if r.Body != nil && r.Body != http.NoBody {
 		// An authenticated caller's body takes its room in the budget of
 		// callers, not in the smaller one of anonymous bodies.
-		if id, ok := api.Caller(st, req); ok {
-			c.Set(callerKey, id)
+		if pending.Authenticated() {
+			c.Set(callerKey, true)
 		}
 		b, err := io.ReadAll(http.MaxBytesReader(c.Writer, r.Body, maxBody))
-		var tooLarge *http.MaxBytesError
+		var tooLargeErr *http.MaxBytesError
 		switch {
-		case errors.As(err, &tooLarge):
-			req.BodyTooLarge = true
+		case errors.As(err, &tooLargeErr):
+			tooLarge = true
 		case bodyBudgetError(err):
 			abortWith(c, pricing.CodeUnavailable, bodyBudgetMessage(err))
 			return
@@ -54,9 +57,9 @@ func (s *Server) serveAPI(c *gin.Context) {
 			abortWith(c, pricing.CodeInvalidBody, "The request body could not be read.")
 			return
 		}
-		req.Body = b
+		body = b
 	}
-	writeResponse(c, s.api.Serve(st, req))
+	writeResponse(c, pending.Finish(body, tooLarge))
 }
 
 // readBody reads the body of an admin call, answering 413 past maxBody.

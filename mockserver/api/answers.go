@@ -10,7 +10,11 @@ import (
 // ContentTypeJSON labels every answer of the API.
 const ContentTypeJSON = "application/json; charset=utf-8"
 
-func jsonHeader() http.Header { return http.Header{"Content-Type": {ContentTypeJSON}} }
+// jsonHeaders are the headers of every JSON answer: one value, shared by
+// the answers, that nothing may change (a transport copies what it writes).
+var jsonHeaders = http.Header{"Content-Type": {ContentTypeJSON}}
+
+func jsonHeader() http.Header { return jsonHeaders }
 
 // JSON is an answer of status with v encoded as JSON.
 func JSON(status int, v any) Response {

@@ -40,7 +40,8 @@ type Request struct {
 	BodyTooLarge bool
 }
 
-// Response is the API's answer.
+// Response is the API's answer. Its Header may be shared between answers:
+// read it, copy it, never change it.
 type Response struct {
 	Status int
 	Header http.Header
@@ -71,11 +72,11 @@ func New(opts Options) *API { return &API{opts: opts} }
 // 413, 404, 403, then the body), or the endpoint's answer, which may write
 // to st.
 func (a *API) Serve(st *pricing.Store, r Request) Response {
-	p := a.plan(st, r, false)
-	if len(p.Refusals) > 0 {
-		return p.Refusals[0].response()
+	p, resp, refused := a.Begin(st, r)
+	if refused {
+		return resp
 	}
-	return p.commit()
+	return p.Finish(r.Body, r.BodyTooLarge)
 }
 
 // Explain is what Serve would answer to r, without writing: every refusal
@@ -142,8 +143,12 @@ type Refusal struct {
 
 func (f Refusal) response() Response {
 	r := ErrorResponse(f.Status, f.Errors)
-	for k, v := range f.header {
-		r.Header[k] = v
+	if f.header != nil {
+		h := r.Header.Clone()
+		for k, v := range f.header {
+			h[k] = v
+		}
+		r.Header = h
 	}
 	return r
 }

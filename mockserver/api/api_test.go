@@ -80,8 +80,7 @@ func requests() []api.Request {
 
 // TestExplainIsServe: what Explain reads of a request is what Serve
 // answers (its first refusal, or the change it commits), and Explain alone
-// writes nothing; Before refuses exactly what Serve refuses before the
-// body.
+// writes nothing; Begin refuses exactly what Serve refuses before the body.
 func TestExplainIsServe(t *testing.T) {
 	a := api.New(api.Options{})
 	for _, r := range requests() {
@@ -103,8 +102,8 @@ func TestExplainIsServe(t *testing.T) {
 			if len(p.Refusals) > 0 && p.Refusals[0].Status != want.Status {
 				t.Fatalf("the first refusal is %d; Serve answers %d", p.Refusals[0].Status, want.Status)
 			}
-			if before, refused := a.Before(newStore(t), r); refused && (before.Status != want.Status || !bytes.Equal(before.Body, want.Body)) {
-				t.Fatalf("Before refuses with %d %s; Serve answers %d %s", before.Status, before.Body, want.Status, want.Body)
+			if _, before, refused := a.Begin(newStore(t), r); refused && (before.Status != want.Status || !bytes.Equal(before.Body, want.Body)) {
+				t.Fatalf("Begin refuses with %d %s; Serve answers %d %s", before.Status, before.Body, want.Status, want.Body)
 			}
 		})
 	}

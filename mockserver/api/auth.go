@@ -20,13 +20,6 @@ func (c *call) authenticate() bool {
 	return true
 }
 
-// Caller is the user a request's credentials authenticate, if any: what
-// a transport may want to know before it reads the body.
-func Caller(st *pricing.Store, r Request) (int64, bool) {
-	id, _, msg := caller(st, r)
-	return id, msg == ""
-}
-
 // caller is the user a request's credentials name, or the rule that refuses
 // them and why.
 func caller(st *pricing.Store, r Request) (int64, Rule, string) {

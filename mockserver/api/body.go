@@ -66,9 +66,6 @@ func IsFormLogin(contentType string, body []byte) bool {
 
 // loginBody reads the body of POST /sessions: a form or a JSON object.
 func (c *call) loginBody() bool {
-	if c.untilBody {
-		return false
-	}
 	if c.r.BodyTooLarge || len(c.r.Body) > MaxBody {
 		// Nothing past the body can be judged without it.
 		c.refuseWith(RuleBodyTooLarge, pricing.CodeBodyTooLarge, "The request body is larger than 1 MiB.")

@@ -50,9 +50,9 @@ func (cc *catalogueCache) of(seed *pricing.Seed) *catalogueAnswers {
 
 // catalogueOf is the endpoint of one catalogue.
 func catalogueOf(which int) endpoint {
-	return func(c *call) {
+	return endpoint{body: func(c *call) {
 		c.commitWith(func() Response { return c.api.catalogue(c.st, which) })
-	}
+	}}
 }
 
 func (a *API) catalogue(st *pricing.Store, which int) Response {

@@ -14,10 +14,22 @@ import (
 // and 400 (the body). Nothing is written to the store before all of them
 // pass.
 
+// endpoint is what an endpoint adds to the checks every request goes
+// through: the path's resource (404, 403), checked before the body is
+// read, then the body's checks and the change it makes.
+type endpoint struct {
+	// resource checks the path's resource; it reports whether the checks
+	// go on. nil: the path names none.
+	resource func(c *call) bool
+	// body reads and checks the body, where the endpoint takes one, and
+	// sets the change (commitWith).
+	body func(c *call)
+}
+
 // --- sessions ---
 
 // createSession is POST /sessions: JSON or form credentials.
-func createSession(c *call) {
+var createSession = endpoint{body: func(c *call) {
 	if !c.loginBody() {
 		return
 	}
@@ -37,12 +49,12 @@ func createSession(c *call) {
 		}
 		return JSON(http.StatusOK, toWireSession(sess))
 	})
-}
+}}
 
 // --- users ---
 
 // createUser is POST /users: sign-up, no authentication.
-func createUser(c *call) {
+var createUser = endpoint{body: func(c *call) {
 	if !c.readBody("") {
 		return
 	}
@@ -57,40 +69,38 @@ func createUser(c *call) {
 		}
 		return JSON(http.StatusOK, toWireUser(c.st, u))
 	})
-}
+}}
 
 // ownUser checks that the path's user exists (404) and is the caller (403);
-// it reports whether the checks go on, and the user's id where it is known.
-func (c *call) ownUser() (pricing.User, bool) {
+// it reports whether the checks go on.
+func ownUser(c *call) bool {
 	id, ok := c.pathID("userId", "user")
 	if !ok {
-		return pricing.User{}, c.all
+		return c.all
 	}
 	u, err := c.st.User(id)
 	if err != nil {
-		return pricing.User{}, c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no user with id "+strconv.FormatInt(id, 10)+".")
+		return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no user with id "+strconv.FormatInt(id, 10)+".")
 	}
+	c.user = u
 	if c.authed && !c.st.MayActOnUser(c.p.Caller, u.ID) {
-		return u, c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You may only view or modify your own user.")
+		return c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You may only view or modify your own user.")
 	}
-	return u, true
+	return true
 }
 
-func getUser(c *call) {
-	if u, ok := c.ownUser(); ok && c.ok() {
-		c.commitWith(func() Response { return JSON(http.StatusOK, toWireUser(c.st, u)) })
-	}
-}
+var getUser = endpoint{resource: ownUser, body: func(c *call) {
+	c.commitWith(func() Response { return JSON(http.StatusOK, toWireUser(c.st, c.user)) })
+}}
 
 // updateUser is PUT /users/:userId.
-func updateUser(c *call) {
-	u, ok := c.ownUser()
-	if !ok || !c.readBody("") {
+var updateUser = endpoint{resource: ownUser, body: func(c *call) {
+	if !c.readBody("") {
 		return
 	}
 	// The user the body is checked for: the path's, or, where Explain
-	// goes on past a refused path, the caller.
-	id := u.ID
+	// goes on past a path that names none, the caller.
+	id := c.user.ID
 	if id == 0 {
 		id = c.p.Caller
 	}
@@ -99,22 +109,18 @@ func updateUser(c *call) {
 		return
 	}
 	c.commitWith(func() Response {
-		u, err := c.st.UpdateUser(u.ID, in)
+		u, err := c.st.UpdateUser(c.user.ID, in)
 		if err != nil {
 			return storeFailed(err)
 		}
 		return JSON(http.StatusOK, toWireUser(c.st, u))
 	})
-}
+}}
 
 // listUserClients is GET /users/:userId/clients.
-func listUserClients(c *call) {
-	u, ok := c.ownUser()
-	if !ok || !c.ok() {
-		return
-	}
+var listUserClients = endpoint{resource: ownUser, body: func(c *call) {
 	c.commitWith(func() Response {
-		clients, err := c.st.ClientsOfUser(u.ID)
+		clients, err := c.st.ClientsOfUser(c.user.ID)
 		if err != nil {
 			return storeFailed(err)
 		}
@@ -124,30 +130,31 @@ func listUserClients(c *call) {
 		}
 		return JSON(http.StatusOK, map[string]any{"clients": out})
 	})
-}
+}}
 
 // --- clients ---
 
 // memberClient checks that the path's client exists (404) and that the
 // caller is a member of it (403).
-func (c *call) memberClient() (pricing.Client, bool) {
+func memberClient(c *call) bool {
 	id, ok := c.pathID("clientId", "client")
 	if !ok {
-		return pricing.Client{}, c.all
+		return c.all
 	}
 	cl, err := c.st.Client(id)
 	if err != nil {
-		return pricing.Client{}, c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no client with id "+strconv.FormatInt(id, 10)+".")
+		return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no client with id "+strconv.FormatInt(id, 10)+".")
 	}
+	c.client = cl
 	if c.authed && !c.st.MayActOnClient(c.p.Caller, cl.ID) {
-		return cl, c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You are not a member of this client.")
+		return c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You are not a member of this client.")
 	}
-	return cl, true
+	return true
 }
 
 // createClient is POST /clients: a new client whose member is the caller,
 // with its first app when the body carries one.
-func createClient(c *call) {
+var createClient = endpoint{body: func(c *call) {
 	if !c.readBody("") {
 		return
 	}
@@ -162,18 +169,15 @@ func createClient(c *call) {
 		}
 		return JSON(http.StatusOK, toWireClient(c.st, cl))
 	})
-}
+}}
 
-func getClient(c *call) {
-	if cl, ok := c.memberClient(); ok && c.ok() {
-		c.commitWith(func() Response { return JSON(http.StatusOK, toWireClient(c.st, cl)) })
-	}
-}
+var getClient = endpoint{resource: memberClient, body: func(c *call) {
+	c.commitWith(func() Response { return JSON(http.StatusOK, toWireClient(c.st, c.client)) })
+}}
 
 // updateClient is PUT /clients/:clientId.
-func updateClient(c *call) {
-	cl, ok := c.memberClient()
-	if !ok || !c.readBody("") {
+var updateClient = endpoint{resource: memberClient, body: func(c *call) {
+	if !c.readBody("") {
 		return
 	}
 	in, errs := c.st.Validator().ClientUpdate(c.body)
@@ -181,22 +185,18 @@ func updateClient(c *call) {
 		return
 	}
 	c.commitWith(func() Response {
-		cl, err := c.st.UpdateClient(cl.ID, in)
+		cl, err := c.st.UpdateClient(c.client.ID, in)
 		if err != nil {
 			return storeFailed(err)
 		}
 		return JSON(http.StatusOK, toWireClient(c.st, cl))
 	})
-}
+}}
 
 // listClientApps is GET /clients/:clientId/apps.
-func listClientApps(c *call) {
-	cl, ok := c.memberClient()
-	if !ok || !c.ok() {
-		return
-	}
+var listClientApps = endpoint{resource: memberClient, body: func(c *call) {
 	c.commitWith(func() Response {
-		apps, err := c.st.AppsOfClient(cl.ID)
+		apps, err := c.st.AppsOfClient(c.client.ID)
 		if err != nil {
 			return storeFailed(err)
 		}
@@ -206,56 +206,65 @@ func listClientApps(c *call) {
 		}
 		return JSON(http.StatusOK, map[string]any{"apps": out})
 	})
-}
+}}
 
 // --- apps ---
 
-// createApp is POST /apps: the app joins the caller's primary client.
-func createApp(c *call) {
-	var clientID int64
-	if c.authed {
+// createApp is POST /apps: the app joins the caller's primary client, so a
+// caller with none is refused before its body is read.
+var createApp = endpoint{
+	resource: func(c *call) bool {
+		if !c.authed {
+			return c.all
+		}
 		u, err := c.st.User(c.p.Caller)
 		if err != nil {
-			c.p.Refusals = append(c.p.Refusals, storeRefusal(err))
+			return c.refuse(storeRefusal(err))
+		}
+		c.clientID = u.PrimaryClientID
+		if c.clientID == 0 {
+			return c.refuseWith(RuleNoClient, pricing.CodeNoClient, "You have no client to add an app to; create one with POST /clients first.")
+		}
+		return true
+	},
+	body: func(c *call) {
+		if !c.readBody("") {
 			return
 		}
-		clientID = u.PrimaryClientID
-		if clientID == 0 && !c.refuseWith(RuleNoClient, pricing.CodeNoClient, "You have no client to add an app to; create one with POST /clients first.") {
+		in, errs := c.st.Validator().App(c.body)
+		if !c.fields(errs) {
 			return
 		}
-	}
-	if !c.readBody("") {
-		return
-	}
-	in, errs := c.st.Validator().App(c.body)
-	if !c.fields(errs) {
-		return
-	}
-	c.commitWith(func() Response {
-		a, err := c.st.CreateApp(clientID, in)
-		if err != nil {
-			return storeFailed(err)
-		}
-		return JSON(http.StatusOK, toWireApp(c.st, a))
-	})
+		c.commitWith(func() Response {
+			a, err := c.st.CreateApp(c.clientID, in)
+			if err != nil {
+				return storeFailed(err)
+			}
+			return JSON(http.StatusOK, toWireApp(c.st, a))
+		})
+	},
 }
 
 // getApp is GET /apps/:appId.
-func getApp(c *call) {
-	id, ok := c.pathID("appId", "app")
-	if !ok {
-		return
-	}
-	a, err := c.st.App(id)
-	if err != nil {
-		c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no app with id "+strconv.FormatInt(id, 10)+".")
-		return
-	}
-	if c.authed && !c.st.IsMember(c.p.Caller, a.ClientID) {
-		c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You are not a member of the client of this app.")
-		return
-	}
-	c.commitWith(func() Response { return JSON(http.StatusOK, toWireApp(c.st, a)) })
+var getApp = endpoint{
+	resource: func(c *call) bool {
+		id, ok := c.pathID("appId", "app")
+		if !ok {
+			return c.all
+		}
+		a, err := c.st.App(id)
+		if err != nil {
+			return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no app with id "+strconv.FormatInt(id, 10)+".")
+		}
+		c.app = a
+		if c.authed && !c.st.IsMember(c.p.Caller, a.ClientID) {
+			return c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You are not a member of the client of this app.")
+		}
+		return true
+	},
+	body: func(c *call) {
+		c.commitWith(func() Response { return JSON(http.StatusOK, toWireApp(c.st, c.app)) })
+	},
 }
 
 // storeFailed answers an error of a store write. Validation has run before,

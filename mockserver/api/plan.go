@@ -14,14 +14,19 @@ type call struct {
 	api    *API
 	st     *pricing.Store
 	r      Request
+	route  Route
 	params map[string]string
 	all    bool // Explain: run every check that can run
-	// untilBody stops the checks where the body would be read (Before).
-	untilBody bool
 	// authed: the credentials authenticated Plan.Caller (under a
 	// deviation, a caller of id 0 may be authenticated).
 	authed bool
 	p      Plan
+	// What the checks before the body found: the path's user or client,
+	// and the client a new app joins.
+	user     pricing.User
+	client   pricing.Client
+	app      pricing.App
+	clientID int64
 	// body is the decoded object, once the body's checks passed.
 	body pricing.Body
 }
@@ -49,23 +54,52 @@ func (c *call) commitWith(f func() Response) {
 }
 
 func (a *API) plan(st *pricing.Store, r Request, all bool) Plan {
-	return a.run(&call{api: a, st: st, r: r, all: all})
-}
-
-// Before runs Serve's checks that come before the body is read (the route,
-// the credentials, the path's resource) and, when one refuses the request,
-// gives its answer: a transport need not read a body nobody will look at.
-// ok is false when the checks reach the body.
-func (a *API) Before(st *pricing.Store, r Request) (resp Response, refused bool) {
-	c := &call{api: a, st: st, r: r, untilBody: true}
-	p := a.run(c)
-	if len(p.Refusals) > 0 {
-		return p.Refusals[0].response(), true
+	c := &call{api: a, st: st, r: r, all: all}
+	if a.before(c) {
+		c.afterBody()
 	}
-	return Response{}, false
+	return c.p
 }
 
-func (a *API) run(c *call) Plan {
+// Pending is a request whose checks before its body (the route, the
+// credentials, the path's resource) passed: Finish serves it with its body.
+type Pending struct{ c *call }
+
+// Begin runs Serve's checks that come before the body is read and, when
+// one refuses the request, gives its answer (refused true): a transport
+// need not read a body nobody will look at. Otherwise Finish goes on from
+// there with the body.
+func (a *API) Begin(st *pricing.Store, r Request) (p Pending, resp Response, refused bool) {
+	c := &call{api: a, st: st, r: r}
+	if !a.before(c) || !c.ok() {
+		return Pending{}, c.p.Answer(), true
+	}
+	return Pending{c}, Response{}, false
+}
+
+// Authenticated reports whether the request's credentials authenticated a
+// user: a transport may budget its body as a caller's.
+func (p Pending) Authenticated() bool { return p.c.authed }
+
+// Finish serves the request Begin passed with its body (tooLarge: the body
+// was longer than MaxBody, and body holds its start).
+func (p Pending) Finish(body []byte, tooLarge bool) Response {
+	c := p.c
+	c.r.Body, c.r.BodyTooLarge = body, tooLarge
+	c.afterBody()
+	if len(c.p.Refusals) > 0 {
+		return c.p.Answer()
+	}
+	return c.p.commit()
+}
+
+// afterBody runs the endpoint's checks of the body and sets its change.
+func (c *call) afterBody() { c.route.serve.body(c) }
+
+// before runs the checks up to the body: the route and version, the
+// credentials, the path's resource. It reports whether the body's checks
+// may run.
+func (a *API) before(c *call) bool {
 	r := c.r
 	route, version, params, known, allow := match(r.Method, r.Path)
 	c.p.Version, c.params = version, params
@@ -76,23 +110,25 @@ func (a *API) run(c *call) Plan {
 			Errors: []pricing.FieldError{{Error: pricing.CodeMethodNotAllowed, Rule: string(RuleMethod),
 				Message: "This endpoint does not accept the " + r.Method + " method; it accepts " + strings.Join(allow, ", ") + "."}},
 			header: http.Header{"Allow": {strings.Join(allow, ", ")}}})
-		return c.p
+		return false
 	case route.Zero():
 		c.refuseWith(RuleNoRoute, pricing.CodeNotFound, a.noRoute(r))
-		return c.p
+		return false
 	case !known:
 		// The path below the version names an endpoint: Explain judges
 		// the rest, Serve answers 404 as for any unknown path.
 		if !c.refuseWith(RuleUnknownVersion, pricing.CodeNotFound, a.noRoute(r)) {
-			return c.p
+			return false
 		}
 	}
-	c.p.Route = route
+	c.p.Route, c.route = route, route
 	if route.Auth && !c.authenticate() {
-		return c.p
+		return false
 	}
-	route.serve(c)
-	return c.p
+	if route.serve.resource != nil {
+		return route.serve.resource(c)
+	}
+	return true
 }
 
 // noRoute is the message of a 404 for a path that names no endpoint.
@@ -109,9 +145,6 @@ func (a *API) noRoute(r Request) string {
 // readBody decodes the body as a JSON object, after the checks of its size
 // and shape; hint, when set, ends the message of a body that is not one.
 func (c *call) readBody(hint string) bool {
-	if c.untilBody {
-		return false
-	}
 	if c.r.BodyTooLarge || len(c.r.Body) > MaxBody {
 		// Nothing past the body can be judged without it.
 		c.refuseWith(RuleBodyTooLarge, pricing.CodeBodyTooLarge, "The request body is larger than 1 MiB.")

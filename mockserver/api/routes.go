@@ -20,15 +20,11 @@ type Route struct {
 	// Body: the endpoint reads a JSON body.
 	Body  bool
 	serve endpoint
+	segs  []string // the pattern's segments, for match
 }
 
 // Zero reports whether r is the zero Route: no endpoint.
 func (r Route) Zero() bool { return r.Pattern == "" }
-
-// endpoint is what an endpoint adds to the checks every request goes
-// through: the path's resource (404, 403) and the body's validation, and
-// the change it makes.
-type endpoint func(c *call)
 
 // routes is the one route map of the API: every endpoint, in the order of
 // the spec's sections and then the read extensions the README documents.
@@ -81,14 +77,15 @@ func match(method, path string) (r Route, version string, params map[string]stri
 		return Route{}, "", nil, false, nil
 	}
 	known = slices.Contains(Versions, version)
-	segs := strings.Split("/"+rest, "/")
-	for _, cand := range routes {
-		ps, ok := matchPattern(cand.Pattern, segs)
+	head, _, _ := strings.Cut(rest, "/")
+	for _, i := range routesByHead[head] {
+		cand := &routes[i]
+		ps, ok := matchPattern(cand.segs, rest)
 		if !ok {
 			continue
 		}
 		if cand.Method == method {
-			return cand, version, ps, known, nil
+			return *cand, version, ps, known, nil
 		}
 		if !slices.Contains(allow, cand.Method) {
 			allow = append(allow, cand.Method)
@@ -100,26 +97,41 @@ func match(method, path string) (r Route, version string, params map[string]stri
 	return Route{}, version, nil, known, allow
 }
 
-func matchPattern(pattern string, segs []string) (map[string]string, bool) {
-	want := strings.Split(pattern, "/")
-	if len(want) != len(segs) {
-		return nil, false
-	}
+// matchPattern matches the path below the version ("users/7") against a
+// route's segments, without splitting the path: the hot path of every
+// request.
+func matchPattern(want []string, rest string) (map[string]string, bool) {
 	var params map[string]string
 	for i, w := range want {
+		seg, tail, more := strings.Cut(rest, "/")
+		if more != (i < len(want)-1) {
+			return nil, false
+		}
+		rest = tail
 		if name, ok := strings.CutPrefix(w, ":"); ok {
-			if segs[i] == "" {
+			if seg == "" {
 				return nil, false
 			}
 			if params == nil {
 				params = map[string]string{}
 			}
-			params[name] = segs[i]
+			params[name] = seg
 			continue
 		}
-		if w != segs[i] {
+		if w != seg {
 			return nil, false
 		}
 	}
 	return params, true
+}
+
+// routesByHead are the routes by the first segment of their pattern: a
+// request is matched against those of its own head only.
+var routesByHead = map[string][]int{}
+
+func init() {
+	for i := range routes {
+		routes[i].segs = strings.Split(strings.TrimPrefix(routes[i].Pattern, "/"), "/")
+		routesByHead[routes[i].segs[0]] = append(routesByHead[routes[i].segs[0]], i)
+	}
 }
