@@ -35,8 +35,9 @@ type Request struct {
 	Header http.Header
 	// Body is the request's content; nil for none.
 	Body []byte
-	// BodyTooLarge says the content was longer than MaxBody, and Body holds
-	// only its start (a transport reads no more of it).
+	// BodyTooLarge says the content was longer than the API's limit
+	// (Options.MaxBody), and Body holds only its start (a transport reads
+	// no more of it).
 	BodyTooLarge bool
 }
 
@@ -54,6 +55,10 @@ type Options struct {
 	// none), for the message of a 404 that names no endpoint: the mock's
 	// comes from its OpenAPI document. nil: no suggestion.
 	Suggest func(method, path string) string
+	// MaxBody is the largest body read (413 past it); 0 is the mock's
+	// MaxBody. The explorer's reference sets it high: a server's size
+	// limit is its own choice, judged apart.
+	MaxBody int
 }
 
 // API serves the spec's endpoints over a store. It is safe for concurrent
@@ -65,7 +70,12 @@ type API struct {
 }
 
 // New returns an API.
-func New(opts Options) *API { return &API{opts: opts} }
+func New(opts Options) *API {
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = MaxBody
+	}
+	return &API{opts: opts}
+}
 
 // Serve answers r against st: the first refusal that applies, in the order
 // of the README's "Where the spec is silent" (the route and version, 401,

@@ -20,6 +20,13 @@ func (c *call) authenticate() bool {
 	return true
 }
 
+// Authenticate is the user a request's credentials authenticate, by the
+// rules of section 5, whether or not its endpoint needs them.
+func Authenticate(st *pricing.Store, r Request) (int64, bool) {
+	id, _, msg := caller(st, r)
+	return id, msg == ""
+}
+
 // caller is the user a request's credentials name, or the rule that refuses
 // them and why.
 func caller(st *pricing.Store, r Request) (int64, Rule, string) {

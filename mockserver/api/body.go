@@ -66,7 +66,7 @@ func IsFormLogin(contentType string, body []byte) bool {
 
 // loginBody reads the body of POST /sessions: a form or a JSON object.
 func (c *call) loginBody() bool {
-	if c.r.BodyTooLarge || len(c.r.Body) > MaxBody {
+	if c.r.BodyTooLarge || len(c.r.Body) > c.api.opts.MaxBody {
 		// Nothing past the body can be judged without it.
 		c.refuseWith(RuleBodyTooLarge, pricing.CodeBodyTooLarge, "The request body is larger than 1 MiB.")
 		return false

@@ -98,11 +98,13 @@ var updateUser = endpoint{resource: ownUser, body: func(c *call) {
 	if !c.readBody("") {
 		return
 	}
-	// The user the body is checked for: the path's, or, where Explain
-	// goes on past a path that names none, the caller.
-	id := c.user.ID
-	if id == 0 {
-		id = c.p.Caller
+	// The user the body is checked for: the caller, who is the path's
+	// user once the path's checks passed; where Explain goes on past them,
+	// the caller still (the body is the caller's), or the path's user for
+	// a request that authenticates nobody.
+	id := c.p.Caller
+	if !c.authed {
+		id = c.user.ID
 	}
 	in, errs := c.st.Validator().UserUpdate(c.body, id)
 	if !c.fields(errs) {

@@ -145,7 +145,7 @@ func (a *API) noRoute(r Request) string {
 // readBody decodes the body as a JSON object, after the checks of its size
 // and shape; hint, when set, ends the message of a body that is not one.
 func (c *call) readBody(hint string) bool {
-	if c.r.BodyTooLarge || len(c.r.Body) > MaxBody {
+	if c.r.BodyTooLarge || len(c.r.Body) > c.api.opts.MaxBody {
 		// Nothing past the body can be judged without it.
 		c.refuseWith(RuleBodyTooLarge, pricing.CodeBodyTooLarge, "The request body is larger than 1 MiB.")
 		return false

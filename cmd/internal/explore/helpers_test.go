@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"net/http"
@@ -84,3 +85,15 @@ func jsonAnswer(status int, body string) answer {
 }
 
 func parse(raw string) gjson.Result { return gjson.Parse(raw) }
+
+// decodeBody decodes a body as a JSON object, numbers exact, the last of
+// duplicate members: what the tests of the wire forms compare.
+func decodeBody(raw string) (map[string]any, bool) {
+	dec := json.NewDecoder(bytes.NewReader([]byte(raw)))
+	dec.UseNumber()
+	var b map[string]any
+	if err := dec.Decode(&b); err != nil || b == nil || dec.More() {
+		return nil, false
+	}
+	return b, true
+}

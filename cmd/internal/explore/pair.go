@@ -79,24 +79,7 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 	case OpPlatforms:
 		st.sent, st.gpath = wd.p.MustValue("platforms_path"), "{{platformsPath}}"
 	}
-	h := http.Header{}
-	q := url.Values{}
-	if c := credential(st.Cred); c.name != "" && st.Op != OpLogin {
-		v := c.with(wd.acct[a].apiKey, s.tok[a])
-		if change, ok := nearMisses[st.Cred.Op]; ok {
-			secret := wd.acct[a].apiKey
-			if st.Cred.Scheme != "api-key" {
-				secret = s.tok[a]
-			}
-			near := steps.NearMiss(secret, change, wd.taken)
-			v = c.with(near, near)
-		}
-		if c.query {
-			q.Set(c.name, v)
-		} else {
-			h[c.name] = []string{v} // the name as the operator writes it
-		}
-	}
+	h, q := wd.credentialOf(st, wd.acct[a].apiKey, s.tok[a])
 	var body string
 	switch {
 	case st.Op == OpLogin && st.Wire == "":

@@ -88,7 +88,7 @@ func TestVerdicts(t *testing.T) {
 		}, statuses: []int{200, 401}, freedoms: []string{"scheme-word"}, ok200: true},
 		{name: "a key with one character more: 401", step: func(s *seqState) Step {
 			st := userStep(s)
-			st.Cred.Op = "secret-extended"
+			st.Cred.Op = "secret-character-added"
 			return st
 		}, statuses: []int{401}},
 		{name: "a body with a duplicate member: that value, or refused", step: func(s *seqState) Step { st := userStep(s); st.Wire = wireDuplicate; return st },

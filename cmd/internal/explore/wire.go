@@ -9,6 +9,8 @@ import (
 	"path"
 	"strings"
 	"sync/atomic"
+
+	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // wire is the explorer's one way to the target: every request it sends
@@ -91,8 +93,11 @@ func (w *wire) login(ctx context.Context, email, password string) (int, []byte, 
 }
 
 // loginBody is a login's body in the profile's encoding.
-func (w *wire) loginBody(b map[string]any) (http.Header, string) {
-	if w.form {
+func (w *wire) loginBody(b map[string]any) (http.Header, string) { return loginBody(w.form, b) }
+
+// loginBody is a login's body as a form or as JSON.
+func loginBody(form bool, b map[string]any) (http.Header, string) {
+	if form {
 		v := url.Values{}
 		for k, x := range b {
 			if s, ok := x.(string); ok {
@@ -183,6 +188,32 @@ func credential(c Cred) credPlace {
 // with is the place's value for a key and a token.
 func (c credPlace) with(key, token string) string {
 	return strings.NewReplacer("{key}", key, "{token}", token, "{KEY}", strings.ToUpper(key), "{TOKEN}", strings.ToUpper(token)).Replace(c.value)
+}
+
+// credentialOf is where a step's credential goes, for an account's api
+// key and session token: the headers (each name as the operator writes it)
+// and the query. The target gets its own secrets; the reference its own.
+func (wd *world) credentialOf(st *Step, key, token string) (http.Header, url.Values) {
+	h, q := http.Header{}, url.Values{}
+	c := credential(st.Cred)
+	if c.name == "" || st.Op == OpLogin {
+		return h, q
+	}
+	v := c.with(key, token)
+	if change, ok := nearMisses[st.Cred.Op]; ok {
+		secret := key
+		if st.Cred.Scheme != "api-key" {
+			secret = token
+		}
+		near := steps.NearMiss(secret, change, wd.taken)
+		v = c.with(near, near)
+	}
+	if c.query {
+		q.Set(c.name, v)
+	} else {
+		h[c.name] = []string{v} // the name as the operator writes it
+	}
+	return h, q
 }
 
 // nearMisses are the credential operators that change the secret by one
