@@ -2,13 +2,13 @@ package replay
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
+	"github.com/pricing-contract/pricing-contract/mockserver/api"
 )
 
 // The third stage: the recording's accounts, mapped onto the profile's. A
@@ -89,7 +89,12 @@ func (id *identities) members() map[string][]string {
 	return out
 }
 
-var plainID = regexp.MustCompile(`^[1-9][0-9]{0,18}$`)
+// plainID reports whether a recorded id is one the reference reads as an
+// id (api.PathID).
+func plainID(id string) bool {
+	_, ok := api.PathID(id)
+	return ok
+}
 
 func emailNode(e string) string { return "email:" + strings.ToLower(e) }
 func secretNode(c credential) string {
@@ -131,9 +136,9 @@ func learn(calls []*call) *accountMap {
 			}
 			n := emailNode(l.email)
 			ids.add(n, i)
-			if status == 200 && plainID.MatchString(l.userID) {
+			if status == 200 && plainID(l.userID) {
 				ids.union(n, "user:"+l.userID, i)
-				if plainID.MatchString(l.clientID) {
+				if plainID(l.clientID) {
 					ids.union(n, "client:"+l.clientID, i)
 					m.primary[l.clientID] = true
 				}
@@ -163,7 +168,7 @@ func learn(calls []*call) *accountMap {
 		}
 		permitted := status == 200 || status == 400
 		switch {
-		case c.op == explore.OpPutUser && plainID.MatchString(c.pathID):
+		case c.op == explore.OpPutUser && plainID(c.pathID):
 			user := "user:" + c.pathID
 			ids.add(user, i)
 			switch {
@@ -179,7 +184,7 @@ func learn(calls []*call) *accountMap {
 					ids.union(user, emailNode(e), i)
 				}
 			}
-		case c.op == explore.OpPutClient && plainID.MatchString(c.pathID):
+		case c.op == explore.OpPutClient && plainID(c.pathID):
 			client := "client:" + c.pathID
 			_, known := ids.parent[client]
 			ids.add(client, i)
@@ -227,7 +232,7 @@ func answerString(r *Request, field string) string {
 // answerID is the id of a recorded answer, as written ("" none).
 func answerID(r *Request) string {
 	id := gjson.GetBytes(r.Answer, "id").Raw
-	if plainID.MatchString(id) {
+	if plainID(id) {
 		return id
 	}
 	return ""
@@ -276,7 +281,7 @@ func (m *accountMap) assign(calls []*call, pair []explore.Account, keys map[stri
 		switch {
 		case strings.Contains(sel, "@"):
 			node = emailNode(sel)
-		case plainID.MatchString(sel):
+		case plainID(sel):
 			node = "user:" + sel
 		}
 		if _, ok := ids.parent[node]; !ok {

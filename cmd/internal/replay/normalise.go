@@ -122,7 +122,7 @@ func (m *mapper) pathOwner(c *call) string {
 		if (c.op == explore.OpPutUser) != strings.HasPrefix(n, "user:") {
 			continue
 		}
-		if name, _ := m.accounts.of(n); name != "" && plainID.MatchString(c.pathID) {
+		if name, _ := m.accounts.of(n); name != "" && plainID(c.pathID) {
 			return name
 		}
 	}
@@ -153,7 +153,7 @@ func pathForm(id string) (op, literal string) {
 // userPath is the path operator of a PUT /users: the actor's own user, the
 // other account's, or one the recording shows nothing of.
 func (m *mapper) userPath(c *call) (string, string) {
-	if !plainID.MatchString(c.pathID) {
+	if !plainID(c.pathID) {
 		return pathForm(c.pathID)
 	}
 	owner, _ := m.accounts.of("user:" + c.pathID)
@@ -174,7 +174,7 @@ func (m *mapper) userPath(c *call) (string, string) {
 // clientPath sets the path operator of a PUT /clients; false when the
 // client cannot be named on the target.
 func (m *mapper) clientPath(c *call, st *explore.Step) bool {
-	if !plainID.MatchString(c.pathID) {
+	if !plainID(c.pathID) {
 		st.Path, st.PathID = pathForm(c.pathID)
 		return true
 	}

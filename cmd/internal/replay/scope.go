@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/api"
 )
 
 // The second stage, first half: which recorded requests are the API's. A
@@ -17,9 +19,16 @@ import (
 // elsewhere is listed with why, and never sent.
 
 // apiResources are the first segments of the API's paths below the
-// version: the spec's and the mock's read extensions.
-var apiResources = map[string]bool{"users": true, "clients": true, "apps": true, "sessions": true, "platforms": true,
-	"currencies": true, "plans": true, "phoneCountries": true, "marketapps": true}
+// version, the spec's and the mock's read extensions: the heads of the
+// reference's route table.
+var apiResources = func() map[string]bool {
+	out := map[string]bool{}
+	for _, r := range api.Routes() {
+		head, _, _ := strings.Cut(strings.TrimPrefix(r.Pattern, "/"), "/")
+		out[head] = true
+	}
+	return out
+}()
 
 var versionSegment = regexp.MustCompile(`^v[0-9]+(\.[0-9]+)*$`)
 
