@@ -95,7 +95,14 @@ func (a *API) Serve(st *pricing.Store, r Request) Response {
 // to have passed (a permission needs a caller, a body's validation needs
 // the path's resource) runs on what can be known: see Plan.
 func (a *API) Explain(st *pricing.Store, r Request) Plan {
-	return a.plan(st, r, true)
+	return a.plan(st, r, true, nil)
+}
+
+// ExplainWaiving is Explain with the validation of the body waiving the
+// conditions waive names (pricing.Validator.Waive): what the reference
+// answers once it adopts a server's reading of a value's validity.
+func (a *API) ExplainWaiving(st *pricing.Store, r Request, waive func(field string, cond pricing.Condition) bool) Plan {
+	return a.plan(st, r, true, waive)
 }
 
 // Plan is the API's reading of a request.

@@ -58,7 +58,7 @@ var createUser = endpoint{body: func(c *call) {
 	if !c.readBody("") {
 		return
 	}
-	in, errs := c.st.Validator().UserCreate(c.body)
+	in, errs := c.validator().UserCreate(c.body)
 	if !c.fields(errs) {
 		return
 	}
@@ -106,7 +106,7 @@ var updateUser = endpoint{resource: ownUser, body: func(c *call) {
 	if !c.authed {
 		id = c.user.ID
 	}
-	in, errs := c.st.Validator().UserUpdate(c.body, id)
+	in, errs := c.validator().UserUpdate(c.body, id)
 	if !c.fields(errs) {
 		return
 	}
@@ -160,7 +160,7 @@ var createClient = endpoint{body: func(c *call) {
 	if !c.readBody("") {
 		return
 	}
-	in, errs := c.st.Validator().ClientCreate(c.body)
+	in, errs := c.validator().ClientCreate(c.body)
 	if !c.fields(errs) {
 		return
 	}
@@ -182,7 +182,7 @@ var updateClient = endpoint{resource: memberClient, body: func(c *call) {
 	if !c.readBody("") {
 		return
 	}
-	in, errs := c.st.Validator().ClientUpdate(c.body)
+	in, errs := c.validator().ClientUpdate(c.body)
 	if !c.fields(errs) {
 		return
 	}
@@ -233,7 +233,7 @@ var createApp = endpoint{
 		if !c.readBody("") {
 			return
 		}
-		in, errs := c.st.Validator().App(c.body)
+		in, errs := c.validator().App(c.body)
 		if !c.fields(errs) {
 			return
 		}

@@ -29,6 +29,15 @@ type call struct {
 	clientID int64
 	// body is the decoded object, once the body's checks passed.
 	body pricing.Body
+	// waive is the validator's Waive (ExplainWaiving).
+	waive func(field string, cond pricing.Condition) bool
+}
+
+// validator is the store's validator, waiving what the call waives.
+func (c *call) validator() pricing.Validator {
+	v := c.st.Validator()
+	v.Waive = c.waive
+	return v
 }
 
 // refuse records a refusal, and reports whether the checks go on.
@@ -53,8 +62,8 @@ func (c *call) commitWith(f func() Response) {
 	}
 }
 
-func (a *API) plan(st *pricing.Store, r Request, all bool) Plan {
-	c := &call{api: a, st: st, r: r, all: all}
+func (a *API) plan(st *pricing.Store, r Request, all bool, waive func(string, pricing.Condition) bool) Plan {
+	c := &call{api: a, st: st, r: r, all: all, waive: waive}
 	if a.before(c) {
 		c.afterBody()
 	}

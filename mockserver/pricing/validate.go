@@ -134,6 +134,7 @@ type Body = map[string]any
 type checker struct {
 	cat    Catalog
 	dev    Deviations
+	waive  func(field string, cond Condition) bool
 	prefix string
 	errs   []FieldError
 }
@@ -142,8 +143,19 @@ func (v *checker) fail(field string, code Code, cond Condition, message string) 
 	v.errs = append(v.errs, FieldError{FieldName: v.prefix + field, Error: code, Message: message, Rule: string(cond)})
 }
 
+// fails records the error of a value's condition, unless the validator
+// waives it (Validator.Waive): then the value is taken as it is. It reports
+// whether the value is refused.
+func (v *checker) fails(field string, code Code, cond Condition, message string) bool {
+	if v.waive != nil && v.waive(v.prefix+field, cond) {
+		return false
+	}
+	v.fail(field, code, cond, message)
+	return true
+}
+
 func (v *checker) nested(prefix string) *checker {
-	return &checker{cat: v.cat, dev: v.dev, prefix: v.prefix + prefix}
+	return &checker{cat: v.cat, dev: v.dev, waive: v.waive, prefix: v.prefix + prefix}
 }
 
 // str reads a string field: present reports the key exists with a non-null
@@ -174,8 +186,7 @@ func (v *checker) requiredText(b Body, key string, code Code) string {
 		v.fail(key, code, CondRequired, fmt.Sprintf("%s is required.", key))
 	case !ok:
 		v.fail(key, code, CondType, fmt.Sprintf("%s must be a string.", key))
-	case blank(s):
-		v.fail(key, code, blankCond(s), fmt.Sprintf("%s must not be empty.", key))
+	case blank(s) && v.fails(key, code, blankCond(s), fmt.Sprintf("%s must not be empty.", key)):
 	case v.tooLong(key, code, s):
 	default:
 		return s
@@ -205,8 +216,7 @@ func (v *checker) tooLong(key string, code Code, s string) bool {
 	if runes(s) <= limit {
 		return false
 	}
-	v.fail(key, code, CondLength, fmt.Sprintf("%s must be at most %d characters long.", key, limit))
-	return true
+	return v.fails(key, code, CondLength, fmt.Sprintf("%s must be at most %d characters long.", key, limit))
 }
 
 func (v *checker) requiredBool(b Body, key string, code Code) bool {
@@ -257,9 +267,17 @@ func validEmail(s string) bool {
 type Validator struct {
 	Catalog    Catalog
 	Deviations Deviations
+	// Waive, when set, takes a value as it is where the mock refuses it for
+	// a condition of a present string (empty, blank, length, form) that
+	// Waive names, by the field's dotted path: the explorer's reference,
+	// adopting a target's choice where the spec leaves the value's
+	// validity open. Never for a type, a missing field or a catalogue id.
+	Waive func(field string, cond Condition) bool
 }
 
-func (val Validator) checker() *checker { return &checker{cat: val.Catalog, dev: val.Deviations} }
+func (val Validator) checker() *checker {
+	return &checker{cat: val.Catalog, dev: val.Deviations, waive: val.Waive}
+}
 
 // UserUpdate checks a body of PUT /users/:userId for user userID.
 func (val Validator) UserUpdate(b Body, userID int64) (UserInput, []FieldError) {
@@ -325,8 +343,7 @@ func (v *checker) email(b Body, userID int64) string {
 	case !ok:
 		v.fail(key, code, CondType, "email must be a string.")
 	case v.tooLong(key, code, email):
-	case !validEmail(email):
-		v.fail(key, code, CondForm, "email must be a valid email address.")
+	case !validEmail(email) && v.fails(key, code, CondForm, "email must be a valid email address."):
 	case v.cat.EmailTaken(email, userID):
 		v.fail(key, code, CondTaken, "email is already used by another account.")
 	default:
@@ -345,8 +362,7 @@ func (v *checker) timezone(b Body) string {
 	case !ok:
 		v.fail(key, code, CondType, "timezone must be a string.")
 	case v.tooLong(key, code, tz):
-	case !timezoneRE.MatchString(tz):
-		v.fail(key, code, CondForm, "timezone must be a name of the form Area/City, such as Europe/London.")
+	case !timezoneRE.MatchString(tz) && v.fails(key, code, CondForm, "timezone must be a name of the form Area/City, such as Europe/London."):
 	default:
 		return tz
 	}
@@ -392,8 +408,9 @@ func (v *checker) phone(b Body, create bool, in *UserInput) {
 		key, code := "phoneNumber", CodeInvalidPhoneNumber
 		s, present, ok := str(b, key)
 		switch {
-		case !present || !ok || blank(s):
+		case !present || !ok:
 			v.fail(key, code, textCond(present, ok, s), "phoneNumber must be a non-empty string.")
+		case blank(s) && v.fails(key, code, blankCond(s), "phoneNumber must be a non-empty string."):
 		case v.tooLong(key, code, s):
 		default:
 			in.PhoneNumber = &s
@@ -404,8 +421,9 @@ func (v *checker) phone(b Body, create bool, in *UserInput) {
 		switch {
 		case !present:
 			in.SetPhoneExtension = true
-		case !ok || !phoneExtRE.MatchString(s):
-			v.fail("phoneExtension", CodeInvalidPhoneExtension, textCond(true, ok, "x"), fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs))
+		case !ok:
+			v.fail("phoneExtension", CodeInvalidPhoneExtension, CondType, fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs))
+		case !phoneExtRE.MatchString(s) && v.fails("phoneExtension", CodeInvalidPhoneExtension, CondForm, fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs)):
 		default:
 			in.SetPhoneExtension, in.PhoneExtension = true, &s
 		}
@@ -552,8 +570,7 @@ func (v *checker) appName(b Body, hashGiven bool, in *AppInput) {
 	case !ok:
 		v.fail("name", CodeInvalidName, CondType, "name must be a string or null.")
 	case v.tooLong("name", CodeInvalidName, name):
-	case blank(name) && !hashGiven && !v.dev.AppNameOptional:
-		v.fail("name", CodeInvalidName, blankCond(name), "name must not be empty when no marketapp.hash is given.")
+	case blank(name) && !hashGiven && !v.dev.AppNameOptional && v.fails("name", CodeInvalidName, blankCond(name), "name must not be empty when no marketapp.hash is given."):
 	case !hashGiven:
 		in.Name = name
 	}
