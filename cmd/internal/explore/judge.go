@@ -14,7 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/freedom"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/steps/match"
 )
@@ -386,7 +386,7 @@ func (c *checker) exact(path string, want any) {
 }
 
 // optional: a value the spec lets the answer leave out, null standing for
-// none (freedom.OptionalFields).
+// none (policy.OptionalFields).
 func (c *checker) optional(path string, want *string) {
 	got := c.b.Get(path)
 	if !got.Exists() {
@@ -394,7 +394,7 @@ func (c *checker) optional(path string, want *string) {
 	}
 	if want == nil {
 		if got.Type != gjson.Null {
-			c.fail("field "+path, fmt.Sprintf("%s is %s, the reference holds none (%s)", path, match.Describe(got), freedom.OptionalFields.ID), pJSONIsNull(path))
+			c.fail("field "+path, fmt.Sprintf("%s is %s, the reference holds none (%s)", path, match.Describe(got), policy.OptionalFields.ID), pJSONIsNull(path))
 		}
 		return
 	}
@@ -416,7 +416,7 @@ func jsonOf(v any) string {
 	return fmt.Sprint(v)
 }
 
-// id compares an id by identity, exactly as written (freedom.Identity):
+// id compares an id by identity, exactly as written (policy.Identity):
 // the same entity has the same id, two entities never share one.
 func (c *checker) id(kind, path string, ref int64, fresh bool) string {
 	v := c.b.Get(path)
@@ -462,7 +462,7 @@ func (c *checker) idLine(path, kind, tid, verb string) string {
 	return pJSONDiffers(path, want)
 }
 
-// date compares a date as the instant it names (freedom.Dates): a date the
+// date compares a date as the instant it names (policy.Dates): a date the
 // reference made now is within the clock skew of the runner's clock; a date
 // answered before names the same instant again.
 func (c *checker) date(kind, tid, field string, ref time.Time) {
@@ -640,8 +640,8 @@ func (c *checker) client(cl pricing.Client, fresh bool) {
 	if code == unknownCode || code == "" {
 		c.learn(fmt.Sprintf("currency:%d:code", cl.CurrencyID), "currency.code")
 	} else if got := c.b.Get("currency.code"); !strings.EqualFold(got.String(), code) || got.Type != gjson.String {
-		// Any letter case (freedom.CurrencyCode).
-		c.fail("field currency.code", fmt.Sprintf("currency.code is %s, the code of currency %d is %s (2.2; %s)", match.Describe(got), cl.CurrencyID, code, freedom.CurrencyCode.ID),
+		// Any letter case (policy.CurrencyCode).
+		c.fail("field currency.code", fmt.Sprintf("currency.code is %s, the code of currency %d is %s (2.2; %s)", match.Describe(got), cl.CurrencyID, code, policy.CurrencyCode.ID),
 			pJSONMatches("currency.code", "(?i)^"+code+"$"))
 	}
 }
@@ -683,7 +683,7 @@ func (c *checker) app(a pricing.App) {
 }
 
 // planFlags: the flags an app answers are those of a plan of the catalogue
-// (freedom.PlanFlags: a next plan may apply later).
+// (policy.PlanFlags: a next plan may apply later).
 func (c *checker) planFlags() {
 	var got [4]bool
 	for i, k := range []string{"isLite", "isPro", "isDynamic", "needBilling"} {
@@ -703,7 +703,7 @@ func (c *checker) planFlags() {
 			return
 		}
 	}
-	c.fail("field plan", fmt.Sprintf("plan is %s, the flags of no plan of the catalogue (%s)", c.b.Get("plan").Raw, freedom.PlanFlags.ID),
+	c.fail("field plan", fmt.Sprintf("plan is %s, the flags of no plan of the catalogue (%s)", c.b.Get("plan").Raw, policy.PlanFlags.ID),
 		pJSONDiffers("plan.isLite", strconv.FormatBool(got[0])))
 }
 
@@ -718,14 +718,14 @@ func (c *checker) session(sess pricing.Session) {
 	cid := idText(c.b.Get("clientId"))
 	ok := false
 	for _, ref := range u.ClientIDs {
-		// Any client of the user (freedom.SessionClient).
+		// Any client of the user (policy.SessionClient).
 		if t, bound := c.s.ids["client"][ref]; bound && t == cid {
 			ok = true
 		}
 	}
 	actor := c.s.actorOf(sess.UserID)
 	if !ok {
-		c.fail("field clientId", fmt.Sprintf("clientId is %s, no client of the user (%s)", match.Describe(c.b.Get("clientId")), freedom.SessionClient.ID),
+		c.fail("field clientId", fmt.Sprintf("clientId is %s, no client of the user (%s)", match.Describe(c.b.Get("clientId")), policy.SessionClient.ID),
 			pJSONIs("clientId", "{{"+actor+".clientId}}"))
 	}
 	tok := c.b.Get("token")
@@ -752,7 +752,7 @@ func (c *checker) session(sess pricing.Session) {
 	}
 	if !seen {
 		// A new session is dated now; a login may also answer the session
-		// the user already has (freedom.LoginSession).
+		// the user already has (policy.LoginSession).
 		c.date("session", idText(id), "created", sess.Created)
 	}
 	c.s.tok[actor], c.s.tokStep[actor] = tok.String(), c.i

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/freedom"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 )
 
 // The operator catalogue: the changes the generator makes, each applied to
@@ -52,7 +52,7 @@ const (
 	// strict: the reference's answer is the spec's.
 	strict reading = iota
 	// openRefusal: the reference refuses; the spec names no status, field
-	// or code for it: any 4xx but 401 (freedom.UnstatedRefusal).
+	// or code for it: any 4xx but 401 (policy.UnstatedRefusal).
 	openRefusal
 	// mayRefuse: the reference accepts; a correct server may refuse with
 	// a 4xx but 401 (the operator's freedom).
@@ -85,7 +85,7 @@ type BodyOp struct {
 	Kind    Kind
 	Source  string
 	Reading reading
-	Freedom *freedom.Freedom // the freedom of a mayRefuse or mayReadAs reading
+	Freedom *policy.Freedom // the freedom of a mayRefuse or mayReadAs reading
 	// Cond is the condition of 7.3 it meets, whose code the field may name
 	// (condMissing, ...): the spec's code is then required.
 	Cond string
@@ -194,7 +194,7 @@ var bodyOps = []BodyOp{
 		On: kinds(kText, kValue), Make: setf(func(d draw) any { return []string{"null", "undefined", "true", "NaN", "0"}[d.r.IntN(5)] })},
 	{Name: "right-to-left", Kind: LegalVariety, Source: "BLNS Right-To-Left Strings",
 		On: kinds(kText), Make: setf(func(d draw) any { return "مرحبا " + d.unique() })},
-	{Name: "invisible", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity,
+	{Name: "invisible", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnstatedValidity,
 		Source: "BLNS Trick Unicode (zero-width space, right-to-left override) and Terminal escape codes",
 		On:     kinds(kText, kValue), Make: setf(func(d draw) any {
 			return []string{"a\u200bb", "a\u202eb", "a\u0007b", "a\u001b[31mb"}[d.r.IntN(4)] + d.unique()
@@ -207,7 +207,7 @@ var bodyOps = []BodyOp{
 			}
 			return Mutation{Value: escaped(s)}, true
 		}},
-	{Name: "values-unstated", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity, Source: "7.3 (no code for them); freedom unstated-validity",
+	{Name: "values-unstated", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnstatedValidity, Source: "7.3 (no code for them); freedom unstated-validity",
 		On: kinds(kValue, kPhone), Make: setf(func(d draw) any { return repeat("9", 255) })},
 
 	// Email addresses (RFC 5321, 5322; 7.3 InvalidEmail).
@@ -228,7 +228,7 @@ var bodyOps = []BodyOp{
 		}},
 	{Name: "email-254", Kind: LegalVariety, Source: "RFC 5321 4.5.3.1 (254 characters)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return emailOf(d, 254) })},
-	{Name: "email-255", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.Email255, Source: "8 (..255) against RFC 5321 4.5.3.1",
+	{Name: "email-255", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.Email255, Source: "8 (..255) against RFC 5321 4.5.3.1",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return emailOf(d, 255) })},
 	{Name: "email-256", Kind: NearMiss, Source: "8 (..255)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return emailOf(d, 256) })},
@@ -244,7 +244,7 @@ var bodyOps = []BodyOp{
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract " + d.unique() + "@" + d.domain })},
 	{Name: "email-taken", Kind: NearMiss, Reading: openRefusal, Source: "WSTG-ATHN (account enumeration and takeover); 4.1",
 		On: kinds(kEmail), Make: func(d draw) (Mutation, bool) { return Mutation{Value: d.taken}, d.taken != "" }},
-	{Name: "email-ip-literal", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity, Source: "RFC 5321 4.1.3 (address literals)",
+	{Name: "email-ip-literal", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnstatedValidity, Source: "RFC 5321 4.1.3 (address literals)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "@[192.0.2.1]" })},
 
 	// Passwords (8: at least 6 characters; 4.1: null keeps it).
@@ -266,7 +266,7 @@ var bodyOps = []BodyOp{
 		On: kinds(kTimezone), Make: setf(func(d draw) any {
 			return []string{"Asia/Tokyo", "America/Port-au-Prince", "Etc/UTC", "America/Argentina/Buenos_Aires"}[d.r.IntN(4)]
 		})},
-	{Name: "timezone-unstated", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnstatedValidity, Source: "2.1 (the form, not the names); freedom unstated-validity",
+	{Name: "timezone-unstated", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnstatedValidity, Source: "2.1 (the form, not the names); freedom unstated-validity",
 		On: kinds(kTimezone), Make: setf(func(d draw) any { return "Contract/" + d.unique() })},
 
 	// Terms (4.3: must equal the literal I agree).
@@ -324,7 +324,7 @@ var bodyOps = []BodyOp{
 		On: kinds(kID), Make: set(json.Number("-1"))},
 	{Name: "id-past-int64", Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "RFC 8259 6 (numbers beyond what an implementation holds)",
 		On: kinds(kID), Make: set(json.Number("9223372036854775808"))},
-	{Name: "id-decimal-form", Kind: LegalVariety, Reading: mayReadAs, Freedom: &freedom.NumberForms, Source: "RFC 8259 6 (1.0 and 1e0 are numbers)",
+	{Name: "id-decimal-form", Kind: LegalVariety, Reading: mayReadAs, Freedom: &policy.NumberForms, Source: "RFC 8259 6 (1.0 and 1e0 are numbers)",
 		On: kinds(kID), Make: func(d draw) (Mutation, bool) {
 			n, ok := plainValue(d.current).(json.Number)
 			if !ok {
@@ -424,7 +424,7 @@ type posOp struct {
 	Kind    Kind
 	Source  string
 	Reading reading
-	Freedom *freedom.Freedom
+	Freedom *policy.Freedom
 }
 
 // credOps are the operators on a credential, by scheme: the secret and the
@@ -436,14 +436,14 @@ var credOps = []posOp{
 	{Name: "secret-last-character-removed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a key matched by its prefix); WSTG-SESS-01"},
 	{Name: "secret-last-character-changed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a comparison of a prefix or a hash); WSTG-SESS-01"},
 	{Name: "secret-first-character-changed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a suffix comparison); WSTG-SESS-01"},
-	{Name: "secret-upper-case", Kind: NearMiss, Reading: mayReadAs, Freedom: &freedom.SecretForms, Source: "WSTG-SESS-01 (token entropy, case folding)"},
+	{Name: "secret-upper-case", Kind: NearMiss, Reading: mayReadAs, Freedom: &policy.SecretForms, Source: "WSTG-SESS-01 (token entropy, case folding)"},
 	{Name: "secret-empty", Kind: NearMiss, Source: "WSTG-ATHN-04 (an empty credential)"},
 	{Name: "secret-of-the-other-scheme", Kind: NearMiss, Source: "WSTG-ATHN-04, WSTG-SESS-01 (an api key where a session token belongs, and back)"},
 	{Name: "unspecified-place", Kind: NearMiss, Source: "WSTG-ATHN-04 (Bearer, a bare key, an apiKey query: places 5 does not name)"},
 	{Name: "neighbouring-place", Kind: NearMiss, Source: "WSTG-ATHN-04 (the secret under a name beside the one 5 gives: a Bearer key, a session token in Authorization, a session_token query)"},
 	{Name: "wrong-secret", Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
-	{Name: "scheme-word-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.SchemeWord, Source: "RFC 9110 11.1 (the auth-scheme is case-insensitive)"},
-	{Name: "scheme-spaces", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.SchemeWord, Source: "RFC 9110 11.4 (1*SP between scheme and credentials)"},
+	{Name: "scheme-word-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.SchemeWord, Source: "RFC 9110 11.1 (the auth-scheme is case-insensitive)"},
+	{Name: "scheme-spaces", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.SchemeWord, Source: "RFC 9110 11.4 (1*SP between scheme and credentials)"},
 }
 
 // credSchemes are the credential positions.
@@ -467,7 +467,7 @@ var noCred = posOp{Name: "none", Kind: PlainlyWrong, Source: "5 (not authenticat
 var loginOps = map[string][]posOp{
 	"email": {
 		{Name: "as-specified", Kind: LegalVariety, Source: "5 (an account's credentials open a session)"},
-		{Name: "login-email-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.LoginEmailCase, Source: "RFC 5321 2.4; WSTG-ATHN"},
+		{Name: "login-email-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.LoginEmailCase, Source: "RFC 5321 2.4; WSTG-ATHN"},
 		{Name: "login-email-plus", Kind: NearMiss, Source: "WSTG-ATHN (address normalisation)"},
 		{Name: "login-email-extended", Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison)"},
 		{Name: "login-email-other-account", Kind: NearMiss, Source: "WSTG-ATHN-04 (another account's email with this password)"},
@@ -494,14 +494,14 @@ var loginOps = map[string][]posOp{
 var pathOps = []posOp{
 	{Name: "own", Kind: LegalVariety, Source: "4.1, 4.4 (the caller's own resource)"},
 	{Name: "other", Kind: NearMiss, Source: "5 (403); WSTG-ATHZ-04 (insecure direct object references)"},
-	{Name: "unknown", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.UnknownID, Source: "7.2 (404); WSTG-ATHZ-04"},
-	{Name: "neighbour", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.UnknownID, Source: "WSTG-ATHZ-04 (the next id); RFC 8259 6 (an id read as a float names its neighbour)"},
-	{Name: "zero", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.MalformedID, Source: "WSTG-INPV (boundary values)"},
-	{Name: "negative", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.MalformedID, Source: "WSTG-INPV (boundary values)"},
-	{Name: "decimal", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.MalformedID, Source: "RFC 3986 3.3; WSTG-INPV"},
-	{Name: "letters", Kind: PlainlyWrong, Reading: openRefusal, Freedom: &freedom.MalformedID, Source: "WSTG-INPV; BLNS"},
-	{Name: "past-int64", Kind: NearMiss, Reading: openRefusal, Freedom: &freedom.MalformedID, Source: "RFC 8259 6; WSTG-INPV (integer overflow)"},
-	{Name: "leading-zero", Kind: LegalVariety, Reading: mayReadAs, Freedom: &freedom.MalformedID, Source: "RFC 3986 (a path segment is text); WSTG-INPV"},
+	{Name: "unknown", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.UnknownID, Source: "7.2 (404); WSTG-ATHZ-04"},
+	{Name: "neighbour", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.UnknownID, Source: "WSTG-ATHZ-04 (the next id); RFC 8259 6 (an id read as a float names its neighbour)"},
+	{Name: "zero", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "WSTG-INPV (boundary values)"},
+	{Name: "negative", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "WSTG-INPV (boundary values)"},
+	{Name: "decimal", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "RFC 3986 3.3; WSTG-INPV"},
+	{Name: "letters", Kind: PlainlyWrong, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "WSTG-INPV; BLNS"},
+	{Name: "past-int64", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "RFC 8259 6; WSTG-INPV (integer overflow)"},
+	{Name: "leading-zero", Kind: LegalVariety, Reading: mayReadAs, Freedom: &policy.MalformedID, Source: "RFC 3986 (a path segment is text); WSTG-INPV"},
 	{Name: "created", Kind: LegalVariety, Source: "4.3, 4.4 (a client made by the caller is the caller's)"},
 }
 
@@ -515,7 +515,7 @@ var versionOps = []posOp{
 var typeOps = []posOp{
 	{Name: "charset-parameter", Kind: LegalVariety, Source: "RFC 9110 8.3.1 (media type parameters); RFC 8259 8.1"},
 	{Name: "media-type-case", Kind: LegalVariety, Source: "RFC 9110 8.3.1 (type and subtype are case-insensitive)"},
-	{Name: "text-plain", Kind: NearMiss, Reading: mayRefuse, Freedom: &freedom.ContentType, Source: "RFC 9110 8.3; freedom content-type"},
+	{Name: "text-plain", Kind: NearMiss, Reading: mayRefuse, Freedom: &policy.ContentType, Source: "RFC 9110 8.3; freedom content-type"},
 }
 
 // typeValue is the Content-Type each operator sends.
@@ -531,14 +531,14 @@ var wireOps = []posOp{
 	{Name: wireReordered, Kind: LegalVariety, Source: "RFC 8259 4 (an object is an unordered collection)"},
 	{Name: wireEscapes, Kind: LegalVariety, Source: "RFC 8259 7 (\\u escapes, surrogate pairs)"},
 	{Name: wireSolidus, Kind: LegalVariety, Source: "RFC 8259 7 (\\/ is /)"},
-	{Name: wireDuplicate, Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.DuplicateKeys, Source: "RFC 8259 4 (names should be unique); WSTG-INPV-04 (parameter pollution)"},
-	{Name: wireUnnamed, Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnnamedField, Source: "WSTG-INPV (mass assignment); freedom unnamed-field"},
+	{Name: wireDuplicate, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.DuplicateKeys, Source: "RFC 8259 4 (names should be unique); WSTG-INPV-04 (parameter pollution)"},
+	{Name: wireUnnamed, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnnamedField, Source: "WSTG-INPV (mass assignment); freedom unnamed-field"},
 	{Name: wireNotJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2; BLNS"},
 	{Name: wireArray, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5 (an array is JSON, not the object 4 asks for)"},
 	{Name: wireScalar, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2 (a scalar is a JSON text)"},
 	{Name: wireEmpty, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 9110 8.6 (an empty content)"},
 	{Name: wireDeep, Kind: NearMiss, Reading: openRefusal, Source: "RFC 8259 9 (limits on nesting); WSTG-INPV (resource exhaustion)"},
-	{Name: wireLarge, Kind: PlainlyWrong, Reading: mayRefuse, Freedom: &freedom.SizeLimitFreedom, Source: "RFC 9110 15.5.14 (413); freedom size-limit"},
+	{Name: wireLarge, Kind: PlainlyWrong, Reading: mayRefuse, Freedom: &policy.SizeLimitFreedom, Source: "RFC 9110 15.5.14 (413); freedom size-limit"},
 }
 
 // wireFits reports whether a wire operator applies to an operation's body.

@@ -11,7 +11,7 @@ import (
 	_ "time/tzdata" // timezones known wherever the binary runs
 	"unicode"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/freedom"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 )
 
 // A recorded step: a request a recording holds (pricing-contract replay),
@@ -35,7 +35,7 @@ const (
 
 var recordedOps = []BodyOp{
 	{Name: opWrongType, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types): a recorded value of another type than the field's"},
-	{Name: opUnnamedField, Kind: LegalVariety, Reading: mayRefuse, Freedom: &freedom.UnnamedField, Source: "freedom unnamed-field: a recorded field the spec does not name"},
+	{Name: opUnnamedField, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnnamedField, Source: "freedom unnamed-field: a recorded field the spec does not name"},
 }
 
 // classify is the operators that describe a recorded step's body, each
@@ -77,7 +77,7 @@ type classifier struct {
 func (c *classifier) add(f, op string, v any, remove bool) {
 	m := Mutation{Field: f, Op: op, Value: v, Remove: remove}
 	if c.st.Op == OpPutClient && f == "terms" && (op == "absent" || op == "null") {
-		m.Alt = "I agree" // read as no new acceptance (freedom.PutClientTerms)
+		m.Alt = "I agree" // read as no new acceptance (policy.PutClientTerms)
 	}
 	c.out = append(c.out, m)
 }

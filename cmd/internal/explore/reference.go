@@ -12,7 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/freedom"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 	"github.com/pricing-contract/pricing-contract/mockserver/api"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
@@ -192,7 +192,7 @@ func (v verdict) allows(status int) bool {
 	return slices.Contains(v.statuses, status) || v.any4xx && status >= 400 && status < 500 && status != 401
 }
 
-func (v *verdict) grant(f freedom.Freedom) {
+func (v *verdict) grant(f policy.Freedom) {
 	if !slices.Contains(v.freedoms, f.ID) {
 		v.freedoms = append(v.freedoms, f.ID)
 	}
@@ -382,24 +382,24 @@ func (wd *world) credReading(s *seqState, st Step, sent string) (req api.Request
 // through the freedoms. It does not change the reference: accept does, on
 // a 200.
 func (wd *world) verdictOf(s *seqState, st Step, sent string) verdict {
-	big := len(sent) > freedom.SizeLimit
+	big := len(sent) > policy.SizeLimit
 	v := wd.verdictOfSized(s, st, sent)
 	if st.Wire == wireDeep {
 		// A body nested past the server's limit may be refused for it, at
 		// any point of the order of the checks.
-		for _, status := range freedom.NestingLimit.Statuses {
+		for _, status := range policy.NestingLimit.Statuses {
 			if !slices.Contains(v.statuses, status) {
 				v.statuses = append(v.statuses, status)
 			}
 		}
-		v.grant(freedom.NestingLimit)
+		v.grant(policy.NestingLimit)
 		v.noField, v.anyNames = true, true
 	}
 	if big {
 		// A body over the size limit may be refused for its size, at any
 		// point of the order of the checks.
 		v.statuses = append(v.statuses, 413)
-		v.grant(freedom.SizeLimitFreedom)
+		v.grant(policy.SizeLimitFreedom)
 		v.noField, v.mayName = true, append(v.mayName, "")
 	}
 	return v
@@ -412,7 +412,7 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 		v := verdict{statuses: []int{404}, rule: "9: one version is available; " + st.Version + " is none of it"}
 		if plan.Route.Auth && !authentic || refuse {
 			v.statuses = append(v.statuses, 401)
-			v.grant(freedom.UnknownVersion)
+			v.grant(policy.UnknownVersion)
 		}
 		return v
 	}
@@ -423,7 +423,7 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 		v := verdict{statuses: []int{200}, rule: "4.5", accept: func() (*want, error) { return &want{kind: "platforms"}, nil }}
 		if !authentic || refuse {
 			v.statuses = append(v.statuses, 401)
-			v.grant(freedom.PlatformsAuth)
+			v.grant(policy.PlatformsAuth)
 		}
 		return v
 	}
@@ -436,11 +436,11 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 	case lenient:
 		// A secret in another case: 401, or the account's answer.
 		unauthenticated.also(v)
-		unauthenticated.grant(freedom.SecretForms)
+		unauthenticated.grant(policy.SecretForms)
 		return unauthenticated
 	case refuse:
 		v.also(verdict{statuses: []int{401}})
-		v.grant(freedom.SchemeWord)
+		v.grant(policy.SchemeWord)
 	}
 	return v
 }
@@ -453,28 +453,28 @@ func (wd *world) resourceVerdict(s *seqState, st Step, req api.Request, plan api
 	case plan.Refused(api.RuleForbidden) || plan.Refused(api.RuleNoClient):
 		path = verdict{statuses: []int{403}, rule: "5: the caller may not view or modify the resource: 403"}
 	case plan.Refused(api.RuleUnknownID):
-		path = verdict{statuses: freedom.UnknownID.Statuses, rule: "7.2: an id that names nothing"}
-		path.grant(freedom.UnknownID)
+		path = verdict{statuses: policy.UnknownID.Statuses, rule: "7.2: an id that names nothing"}
+		path.grant(policy.UnknownID)
 	case plan.Refused(api.RuleMalformedID) && st.Path == "leading-zero":
 		// Read as the decimal it writes, or refused as no plain id.
-		v := verdict{statuses: freedom.MalformedID.Statuses, anyNames: true, noField: true, rule: "4: an id that is no plain decimal"}
-		v.grant(freedom.MalformedID)
+		v := verdict{statuses: policy.MalformedID.Statuses, anyNames: true, noField: true, rule: "4: an id that is no plain decimal"}
+		v.grant(policy.MalformedID)
 		decimal := req
 		decimal.Path = strings.Replace(req.Path, "/0", "/", 1)
 		v.also(wd.bodyVerdict(s, st, refAPI.Explain(s.ref, decimal)))
 		return v
 	case plan.Refused(api.RuleMalformedID):
-		path = verdict{statuses: freedom.MalformedID.Statuses, anyNames: true, noField: true, rule: "7.2: an id that is no id"}
-		path.grant(freedom.MalformedID)
+		path = verdict{statuses: policy.MalformedID.Statuses, anyNames: true, noField: true, rule: "7.2: an id that is no id"}
+		path.grant(policy.MalformedID)
 	default:
 		return wd.bodyVerdict(s, st, plan)
 	}
 	if body := wd.bodyVerdict(s, st, plan); body.refuses() {
 		// Refused for its path and for its body: a server may check either
-		// first (freedom.CheckOrder).
+		// first (policy.CheckOrder).
 		path.also(body)
 		path.accept = nil
-		path.grant(freedom.CheckOrder)
+		path.grant(policy.CheckOrder)
 	}
 	return path
 }
@@ -511,7 +511,7 @@ func unreadBody(plan api.Plan) bool {
 func (wd *world) bodyVerdict(s *seqState, st Step, plan api.Plan) verdict {
 	if rawWire(st.Wire) {
 		v := verdict{any4xx: true, anyNames: true, noField: true, rule: "7.2: a body that is no JSON object is a client's mistake"}
-		v.grant(freedom.UnstatedRefusal)
+		v.grant(policy.UnstatedRefusal)
 		return v
 	}
 	if unreadBody(plan) || plan.Body == nil {
@@ -544,7 +544,7 @@ func (wd *world) bodyVerdict(s *seqState, st Step, plan api.Plan) verdict {
 		case r.reading == openRefusal:
 			v.any4xx = true
 			v.mayName = append(v.mayName, r.field)
-			v.grant(freedom.UnstatedRefusal)
+			v.grant(policy.UnstatedRefusal)
 		case r.reading == mayReadAs:
 			// Refused with any 4xx, or read as it reads (below).
 			v.any4xx = true
@@ -586,7 +586,7 @@ func (wd *world) bodyVerdict(s *seqState, st Step, plan api.Plan) verdict {
 type fieldReading struct {
 	field   string
 	reading reading
-	f       freedom.Freedom
+	f       policy.Freedom
 }
 
 type readingSet struct {
@@ -601,7 +601,7 @@ type readingSet struct {
 // altReading is the body as a lenient server reads it, and the freedom
 // that lets it.
 type altReading struct {
-	f    freedom.Freedom
+	f    policy.Freedom
 	body map[string]any
 }
 
@@ -633,7 +633,7 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		if !ok {
 			if m.Op == opUnnamedField {
 				// A field the spec does not name, as a recording sent it.
-				rs.refuse = append(rs.refuse, fieldReading{field: m.Field, reading: mayRefuse, f: freedom.UnnamedField})
+				rs.refuse = append(rs.refuse, fieldReading{field: m.Field, reading: mayRefuse, f: policy.UnnamedField})
 			}
 			continue
 		}
@@ -650,7 +650,7 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		if (m.Remove || m.Value == nil && f.kind != kExtension || emptyObject(m.Value)) && !f.optional && !refused(m.Field) {
 			// Left out where the mock takes a default: a server may ask
 			// for it (2: only what is marked optional may be omitted).
-			r.reading, r.f = mayRefuse, freedom.OmittedFields
+			r.reading, r.f = mayRefuse, policy.OmittedFields
 		}
 		if f.form && !m.Remove && m.Value != nil {
 			// Another postcode, country or VAT number: a server may check
@@ -665,17 +665,17 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 			rs.together = append(rs.together, group)
 			if !coded && !refused(m.Field) {
 				// And refuse any of them, where the reference accepts.
-				r.reading, r.f = mayRefuse, freedom.UnstatedValidity
+				r.reading, r.f = mayRefuse, policy.UnstatedValidity
 				for _, g := range group {
 					if g != m.Field {
-						rs.refuse = append(rs.refuse, fieldReading{field: g, reading: mayRefuse, f: freedom.UnstatedValidity})
+						rs.refuse = append(rs.refuse, fieldReading{field: g, reading: mayRefuse, f: policy.UnstatedValidity})
 					}
 				}
 			}
 		}
 		if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
 			// No terms on an update: a server may not ask for them again.
-			r.reading, r.f = mayReadAs, freedom.PutClientTerms
+			r.reading, r.f = mayReadAs, policy.PutClientTerms
 		}
 		switch r.reading {
 		case mayRefuse:
@@ -686,7 +686,7 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		rs.byPath = append(rs.byPath, r)
 	}
 	if alt, ok := st.altBody(); ok {
-		f := freedom.NumberForms
+		f := policy.NumberForms
 		for _, r := range rs.byPath {
 			if r.reading == mayReadAs {
 				f = r.f
@@ -697,19 +697,19 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 	if at := besideHash(st.Op, body); at != "" {
 		// A platform beside a hash: a server may refuse it, or ignore it
 		// whatever it is (4.2: it is used when no hash is given).
-		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: freedom.PlatformBesideHash})
+		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: policy.PlatformBesideHash})
 		ignored := deepCopy(body).(map[string]any)
 		setPath(ignored, strings.TrimSuffix(at, ".id"), nil, true)
-		rs.alts = append(rs.alts, altReading{freedom.PlatformBesideHash, ignored})
+		rs.alts = append(rs.alts, altReading{policy.PlatformBesideHash, ignored})
 	}
 	if at := byName(st.Op, body); at != "" {
 		// An app of no store (1): a server may refuse it, naming the app
 		// or the marketplace app it lacks.
-		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: freedom.AppByName})
+		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: policy.AppByName})
 		prefix := at + "."
 		if st.Op == OpPostApp {
 			prefix = ""
-			rs.refuse = append(rs.refuse, fieldReading{field: "marketapp", reading: mayRefuse, f: freedom.AppByName})
+			rs.refuse = append(rs.refuse, fieldReading{field: "marketapp", reading: mayRefuse, f: policy.AppByName})
 		}
 		// Refusing it for its missing marketplace app, a server need not
 		// judge its name and platform.
@@ -730,7 +730,7 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		}
 	}
 	if !jsonMediaType(st.ContentType) {
-		rs.refuse = append(rs.refuse, fieldReading{field: "", reading: mayRefuse, f: freedom.ContentType})
+		rs.refuse = append(rs.refuse, fieldReading{field: "", reading: mayRefuse, f: policy.ContentType})
 	}
 	return rs
 }
@@ -898,10 +898,10 @@ func (wd *world) acceptOf(s *seqState, st Step, plan api.Plan) func() (*want, er
 }
 
 // loginVerdict: the credentials of an account open a session for it; any
-// others are refused, 400 or 401 (freedom.LoginRefused).
+// others are refused, 400 or 401 (policy.LoginRefused).
 func (wd *world) loginVerdict(s *seqState, st Step, plan api.Plan) verdict {
-	refused := verdict{statuses: freedom.LoginRefused.Statuses, anyNames: true, noField: true, rule: "5: only an account's credentials open a session"}
-	refused.grant(freedom.LoginRefused)
+	refused := verdict{statuses: policy.LoginRefused.Statuses, anyNames: true, noField: true, rule: "5: only an account's credentials open a session"}
+	refused.grant(policy.LoginRefused)
 	if rawWire(st.Wire) || unreadBody(plan) {
 		refused.any4xx = true
 		return refused
@@ -916,8 +916,8 @@ func (wd *world) loginVerdict(s *seqState, st Step, plan api.Plan) verdict {
 			// The email in another letter case: a server may match it
 			// exactly.
 			v.also(refused)
-			v.freedoms = slices.DeleteFunc(v.freedoms, func(f string) bool { return f == freedom.LoginRefused.ID })
-			v.grant(freedom.LoginEmailCase)
+			v.freedoms = slices.DeleteFunc(v.freedoms, func(f string) bool { return f == policy.LoginRefused.ID })
+			v.grant(policy.LoginEmailCase)
 		}
 	}
 	return v

@@ -1,8 +1,7 @@
-package freedom
+package policy
 
 import (
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -39,9 +38,6 @@ func silentRows(t *testing.T) [][3]string {
 	return rows
 }
 
-var spaces = regexp.MustCompile(`\s+`)
-
-func fold(s string) string { return strings.TrimSpace(spaces.ReplaceAllString(s, " ")) }
 
 // The README's table states every freedom the explorer grants: a row with
 // the freedom's section and question whose decision states the mock's

@@ -1,14 +1,17 @@
-// Package freedom is the one table of the answers a correct server may
-// give where the spec (../shared/spec/pricing-api.md) leaves the choice
-// open: the order of its checks, the statuses of refusals the spec names no
-// status for, optional fields and read extensions, the forms of ids, dates
-// and secrets. `pricing-contract explore` consults it, and nothing else, to
-// decide whether an answer that differs from the reference (the mock's
-// domain) is another correct answer or a divergence; the README's table
-// "Where the spec is silent" has a row for each entry, with the same
+// Package policy is the one table of what the oracle of `pricing-contract
+// explore` and `replay` holds of the spec (../shared/spec/pricing-api.md):
+// each judgement it makes of an answer is decided, citing the section and
+// the words of the spec that decide it (Cite), or silent, and a silent
+// judgement never reports a divergence on its own answer (checks.go). Where
+// the spec leaves a choice open the answers a correct server may give are
+// the freedoms (this file): the order of its checks, the statuses of
+// refusals the spec names no status for, optional fields and read
+// extensions, the forms of ids, dates and secrets. The README's table
+// "Where the spec is silent" has a row for each freedom, with the same
 // section and question, the mock's choice and the answers accepted
-// (TestREADMEHasEveryFreedom).
-package freedom
+// (TestREADMEHasEveryFreedom), and its section "Decided or silent" the
+// counts of the checks (TestREADMECountsTheChecks).
+package policy
 
 // Freedom is one choice the spec leaves to a server.
 type Freedom struct {
