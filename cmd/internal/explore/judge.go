@@ -27,6 +27,9 @@ import (
 
 // divergence is where a target departs from the reference.
 type divergence struct {
+	// check is the judgement that found it, which the spec decides
+	// (policy.Check): the reason ends with its cite.
+	check policy.Check
 	// key names the kind of difference (a status, a field, the errors, a
 	// date), so that one defect found twice is reported once.
 	key    string
@@ -50,8 +53,21 @@ type divergence struct {
 	opening []string
 }
 
-func diverged(key, reason string, then ...string) *divergence {
-	return &divergence{key: key, reason: reason, then: then}
+// remember sets the lines the reproducer runs after the same read made
+// before the last step; nothing for no divergence.
+func (d *divergence) remember(lines ...string) {
+	if d != nil {
+		d.before = lines
+	}
+}
+
+// diverged is a divergence of a check, or nil where the check is silent:
+// whatever the target answered there is its choice.
+func diverged(check policy.Check, key, reason string, then ...string) *divergence {
+	if check.Silent() {
+		return nil
+	}
+	return &divergence{check: check, key: key, reason: reason, then: then}
 }
 
 // knowledge is what a run learned of the target, for every later answer,
@@ -90,13 +106,13 @@ type judgement struct {
 // allowed 200 the reference takes the step too.
 func (j judgement) judge(st Step, v verdict, got answer) *divergence {
 	if got.status < 0 {
-		return diverged("no-answer", "no answer: "+got.err)
+		return diverged(policy.CheckNoAnswer, "no-answer", "no answer: "+got.err)
 	}
 	if got.status >= 500 {
-		return diverged("5xx", fmt.Sprintf("answered %d: no request earns a 5xx; the spec's answer is %s", got.status, v.statusText()), v.statusLine())
+		return diverged(policy.CheckServerError, "5xx", fmt.Sprintf("answered %d: no request earns a 5xx; the spec's answer is %s", got.status, v.statusText()), v.statusLine())
 	}
 	if !v.allows(got.status) {
-		return diverged(fmt.Sprintf("status %d", got.status),
+		return diverged(policy.CheckStatus, fmt.Sprintf("status %d", got.status),
 			fmt.Sprintf("answered %d, the spec's answer is %s (%s%s)", got.status, v.statusText(), v.rule, v.freedomsText()), v.statusLine())
 	}
 	if d := j.leak(st, got.body); d != nil {
@@ -106,10 +122,10 @@ func (j judgement) judge(st Step, v verdict, got answer) *divergence {
 		return nil
 	}
 	if !gjson.ValidBytes(got.body) {
-		return diverged("not-json", fmt.Sprintf("answered %d with a body that is not JSON (1: bodies are JSON)", got.status), pIsJSON())
+		return diverged(policy.CheckJSON, "not-json", fmt.Sprintf("answered %d with a body that is not JSON (1: bodies are JSON)", got.status), pIsJSON())
 	}
 	if mt, _, _ := mime.ParseMediaType(got.header.Get("Content-Type")); mt != "application/json" && !strings.HasSuffix(mt, "+json") {
-		return diverged("json-label", fmt.Sprintf("answered JSON labelled %q (1: bodies are JSON)", got.header.Get("Content-Type")), pIsJSON())
+		return diverged(policy.CheckJSON, "json-label", fmt.Sprintf("answered JSON labelled %q (1: bodies are JSON)", got.header.Get("Content-Type")), pIsJSON())
 	}
 	if got.status == 400 {
 		return v.errorsDiverge(got.body)
@@ -119,7 +135,11 @@ func (j judgement) judge(st Step, v verdict, got answer) *divergence {
 	}
 	w, err := v.accept()
 	if err != nil {
-		return diverged("reference", "the reference could not take the step: "+err.Error())
+		// The explorer's own failing, not the target's (a silent check):
+		// the reference no longer holds what the target holds, so the
+		// sequence judges nothing more.
+		j.s.broken = true
+		return diverged(policy.CheckReference, "reference", "the reference could not take the step: "+err.Error())
 	}
 	return j.matches(w, gjson.ParseBytes(got.body))
 }
@@ -140,7 +160,7 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 				lines = append(lines, strings.Replace(pJSONMatches(fmt.Sprintf("%d.%s", i, key), `\S`), "Then", "And", 1))
 			}
 		}
-		return diverged("errors-shape", why, lines...)
+		return diverged(policy.CheckErrorShape, "errors-shape", why, lines...)
 	}
 	if v.anyNames {
 		return nil
@@ -196,7 +216,7 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 			for _, f := range v.required {
 				lines = append(lines, pNamesField(f))
 			}
-			return diverged("errors-names", reason, append(lines, pNamesOnly(v.required))...)
+			return diverged(policy.CheckErrorNames, "errors-names", reason, append(lines, pNamesOnly(v.required))...)
 		}
 		var lines []string
 		for _, f := range missing {
@@ -205,7 +225,7 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 		for _, f := range wrong {
 			lines = append(lines, pJSONAbsent(fmt.Sprintf("#(fieldName==%q)", f)))
 		}
-		return diverged("errors-names", reason, lines...)
+		return diverged(policy.CheckErrorNames, "errors-names", reason, lines...)
 	}
 	for _, c := range v.codes {
 		f, code, _ := strings.Cut(c, "=")
@@ -216,7 +236,7 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 			}
 		}
 		if !named(f, with) {
-			return diverged("errors-code "+c, fmt.Sprintf("the error of %s is not %s (7.3)", f, code), pIncludesCode(code, f))
+			return diverged(policy.CheckErrorCode, "errors-code "+c, fmt.Sprintf("the error of %s is not %s (7.3)", f, code), pIncludesCode(code, f))
 		}
 	}
 	return nil
@@ -284,7 +304,7 @@ func (j judgement) leak(st Step, body []byte) *divergence {
 			continue
 		}
 		if where := match.PasswordIn(maskEchoes(body, pw, known), pw, known...); where != "" {
-			return diverged("password", fmt.Sprintf("the answer carries the password (%s; 2.1: the password is never returned)", where), pNoPassword(pw))
+			return diverged(policy.CheckPassword, "password", fmt.Sprintf("the answer carries the password (%s; 2.1: the password is never returned)", where), pNoPassword(pw))
 		}
 	}
 	return nil
@@ -341,7 +361,7 @@ func maskEchoes(body []byte, pw string, known []string) []byte {
 // matches compares a 200's body with what the reference holds.
 func (j judgement) matches(w *want, b gjson.Result) *divergence {
 	if !b.IsObject() {
-		return diverged("not-object", "a 200 whose body is no JSON object", pJSONIsType("@this", "object"))
+		return diverged(policy.CheckEntity, "not-object", "a 200 whose body is no JSON object", pJSONIsType("@this", "object"))
 	}
 	c := checker{judgement: j, b: b}
 	switch w.kind {
@@ -367,9 +387,9 @@ type checker struct {
 	reading bool // the answer is a read of the state, not the step's own
 }
 
-func (c *checker) fail(key, reason string, then ...string) {
+func (c *checker) fail(check policy.Check, key, reason string, then ...string) {
 	if c.d == nil {
-		c.d = diverged(key, reason, then...)
+		c.d = diverged(check, key, reason, then...)
 	}
 }
 
@@ -381,7 +401,7 @@ func (c *checker) exact(path string, want any) {
 		same = idText(got) == strconv.FormatInt(id, 10) // exactly, never as floats
 	}
 	if !same {
-		c.fail("field "+path, fmt.Sprintf("%s is %s, the reference's %s", path, match.Describe(got), wantJSON), pJSONIs(path, wantJSON))
+		c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is %s, the reference's %s", path, match.Describe(got), wantJSON), pJSONIs(path, wantJSON))
 	}
 }
 
@@ -394,7 +414,7 @@ func (c *checker) optional(path string, want *string) {
 	}
 	if want == nil {
 		if got.Type != gjson.Null {
-			c.fail("field "+path, fmt.Sprintf("%s is %s, the reference holds none (%s)", path, match.Describe(got), policy.OptionalFields.ID), pJSONIsNull(path))
+			c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is %s, the reference holds none (%s)", path, match.Describe(got), policy.OptionalFields.ID), pJSONIsNull(path))
 		}
 		return
 	}
@@ -422,18 +442,18 @@ func (c *checker) id(kind, path string, ref int64, fresh bool) string {
 	v := c.b.Get(path)
 	tid := idText(v)
 	if tid == "" {
-		c.fail("id "+path, fmt.Sprintf("%s is %s, not a whole number (2: ids are Numbers)", path, match.Describe(v)), pJSONIsType(path, "number"))
+		c.fail(policy.CheckID, "id "+path, fmt.Sprintf("%s is %s, not a whole number (2: ids are Numbers)", path, match.Describe(v)), pJSONIsType(path, "number"))
 		return ""
 	}
 	s := c.s
 	if t, ok := s.ids[kind][ref]; ok {
 		if t != tid {
-			c.fail("id "+path, fmt.Sprintf("%s is %s: the same %s was answered with the id %s before", path, tid, kind, t), c.idLine(path, kind, t, "is"))
+			c.fail(policy.CheckID, "id "+path, fmt.Sprintf("%s is %s: the same %s was answered with the id %s before", path, tid, kind, t), c.idLine(path, kind, t, "is"))
 		}
 		return tid
 	}
 	if r, ok := s.rids[kind][tid]; ok && r != ref {
-		c.fail("id "+path, fmt.Sprintf("%s is %s, the id of another %s of this sequence", path, tid, kind), c.idLine(path, kind, tid, "differs from"))
+		c.fail(policy.CheckID, "id "+path, fmt.Sprintf("%s is %s, the id of another %s of this sequence", path, tid, kind), c.idLine(path, kind, tid, "differs from"))
 		return tid
 	}
 	k := c.k
@@ -444,7 +464,7 @@ func (c *checker) id(kind, path string, ref int64, fresh bool) string {
 	}
 	k.mu.Unlock()
 	if fresh && seen {
-		c.fail("id "+path, fmt.Sprintf("%s is %s, the id of another %s (%s)", path, tid, kind, where), pJSONDiffers(path, tid))
+		c.fail(policy.CheckID, "id "+path, fmt.Sprintf("%s is %s, the id of another %s (%s)", path, tid, kind, where), pJSONDiffers(path, tid))
 	}
 	s.bind(kind, ref, tid, c.i)
 	return tid
@@ -468,7 +488,7 @@ func (c *checker) idLine(path, kind, tid, verb string) string {
 func (c *checker) date(kind, tid, field string, ref time.Time) {
 	v := c.b.Get(field)
 	if v.Type != gjson.String || !match.IsISO8601(v.String()) {
-		c.fail("date "+field, fmt.Sprintf("%s is %s, not an ISO 8601 date (1)", field, match.Describe(v)), pJSONMatches(field, `^\d{4}-?\d{2}-?\d{2}`))
+		c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s, not an ISO 8601 date (1)", field, match.Describe(v)), pJSONMatches(field, `^\d{4}-?\d{2}-?\d{2}`))
 		return
 	}
 	got, _ := match.ParseISORange(v.String())
@@ -479,8 +499,8 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 		if ref.Before(got.Lo.Add(-time.Second)) || ref.After(got.Hi.Add(time.Second)) {
 			was := ref.UTC().Format(time.RFC3339Nano)
 			first := c.d == nil
-			c.fail("date "+field, fmt.Sprintf("%s is %s; it was %s and nothing the spec names moved it", field, v.String(), was), pSameInstant(field, was))
-			if owner := wd.ownerOf(tid); first && kind == "user" && owner != "" {
+			c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s; it was %s and nothing the spec names moved it", field, v.String(), was), pSameInstant(field, was))
+			if owner := wd.ownerOf(tid); first && c.d != nil && kind == "user" && owner != "" {
 				// The reproducer reads the date it began with, not the
 				// run's: the suite's own restores set a password again.
 				c.d.then = []string{pSameInstant(field, "{{began_"+field+"}}")}
@@ -514,7 +534,7 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 			if at, ok := c.s.dateStep[key]; ok {
 				line = pSameInstant(field, "{{"+rememberName(at, field)+"}}")
 			}
-			c.fail("date "+field, fmt.Sprintf("%s is %s; the same %s answered %s before (%s) and nothing changed it", field, v.String(), kind, prev.raw, prev.where), line)
+			c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s; the same %s answered %s before (%s) and nothing changed it", field, v.String(), kind, prev.raw, prev.where), line)
 		}
 		return
 	}
@@ -522,7 +542,7 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 		return
 	}
 	if ref.Before(got.Lo.Add(-wd.skew)) || ref.After(got.Hi.Add(wd.skew)) {
-		c.fail("date "+field, fmt.Sprintf("%s is %s, %s from the runner's clock (%s) beyond the clock skew %s: a date of an event that just happened",
+		c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s, %s from the runner's clock (%s) beyond the clock skew %s: a date of an event that just happened",
 			field, v.String(), ref.Sub(got.Lo).Round(time.Second), ref.Format(time.RFC3339), wd.skew), pWithinSkew(field))
 	}
 }
@@ -554,7 +574,7 @@ func (wd *world) seedDate(d time.Time) bool {
 func (c *checker) learn(key, path string) {
 	v := c.b.Get(path)
 	if !v.Exists() {
-		c.fail("field "+path, fmt.Sprintf("%s is absent", path), pJSONPresent(path))
+		c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is absent", path), pJSONPresent(path))
 		return
 	}
 	k := c.k
@@ -570,7 +590,7 @@ func (c *checker) learn(key, path string) {
 	}
 	k.mu.Unlock()
 	if known && !match.JSONEqual(v, gjson.Parse(prev.raw)) {
-		c.fail("learned "+path, fmt.Sprintf("%s is %s, the target answered %s for the same %s before (%s)", path, match.Describe(v), prev.raw, key, prev.where),
+		c.fail(policy.CheckLearned, "learned "+path, fmt.Sprintf("%s is %s, the target answered %s for the same %s before (%s)", path, match.Describe(v), prev.raw, key, prev.where),
 			pJSONIs(path, prev.raw))
 		if prev.taught != nil && !strings.Contains(prev.taught.gpath, "{{step") && c.d != nil && c.d.taught == nil {
 			// Both answers in the reproducer: the one that taught the
@@ -587,7 +607,7 @@ func (c *checker) learn(key, path string) {
 
 func (c *checker) user(u pricing.User) {
 	if pw := c.b.Get("password"); pw.Exists() && pw.Type != gjson.Null {
-		c.fail("password", fmt.Sprintf("the user carries a password, %s (2.1: the password is never returned)", match.Describe(pw)), pJSONAbsent("password"))
+		c.fail(policy.CheckPassword, "password", fmt.Sprintf("the user carries a password, %s (2.1: the password is never returned)", match.Describe(pw)), pJSONAbsent("password"))
 	}
 	tid := c.id("user", "id", u.ID, false)
 	c.date("user", tid, "created", u.Created)
@@ -615,7 +635,7 @@ func (c *checker) user(u pricing.User) {
 		if strings.HasPrefix(dial, "+") {
 			line = pJSONMatches("phoneCountry.name", `\(`+regexp.QuoteMeta(dial)+`\)`)
 		}
-		c.fail("field phoneCountry", fmt.Sprintf("phoneCountry is %s: 2.1 wants the dial code with a leading plus, in brackets in the name", match.Describe(c.b.Get("phoneCountry"))), line)
+		c.fail(policy.CheckField, "field phoneCountry", fmt.Sprintf("phoneCountry is %s: 2.1 wants the dial code with a leading plus, in brackets in the name", match.Describe(c.b.Get("phoneCountry"))), line)
 	}
 	c.exact("phoneNumber", u.PhoneNumber)
 	if u.PhoneExtension == nil {
@@ -641,7 +661,7 @@ func (c *checker) client(cl pricing.Client, fresh bool) {
 		c.learn(fmt.Sprintf("currency:%d:code", cl.CurrencyID), "currency.code")
 	} else if got := c.b.Get("currency.code"); !strings.EqualFold(got.String(), code) || got.Type != gjson.String {
 		// Any letter case (policy.CurrencyCode).
-		c.fail("field currency.code", fmt.Sprintf("currency.code is %s, the code of currency %d is %s (2.2; %s)", match.Describe(got), cl.CurrencyID, code, policy.CurrencyCode.ID),
+		c.fail(policy.CheckField, "field currency.code", fmt.Sprintf("currency.code is %s, the code of currency %d is %s (2.2; %s)", match.Describe(got), cl.CurrencyID, code, policy.CurrencyCode.ID),
 			pJSONMatches("currency.code", "(?i)^"+code+"$"))
 	}
 }
@@ -653,7 +673,7 @@ func (c *checker) app(a pricing.App) {
 		c.learn("marketapp:"+*a.MarketappHash+":name", "name")
 		c.learn("marketapp:"+*a.MarketappHash+":platform", "platform.id")
 		if got := c.b.Get("marketapp.hash"); !strings.EqualFold(got.String(), *a.MarketappHash) {
-			c.fail("field marketapp.hash", fmt.Sprintf("marketapp.hash is %s, the app was made from %s", match.Describe(got), *a.MarketappHash),
+			c.fail(policy.CheckField, "field marketapp.hash", fmt.Sprintf("marketapp.hash is %s, the app was made from %s", match.Describe(got), *a.MarketappHash),
 				pJSONMatches("marketapp.hash", "(?i)^"+*a.MarketappHash+"$"))
 		}
 	} else {
@@ -668,7 +688,7 @@ func (c *checker) app(a pricing.App) {
 	}
 	wk := c.b.Get("writeKey")
 	if !writeKeyRE.MatchString(wk.String()) {
-		c.fail("field writeKey", fmt.Sprintf("writeKey is %s, not 32 hexadecimal characters (2.3)", match.Describe(wk)), pJSONMatches("writeKey", `^[0-9a-fA-F]{32}$`))
+		c.fail(policy.CheckWriteKey, "field writeKey", fmt.Sprintf("writeKey is %s, not 32 hexadecimal characters (2.3)", match.Describe(wk)), pJSONMatches("writeKey", `^[0-9a-fA-F]{32}$`))
 	} else {
 		k := c.k
 		k.mu.Lock()
@@ -676,7 +696,7 @@ func (c *checker) app(a pricing.App) {
 		k.seen["writeKey:"+strings.ToLower(wk.String())] = fmt.Sprintf("sequence %d, step %d", c.s.n, c.i+1)
 		k.mu.Unlock()
 		if seen {
-			c.fail("writeKey shared", fmt.Sprintf("writeKey %s is the write key of another app (%s)", wk.String(), where), pJSONDiffers("writeKey", q(wk.String())))
+			c.fail(policy.CheckWriteKey, "writeKey shared", fmt.Sprintf("writeKey %s is the write key of another app (%s)", wk.String(), where), pJSONDiffers("writeKey", q(wk.String())))
 		}
 	}
 	c.planFlags()
@@ -689,7 +709,7 @@ func (c *checker) planFlags() {
 	for i, k := range []string{"isLite", "isPro", "isDynamic", "needBilling"} {
 		v := c.b.Get("plan." + k)
 		if !v.IsBool() {
-			c.fail("field plan."+k, fmt.Sprintf("plan.%s is %s, not a Boolean (2.3)", k, match.Describe(v)), pJSONIsType("plan."+k, "boolean"))
+			c.fail(policy.CheckPlan, "field plan."+k, fmt.Sprintf("plan.%s is %s, not a Boolean (2.3)", k, match.Describe(v)), pJSONIsType("plan."+k, "boolean"))
 			return
 		}
 		got[i] = v.Bool()
@@ -703,7 +723,7 @@ func (c *checker) planFlags() {
 			return
 		}
 	}
-	c.fail("field plan", fmt.Sprintf("plan is %s, the flags of no plan of the catalogue (%s)", c.b.Get("plan").Raw, policy.PlanFlags.ID),
+	c.fail(policy.CheckPlan, "field plan", fmt.Sprintf("plan is %s, the flags of no plan of the catalogue (%s)", c.b.Get("plan").Raw, policy.PlanFlags.ID),
 		pJSONDiffers("plan.isLite", strconv.FormatBool(got[0])))
 }
 
@@ -712,7 +732,7 @@ func (c *checker) session(sess pricing.Session) {
 	c.id("user", "creatorUserId", sess.CreatorUserID, false)
 	id := c.b.Get("id")
 	if idText(id) == "" {
-		c.fail("id id", fmt.Sprintf("id is %s, not a whole number (2.4)", match.Describe(id)), pJSONIsType("id", "number"))
+		c.fail(policy.CheckID, "id id", fmt.Sprintf("id is %s, not a whole number (2.4)", match.Describe(id)), pJSONIsType("id", "number"))
 	}
 	u, _ := c.s.ref.User(sess.UserID)
 	cid := idText(c.b.Get("clientId"))
@@ -725,12 +745,12 @@ func (c *checker) session(sess pricing.Session) {
 	}
 	actor := c.s.actorOf(sess.UserID)
 	if !ok {
-		c.fail("field clientId", fmt.Sprintf("clientId is %s, no client of the user (%s)", match.Describe(c.b.Get("clientId")), policy.SessionClient.ID),
+		c.fail(policy.CheckSession, "field clientId", fmt.Sprintf("clientId is %s, no client of the user (%s)", match.Describe(c.b.Get("clientId")), policy.SessionClient.ID),
 			pJSONIs("clientId", "{{"+actor+".clientId}}"))
 	}
 	tok := c.b.Get("token")
 	if tok.Type != gjson.String || tok.String() == "" {
-		c.fail("field token", fmt.Sprintf("token is %s, not a string (2.4)", match.Describe(tok)), pJSONIsType("token", "string"))
+		c.fail(policy.CheckSession, "field token", fmt.Sprintf("token is %s, not a string (2.4)", match.Describe(tok)), pJSONIsType("token", "string"))
 		return
 	}
 	owner := c.pair + actor
@@ -740,12 +760,12 @@ func (c *checker) session(sess pricing.Session) {
 	k.tokens[tok.String()] = owner
 	k.mu.Unlock()
 	if seen && was != owner {
-		c.fail("token shared", fmt.Sprintf("token is the token of account %s, answered to account %s", was, owner), pJSONDiffers("token", q(tok.String())))
+		c.fail(policy.CheckSession, "token shared", fmt.Sprintf("token is the token of account %s, answered to account %s", was, owner), pJSONDiffers("token", q(tok.String())))
 		return
 	}
 	if created := c.b.Get("created"); created.Type == gjson.String {
 		if r, err := match.ParseISORange(created.String()); err == nil && r.Hi.Sub(r.Lo) > time.Hour {
-			c.fail("date created", fmt.Sprintf("created is %s, a date without a time (2.4: an ISO 8601 date-time)", created.Raw),
+			c.fail(policy.CheckDate, "date created", fmt.Sprintf("created is %s, a date without a time (2.4: an ISO 8601 date-time)", created.Raw),
 				pJSONMatches("created", `T\d\d`))
 			return
 		}
@@ -763,7 +783,7 @@ func (c *checker) session(sess pricing.Session) {
 func (c *checker) platforms() {
 	list := c.b.Get("platforms")
 	if !list.IsArray() {
-		c.fail("field platforms", fmt.Sprintf("platforms is %s, not an array in a wrapper object (2.5)", match.Describe(list)), pJSONIsType("platforms", "array"))
+		c.fail(policy.CheckPlatforms, "field platforms", fmt.Sprintf("platforms is %s, not an array in a wrapper object (2.5)", match.Describe(list)), pJSONIsType("platforms", "array"))
 		return
 	}
 	items := map[string]gjson.Result{}
@@ -775,11 +795,11 @@ func (c *checker) platforms() {
 		tid := strconv.FormatInt(id, 10)
 		item, ok := items[tid]
 		if !ok {
-			c.fail("field platforms", fmt.Sprintf("the platforms collection has no platform %s", tid), pJSONPresent(fmt.Sprintf("platforms.#(id==%s)", tid)))
+			c.fail(policy.CheckPlatforms, "field platforms", fmt.Sprintf("the platforms collection has no platform %s", tid), pJSONPresent(fmt.Sprintf("platforms.#(id==%s)", tid)))
 			return
 		}
 		if n := item.Get("name"); n.Exists() && name != unknownName && n.String() != name {
-			c.fail("field platforms.name", fmt.Sprintf("platform %s is named %s, not %s", tid, n.Raw, name), pJSONIs(fmt.Sprintf("platforms.#(id==%s).name", tid), q(name)))
+			c.fail(policy.CheckPlatforms, "field platforms.name", fmt.Sprintf("platform %s is named %s, not %s", tid, n.Raw, name), pJSONIs(fmt.Sprintf("platforms.#(id==%s).name", tid), q(name)))
 		}
 	}
 }

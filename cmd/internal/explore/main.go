@@ -146,6 +146,7 @@ func (r *Result) WriteSummary(w io.Writer, seed uint64, files []string) {
 	fmt.Fprintln(w)
 	for i, d := range r.Divergences {
 		fmt.Fprintf(w, "divergence %d: %s\n", i+1, d.Reason)
+		fmt.Fprintf(w, "  decided by: %s (check %s)\n", d.Cite, d.Check)
 		if i < len(files) {
 			abs, _ := filepath.Abs(files[i])
 			fmt.Fprintf(w, "  reproducer: %s (pricing-contract --features %s --godog.paths %s)\n", abs, filepath.Dir(abs), filepath.Base(abs))

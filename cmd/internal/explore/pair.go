@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -277,7 +278,7 @@ func (p *pair) clientsRead(s *seqState, who string) read {
 			}
 			made[tid] = true
 			if !listed[tid] {
-				c.fail("clients missing", fmt.Sprintf("client %s of the user is not among its clients", tid),
+				c.fail(policy.CheckState, "clients missing", fmt.Sprintf("client %s of the user is not among its clients", tid),
 					pJSONPresent(fmt.Sprintf("clients.#(id==%s)", c.idRef("client", tid))))
 				return
 			}
@@ -300,13 +301,13 @@ func (p *pair) clientsRead(s *seqState, who string) read {
 		sortIDs(fresh)
 		switch {
 		case len(fresh) > len(unbound):
-			c.fail("clients grew", fmt.Sprintf("clients lists the client %s, which no request of the sequence made (%d listed before)", fresh[len(unbound)], len(before)),
+			c.fail(policy.CheckState, "clients grew", fmt.Sprintf("clients lists the client %s, which no request of the sequence made (%d listed before)", fresh[len(unbound)], len(before)),
 				pJSONIs("clients.#", "{{listedBefore}}"))
-			c.d.before = []string{pRemember("clients.#", "listedBefore")}
+			c.d.remember(pRemember("clients.#", "listedBefore"))
 		case len(fresh) < len(unbound):
-			c.fail("clients not grown", fmt.Sprintf("clients lists %d new clients, the reference made %d (4.1: a client is created too)", len(fresh), len(unbound)),
+			c.fail(policy.CheckState, "clients not grown", fmt.Sprintf("clients lists %d new clients, the reference made %d (4.1: a client is created too)", len(fresh), len(unbound)),
 				pJSONDiffers("clients.#", "{{listedBefore}}"))
-			c.d.before = []string{pRemember("clients.#", "listedBefore")}
+			c.d.remember(pRemember("clients.#", "listedBefore"))
 		case len(fresh) == 1:
 			s.bind("client", unbound[0], fresh[0], c.i)
 		default:
@@ -368,7 +369,7 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 					if !mine {
 						verb, line = "made under another client, is among its apps", pJSONAbsent(fmt.Sprintf("apps.#(id==%s)", c.idRef("app", tid)))
 					}
-					c.fail("apps of a client", fmt.Sprintf("app %s %s", tid, verb), line)
+					c.fail(policy.CheckState, "apps of a client", fmt.Sprintf("app %s %s", tid, verb), line)
 					return
 				}
 			}
@@ -378,9 +379,9 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 			}
 			for id := range listed {
 				if !before[id] && !made[id] {
-					c.fail("apps grew", fmt.Sprintf("apps lists the app %s, which no request of the sequence made (%d listed before)", id, len(before)),
+					c.fail(policy.CheckState, "apps grew", fmt.Sprintf("apps lists the app %s, which no request of the sequence made (%d listed before)", id, len(before)),
 						pJSONIs("apps.#", "{{listedBefore}}"))
-					c.d.before = []string{pRemember("apps.#", "listedBefore")}
+					c.d.remember(pRemember("apps.#", "listedBefore"))
 					return
 				}
 			}

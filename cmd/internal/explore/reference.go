@@ -51,6 +51,9 @@ type seqState struct {
 	steps      []Step
 	status     []int
 	cur        int // the step being judged
+	// broken: the reference could not take a step the target accepted,
+	// and no longer holds what the target holds (policy.CheckReference).
+	broken bool
 }
 
 // sequenceUID numbers the sequences of the process.

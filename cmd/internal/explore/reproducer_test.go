@@ -6,6 +6,8 @@ import (
 	"testing/fstest"
 
 	"github.com/cucumber/godog"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 )
 
 // parseFeature reads a reproducer as godog does, and returns its steps'
@@ -37,7 +39,7 @@ func TestReproducer(t *testing.T) {
 		sent: "/clients/7", gpath: "/clients/{{step1.id}}", tokVar: "tokenA0"}
 	login := Step{Op: OpLogin, Actor: "A", Login: [2]string{"{{A.email}}", "{{A.password}}x"}, gpath: "/sessions"}
 	seq := &sequence{steps: []Step{made, login, put}, reason: "PUT /clients: answered 200",
-		div:   diverged("status 200", "answered 200", pStatusEither(400, 413)),
+		div:   diverged(policy.CheckStatus, "status 200", "answered 200", pStatusEither(400, 413)),
 		subst: map[string]string{wd.acct["A"].email: "{{A.email}}", wd.acct["A"].password: "{{A.password}}"}}
 	text := seq.feature()
 	got := parseFeature(t, text)
@@ -68,7 +70,7 @@ func TestReproducer(t *testing.T) {
 // and read again after it.
 func TestReproducerOfAList(t *testing.T) {
 	st := Step{Op: OpPostClient, Actor: "B", Cred: Cred{Scheme: "none"}, Base: map[string]any{"name": ""}, gpath: "/clients"}
-	d := diverged("clients grew", "clients lists a client no request made", pJSONIs("clients.#", "{{listedBefore}}"))
+	d := diverged(policy.CheckState, "clients grew", "clients lists a client no request made", pJSONIs("clients.#", "{{listedBefore}}"))
 	d.read, d.readAs, d.before = "/users/{{B.userId}}/clients", "B", []string{pRemember("clients.#", "listedBefore")}
 	got := parseFeature(t, (&sequence{steps: []Step{st}, div: d, reason: "r"}).feature())
 	want := []string{

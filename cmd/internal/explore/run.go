@@ -50,7 +50,10 @@ type Config struct {
 // Divergence is one reported divergence: its reason, its reproducer, and
 // where it was found.
 type Divergence struct {
-	Reason    string
+	Reason string
+	// Check is the judgement of the oracle that found it (package policy),
+	// and Cite the words of the spec that decide it.
+	Check, Cite string
 	Feature   string // the reproducer
 	Pair      int
 	Steps     int    // of the shrunk sequence
@@ -367,7 +370,7 @@ func (p *pair) sequence(ctx context.Context, g *generator, n int) ([]Step, *dive
 	s.n = n
 	length := 1 + g.r.IntN(16)
 	var d *divergence
-	for i := 0; i < length && d == nil && ctx.Err() == nil; i++ {
+	for i := 0; i < length && d == nil && !s.broken && ctx.Err() == nil; i++ {
 		st := g.next(s)
 		d = p.take(ctx, s, i, &st)
 		p.run.steps.Add(1)
@@ -377,7 +380,7 @@ func (p *pair) sequence(ctx context.Context, g *generator, n int) ([]Step, *dive
 	// sequence sent to change, accepted or refused, logs in with those
 	// the reference holds: a password a refused request stored shows.
 	for _, a := range p.closing(s) {
-		if d != nil || ctx.Err() != nil {
+		if d != nil || s.broken || ctx.Err() != nil {
 			break
 		}
 		st := Step{Op: OpLogin, Actor: a, Login: [2]string{g.emailTemplate(s, a), g.passwordTemplate(s, a)}, Note: "a closing login"}
@@ -444,7 +447,8 @@ func (p *pair) verify(ctx context.Context, steps []Step, d *divergence, sig stri
 	}
 	feature := seq.feature()
 	failed, proof := p.reproduces(ctx, feature)
-	return Divergence{Reason: seq.reason, Feature: feature, Pair: p.n, Steps: len(seq.steps), Signature: sig, Proof: proof}, failed
+	return Divergence{Reason: seq.reason, Check: seq.div.check.ID, Cite: seq.div.check.Decided.String(), Feature: feature, Pair: p.n,
+		Steps: len(seq.steps), Signature: sig, Proof: proof}, failed
 }
 
 // replay sends a fixed sequence from the known state and returns it with
