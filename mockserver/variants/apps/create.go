@@ -110,7 +110,7 @@ var createServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-upper-case-hash-refused",
+		Name:   "upper-case-hash-refused",
 		Area:   variants.Apps,
 		Rule:   "4.2, 8",
 		Origin: variants.BlindAudit1("caught"),
@@ -130,7 +130,7 @@ var createServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-long-hash-truncated",
+		Name:   "long-hash-truncated",
 		Area:   variants.Apps,
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
@@ -152,7 +152,7 @@ var createServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-app-name-required-with-hash",
+		Name:   "app-name-required-with-hash",
 		Area:   variants.Apps,
 		Rule:   "4.2, 7.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -173,7 +173,7 @@ var createServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-app-name-wins-over-hash",
+		Name:   "app-name-wins-over-hash",
 		Area:   variants.Apps,
 		Rule:   "4.2",
 		Origin: variants.BlindAudit1("caught"),
@@ -195,7 +195,7 @@ var createServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-no-name-no-hash-wrong-code",
+		Name:   "no-name-no-hash-wrong-code",
 		Area:   variants.Apps,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -219,7 +219,7 @@ var createServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-nextplan-ignored",
+		Name:   "nextplan-ignored",
 		Area:   variants.Apps,
 		Rule:   "4.2",
 		Origin: variants.BlindAudit1("caught"),

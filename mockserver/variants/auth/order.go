@@ -69,7 +69,7 @@ var orderServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-no-credentials-403",
+		Name:   "no-credentials-403",
 		Area:   variants.Auth,
 		Rule:   "5, 7.2",
 		Origin: variants.BlindAudit1("caught"),
@@ -90,7 +90,7 @@ var orderServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-bad-api-key-403-on-post-apps",
+		Name:   "bad-api-key-403-on-post-apps",
 		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
@@ -109,7 +109,7 @@ var orderServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-validation-before-auth-on-post-clients",
+		Name:   "validation-before-auth-on-post-clients",
 		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("missed"),

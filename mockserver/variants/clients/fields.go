@@ -45,7 +45,7 @@ var fieldsServers = []variants.Server{
 		Answer: variants.DropField("createdDate"),
 	},
 	{
-		Name:   "blind26-client-name-limit-forgotten-on-put",
+		Name:   "client-name-limit-forgotten-on-put",
 		Area:   variants.Clients,
 		Rule:   "4.4, 8",
 		Origin: variants.BlindAudit1("caught"),
@@ -53,7 +53,7 @@ var fieldsServers = []variants.Server{
 		Wrap:   variants.TruncateField("PUT", "/clients/*", "name"),
 	},
 	{
-		Name:   "blind26-address-city-limit-in-bytes",
+		Name:   "address-city-limit-in-bytes",
 		Area:   variants.Clients,
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
@@ -73,7 +73,7 @@ var fieldsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-terms-case-insensitive",
+		Name:   "terms-case-insensitive",
 		Area:   variants.Clients,
 		Rule:   "4.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -94,7 +94,7 @@ var fieldsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-currency-not-updated",
+		Name:   "currency-not-updated",
 		Area:   variants.Clients,
 		Rule:   "4.4",
 		Origin: variants.BlindAudit1("caught"),
@@ -117,7 +117,7 @@ var fieldsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-null-client-name-keeps-old",
+		Name:   "null-client-name-keeps-old",
 		Area:   variants.Clients,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("missed"),
@@ -139,7 +139,7 @@ var fieldsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-currency-code-numeric",
+		Name:   "currency-code-numeric-on-client-routes",
 		Area:   variants.Clients,
 		Rule:   "2.2",
 		Origin: variants.BlindAudit1("caught"),
@@ -235,7 +235,7 @@ var fieldsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-vat-of-255-refused",
+		Name:   "vat-of-255-refused",
 		Area:   variants.Clients,
 		Legal:  true,
 		Rule:   "4.3, 8",

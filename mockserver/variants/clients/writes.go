@@ -42,7 +42,7 @@ var writesServers = []variants.Server{
 		Deviate: func(d *pricing.Deviations) { d.ClientAppToPrimary = true },
 	},
 	{
-		Name:   "blind26-post-clients-201",
+		Name:   "post-clients-201",
 		Area:   variants.Clients,
 		Rule:   "4",
 		Origin: variants.BlindAudit1("caught"),
@@ -50,7 +50,7 @@ var writesServers = []variants.Server{
 		Wrap:   variants.StatusOf("POST", "/clients", http.StatusOK, http.StatusCreated, false),
 	},
 	{
-		Name:   "blind26-put-clients-204",
+		Name:   "put-clients-204",
 		Area:   variants.Clients,
 		Rule:   "4.4",
 		Origin: variants.BlindAudit1("caught"),
@@ -58,7 +58,7 @@ var writesServers = []variants.Server{
 		Wrap:   variants.StatusOf("PUT", "/clients/*", http.StatusOK, http.StatusNoContent, true),
 	},
 	{
-		Name:   "blind26-app-accepted-on-put-clients",
+		Name:   "app-accepted-on-put-clients",
 		Area:   variants.Clients,
 		Rule:   "4.4",
 		Origin: variants.BlindAudit1("caught"),
@@ -75,7 +75,7 @@ var writesServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-post-clients-bad-app-keeps-client",
+		Name:   "post-clients-bad-app-keeps-client",
 		Area:   variants.Clients,
 		Rule:   "4.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -105,7 +105,7 @@ var writesServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-refused-put-clients-stores-name",
+		Name:   "refused-put-clients-stores-name",
 		Area:   variants.Clients,
 		Rule:   "7.1, 4.4",
 		Origin: variants.BlindAudit1("missed"),

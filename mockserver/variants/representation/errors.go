@@ -63,7 +63,7 @@ var errorsServers = []variants.Server{
 		Answer: variants.OnErrors(func(e map[string]any) { e["fieldName"], e["error"] = e["error"], e["fieldName"] }),
 	},
 	{
-		Name:   "blind26-single-error-as-object",
+		Name:   "single-error-as-object",
 		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -80,7 +80,7 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-errors-without-message-on-post-apps",
+		Name:   "errors-without-message-on-post-apps",
 		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -102,7 +102,7 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-error-code-key-on-put-clients",
+		Name:   "error-code-key-on-put-clients",
 		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -125,7 +125,7 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-validation-422-on-post-clients",
+		Name:   "validation-422-on-post-clients",
 		Area:   variants.Representation,
 		Rule:   "7.2",
 		Origin: variants.BlindAudit1("caught"),
@@ -206,7 +206,7 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-other-error-messages",
+		Name:   "legal-other-error-messages",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
@@ -232,7 +232,7 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-errors-reversed",
+		Name:   "legal-errors-last-field-first",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
@@ -254,7 +254,7 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-non-400-errors-as-object",
+		Name:   "legal-non-400-errors-as-object",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1, 7.2",

@@ -20,7 +20,7 @@ var loginServers = []variants.Server{
 		Deviate: func(d *pricing.Deviations) { d.LastSessionWins = true },
 	},
 	{
-		Name:   "blind26-session-token-of-last-login",
+		Name:   "session-token-of-last-login",
 		Area:   variants.Sessions,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
@@ -74,7 +74,7 @@ var loginServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-plus-email-login-fails",
+		Name:   "plus-email-login-fails",
 		Area:   variants.Sessions,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
@@ -205,7 +205,7 @@ var loginServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-prefixed-session-tokens",
+		Name:   "legal-prefixed-session-tokens",
 		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "2.4, 5",

@@ -22,7 +22,7 @@ var sessionServers = []variants.Server{
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) { o["created"] = "1970-01-01T00:00:00Z" }),
 	},
 	{
-		Name:   "blind26-session-user-id-of-first-login",
+		Name:   "session-user-id-of-first-login",
 		Area:   variants.Sessions,
 		Rule:   "2.4, 5",
 		Origin: variants.BlindAudit1("caught"),
@@ -54,7 +54,7 @@ var sessionServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-session-without-client-id",
+		Name:   "session-without-client-id",
 		Area:   variants.Sessions,
 		Rule:   "2.4",
 		Origin: variants.BlindAudit1("caught"),
@@ -78,7 +78,7 @@ var sessionServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-session-created-date-only",
+		Name:   "session-created-date-only",
 		Area:   variants.Sessions,
 		Rule:   "2.4",
 		Origin: variants.BlindAudit1("caught"),
@@ -103,7 +103,7 @@ var sessionServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-large-session-ids",
+		Name:   "legal-large-session-ids",
 		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "2.4",

@@ -36,7 +36,7 @@ var emailServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-new-email-login-fails",
+		Name:   "new-email-login-fails",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -79,7 +79,7 @@ var emailServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-plus-email-refused",
+		Name:   "plus-email-refused",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -99,7 +99,7 @@ var emailServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-email-display-name-accepted",
+		Name:   "email-display-name-accepted",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("missed"),
@@ -124,7 +124,7 @@ var emailServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-own-email-case-change-refused",
+		Name:   "own-email-case-change-refused",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("missed"),
@@ -210,7 +210,7 @@ var emailServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-email-of-255-refused",
+		Name:   "email-of-255-refused",
 		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "8",

@@ -89,7 +89,7 @@ var leaksServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-password-echoed",
+		Name:   "password-echoed",
 		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),

@@ -25,8 +25,9 @@ var passwordServers = []variants.Server{
 		Deviate: func(d *pricing.Deviations) { d.PasswordChangeUndated = true },
 	},
 	{Name: "rejected-password-stored", Area: variants.Users, Rule: "4.1", Why: "a PUT /users/:userId answered 400 still stores its valid new password", Origin: variants.FaultClasses,
-		// The blind audit wrote the same server (blind26-refused-put-users-
-		// stores-password): one implementation serves both names.
+		// The blind audit wrote the same server
+		// (refused-put-users-stores-password): one implementation serves
+		// both names.
 		Wrap: storesRefusedPassword},
 	{Name: "password-minimum-in-bytes", Area: variants.Users, Rule: "8", Why: "the password minimum of 6 counts bytes: 5 characters of two bytes each pass", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
@@ -45,7 +46,7 @@ var passwordServers = []variants.Server{
 		Answer: variants.AnswerTo(variants.PutUser, func(o map[string]any) { o["passwordLastChanged"] = variants.Now() }),
 	},
 	{
-		Name:   "blind26-password-ignored-on-update",
+		Name:   "password-ignored-on-update",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -66,7 +67,7 @@ var passwordServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-null-password-refused",
+		Name:   "null-password-refused",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -86,7 +87,7 @@ var passwordServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-password-of-six-refused",
+		Name:   "password-of-six-refused",
 		Area:   variants.Users,
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
@@ -106,7 +107,7 @@ var passwordServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-password-last-changed-frozen",
+		Name:   "password-last-changed-frozen",
 		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -131,7 +132,7 @@ var passwordServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-refused-put-users-stores-password",
+		Name:   "refused-put-users-stores-password",
 		Area:   variants.Users,
 		Rule:   "7.1, 4.1",
 		Origin: variants.BlindAudit1("caught"),

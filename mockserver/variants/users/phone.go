@@ -59,7 +59,7 @@ var phoneServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-unknown-phone-country-ignored",
+		Name:   "unknown-phone-country-ignored",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -88,7 +88,7 @@ var phoneServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-empty-phone-number-ignored",
+		Name:   "empty-phone-number-ignored",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -108,7 +108,7 @@ var phoneServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-dial-code-without-plus",
+		Name:   "dial-code-without-plus",
 		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -124,7 +124,7 @@ var phoneServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-phone-country-name-without-dial-code",
+		Name:   "phone-country-name-without-dial-code",
 		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),

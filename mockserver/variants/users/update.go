@@ -43,7 +43,7 @@ var updateServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-user-id-as-string",
+		Name:   "user-id-as-string",
 		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -61,7 +61,7 @@ var updateServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-user-answer-wrapped",
+		Name:   "user-answer-wrapped",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -79,7 +79,7 @@ var updateServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-terms-unchecked-in-user-client",
+		Name:   "terms-unchecked-in-user-client",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("missed"),
@@ -100,7 +100,7 @@ var updateServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-user-client-errors-ignored",
+		Name:   "user-client-errors-ignored",
 		Area:   variants.Users,
 		Rule:   "4.1, 7.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -135,7 +135,7 @@ var updateServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-user-client-not-created",
+		Name:   "user-client-not-created",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -152,7 +152,7 @@ var updateServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-extra-user-field",
+		Name:   "legal-extra-user-field",
 		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "2.1",
