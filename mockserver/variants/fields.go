@@ -77,18 +77,10 @@ func TruncateField(method, pattern, field string) func(http.Handler, func()) htt
 // RefuseLength refuses with 400 code a route's body whose string field's
 // length in characters bad reports.
 func RefuseLength(method, pattern, field, code string, bad func(int) bool) func(http.Handler, func()) http.Handler {
-	return func(next http.Handler, hit func()) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if _, ok := At(r, method, pattern); ok {
-				if s, ok := Str(PeekJSON(r), field); ok && bad(Runes(s)) {
-					hit()
-					Refuse(w, field, code, field+" is too long.")
-					return
-				}
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
+	return RefuseWhen(On(method, pattern), field, code, field+" is too long.", func(_ *http.Request, body map[string]any) bool {
+		s, ok := Str(body, field)
+		return ok && bad(Runes(s))
+	})
 }
 
 // Lengthen refuses a string field of exactly n characters as the mock

@@ -115,19 +115,10 @@ var createServers = []variants.Server{
 		Rule:   "4.2, 8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2/§8: marketapp.hash is "40 hexadecimal characters"; upper-case hex digits are hexadecimal too, but POST /apps refuses them`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "POST", "/apps"); ok {
-					body := variants.PeekJSON(r)
-					if h, ok := variants.Str(variants.Sub(body, "marketapp"), "hash"); ok && h != strings.ToLower(h) {
-						hit()
-						variants.Refuse(w, "marketapp.hash", pricing.CodeInvalidMarketappHash.String(), "marketapp.hash must be 40 hexadecimal characters.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PostApps, "marketapp.hash", pricing.CodeInvalidMarketappHash.String(), "marketapp.hash must be 40 hexadecimal characters.", func(_ *http.Request, body map[string]any) bool {
+			h, ok := variants.Str(variants.Sub(body, "marketapp"), "hash")
+			return ok && h != strings.ToLower(h)
+		}),
 	},
 	{
 		Name:   "long-hash-truncated",
@@ -157,20 +148,11 @@ var createServers = []variants.Server{
 		Rule:   "4.2, 7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2/§7.3: name is "used when marketapp.hash is not given", and InvalidName is "the case where neither a marketapp hash nor a name is given"; POST /apps with a hash and no name answers InvalidName`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "POST", "/apps"); ok {
-					body := variants.PeekJSON(r)
-					_, hasHash := variants.Str(variants.Sub(body, "marketapp"), "hash")
-					if n, _ := variants.Str(body, "name"); body != nil && hasHash && strings.TrimSpace(n) == "" {
-						hit()
-						variants.Refuse(w, "name", pricing.CodeInvalidName.String(), "name is required.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PostApps, "name", pricing.CodeInvalidName.String(), "name is required.", func(_ *http.Request, body map[string]any) bool {
+			_, hasHash := variants.Str(variants.Sub(body, "marketapp"), "hash")
+			n, _ := variants.Str(body, "name")
+			return body != nil && hasHash && strings.TrimSpace(n) == ""
+		}),
 	},
 	{
 		Name:   "app-name-wins-over-hash",

@@ -114,19 +114,11 @@ var orderServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§5: an endpoint that needs authentication answers an unauthenticated request with 401; POST /clients validates the body first and answers 400 InvalidName`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "POST", "/clients"); ok && !variants.HasCredentials(r) {
-					body := variants.PeekJSON(r)
-					if name, _ := variants.Str(body, "name"); body != nil && strings.TrimSpace(name) == "" {
-						hit()
-						variants.Refuse(w, "name", pricing.CodeInvalidName.String(), "name is required.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(func(r *http.Request) bool { return variants.PostClients(r) && !variants.HasCredentials(r) },
+			"name", pricing.CodeInvalidName.String(), "name is required.", func(_ *http.Request, body map[string]any) bool {
+				name, _ := variants.Str(body, "name")
+				return body != nil && strings.TrimSpace(name) == ""
+			}),
 	},
 	{
 		Name:   "platforms-authenticated",

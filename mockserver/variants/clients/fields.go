@@ -58,19 +58,10 @@ var fieldsServers = []variants.Server{
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§8: ..255 is "at most 255 characters"; PUT /clients counts addressCity in bytes, so a city of 200 non-ASCII characters (400 bytes) is refused`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "PUT", "/clients/*"); ok {
-					body := variants.PeekJSON(r)
-					if s, ok := variants.Str(body, "addressCity"); ok && len(s) > 255 && variants.Runes(s) <= 255 {
-						hit()
-						variants.Refuse(w, "addressCity", pricing.CodeInvalidAddressCity.String(), "addressCity must be at most 255 characters long.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PutClient, "addressCity", pricing.CodeInvalidAddressCity.String(), "addressCity must be at most 255 characters long.", func(_ *http.Request, body map[string]any) bool {
+			s, ok := variants.Str(body, "addressCity")
+			return ok && len(s) > 255 && variants.Runes(s) <= 255
+		}),
 	},
 	{
 		Name:   "terms-case-insensitive",

@@ -84,19 +84,10 @@ var emailServers = []variants.Server{
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: InvalidEmail is for an invalid address; a plus-addressed email (qa+tag@example.com) is valid but PUT /users refuses it`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "PUT", "/users/*"); ok {
-					body := variants.PeekJSON(r)
-					if e, ok := variants.Str(body, "email"); ok && strings.Contains(strings.SplitN(e, "@", 2)[0], "+") {
-						hit()
-						variants.Refuse(w, "email", pricing.CodeInvalidEmail.String(), "email must be a valid email address.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PutUser, "email", pricing.CodeInvalidEmail.String(), "email must be a valid email address.", func(_ *http.Request, body map[string]any) bool {
+			e, ok := variants.Str(body, "email")
+			return ok && strings.Contains(strings.SplitN(e, "@", 2)[0], "+")
+		}),
 	},
 	{
 		Name:   "email-display-name-accepted",
@@ -130,22 +121,15 @@ var emailServers = []variants.Server{
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§7.3: InvalidEmail is for an invalid address; changing one's own email only in case (QA@example.com) is refused as taken, because the uniqueness check does not exclude the user himself`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if ids, ok := variants.At(r, "PUT", "/users/*"); ok {
-					body := variants.PeekJSON(r)
-					if e, ok := variants.Str(body, "email"); ok {
-						if st, u := variants.Call(next, r, "GET", "/users/"+ids[0], nil); st == http.StatusOK {
-							old, _ := variants.Str(variants.Obj(u), "email")
-							if old != e && strings.EqualFold(old, e) {
-								hit()
-								variants.Refuse(w, "email", pricing.CodeInvalidEmail.String(), "email is already used by another account.")
-								return
-							}
-						}
-					}
+			return variants.RefuseWhen(variants.PutUser, "email", pricing.CodeInvalidEmail.String(), "email is already used by another account.", func(r *http.Request, body map[string]any) bool {
+				e, ok := variants.Str(body, "email")
+				if !ok {
+					return false
 				}
-				next.ServeHTTP(w, r)
-			})
+				st, u := variants.Call(next, r, "GET", "/users/"+variants.PathID(r), nil)
+				old, _ := variants.Str(variants.Obj(u), "email")
+				return st == http.StatusOK && old != e && strings.EqualFold(old, e)
+			})(next, hit)
 		},
 	},
 	{

@@ -72,19 +72,10 @@ var passwordServers = []variants.Server{
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: password "null keeps the existing password"; PUT /users answers a null password with 400 InvalidPassword`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "PUT", "/users/*"); ok {
-					body := variants.PeekJSON(r)
-					if pw, has := body["password"]; has && pw == nil {
-						hit()
-						variants.Refuse(w, "password", pricing.CodeInvalidPassword.String(), "password must be a string of at least 6 characters.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PutUser, "password", pricing.CodeInvalidPassword.String(), "password must be a string of at least 6 characters.", func(_ *http.Request, body map[string]any) bool {
+			pw, has := body["password"]
+			return has && pw == nil
+		}),
 	},
 	{
 		Name:   "password-of-six-refused",
@@ -92,19 +83,10 @@ var passwordServers = []variants.Server{
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§8: "A password is a String of at least 6 characters"; a password of exactly 6 characters is refused (the check is > 6, not >= 6)`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "PUT", "/users/*"); ok {
-					body := variants.PeekJSON(r)
-					if pw, ok := variants.Str(body, "password"); ok && variants.Runes(pw) == 6 {
-						hit()
-						variants.Refuse(w, "password", pricing.CodeInvalidPassword.String(), "password is too short.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PutUser, "password", pricing.CodeInvalidPassword.String(), "password is too short.", func(_ *http.Request, body map[string]any) bool {
+			pw, ok := variants.Str(body, "password")
+			return ok && variants.Runes(pw) == 6
+		}),
 	},
 	{
 		Name:   "password-last-changed-frozen",
