@@ -63,15 +63,7 @@ func TruncateAt(key string) func(b map[string]any) bool {
 // TruncateField cuts a string field of a route's bodies to 255 characters
 // before next reads it.
 func TruncateField(method, pattern, field string) func(http.Handler, func()) http.Handler {
-	return func(next http.Handler, hit func()) http.Handler {
-		return Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-			if _, ok := At(r, method, pattern); !ok || !TruncateAt(field)(body) {
-				return false
-			}
-			SetBody(r, body)
-			return true
-		})
-	}
+	return RewriteWhen(On(method, pattern), func(_ *http.Request, body map[string]any) bool { return TruncateAt(field)(body) })
 }
 
 // RefuseLength refuses with 400 code a route's body whose string field's
@@ -88,20 +80,14 @@ func RefuseLength(method, pattern, field, code string, bad func(int) bool) func(
 // the body (7.3: several invalid fields are answered together): it hands
 // the mock the field one character longer.
 func Lengthen(method, pattern, field string, n int) func(http.Handler, func()) http.Handler {
-	return func(next http.Handler, hit func()) http.Handler {
-		return Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-			if _, ok := At(r, method, pattern); !ok {
-				return false
-			}
-			s, ok := Str(body, field)
-			if !ok || Runes(s) != n {
-				return false
-			}
-			body[field] = "e" + s
-			SetBody(r, body)
-			return true
-		})
-	}
+	return RewriteWhen(On(method, pattern), func(_ *http.Request, body map[string]any) bool {
+		s, ok := Str(body, field)
+		if !ok || Runes(s) != n {
+			return false
+		}
+		body[field] = "e" + s
+		return true
+	})
 }
 
 // EditUserAnswers edits the 200 answers of PUT /users.

@@ -126,21 +126,15 @@ var createServers = []variants.Server{
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§8: "A marketapp hash is 40 hexadecimal characters long"; POST /apps cuts a longer hash to its first 40 characters and accepts it`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "POST", "/apps"); !ok {
-					return false
-				}
-				m := variants.Sub(body, "marketapp")
-				h, ok := variants.Str(m, "hash")
-				if !ok || len(h) <= 40 {
-					return false
-				}
-				m["hash"] = h[:40]
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PostApps, func(_ *http.Request, body map[string]any) bool {
+			m := variants.Sub(body, "marketapp")
+			h, ok := variants.Str(m, "hash")
+			if !ok || len(h) <= 40 {
+				return false
+			}
+			m["hash"] = h[:40]
+			return true
+		}),
 	},
 	{
 		Name:   "app-name-required-with-hash",
@@ -160,21 +154,15 @@ var createServers = []variants.Server{
 		Rule:   "4.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2: name and platform.id are "used when marketapp.hash is not given"; when a body gives all three, the app is made from the name and platform and the marketplace app is dropped`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "POST", "/apps"); !ok {
-					return false
-				}
-				_, hasHash := variants.Str(variants.Sub(body, "marketapp"), "hash")
-				n, _ := variants.Str(body, "name")
-				if !hasHash || strings.TrimSpace(n) == "" || variants.Sub(body, "platform")["id"] == nil {
-					return false
-				}
-				delete(body, "marketapp")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PostApps, func(_ *http.Request, body map[string]any) bool {
+			_, hasHash := variants.Str(variants.Sub(body, "marketapp"), "hash")
+			n, _ := variants.Str(body, "name")
+			if !hasHash || strings.TrimSpace(n) == "" || variants.Sub(body, "platform")["id"] == nil {
+				return false
+			}
+			delete(body, "marketapp")
+			return true
+		}),
 	},
 	{
 		Name:   "no-name-no-hash-wrong-code",
@@ -206,16 +194,9 @@ var createServers = []variants.Server{
 		Rule:   "4.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2: nextplan.id is the "ID of the subscription plan" of the new app; POST /apps ignores it and gives every app the default plan`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "POST", "/apps"); !ok || !variants.Has(body, "nextplan") {
-					return false
-				}
-				delete(body, "nextplan")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PostApps, func(_ *http.Request, body map[string]any) bool {
+			return variants.Drop(body, "nextplan")
+		}),
 	},
 	{
 		Name:   "one-app-per-marketapp",

@@ -56,20 +56,18 @@ var checkServers = []variants.Server{
 		Why:    "PUT /clients/:clientId without a name keeps the stored name and answers 200 instead of 400 InvalidName.",
 		Origin: variants.BlindAudit2("caught"),
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				ids, ok := variants.At(r, http.MethodPut, "/clients/*")
-				if !ok || body == nil || body["name"] != nil {
+			return variants.RewriteWhen(variants.PutClient, func(r *http.Request, body map[string]any) bool {
+				if body == nil || body["name"] != nil {
 					return false
 				}
-				st, cur := variants.Call(next, r, http.MethodGet, "/clients/"+ids[0], nil)
+				st, cur := variants.Call(next, r, http.MethodGet, "/clients/"+variants.PathID(r), nil)
 				name, ok := variants.Str(variants.Obj(cur), "name")
 				if st != http.StatusOK || !ok {
 					return false
 				}
 				body["name"] = name
-				variants.SetBody(r, body)
 				return true
-			})
+			})(next, hit)
 		},
 	},
 	{

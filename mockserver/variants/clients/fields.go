@@ -69,20 +69,14 @@ var fieldsServers = []variants.Server{
 		Rule:   "4.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    "§4.3: terms \"must equal the literal `I agree`\"; POST /clients accepts \"i agree\" in any case",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "POST", "/clients"); !ok || body == nil {
-					return false
-				}
-				t, ok := variants.Str(body, "terms")
-				if !ok || t == "I agree" || !strings.EqualFold(t, "I agree") {
-					return false
-				}
-				body["terms"] = "I agree"
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PostClients, func(_ *http.Request, body map[string]any) bool {
+			t, ok := variants.Str(body, "terms")
+			if !ok || t == "I agree" || !strings.EqualFold(t, "I agree") {
+				return false
+			}
+			body["terms"] = "I agree"
+			return true
+		}),
 	},
 	{
 		Name:   "currency-not-updated",
@@ -91,20 +85,18 @@ var fieldsServers = []variants.Server{
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.4: PUT /clients "updates the details or settings of a client, including name, address and currency"; the currency keeps its old value`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				ids, ok := variants.At(r, "PUT", "/clients/*")
-				if !ok || variants.Sub(body, "currency") == nil {
+			return variants.RewriteWhen(variants.PutClient, func(r *http.Request, body map[string]any) bool {
+				if variants.Sub(body, "currency") == nil {
 					return false
 				}
-				st, c := variants.Call(next, r, "GET", "/clients/"+ids[0], nil)
+				st, c := variants.Call(next, r, "GET", "/clients/"+variants.PathID(r), nil)
 				cur := variants.Sub(variants.Obj(c), "currency")
 				if st != http.StatusOK || cur == nil || variants.Sub(body, "currency")["id"] == cur["id"] {
 					return false
 				}
 				body["currency"] = map[string]any{"id": cur["id"]}
-				variants.SetBody(r, body)
 				return true
-			})
+			})(next, hit)
 		},
 	},
 	{
@@ -114,19 +106,17 @@ var fieldsServers = []variants.Server{
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§7.3: PUT /clients answers InvalidName when "the name was not provided"; a null name keeps the stored one and answers 200`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				ids, ok := variants.At(r, "PUT", "/clients/*")
-				if n, has := body["name"]; !ok || !has || n != nil {
+			return variants.RewriteWhen(variants.PutClient, func(r *http.Request, body map[string]any) bool {
+				if n, has := body["name"]; !has || n != nil {
 					return false
 				}
-				st, c := variants.Call(next, r, "GET", "/clients/"+ids[0], nil)
+				st, c := variants.Call(next, r, "GET", "/clients/"+variants.PathID(r), nil)
 				if st != http.StatusOK {
 					return false
 				}
 				body["name"] = variants.Obj(c)["name"]
-				variants.SetBody(r, body)
 				return true
-			})
+			})(next, hit)
 		},
 	},
 	{

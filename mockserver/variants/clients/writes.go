@@ -63,16 +63,9 @@ var writesServers = []variants.Server{
 		Rule:   "4.4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    "§4.4: \"The `app` property must not be given to this endpoint ... the rule is that it is not accepted\"; PUT /clients ignores it and answers 200",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/clients/*"); !ok || !variants.Has(body, "app") {
-					return false
-				}
-				delete(body, "app")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutClient, func(_ *http.Request, body map[string]any) bool {
+			return variants.Drop(body, "app")
+		}),
 	},
 	{
 		Name:   "post-clients-bad-app-keeps-client",

@@ -79,20 +79,14 @@ var loginServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: POST /sessions opens a session "with the credentials of the account"; a JSON login whose email has a plus sign (qa+tag@example.com, a valid address) is URL-decoded, the plus becomes a space and the login fails`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "POST", "/sessions"); !ok || body == nil {
-					return false
-				}
-				e, _ := variants.Str(body, "email")
-				if !strings.Contains(e, "+") {
-					return false
-				}
-				body["email"] = strings.ReplaceAll(e, "+", " ")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PostLogin, func(_ *http.Request, body map[string]any) bool {
+			e, _ := variants.Str(body, "email")
+			if !strings.Contains(e, "+") {
+				return false
+			}
+			body["email"] = strings.ReplaceAll(e, "+", " ")
+			return true
+		}),
 	},
 	{
 		Name:    "form-login-only",

@@ -95,24 +95,18 @@ var emailServers = []variants.Server{
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§7.3: InvalidEmail when "the email address is invalid"; "Quinn <qa3@example.com>" is not an email address, but it is parsed as a mail header and its address stored`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || body == nil {
-					return false
-				}
-				e, ok := variants.Str(body, "email")
-				if !ok {
-					return false
-				}
-				a, err := mail.ParseAddress(e)
-				if err != nil || a.Address == e {
-					return false
-				}
-				body["email"] = a.Address
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutUser, func(_ *http.Request, body map[string]any) bool {
+			e, ok := variants.Str(body, "email")
+			if !ok {
+				return false
+			}
+			a, err := mail.ParseAddress(e)
+			if err != nil || a.Address == e {
+				return false
+			}
+			body["email"] = a.Address
+			return true
+		}),
 	},
 	{
 		Name:   "own-email-case-change-refused",

@@ -51,20 +51,14 @@ var passwordServers = []variants.Server{
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: "A String of at least 6 characters replaces the password"; PUT /users answers 200 but keeps the old password`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || body == nil {
-					return false
-				}
-				pw, ok := variants.Str(body, "password")
-				if !ok || variants.Runes(pw) < 6 {
-					return false
-				}
-				body["password"] = nil
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutUser, func(_ *http.Request, body map[string]any) bool {
+			pw, ok := variants.Str(body, "password")
+			if !ok || variants.Runes(pw) < 6 {
+				return false
+			}
+			body["password"] = nil
+			return true
+		}),
 	},
 	{
 		Name:   "null-password-refused",

@@ -84,20 +84,14 @@ var updateServers = []variants.Server{
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    "§4.1: the client of PUT /users is created \"with the body of POST /clients\", whose terms \"must equal the literal `I agree`\"; the nested client's terms are not checked",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/users/*"); !ok {
-					return false
-				}
-				c := variants.Sub(body, "client")
-				if c == nil || c["terms"] == "I agree" {
-					return false
-				}
-				c["terms"] = "I agree"
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutUser, func(_ *http.Request, body map[string]any) bool {
+			c := variants.Sub(body, "client")
+			if c == nil || c["terms"] == "I agree" {
+				return false
+			}
+			c["terms"] = "I agree"
+			return true
+		}),
 	},
 	{
 		Name:   "user-client-errors-ignored",
@@ -140,16 +134,9 @@ var updateServers = []variants.Server{
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: client: "If provided, a client account is created too"; PUT /users ignores it and creates no client`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || variants.Sub(body, "client") == nil {
-					return false
-				}
-				delete(body, "client")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutUser, func(_ *http.Request, body map[string]any) bool {
+			return variants.Sub(body, "client") != nil && variants.Drop(body, "client")
+		}),
 	},
 	{
 		Name:   "legal-extra-user-field",
