@@ -90,13 +90,19 @@ func Lengthen(method, pattern, field string, n int) func(http.Handler, func()) h
 	})
 }
 
-// EditUserAnswers edits the 200 answers of PUT /users.
-func EditUserAnswers(fn func(o map[string]any) bool) func(http.Handler, func()) http.Handler {
+// EditAnswersTo edits the JSON object of the 200 answers to the requests
+// of route; fn reports a change, and hit is called for each.
+func EditAnswersTo(route func(*http.Request) bool, fn func(o map[string]any) bool) func(http.Handler, func()) http.Handler {
 	return func(next http.Handler, hit func()) http.Handler {
-		return Answers(next, hit, PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
+		return Answers(next, hit, route, func(a *rewrite.Answer, _ map[string]any) bool {
 			return a.Status == http.StatusOK && EditObject(a, fn)
 		})
 	}
+}
+
+// EditUserAnswers edits the 200 answers of PUT /users.
+func EditUserAnswers(fn func(o map[string]any) bool) func(http.Handler, func()) http.Handler {
+	return EditAnswersTo(PutUser, fn)
 }
 
 // EditAppAnswers edits every app of the 200 answers of the app routes and

@@ -171,10 +171,7 @@ var createServers = []variants.Server{
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: POST /apps: InvalidName "No app name was provided (the case where neither a marketapp hash nor a name is given)"; it is answered as InvalidMarketappHash on marketapp.hash`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "POST", "/apps")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
 				return variants.EditErrors(a, func(errs []any) (any, bool) {
 					changed := false
 					for _, e := range errs {
@@ -218,12 +215,7 @@ var createServers = []variants.Server{
 		Why: "§4.2: platform.id is \"used when marketapp.hash is not given\", and \"Further validation codes for " +
 			"POST /apps ... not shown\": this target refuses a platform.id that contradicts the marketplace app's platform",
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			apps := platformRule("", func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPost && p.Resource == "apps" && p.ID == ""
-			})
-			clients := platformRule("app.", func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPost && p.Resource == "clients" && p.ID == ""
-			})
+			apps, clients := platformRule("", postTo("apps")), platformRule("app.", postTo("clients"))
 			return variants.Validating(variants.Validating(next, hit, clients), hit, apps)
 		},
 	},
@@ -237,12 +229,7 @@ var createServers = []variants.Server{
 			"through the API\": this target refuses a body with a name and no marketapp hash (400 on marketapp.hash), although §4.2 " +
 			"describes name and platform.id; a body with neither still answers InvalidName (§7.3)",
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			apps := storeOnlyRule("", func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPost && p.Resource == "apps" && p.ID == ""
-			})
-			clients := storeOnlyRule("app.", func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPost && p.Resource == "clients" && p.ID == ""
-			})
+			apps, clients := storeOnlyRule("", postTo("apps")), storeOnlyRule("app.", postTo("clients"))
 			return variants.Validating(variants.Validating(next, hit, clients), hit, apps)
 		},
 	},

@@ -74,20 +74,8 @@ var orderServers = []variants.Server{
 		Rule:   "5, 7.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5/§7.2: a request that is not authenticated gets 401 (Unauthorized); with no credentials at all this one answers 403`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				if _, login := variants.At(r, "POST", "/sessions"); login {
-					return false
-				}
-				return !variants.HasCredentials(r)
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusUnauthorized {
-					return false
-				}
-				a.Status = http.StatusForbidden
-				return true
-			})
-		},
+		Wrap: variants.StatusWhen(func(r *http.Request) bool { return !variants.PostLogin(r) && !variants.HasCredentials(r) },
+			http.StatusUnauthorized, http.StatusForbidden, false),
 	},
 	{
 		Name:   "bad-api-key-403-on-post-apps",
@@ -95,18 +83,8 @@ var orderServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: "When a request to an endpoint that needs authentication is not authenticated correctly, the response is HTTP 401"; POST /apps answers a wrong API key with 403`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "POST", "/apps")
-				return ok && r.Header.Get("Authorization") != ""
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusUnauthorized {
-					return false
-				}
-				a.Status = http.StatusForbidden
-				return true
-			})
-		},
+		Wrap: variants.StatusWhen(func(r *http.Request) bool { return variants.PostApps(r) && r.Header.Get("Authorization") != "" },
+			http.StatusUnauthorized, http.StatusForbidden, false),
 	},
 	{
 		Name:   "validation-before-auth-on-post-clients",

@@ -86,10 +86,7 @@ var errorsServers = []variants.Server{
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: each element of a 400 array has fieldName, error and message; POST /apps leaves message out`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "POST", "/apps")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
 				return variants.EditErrors(a, func(errs []any) (any, bool) {
 					for _, e := range errs {
 						if o, ok := e.(map[string]any); ok {
@@ -108,10 +105,7 @@ var errorsServers = []variants.Server{
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: the error code of a 400 element is in the field "error"; PUT /clients names it "code"`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "PUT", "/clients/*")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.Answers(next, hit, variants.PutClient, func(a *rewrite.Answer, _ map[string]any) bool {
 				return variants.EditErrors(a, func(errs []any) (any, bool) {
 					for _, e := range errs {
 						if o, ok := e.(map[string]any); ok {

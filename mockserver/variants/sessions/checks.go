@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
@@ -65,15 +64,13 @@ var checkServers = []variants.Server{
 		Why:    "2.4 types token only as a String, and 5 says it is sent back as given; its form is not stated.",
 		Origin: variants.BlindAudit2("passed"),
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			answers := variants.Answers(next, hit, variants.PostLogin, func(a *rewrite.Answer, _ map[string]any) bool {
-				return a.Status == http.StatusOK && variants.EditObject(a, func(o map[string]any) bool {
-					t, ok := variants.Str(o, "token")
-					if ok {
-						o["token"] = tokenPrefix + t
-					}
-					return ok
-				})
-			})
+			answers := variants.EditAnswersTo(variants.PostLogin, func(o map[string]any) bool {
+				t, ok := variants.Str(o, "token")
+				if ok {
+					o["token"] = tokenPrefix + t
+				}
+				return ok
+			})(next, hit)
 			return variants.Requests(answers, hit, func(r *http.Request, _ map[string]any) bool {
 				// A token of this server is the mock's behind the prefix;
 				// anything else is no token of it.

@@ -96,19 +96,7 @@ var loginServers = []variants.Server{
 		Origin:  variants.BuiltIn,
 		Why:     "§5: the body of POST /sessions is not shown; this target takes only a form, and its profile says so (PRICING_LOGIN_ENCODING=form)",
 		Profile: map[string]string{"login_encoding": "form"},
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				p, ok := variants.Parse(r.URL.Path)
-				if r.Method == http.MethodPost && ok && p.Resource == "sessions" && p.ID == "" {
-					hit() // every login passes this check, whichever way it goes
-					if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/x-www-form-urlencoded" {
-						variants.WriteError(w, http.StatusBadRequest, pricing.CodeInvalidBody.String(), "Send the credentials as application/x-www-form-urlencoded.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap:    loginOnly("application/x-www-form-urlencoded"),
 	},
 	{
 		Name:   "json-login-only",
@@ -117,19 +105,7 @@ var loginServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BuiltIn,
 		Why:    "§5: \"Request body of POST /sessions: not shown\"; this target takes only JSON (the profile's default)",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				p, ok := variants.Parse(r.URL.Path)
-				if r.Method == http.MethodPost && ok && p.Resource == "sessions" && p.ID == "" {
-					hit()
-					if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
-						variants.WriteError(w, http.StatusBadRequest, pricing.CodeInvalidBody.String(), "Send the credentials as application/json.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap:   loginOnly("application/json"),
 	},
 	{
 		Name:   "login-failure-400",
@@ -241,4 +217,23 @@ var loginServers = []variants.Server{
 			})
 		},
 	},
+}
+
+// loginOnly takes the body of POST /sessions in one media type only and
+// answers any other 400. hit is called for every login, whichever way it
+// goes: each passes the check.
+func loginOnly(mediaType string) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p, ok := variants.Parse(r.URL.Path)
+			if r.Method == http.MethodPost && ok && p.Resource == "sessions" && p.ID == "" {
+				hit()
+				if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != mediaType {
+					variants.WriteError(w, http.StatusBadRequest, pricing.CodeInvalidBody.String(), "Send the credentials as "+mediaType+".")
+					return
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }

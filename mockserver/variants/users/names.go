@@ -66,10 +66,7 @@ var namesServers = []variants.Server{
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: a missing first name is InvalidFirstName; PUT /users names it InvalidLastName (copy-paste of the last-name check)`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "PUT", "/users/*")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.Answers(next, hit, variants.PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
 				return variants.EditErrors(a, func(errs []any) (any, bool) {
 					changed := false
 					for _, e := range errs {

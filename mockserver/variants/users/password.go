@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
-	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
@@ -88,24 +87,14 @@ var passwordServers = []variants.Server{
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.1: passwordLastChanged is the "ISO 8601 date the password last changed"; PUT /users answers the account's creation date there even after it replaced the password`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "PUT", "/users/*")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusOK {
-					return false
-				}
-				return variants.EditObject(a, func(o map[string]any) bool {
-					c, ok := variants.Str(o, "created")
-					if !ok || o["passwordLastChanged"] == c {
-						return false
-					}
-					o["passwordLastChanged"] = c
-					return true
-				})
-			})
-		},
+		Wrap: variants.EditUserAnswers(func(o map[string]any) bool {
+			c, ok := variants.Str(o, "created")
+			if !ok || o["passwordLastChanged"] == c {
+				return false
+			}
+			o["passwordLastChanged"] = c
+			return true
+		}),
 	},
 	{
 		Name:   "refused-put-users-stores-password",
