@@ -4,8 +4,10 @@
 // spec's rules and knows nothing of HTTP.
 //
 // This package is the HTTP adapter and the mock's own surface for people
-// and tools; all of its files but admin_faults.go, wire.go and watch.go
-// know Gin.
+// and tools. Gin stays in the files that route, answer and wrap requests;
+// wire.go, mask.go, admin_faults.go, the state file (state_file.go,
+// state_lock*.go), watch.go and the log (loghandler.go, logwriter.go) do
+// not import it.
 //
 //   - server.go: Options, New and the Server, one store per namespace.
 //   - routes.go: the one route map and the order of the middleware.

@@ -237,7 +237,7 @@ func TestOpenAPISchemaValues(t *testing.T) {
 
 // TestOpenAPIDates checks the patterns of the Date (2.1-2.3, "date") and
 // DateTime (2.4) schemas against the forms the suite's #iso8601 matcher
-// takes and refuses (steps/shape_test.go, TestISO8601). A pattern cannot
+// takes and refuses (steps/match/shape_test.go, TestISO8601). A pattern cannot
 // know the length of a month: 2023-02-29 passes it.
 func TestOpenAPIDates(t *testing.T) {
 	doc := loadOpenAPI(t)

@@ -429,10 +429,11 @@ func (assertSteps) theJSONAtDiffersFrom(ctx context.Context, path, raw string) e
 }
 
 // theJSONAtNamesAnInstant compares two ISO 8601 values as instants, each as
-// precise as it is written (instant.go): the same instant when the two may
-// name one, no earlier unless the value ends before the other begins. So a
-// later read may write the same instant in another form, and a server that
-// dates by the second or by the day is not failed for it.
+// precise as it is written (match.ParseISORange, steps/match/instant.go):
+// the same instant when the two may name one, no earlier unless the value
+// ends before the other begins. So a later read may write the same instant
+// in another form, and a server that dates by the second or by the day is
+// not failed for it.
 func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, other string) error {
 	path, other = match.UnescapeArg(path), match.UnescapeArg(other)
 	st, err := response(ctx)

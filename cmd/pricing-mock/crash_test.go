@@ -103,7 +103,7 @@ func writerEmail(i int) string {
 	return fmt.Sprintf("qa-%d@example.com", i+1)
 }
 
-// firstNameOfUser reads a user's first name from a running child.
+// firstName reads a user's first name from a running child.
 func (c *child) firstName(i int) (string, error) {
 	req, _ := http.NewRequest("GET", fmt.Sprintf("%s/users/%d", c.base, writerUser(i)), nil)
 	req.Header.Set("Authorization", "api-key "+writerKey(i))

@@ -3,8 +3,12 @@
 // from the repository root) with no HTTP in them.
 //
 //   - store.go: Store, the users, clients, apps, sessions and catalogues of
-//     one namespace behind an RWMutex, handing out copies; who may act on a
-//     user or a client (spec section 5).
+//     one namespace behind an RWMutex, handing out copies, with its
+//     constructors and its count of writes; its methods by resource in
+//     store_users.go, store_clients.go, store_apps.go, store_sessions.go
+//     (credentials and logins) and store_catalogues.go, who may act on a
+//     user or a client (spec section 5) in store_permissions.go, and its
+//     reset to a seed in store_seed.go.
 //   - validate.go: Validator, which turns a decoded request body into typed
 //     input or the field errors of spec 7.3.
 //   - codes.go: the one table of error codes and their HTTP statuses, and
@@ -17,8 +21,8 @@
 //   - rand.go: Source, every random value and date, repeatable under a seed.
 //   - secret.go: Secret, the key of the HMACs the store keeps of passwords,
 //     API keys and session tokens.
-//   - limits.go: Limits and Pool, the bounds of what a store keeps, and the
-//     estimated sizes charged to them.
+//   - limits.go: Limits and Pool, the bounds of what a store keeps, the
+//     estimated sizes charged to them, and the store's checks of both.
 //
 // The package imports neither net/http nor Gin nor the wrong servers (a
 // test holds it to that): mockserver adapts it to HTTP, mockserver/variants

@@ -150,3 +150,50 @@ func (d *data) bytes() int64 {
 	}
 	return n + sessionBytes*int64(len(d.sessions))
 }
+
+// charge accounts for delta bytes more (or fewer) in the store; past the
+// Pool's bound it fails and changes nothing. The caller holds the write
+// lock.
+func (s *Store) charge(delta int64) error {
+	if s.lim.Pool != nil && !s.closed {
+		switch {
+		case delta > 0 && !s.lim.Pool.take(delta):
+			return &LimitError{What: "data", Max: s.lim.Pool.Max()}
+		case delta < 0:
+			s.lim.Pool.give(-delta)
+		}
+	}
+	s.bytes += delta
+	return nil
+}
+
+// room fails when adding users, clients and apps to the store would pass
+// its counts. The caller holds a lock.
+func (s *Store) room(users, clients, apps int) error {
+	switch {
+	case users > 0 && s.lim.Users > 0 && len(s.users)+users > s.lim.Users:
+		return &LimitError{What: "users", Max: int64(s.lim.Users)}
+	case clients > 0 && s.lim.Clients > 0 && len(s.clients)+clients > s.lim.Clients:
+		return &LimitError{What: "clients", Max: int64(s.lim.Clients)}
+	case apps > 0 && s.lim.Apps > 0 && len(s.apps)+apps > s.lim.Apps:
+		return &LimitError{What: "apps", Max: int64(s.lim.Apps)}
+	}
+	return nil
+}
+
+// makeRoom checks the counts and charges the Pool for a write that adds
+// users (0 or 1), a client and its app, and grows what exists by delta
+// bytes. The caller holds the write lock.
+func (s *Store) makeRoom(delta int64, users int, client *ClientInput) error {
+	clients, apps := 0, 0
+	if client != nil {
+		clients, delta = 1, delta+client.bytes()
+		if client.App != nil {
+			apps, delta = 1, delta+client.App.bytes()
+		}
+	}
+	if err := s.room(users, clients, apps); err != nil {
+		return err
+	}
+	return s.charge(delta)
+}

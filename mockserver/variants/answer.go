@@ -142,8 +142,14 @@ func DropField(name string) func(*rewrite.Answer) {
 // StatusOf turns the status from of a route's answers into to; empty drops
 // the body.
 func StatusOf(method, pattern string, from, to int, empty bool) func(http.Handler, func()) http.Handler {
+	return StatusWhen(On(method, pattern), from, to, empty)
+}
+
+// StatusWhen turns the status from of the answers to the requests match
+// accepts into to; empty drops the body.
+func StatusWhen(match func(*http.Request) bool, from, to int, empty bool) func(http.Handler, func()) http.Handler {
 	return func(next http.Handler, hit func()) http.Handler {
-		return Answers(next, hit, On(method, pattern), func(a *rewrite.Answer, _ map[string]any) bool {
+		return Answers(next, hit, match, func(a *rewrite.Answer, _ map[string]any) bool {
 			if a.Status != from {
 				return false
 			}

@@ -63,32 +63,16 @@ func TruncateAt(key string) func(b map[string]any) bool {
 // TruncateField cuts a string field of a route's bodies to 255 characters
 // before next reads it.
 func TruncateField(method, pattern, field string) func(http.Handler, func()) http.Handler {
-	return func(next http.Handler, hit func()) http.Handler {
-		return Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-			if _, ok := At(r, method, pattern); !ok || !TruncateAt(field)(body) {
-				return false
-			}
-			SetBody(r, body)
-			return true
-		})
-	}
+	return RewriteWhen(On(method, pattern), func(_ *http.Request, body map[string]any) bool { return TruncateAt(field)(body) })
 }
 
 // RefuseLength refuses with 400 code a route's body whose string field's
 // length in characters bad reports.
 func RefuseLength(method, pattern, field, code string, bad func(int) bool) func(http.Handler, func()) http.Handler {
-	return func(next http.Handler, hit func()) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if _, ok := At(r, method, pattern); ok {
-				if s, ok := Str(PeekJSON(r), field); ok && bad(Runes(s)) {
-					hit()
-					Refuse(w, field, code, field+" is too long.")
-					return
-				}
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
+	return RefuseWhen(On(method, pattern), field, code, field+" is too long.", func(_ *http.Request, body map[string]any) bool {
+		s, ok := Str(body, field)
+		return ok && bad(Runes(s))
+	})
 }
 
 // Lengthen refuses a string field of exactly n characters as the mock
@@ -96,29 +80,29 @@ func RefuseLength(method, pattern, field, code string, bad func(int) bool) func(
 // the body (7.3: several invalid fields are answered together): it hands
 // the mock the field one character longer.
 func Lengthen(method, pattern, field string, n int) func(http.Handler, func()) http.Handler {
+	return RewriteWhen(On(method, pattern), func(_ *http.Request, body map[string]any) bool {
+		s, ok := Str(body, field)
+		if !ok || Runes(s) != n {
+			return false
+		}
+		body[field] = "e" + s
+		return true
+	})
+}
+
+// EditAnswersTo edits the JSON object of the 200 answers to the requests
+// of route; fn reports a change, and hit is called for each.
+func EditAnswersTo(route func(*http.Request) bool, fn func(o map[string]any) bool) func(http.Handler, func()) http.Handler {
 	return func(next http.Handler, hit func()) http.Handler {
-		return Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-			if _, ok := At(r, method, pattern); !ok {
-				return false
-			}
-			s, ok := Str(body, field)
-			if !ok || Runes(s) != n {
-				return false
-			}
-			body[field] = "e" + s
-			SetBody(r, body)
-			return true
+		return Answers(next, hit, route, func(a *rewrite.Answer, _ map[string]any) bool {
+			return a.Status == http.StatusOK && EditObject(a, fn)
 		})
 	}
 }
 
 // EditUserAnswers edits the 200 answers of PUT /users.
 func EditUserAnswers(fn func(o map[string]any) bool) func(http.Handler, func()) http.Handler {
-	return func(next http.Handler, hit func()) http.Handler {
-		return Answers(next, hit, PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
-			return a.Status == http.StatusOK && EditObject(a, fn)
-		})
-	}
+	return EditAnswersTo(PutUser, fn)
 }
 
 // EditAppAnswers edits every app of the 200 answers of the app routes and

@@ -240,6 +240,23 @@ func Requests(next http.Handler, hit func(), edit func(r *http.Request, body map
 	})
 }
 
+// RewriteWhen is a server that rewrites the JSON body of a request of
+// route before next reads it: edit gets the request (a copy) and its
+// decoded body (nil when not a JSON object), changes the body and reports
+// whether it did; a changed body is what next reads. hit is called for
+// each body it changes.
+func RewriteWhen(route func(*http.Request) bool, edit func(r *http.Request, body map[string]any) bool) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return Requests(next, hit, func(r *http.Request, body map[string]any) bool {
+			if !route(r) || !edit(r, body) {
+				return false
+			}
+			SetBody(r, body)
+			return true
+		})
+	}
+}
+
 // HasCredentials reports whether a request carries credentials of any
 // scheme of the spec.
 func HasCredentials(r *http.Request) bool {

@@ -37,6 +37,23 @@ func Refuse(w http.ResponseWriter, field, code, message string) {
 	WriteErrors(w, http.StatusBadRequest, FieldError{field, code, message})
 }
 
+// RefuseWhen is a server that answers a request of route itself, with 400
+// and one error of field (Refuse), when refused reports so of the request
+// and its decoded body (nil when not a JSON object); every other request
+// is next's. hit is called for each request it refuses.
+func RefuseWhen(route func(*http.Request) bool, field, code, message string, refused func(r *http.Request, body map[string]any) bool) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if route(r) && refused(r, PeekJSON(r)) {
+				hit()
+				Refuse(w, field, code, message)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
 // SetError replaces an answer with the error array of one error of no
 // field.
 func SetError(a *rewrite.Answer, status int, code, message string) {

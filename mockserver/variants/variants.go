@@ -69,7 +69,8 @@ type Origin struct {
 	// Round of work that produced it: "built-in" (the first defects and
 	// legal variants), "fault-classes" (2026-11-23: behaviour over time,
 	// rules with a second half, unusual input), "gate-3" (2026-11-24),
-	// "blind-1" and "blind-2" (the blind audits of 2026-11-26).
+	// "blind-1" and "blind-2" (the blind audits of 2026-11-26),
+	// "lineages-1" (the other lineages and their faults, 2026-11-26).
 	Round string
 	// Date of the round, YYYY-MM-DD; "" where the history does not tie the
 	// server to one.

@@ -23,7 +23,7 @@ type ISORange struct {
 const maxOffset = 14 * time.Hour
 
 // ParseISORange reads an ISO 8601 date or date-time (extended or basic form, the
-// forms isISO8601 accepts) as the range of instants it may name.
+// forms IsISO8601 accepts) as the range of instants it may name.
 func ParseISORange(s string) (ISORange, error) {
 	if !IsISO8601(s) {
 		return ISORange{}, fmt.Errorf("%q is not an ISO 8601 date or date-time", s)

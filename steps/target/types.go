@@ -33,8 +33,9 @@ type Profile struct {
 	OtherFirstName, OtherLastName, OtherTimezone string // account B
 
 	// What the target chose where the spec is silent, and realistic values
-	// for fields whose validation the spec does not show (config.go gives
-	// each its default, the mock's choice; empty means that default).
+	// for fields whose validation the spec does not show (profileFields,
+	// profile.go, gives each its default, the mock's choice; empty means
+	// that default).
 	EmailDomain                                                string // domain of generated emails
 	PhoneNumber, PhoneExtension                                string // account A's phone, sent in every PUT /users body; "null" for no extension
 	OtherPhoneCountryID, OtherPhoneNumber, OtherPhoneExtension string // account B's phone, for a restore without a snapshot

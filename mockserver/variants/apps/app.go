@@ -51,7 +51,7 @@ var appServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-platform-name-lower-case",
+		Name:   "platform-name-lower-case",
 		Area:   variants.Apps,
 		Rule:   "2.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -67,7 +67,7 @@ var appServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-write-key-uuid",
+		Name:   "write-key-uuid",
 		Area:   variants.Apps,
 		Rule:   "2.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -82,7 +82,7 @@ var appServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-platforms-bare-array",
+		Name:   "platforms-bare-array",
 		Area:   variants.Apps,
 		Rule:   "2.5",
 		Origin: variants.BlindAudit1("caught"),
@@ -90,7 +90,7 @@ var appServers = []variants.Server{
 		Wrap:   variants.EditPlatforms(func(o map[string]any) (any, bool) { return o["platforms"], o["platforms"] != nil }),
 	},
 	{
-		Name:   "blind26-platforms-under-data",
+		Name:   "platforms-under-data",
 		Area:   variants.Apps,
 		Rule:   "2.5",
 		Origin: variants.BlindAudit1("caught"),
@@ -169,7 +169,7 @@ var appServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-upper-case-write-key",
+		Name:   "legal-upper-case-write-key",
 		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "2.3",
@@ -185,7 +185,7 @@ var appServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-legal-platforms-paged",
+		Name:   "legal-platforms-paged",
 		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "2.5",
@@ -201,7 +201,7 @@ var appServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-legal-platforms-reversed",
+		Name:   "legal-platforms-reversed",
 		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "2.5, 4.5",

@@ -110,101 +110,68 @@ var createServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-upper-case-hash-refused",
+		Name:   "upper-case-hash-refused",
 		Area:   variants.Apps,
 		Rule:   "4.2, 8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2/§8: marketapp.hash is "40 hexadecimal characters"; upper-case hex digits are hexadecimal too, but POST /apps refuses them`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "POST", "/apps"); ok {
-					body := variants.PeekJSON(r)
-					if h, ok := variants.Str(variants.Sub(body, "marketapp"), "hash"); ok && h != strings.ToLower(h) {
-						hit()
-						variants.Refuse(w, "marketapp.hash", pricing.CodeInvalidMarketappHash.String(), "marketapp.hash must be 40 hexadecimal characters.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PostApps, "marketapp.hash", pricing.CodeInvalidMarketappHash.String(), "marketapp.hash must be 40 hexadecimal characters.", func(_ *http.Request, body map[string]any) bool {
+			h, ok := variants.Str(variants.Sub(body, "marketapp"), "hash")
+			return ok && h != strings.ToLower(h)
+		}),
 	},
 	{
-		Name:   "blind26-long-hash-truncated",
+		Name:   "long-hash-truncated",
 		Area:   variants.Apps,
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§8: "A marketapp hash is 40 hexadecimal characters long"; POST /apps cuts a longer hash to its first 40 characters and accepts it`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "POST", "/apps"); !ok {
-					return false
-				}
-				m := variants.Sub(body, "marketapp")
-				h, ok := variants.Str(m, "hash")
-				if !ok || len(h) <= 40 {
-					return false
-				}
-				m["hash"] = h[:40]
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PostApps, func(_ *http.Request, body map[string]any) bool {
+			m := variants.Sub(body, "marketapp")
+			h, ok := variants.Str(m, "hash")
+			if !ok || len(h) <= 40 {
+				return false
+			}
+			m["hash"] = h[:40]
+			return true
+		}),
 	},
 	{
-		Name:   "blind26-app-name-required-with-hash",
+		Name:   "app-name-required-with-hash",
 		Area:   variants.Apps,
 		Rule:   "4.2, 7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2/§7.3: name is "used when marketapp.hash is not given", and InvalidName is "the case where neither a marketapp hash nor a name is given"; POST /apps with a hash and no name answers InvalidName`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "POST", "/apps"); ok {
-					body := variants.PeekJSON(r)
-					_, hasHash := variants.Str(variants.Sub(body, "marketapp"), "hash")
-					if n, _ := variants.Str(body, "name"); body != nil && hasHash && strings.TrimSpace(n) == "" {
-						hit()
-						variants.Refuse(w, "name", pricing.CodeInvalidName.String(), "name is required.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PostApps, "name", pricing.CodeInvalidName.String(), "name is required.", func(_ *http.Request, body map[string]any) bool {
+			_, hasHash := variants.Str(variants.Sub(body, "marketapp"), "hash")
+			n, _ := variants.Str(body, "name")
+			return body != nil && hasHash && strings.TrimSpace(n) == ""
+		}),
 	},
 	{
-		Name:   "blind26-app-name-wins-over-hash",
+		Name:   "app-name-wins-over-hash",
 		Area:   variants.Apps,
 		Rule:   "4.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2: name and platform.id are "used when marketapp.hash is not given"; when a body gives all three, the app is made from the name and platform and the marketplace app is dropped`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "POST", "/apps"); !ok {
-					return false
-				}
-				_, hasHash := variants.Str(variants.Sub(body, "marketapp"), "hash")
-				n, _ := variants.Str(body, "name")
-				if !hasHash || strings.TrimSpace(n) == "" || variants.Sub(body, "platform")["id"] == nil {
-					return false
-				}
-				delete(body, "marketapp")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PostApps, func(_ *http.Request, body map[string]any) bool {
+			_, hasHash := variants.Str(variants.Sub(body, "marketapp"), "hash")
+			n, _ := variants.Str(body, "name")
+			if !hasHash || strings.TrimSpace(n) == "" || variants.Sub(body, "platform")["id"] == nil {
+				return false
+			}
+			delete(body, "marketapp")
+			return true
+		}),
 	},
 	{
-		Name:   "blind26-no-name-no-hash-wrong-code",
+		Name:   "no-name-no-hash-wrong-code",
 		Area:   variants.Apps,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: POST /apps: InvalidName "No app name was provided (the case where neither a marketapp hash nor a name is given)"; it is answered as InvalidMarketappHash on marketapp.hash`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "POST", "/apps")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
 				return variants.EditErrors(a, func(errs []any) (any, bool) {
 					changed := false
 					for _, e := range errs {
@@ -219,21 +186,14 @@ var createServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-nextplan-ignored",
+		Name:   "nextplan-ignored",
 		Area:   variants.Apps,
 		Rule:   "4.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2: nextplan.id is the "ID of the subscription plan" of the new app; POST /apps ignores it and gives every app the default plan`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "POST", "/apps"); !ok || !variants.Has(body, "nextplan") {
-					return false
-				}
-				delete(body, "nextplan")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PostApps, func(_ *http.Request, body map[string]any) bool {
+			return variants.Drop(body, "nextplan")
+		}),
 	},
 	{
 		Name:   "one-app-per-marketapp",
@@ -255,12 +215,7 @@ var createServers = []variants.Server{
 		Why: "§4.2: platform.id is \"used when marketapp.hash is not given\", and \"Further validation codes for " +
 			"POST /apps ... not shown\": this target refuses a platform.id that contradicts the marketplace app's platform",
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			apps := platformRule("", func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPost && p.Resource == "apps" && p.ID == ""
-			})
-			clients := platformRule("app.", func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPost && p.Resource == "clients" && p.ID == ""
-			})
+			apps, clients := platformRule("", postTo("apps")), platformRule("app.", postTo("clients"))
 			return variants.Validating(variants.Validating(next, hit, clients), hit, apps)
 		},
 	},
@@ -274,12 +229,7 @@ var createServers = []variants.Server{
 			"through the API\": this target refuses a body with a name and no marketapp hash (400 on marketapp.hash), although §4.2 " +
 			"describes name and platform.id; a body with neither still answers InvalidName (§7.3)",
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			apps := storeOnlyRule("", func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPost && p.Resource == "apps" && p.ID == ""
-			})
-			clients := storeOnlyRule("app.", func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPost && p.Resource == "clients" && p.ID == ""
-			})
+			apps, clients := storeOnlyRule("", postTo("apps")), storeOnlyRule("app.", postTo("clients"))
 			return variants.Validating(variants.Validating(next, hit, clients), hit, apps)
 		},
 	},

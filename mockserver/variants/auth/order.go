@@ -69,64 +69,34 @@ var orderServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-no-credentials-403",
+		Name:   "no-credentials-403",
 		Area:   variants.Auth,
 		Rule:   "5, 7.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5/§7.2: a request that is not authenticated gets 401 (Unauthorized); with no credentials at all this one answers 403`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				if _, login := variants.At(r, "POST", "/sessions"); login {
-					return false
-				}
-				return !variants.HasCredentials(r)
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusUnauthorized {
-					return false
-				}
-				a.Status = http.StatusForbidden
-				return true
-			})
-		},
+		Wrap: variants.StatusWhen(func(r *http.Request) bool { return !variants.PostLogin(r) && !variants.HasCredentials(r) },
+			http.StatusUnauthorized, http.StatusForbidden, false),
 	},
 	{
-		Name:   "blind26-bad-api-key-403-on-post-apps",
+		Name:   "bad-api-key-403-on-post-apps",
 		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: "When a request to an endpoint that needs authentication is not authenticated correctly, the response is HTTP 401"; POST /apps answers a wrong API key with 403`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "POST", "/apps")
-				return ok && r.Header.Get("Authorization") != ""
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusUnauthorized {
-					return false
-				}
-				a.Status = http.StatusForbidden
-				return true
-			})
-		},
+		Wrap: variants.StatusWhen(func(r *http.Request) bool { return variants.PostApps(r) && r.Header.Get("Authorization") != "" },
+			http.StatusUnauthorized, http.StatusForbidden, false),
 	},
 	{
-		Name:   "blind26-validation-before-auth-on-post-clients",
+		Name:   "validation-before-auth-on-post-clients",
 		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§5: an endpoint that needs authentication answers an unauthenticated request with 401; POST /clients validates the body first and answers 400 InvalidName`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "POST", "/clients"); ok && !variants.HasCredentials(r) {
-					body := variants.PeekJSON(r)
-					if name, _ := variants.Str(body, "name"); body != nil && strings.TrimSpace(name) == "" {
-						hit()
-						variants.Refuse(w, "name", pricing.CodeInvalidName.String(), "name is required.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(func(r *http.Request) bool { return variants.PostClients(r) && !variants.HasCredentials(r) },
+			"name", pricing.CodeInvalidName.String(), "name is required.", func(_ *http.Request, body map[string]any) bool {
+				name, _ := variants.Str(body, "name")
+				return body != nil && strings.TrimSpace(name) == ""
+			}),
 	},
 	{
 		Name:   "platforms-authenticated",

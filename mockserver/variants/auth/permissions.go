@@ -30,7 +30,7 @@ var permissionsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-foreign-user-404",
+		Name:   "foreign-user-404",
 		Area:   variants.Auth,
 		Rule:   "5, 7.2",
 		Origin: variants.BlindAudit1("caught"),
@@ -58,7 +58,7 @@ var permissionsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-unknown-client-403",
+		Name:   "unknown-client-403",
 		Area:   variants.Auth,
 		Legal:  true,
 		Rule:   "7.2",

@@ -8,56 +8,56 @@ import (
 // a few answer from the server, which the mock must not answer (every blind
 // audit's server has one; the catalogue's tests run them).
 var Probes = map[string]probe.Probe{
-	"blind26-authorization-bare-key": {Want: "200", Run: func(c probe.Client) string {
+	"authorization-bare-key": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(map[string]string{"Authorization": "qa-api-key"}, nil))
 	}},
-	"blind26-bearer-session-token": {Want: "200", Run: func(c probe.Client) string {
+	"bearer-session-token": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(map[string]string{"Authorization": "Bearer " + c.Token("qa@example.com", "qa-password")}, nil))
 	}},
-	"blind26-api-key-in-session-token-header": {Want: "200", Run: func(c probe.Client) string {
+	"api-key-in-session-token-header": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(map[string]string{"session-token": "qa-api-key"}, nil))
 	}},
-	"blind26-query-session-token-ignored": {Want: "401", Run: func(c probe.Client) string {
+	"query-session-token-ignored": {Want: "401", Run: func(c probe.Client) string {
 		tok := c.Token("qa@example.com", "qa-password")
 		return probe.Status(c.Do("PUT", "/users/1?sessionToken="+tok, nil, probe.UserBody(nil)))
 	}},
-	"blind26-session-header-ignored-on-put-clients": {Want: "401", Run: func(c probe.Client) string {
+	"session-header-ignored-on-put-clients": {Want: "401", Run: func(c probe.Client) string {
 		tok := c.Token("qa@example.com", "qa-password")
 		return probe.Status(c.Do("PUT", "/clients/1", map[string]string{"session-token": tok}, probe.ClientBody(nil)))
 	}},
-	"blind26-api-key-in-query-accepted": {Want: "200", Run: func(c probe.Client) string {
+	"api-key-in-query-accepted": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/users/1?apiKey=qa-api-key", nil, probe.UserBody(nil)))
 	}},
-	"blind26-no-credentials-403": {Want: "403", Run: func(c probe.Client) string {
+	"no-credentials-403": {Want: "403", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(nil, nil))
 	}},
-	"blind26-bad-api-key-403-on-post-apps": {Want: "403", Run: func(c probe.Client) string {
+	"bad-api-key-403-on-post-apps": {Want: "403", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("POST", "/apps", map[string]string{"Authorization": "api-key wrong-key"}, probe.AppBody(nil)))
 	}},
-	"blind26-validation-before-auth-on-post-clients": {Want: "400", Run: func(c probe.Client) string {
+	"validation-before-auth-on-post-clients": {Want: "400", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("POST", "/clients", nil, map[string]any{}))
 	}},
-	"blind26-unknown-client-403": {Want: "403", Run: func(c probe.Client) string {
+	"unknown-client-403": {Want: "403", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/clients/999", probe.Key, probe.ClientBody(nil)))
 	}},
-	"blind26-foreign-user-404": {Want: "404", Run: func(c probe.Client) string {
+	"foreign-user-404": {Want: "404", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/users/2", probe.Key, probe.UserBody(map[string]any{"email": "other@example.com"})))
 	}},
-	"b2-auth-bearer-accepted": {Want: "200", Run: func(c probe.Client) string {
+	"auth-bearer-accepted": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Authorization("Bearer qa-api-key"), nil))
 	}},
-	"b2-auth-token-query-snake-case": {Want: "200", Run: func(c probe.Client) string {
+	"auth-token-query-snake-case": {Want: "200", Run: func(c probe.Client) string {
 		tok := c.Token(probe.EmailA, probe.PasswordA)
 		return probe.Status(c.Do("PUT", "/users/1?session_token="+tok, nil, probe.UserBody(nil)))
 	}},
-	"b2-auth-session-token-in-authorization": {Want: "200", Run: func(c probe.Client) string {
+	"auth-session-token-in-authorization": {Want: "200", Run: func(c probe.Client) string {
 		tok := c.Token(probe.EmailA, probe.PasswordA)
 		return probe.Status(c.PutUser(probe.Authorization("session-token "+tok), nil))
 	}},
-	"b2-auth-unknown-key-forbidden": {Want: "403", Run: func(c probe.Client) string {
+	"auth-unknown-key-forbidden": {Want: "403", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Authorization("api-key no-such-key"), nil))
 	}},
-	"b2-auth-other-user-not-found": {Want: "404", Run: func(c probe.Client) string {
+	"auth-other-user-not-found": {Want: "404", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/users/2", probe.Key, probe.UserBody(map[string]any{"email": "other@example.com"})))
 	}},
 }

@@ -59,7 +59,7 @@ var schemesServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-authorization-bare-key",
+		Name:   "authorization-bare-key",
 		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
@@ -76,7 +76,7 @@ var schemesServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-bearer-session-token",
+		Name:   "bearer-session-token",
 		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("missed"),
@@ -94,7 +94,7 @@ var schemesServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-api-key-in-session-token-header",
+		Name:   "api-key-in-session-token-header",
 		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
@@ -112,7 +112,7 @@ var schemesServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-query-session-token-ignored",
+		Name:   "query-session-token-ignored",
 		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
@@ -130,7 +130,7 @@ var schemesServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-session-header-ignored-on-put-clients",
+		Name:   "session-header-ignored-on-put-clients",
 		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
@@ -146,7 +146,7 @@ var schemesServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-api-key-in-query-accepted",
+		Name:   "api-key-in-query-accepted",
 		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("missed"),

@@ -111,7 +111,7 @@ func TestFindRefusesAnUnknownName(t *testing.T) {
 	if !errors.As(err, &unknown) || unknown.Name != "no-such-fault" {
 		t.Fatalf("Find: %v, want an *UnknownError for no-such-fault", err)
 	}
-	for _, want := range []string{`"no-such-fault"`, "forbidden-as-404", "v1.0-not-served", "blind26-bearer-session-token"} {
+	for _, want := range []string{`"no-such-fault"`, "forbidden-as-404", "v1.0-not-served", "bearer-session-token"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %s", err, want)
 		}

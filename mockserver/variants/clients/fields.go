@@ -45,7 +45,7 @@ var fieldsServers = []variants.Server{
 		Answer: variants.DropField("createdDate"),
 	},
 	{
-		Name:   "blind26-client-name-limit-forgotten-on-put",
+		Name:   "client-name-limit-forgotten-on-put",
 		Area:   variants.Clients,
 		Rule:   "4.4, 8",
 		Origin: variants.BlindAudit1("caught"),
@@ -53,93 +53,74 @@ var fieldsServers = []variants.Server{
 		Wrap:   variants.TruncateField("PUT", "/clients/*", "name"),
 	},
 	{
-		Name:   "blind26-address-city-limit-in-bytes",
+		Name:   "address-city-limit-in-bytes",
 		Area:   variants.Clients,
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§8: ..255 is "at most 255 characters"; PUT /clients counts addressCity in bytes, so a city of 200 non-ASCII characters (400 bytes) is refused`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "PUT", "/clients/*"); ok {
-					body := variants.PeekJSON(r)
-					if s, ok := variants.Str(body, "addressCity"); ok && len(s) > 255 && variants.Runes(s) <= 255 {
-						hit()
-						variants.Refuse(w, "addressCity", pricing.CodeInvalidAddressCity.String(), "addressCity must be at most 255 characters long.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PutClient, "addressCity", pricing.CodeInvalidAddressCity.String(), "addressCity must be at most 255 characters long.", func(_ *http.Request, body map[string]any) bool {
+			s, ok := variants.Str(body, "addressCity")
+			return ok && len(s) > 255 && variants.Runes(s) <= 255
+		}),
 	},
 	{
-		Name:   "blind26-terms-case-insensitive",
+		Name:   "terms-case-insensitive",
 		Area:   variants.Clients,
 		Rule:   "4.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    "§4.3: terms \"must equal the literal `I agree`\"; POST /clients accepts \"i agree\" in any case",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "POST", "/clients"); !ok || body == nil {
-					return false
-				}
-				t, ok := variants.Str(body, "terms")
-				if !ok || t == "I agree" || !strings.EqualFold(t, "I agree") {
-					return false
-				}
-				body["terms"] = "I agree"
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PostClients, func(_ *http.Request, body map[string]any) bool {
+			t, ok := variants.Str(body, "terms")
+			if !ok || t == "I agree" || !strings.EqualFold(t, "I agree") {
+				return false
+			}
+			body["terms"] = "I agree"
+			return true
+		}),
 	},
 	{
-		Name:   "blind26-currency-not-updated",
+		Name:   "currency-not-updated",
 		Area:   variants.Clients,
 		Rule:   "4.4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.4: PUT /clients "updates the details or settings of a client, including name, address and currency"; the currency keeps its old value`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				ids, ok := variants.At(r, "PUT", "/clients/*")
-				if !ok || variants.Sub(body, "currency") == nil {
+			return variants.RewriteWhen(variants.PutClient, func(r *http.Request, body map[string]any) bool {
+				if variants.Sub(body, "currency") == nil {
 					return false
 				}
-				st, c := variants.Call(next, r, "GET", "/clients/"+ids[0], nil)
+				st, c := variants.Call(next, r, "GET", "/clients/"+variants.PathID(r), nil)
 				cur := variants.Sub(variants.Obj(c), "currency")
 				if st != http.StatusOK || cur == nil || variants.Sub(body, "currency")["id"] == cur["id"] {
 					return false
 				}
 				body["currency"] = map[string]any{"id": cur["id"]}
-				variants.SetBody(r, body)
 				return true
-			})
+			})(next, hit)
 		},
 	},
 	{
-		Name:   "blind26-null-client-name-keeps-old",
+		Name:   "null-client-name-keeps-old",
 		Area:   variants.Clients,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§7.3: PUT /clients answers InvalidName when "the name was not provided"; a null name keeps the stored one and answers 200`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				ids, ok := variants.At(r, "PUT", "/clients/*")
-				if n, has := body["name"]; !ok || !has || n != nil {
+			return variants.RewriteWhen(variants.PutClient, func(r *http.Request, body map[string]any) bool {
+				if n, has := body["name"]; !has || n != nil {
 					return false
 				}
-				st, c := variants.Call(next, r, "GET", "/clients/"+ids[0], nil)
+				st, c := variants.Call(next, r, "GET", "/clients/"+variants.PathID(r), nil)
 				if st != http.StatusOK {
 					return false
 				}
 				body["name"] = variants.Obj(c)["name"]
-				variants.SetBody(r, body)
 				return true
-			})
+			})(next, hit)
 		},
 	},
 	{
-		Name:   "blind26-currency-code-numeric",
+		Name:   "currency-code-numeric-on-client-routes",
 		Area:   variants.Clients,
 		Rule:   "2.2",
 		Origin: variants.BlindAudit1("caught"),
@@ -235,7 +216,7 @@ var fieldsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-vat-of-255-refused",
+		Name:   "vat-of-255-refused",
 		Area:   variants.Clients,
 		Legal:  true,
 		Rule:   "4.3, 8",

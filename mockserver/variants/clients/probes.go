@@ -11,62 +11,62 @@ import (
 // a few answer from the server, which the mock must not answer (every blind
 // audit's server has one; the catalogue's tests run them).
 var Probes = map[string]probe.Probe{
-	"blind26-post-clients-201": {Want: "201", Run: func(c probe.Client) string {
+	"post-clients-201": {Want: "201", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("POST", "/clients", probe.Key, probe.ClientBody(nil)))
 	}},
-	"blind26-put-clients-204": {Want: "204", Run: func(c probe.Client) string {
+	"put-clients-204": {Want: "204", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(nil)))
 	}},
-	"blind26-client-name-limit-forgotten-on-put": {Want: "200", Run: func(c probe.Client) string {
+	"client-name-limit-forgotten-on-put": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(map[string]any{"name": strings.Repeat("N", 256)})))
 	}},
-	"blind26-vat-of-255-refused": {Want: "400", Run: func(c probe.Client) string {
+	"vat-of-255-refused": {Want: "400", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("POST", "/clients", probe.Key, probe.ClientBody(map[string]any{"vat": strings.Repeat("9", 255)})))
 	}},
-	"blind26-address-city-limit-in-bytes": {Want: "400", Run: func(c probe.Client) string {
+	"address-city-limit-in-bytes": {Want: "400", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(map[string]any{"addressCity": strings.Repeat("é", 200)})))
 	}},
-	"blind26-terms-case-insensitive": {Want: "200", Run: func(c probe.Client) string {
+	"terms-case-insensitive": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("POST", "/clients", probe.Key, probe.ClientBody(map[string]any{"terms": "i agree"})))
 	}},
-	"blind26-app-accepted-on-put-clients": {Want: "200", Run: func(c probe.Client) string {
+	"app-accepted-on-put-clients": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(map[string]any{"app": probe.AppBody(nil)})))
 	}},
-	"blind26-post-clients-bad-app-keeps-client": {Want: "400 2", Run: func(c probe.Client) string {
+	"post-clients-bad-app-keeps-client": {Want: "400 2", Run: func(c probe.Client) string {
 		r := c.Do("POST", "/clients", probe.Key, probe.ClientBody(map[string]any{"app": map[string]any{"nextplan": map[string]any{"id": 1}}}))
 		return fmt.Sprint(r.Status, " ", c.Clients())
 	}},
-	"blind26-currency-not-updated": {Want: "1", Run: func(c probe.Client) string {
+	"currency-not-updated": {Want: "1", Run: func(c probe.Client) string {
 		r := c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(map[string]any{"currency": map[string]any{"id": 2}}))
 		return fmt.Sprint(probe.Obj(probe.Obj(r.Body)["currency"])["id"])
 	}},
-	"blind26-null-client-name-keeps-old": {Want: "200", Run: func(c probe.Client) string {
+	"null-client-name-keeps-old": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(map[string]any{"name": nil})))
 	}},
-	"blind26-refused-put-clients-stores-name": {Want: "400 Renamed Ltd", Run: func(c probe.Client) string {
+	"refused-put-clients-stores-name": {Want: "400 Renamed Ltd", Run: func(c probe.Client) string {
 		r := c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(map[string]any{"name": "Renamed Ltd", "terms": "no"}))
 		g := c.Do("GET", "/clients/1", probe.Key, nil)
 		return fmt.Sprint(r.Status, " ", probe.Obj(g.Body)["name"])
 	}},
-	"blind26-currency-code-numeric": {Want: "826", Run: func(c probe.Client) string {
+	"currency-code-numeric-on-client-routes": {Want: "826", Run: func(c probe.Client) string {
 		r := c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(nil))
 		return fmt.Sprint(probe.Obj(probe.Obj(r.Body)["currency"])["code"])
 	}},
-	"b2-clients-terms-any-case": {Want: "200", Run: func(c probe.Client) string {
+	"clients-terms-any-case": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("POST", "/clients", probe.Key, probe.ClientBody(map[string]any{"terms": "i agree"})))
 	}},
-	"b2-clients-invalid-app-keeps-client": {Want: "400 2", Run: func(c probe.Client) string {
+	"clients-invalid-app-keeps-client": {Want: "400 2", Run: func(c probe.Client) string {
 		bad := map[string]any{"marketapp": map[string]any{"hash": strings.Repeat("0", 40)}, "nextplan": map[string]any{"id": 1}}
 		r := c.Do("POST", "/clients", probe.Key, probe.ClientBody(map[string]any{"app": bad}))
 		return fmt.Sprint(r.Status, " ", c.Clients())
 	}},
-	"b2-clients-city-256": {Want: "200", Run: func(c probe.Client) string {
+	"clients-city-256": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("POST", "/clients", probe.Key, probe.ClientBody(map[string]any{"addressCity": strings.Repeat("c", 256)})))
 	}},
-	"b2-clients-update-without-name-kept": {Want: "200", Run: func(c probe.Client) string {
+	"clients-update-without-name-kept": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(map[string]any{"name": nil})))
 	}},
-	"b2-clients-currency-code-numeric": {Want: "826", Run: func(c probe.Client) string {
+	"clients-currency-code-numeric": {Want: "826", Run: func(c probe.Client) string {
 		return probe.Member(c.Do("PUT", "/clients/1", probe.Key, probe.ClientBody(nil)), "currency", "code")
 	}},
 }

@@ -42,7 +42,7 @@ var writesServers = []variants.Server{
 		Deviate: func(d *pricing.Deviations) { d.ClientAppToPrimary = true },
 	},
 	{
-		Name:   "blind26-post-clients-201",
+		Name:   "post-clients-201",
 		Area:   variants.Clients,
 		Rule:   "4",
 		Origin: variants.BlindAudit1("caught"),
@@ -50,7 +50,7 @@ var writesServers = []variants.Server{
 		Wrap:   variants.StatusOf("POST", "/clients", http.StatusOK, http.StatusCreated, false),
 	},
 	{
-		Name:   "blind26-put-clients-204",
+		Name:   "put-clients-204",
 		Area:   variants.Clients,
 		Rule:   "4.4",
 		Origin: variants.BlindAudit1("caught"),
@@ -58,24 +58,17 @@ var writesServers = []variants.Server{
 		Wrap:   variants.StatusOf("PUT", "/clients/*", http.StatusOK, http.StatusNoContent, true),
 	},
 	{
-		Name:   "blind26-app-accepted-on-put-clients",
+		Name:   "app-accepted-on-put-clients",
 		Area:   variants.Clients,
 		Rule:   "4.4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    "§4.4: \"The `app` property must not be given to this endpoint ... the rule is that it is not accepted\"; PUT /clients ignores it and answers 200",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/clients/*"); !ok || !variants.Has(body, "app") {
-					return false
-				}
-				delete(body, "app")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutClient, func(_ *http.Request, body map[string]any) bool {
+			return variants.Drop(body, "app")
+		}),
 	},
 	{
-		Name:   "blind26-post-clients-bad-app-keeps-client",
+		Name:   "post-clients-bad-app-keeps-client",
 		Area:   variants.Clients,
 		Rule:   "4.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -105,7 +98,7 @@ var writesServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-refused-put-clients-stores-name",
+		Name:   "refused-put-clients-stores-name",
 		Area:   variants.Clients,
 		Rule:   "7.1, 4.4",
 		Origin: variants.BlindAudit1("missed"),

@@ -88,7 +88,7 @@ var datesServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-dates-with-milliseconds",
+		Name:   "legal-dates-with-milliseconds",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
@@ -97,7 +97,7 @@ var datesServers = []variants.Server{
 		Wrap:   variants.EditDates(func(d string) string { return d[:len(d)-1] + ".000Z" }),
 	},
 	{
-		Name:   "blind26-legal-dates-with-offset",
+		Name:   "legal-dates-with-offset",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",

@@ -63,7 +63,7 @@ var errorsServers = []variants.Server{
 		Answer: variants.OnErrors(func(e map[string]any) { e["fieldName"], e["error"] = e["error"], e["fieldName"] }),
 	},
 	{
-		Name:   "blind26-single-error-as-object",
+		Name:   "single-error-as-object",
 		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -80,16 +80,13 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-errors-without-message-on-post-apps",
+		Name:   "errors-without-message-on-post-apps",
 		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: each element of a 400 array has fieldName, error and message; POST /apps leaves message out`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "POST", "/apps")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
 				return variants.EditErrors(a, func(errs []any) (any, bool) {
 					for _, e := range errs {
 						if o, ok := e.(map[string]any); ok {
@@ -102,16 +99,13 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-error-code-key-on-put-clients",
+		Name:   "error-code-key-on-put-clients",
 		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: the error code of a 400 element is in the field "error"; PUT /clients names it "code"`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "PUT", "/clients/*")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.Answers(next, hit, variants.PutClient, func(a *rewrite.Answer, _ map[string]any) bool {
 				return variants.EditErrors(a, func(errs []any) (any, bool) {
 					for _, e := range errs {
 						if o, ok := e.(map[string]any); ok {
@@ -125,7 +119,7 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-validation-422-on-post-clients",
+		Name:   "validation-422-on-post-clients",
 		Area:   variants.Representation,
 		Rule:   "7.2",
 		Origin: variants.BlindAudit1("caught"),
@@ -206,7 +200,7 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-other-error-messages",
+		Name:   "legal-other-error-messages",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
@@ -232,7 +226,7 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-errors-reversed",
+		Name:   "legal-errors-last-field-first",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
@@ -254,7 +248,7 @@ var errorsServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-non-400-errors-as-object",
+		Name:   "legal-non-400-errors-as-object",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1, 7.2",

@@ -106,7 +106,7 @@ var jsonServers = []variants.Server{
 			"as a server with 64-bit ids answers them, where a float64 holds only every 1024th integer: an id read as a float is "+
 			"its neighbours' too"),
 	{
-		Name:   "blind26-legal-alphabetical-properties",
+		Name:   "legal-alphabetical-properties",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
@@ -119,7 +119,7 @@ var jsonServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-pretty-json",
+		Name:   "legal-pretty-json",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
@@ -137,7 +137,7 @@ var jsonServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-plain-json-content-type",
+		Name:   "legal-plain-json-content-type",
 		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",

@@ -6,18 +6,17 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
-// tokenPrefix starts every session token of b2-legal-token-prefixed.
+// tokenPrefix starts every session token of legal-token-prefixed.
 const tokenPrefix = "st_"
 
 // checkServers compare a password otherwise, write a field of the session
 // otherwise, or choose ids and tokens of their own (2.4, 5).
 var checkServers = []variants.Server{
 	{
-		Name: "b2-sessions-password-any-case", Area: variants.Sessions, Rule: "5",
+		Name: "sessions-password-any-case", Area: variants.Sessions, Rule: "5",
 		Why:    "Passwords are lower-cased before they are stored and compared, so a login with the password in another case succeeds.",
 		Origin: variants.BlindAudit2("caught"),
 		Request: variants.EditBody(func(r *http.Request) bool { return variants.PostLogin(r) || variants.PutUser(r) }, func(b map[string]any) bool {
@@ -29,7 +28,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "b2-sessions-user-id-string", Area: variants.Sessions, Rule: "2.4",
+		Name: "sessions-user-id-string", Area: variants.Sessions, Rule: "2.4",
 		Why:    "The session's userId is a string (\"1\") instead of a Number.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) {
@@ -39,7 +38,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "b2-sessions-created-date-only", Area: variants.Sessions, Rule: "2.4",
+		Name: "sessions-created-date-only", Area: variants.Sessions, Rule: "2.4",
 		Why:    "The session's created is a date without a time (2026-11-26) where the spec says an ISO 8601 date-time.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) {
@@ -49,7 +48,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "b2-legal-session-id-offset", Area: variants.Sessions, Legal: true, Rule: "2.4",
+		Name: "legal-session-id-offset", Area: variants.Sessions, Legal: true, Rule: "2.4",
 		Why:    "2.4 gives the session id only as a Number; nothing states where ids start.",
 		Origin: variants.BlindAudit2("passed"),
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) {
@@ -61,19 +60,17 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "b2-legal-token-prefixed", Area: variants.Sessions, Legal: true, Rule: "2.4, 5",
+		Name: "legal-token-prefixed", Area: variants.Sessions, Legal: true, Rule: "2.4, 5",
 		Why:    "2.4 types token only as a String, and 5 says it is sent back as given; its form is not stated.",
 		Origin: variants.BlindAudit2("passed"),
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			answers := variants.Answers(next, hit, variants.PostLogin, func(a *rewrite.Answer, _ map[string]any) bool {
-				return a.Status == http.StatusOK && variants.EditObject(a, func(o map[string]any) bool {
-					t, ok := variants.Str(o, "token")
-					if ok {
-						o["token"] = tokenPrefix + t
-					}
-					return ok
-				})
-			})
+			answers := variants.EditAnswersTo(variants.PostLogin, func(o map[string]any) bool {
+				t, ok := variants.Str(o, "token")
+				if ok {
+					o["token"] = tokenPrefix + t
+				}
+				return ok
+			})(next, hit)
 			return variants.Requests(answers, hit, func(r *http.Request, _ map[string]any) bool {
 				// A token of this server is the mock's behind the prefix;
 				// anything else is no token of it.

@@ -20,7 +20,7 @@ var loginServers = []variants.Server{
 		Deviate: func(d *pricing.Deviations) { d.LastSessionWins = true },
 	},
 	{
-		Name:   "blind26-session-token-of-last-login",
+		Name:   "session-token-of-last-login",
 		Area:   variants.Sessions,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
@@ -74,25 +74,19 @@ var loginServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-plus-email-login-fails",
+		Name:   "plus-email-login-fails",
 		Area:   variants.Sessions,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: POST /sessions opens a session "with the credentials of the account"; a JSON login whose email has a plus sign (qa+tag@example.com, a valid address) is URL-decoded, the plus becomes a space and the login fails`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "POST", "/sessions"); !ok || body == nil {
-					return false
-				}
-				e, _ := variants.Str(body, "email")
-				if !strings.Contains(e, "+") {
-					return false
-				}
-				body["email"] = strings.ReplaceAll(e, "+", " ")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PostLogin, func(_ *http.Request, body map[string]any) bool {
+			e, _ := variants.Str(body, "email")
+			if !strings.Contains(e, "+") {
+				return false
+			}
+			body["email"] = strings.ReplaceAll(e, "+", " ")
+			return true
+		}),
 	},
 	{
 		Name:    "form-login-only",
@@ -102,19 +96,7 @@ var loginServers = []variants.Server{
 		Origin:  variants.BuiltIn,
 		Why:     "§5: the body of POST /sessions is not shown; this target takes only a form, and its profile says so (PRICING_LOGIN_ENCODING=form)",
 		Profile: map[string]string{"login_encoding": "form"},
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				p, ok := variants.Parse(r.URL.Path)
-				if r.Method == http.MethodPost && ok && p.Resource == "sessions" && p.ID == "" {
-					hit() // every login passes this check, whichever way it goes
-					if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/x-www-form-urlencoded" {
-						variants.WriteError(w, http.StatusBadRequest, pricing.CodeInvalidBody.String(), "Send the credentials as application/x-www-form-urlencoded.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap:    loginOnly("application/x-www-form-urlencoded"),
 	},
 	{
 		Name:   "json-login-only",
@@ -123,19 +105,7 @@ var loginServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BuiltIn,
 		Why:    "§5: \"Request body of POST /sessions: not shown\"; this target takes only JSON (the profile's default)",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				p, ok := variants.Parse(r.URL.Path)
-				if r.Method == http.MethodPost && ok && p.Resource == "sessions" && p.ID == "" {
-					hit()
-					if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
-						variants.WriteError(w, http.StatusBadRequest, pricing.CodeInvalidBody.String(), "Send the credentials as application/json.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap:   loginOnly("application/json"),
 	},
 	{
 		Name:   "login-failure-400",
@@ -205,7 +175,7 @@ var loginServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-legal-prefixed-session-tokens",
+		Name:   "legal-prefixed-session-tokens",
 		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "2.4, 5",
@@ -247,4 +217,23 @@ var loginServers = []variants.Server{
 			})
 		},
 	},
+}
+
+// loginOnly takes the body of POST /sessions in one media type only and
+// answers any other 400. hit is called for every login, whichever way it
+// goes: each passes the check.
+func loginOnly(mediaType string) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p, ok := variants.Parse(r.URL.Path)
+			if r.Method == http.MethodPost && ok && p.Resource == "sessions" && p.ID == "" {
+				hit()
+				if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != mediaType {
+					variants.WriteError(w, http.StatusBadRequest, pricing.CodeInvalidBody.String(), "Send the credentials as "+mediaType+".")
+					return
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }

@@ -12,55 +12,55 @@ import (
 // a few answer from the server, which the mock must not answer (every blind
 // audit's server has one; the catalogue's tests run them).
 var Probes = map[string]probe.Probe{
-	"blind26-session-token-of-last-login": {Want: "403", Run: func(c probe.Client) string {
+	"session-token-of-last-login": {Want: "403", Run: func(c probe.Client) string {
 		a := c.Token("qa@example.com", "qa-password")
 		c.Token("other@example.com", "other-password")
 		return probe.Status(c.PutUser(map[string]string{"session-token": a}, nil))
 	}},
-	"blind26-session-user-id-of-first-login": {Want: "1", Run: func(c probe.Client) string {
+	"session-user-id-of-first-login": {Want: "1", Run: func(c probe.Client) string {
 		c.Token("qa@example.com", "qa-password")
 		_, o := c.Login("other@example.com", "other-password")
 		return fmt.Sprint(o["userId"])
 	}},
-	"blind26-session-without-client-id": {Want: "false", Run: func(c probe.Client) string {
+	"session-without-client-id": {Want: "false", Run: func(c probe.Client) string {
 		_, o := c.Login("qa@example.com", "qa-password")
 		_, ok := o["clientId"]
 		return fmt.Sprint(ok)
 	}},
-	"blind26-session-created-date-only": {Want: "10", Run: func(c probe.Client) string {
+	"session-created-date-only": {Want: "10", Run: func(c probe.Client) string {
 		_, o := c.Login("qa@example.com", "qa-password")
 		return fmt.Sprint(len(fmt.Sprint(o["created"])))
 	}},
-	"blind26-plus-email-login-fails": {Want: "200 401", Run: func(c probe.Client) string {
+	"plus-email-login-fails": {Want: "200 401", Run: func(c probe.Client) string {
 		r := c.PutUser(probe.Key, map[string]any{"email": "qa+tag@example.com"})
 		s, _ := c.Login("qa+tag@example.com", "qa-password")
 		return fmt.Sprint(r.Status, " ", s)
 	}},
-	"blind26-legal-prefixed-session-tokens": {Want: "sess- 200 200", Run: func(c probe.Client) string {
+	"legal-prefixed-session-tokens": {Want: "sess- 200 200", Run: func(c probe.Client) string {
 		tok := c.Token("qa@example.com", "qa-password")
 		h := c.PutUser(map[string]string{"session-token": tok}, nil)
 		q := c.Do("PUT", "/users/1?sessionToken="+tok, nil, probe.UserBody(nil))
 		return fmt.Sprint(tok[:5], " ", h.Status, " ", q.Status)
 	}},
-	"blind26-legal-large-session-ids": {Want: "true", Run: func(c probe.Client) string {
+	"legal-large-session-ids": {Want: "true", Run: func(c probe.Client) string {
 		_, o := c.Login("qa@example.com", "qa-password")
 		n, _ := o["id"].(json.Number).Int64()
 		return fmt.Sprint(n > 1000000)
 	}},
-	"b2-sessions-password-any-case": {Want: "200", Run: func(c probe.Client) string {
+	"sessions-password-any-case": {Want: "200", Run: func(c probe.Client) string {
 		st, _ := c.Login(probe.EmailA, strings.ToUpper(probe.PasswordA))
 		return fmt.Sprint(st)
 	}},
-	"b2-sessions-user-id-string": {Want: "string", Run: func(c probe.Client) string {
+	"sessions-user-id-string": {Want: "string", Run: func(c probe.Client) string {
 		_, o := c.Login(probe.EmailA, probe.PasswordA)
 		return fmt.Sprintf("%T", o["userId"])
 	}},
-	"b2-sessions-created-date-only": {Want: "10", Run: func(c probe.Client) string {
+	"sessions-created-date-only": {Want: "10", Run: func(c probe.Client) string {
 		_, o := c.Login(probe.EmailA, probe.PasswordA)
 		s, _ := o["created"].(string)
 		return fmt.Sprint(len(s))
 	}},
-	"b2-legal-session-id-offset": {Want: "200 true", Run: func(c probe.Client) string {
+	"legal-session-id-offset": {Want: "200 true", Run: func(c probe.Client) string {
 		st, o := c.Login(probe.EmailA, probe.PasswordA)
 		n, _ := o["id"].(fmt.Stringer)
 		var id int64
@@ -69,7 +69,7 @@ var Probes = map[string]probe.Probe{
 		}
 		return fmt.Sprint(st, " ", id > 1000000)
 	}},
-	"b2-legal-token-prefixed": {Want: "true 200", Run: func(c probe.Client) string {
+	"legal-token-prefixed": {Want: "true 200", Run: func(c probe.Client) string {
 		tok := c.Token(probe.EmailA, probe.PasswordA)
 		r := c.PutUser(map[string]string{"session-token": tok}, nil)
 		q := c.Do("PUT", "/users/1?sessionToken="+tok, nil, probe.UserBody(nil))

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
@@ -22,7 +21,7 @@ var sessionServers = []variants.Server{
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) { o["created"] = "1970-01-01T00:00:00Z" }),
 	},
 	{
-		Name:   "blind26-session-user-id-of-first-login",
+		Name:   "session-user-id-of-first-login",
 		Area:   variants.Sessions,
 		Rule:   "2.4, 5",
 		Origin: variants.BlindAudit1("caught"),
@@ -30,100 +29,59 @@ var sessionServers = []variants.Server{
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			var mu sync.Mutex
 			var first any
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "POST", "/sessions")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusOK {
+			return variants.EditAnswersTo(variants.PostLogin, func(o map[string]any) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				if first == nil {
+					first = o["userId"]
 					return false
 				}
-				return variants.EditObject(a, func(o map[string]any) bool {
-					mu.Lock()
-					defer mu.Unlock()
-					if first == nil {
-						first = o["userId"]
-						return false
-					}
-					if o["userId"] == first {
-						return false
-					}
-					o["userId"] = first
-					return true
-				})
-			})
+				if o["userId"] == first {
+					return false
+				}
+				o["userId"] = first
+				return true
+			})(next, hit)
 		},
 	},
 	{
-		Name:   "blind26-session-without-client-id",
+		Name:   "session-without-client-id",
 		Area:   variants.Sessions,
 		Rule:   "2.4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.4: the session returned by POST /sessions has the fields id, created, creatorUserId, userId, clientId and token; clientId is left out`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "POST", "/sessions")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusOK {
-					return false
-				}
-				return variants.EditObject(a, func(o map[string]any) bool {
-					if !variants.Has(o, "clientId") {
-						return false
-					}
-					delete(o, "clientId")
-					return true
-				})
-			})
-		},
+		Wrap:   variants.EditAnswersTo(variants.PostLogin, func(o map[string]any) bool { return variants.Drop(o, "clientId") }),
 	},
 	{
-		Name:   "blind26-session-created-date-only",
+		Name:   "session-created-date-only",
 		Area:   variants.Sessions,
 		Rule:   "2.4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.4: the session's created is "String, ISO 8601 date-time"; it is answered as a bare date (2025-01-06) without the time`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "POST", "/sessions")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusOK {
-					return false
-				}
-				return variants.EditObject(a, func(o map[string]any) bool {
-					c, ok := variants.Str(o, "created")
-					if !ok || len(c) <= 10 {
-						return false
-					}
-					o["created"] = c[:10]
-					return true
-				})
-			})
-		},
+		Wrap: variants.EditAnswersTo(variants.PostLogin, func(o map[string]any) bool {
+			c, ok := variants.Str(o, "created")
+			if !ok || len(c) <= 10 {
+				return false
+			}
+			o["created"] = c[:10]
+			return true
+		}),
 	},
 	{
-		Name:   "blind26-legal-large-session-ids",
+		Name:   "legal-large-session-ids",
 		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "2.4",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§2.4: the session's id is a Number with no stated range or sequence; sessions are numbered from 1000001`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "POST", "/sessions")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
-				return a.Status == http.StatusOK && variants.EditObject(a, func(o map[string]any) bool {
-					n, ok := o["id"].(json.Number)
-					i, err := n.Int64()
-					if !ok || err != nil {
-						return false
-					}
-					o["id"] = variants.Number(i + 1000000)
-					return true
-				})
-			})
-		},
+		Wrap: variants.EditAnswersTo(variants.PostLogin, func(o map[string]any) bool {
+			n, ok := o["id"].(json.Number)
+			i, err := n.Int64()
+			if !ok || err != nil {
+				return false
+			}
+			o["id"] = variants.Number(i + 1000000)
+			return true
+		}),
 	},
 }

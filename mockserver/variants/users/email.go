@@ -36,7 +36,7 @@ var emailServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-new-email-login-fails",
+		Name:   "new-email-login-fails",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -79,73 +79,51 @@ var emailServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-plus-email-refused",
+		Name:   "plus-email-refused",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: InvalidEmail is for an invalid address; a plus-addressed email (qa+tag@example.com) is valid but PUT /users refuses it`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "PUT", "/users/*"); ok {
-					body := variants.PeekJSON(r)
-					if e, ok := variants.Str(body, "email"); ok && strings.Contains(strings.SplitN(e, "@", 2)[0], "+") {
-						hit()
-						variants.Refuse(w, "email", pricing.CodeInvalidEmail.String(), "email must be a valid email address.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PutUser, "email", pricing.CodeInvalidEmail.String(), "email must be a valid email address.", func(_ *http.Request, body map[string]any) bool {
+			e, ok := variants.Str(body, "email")
+			return ok && strings.Contains(strings.SplitN(e, "@", 2)[0], "+")
+		}),
 	},
 	{
-		Name:   "blind26-email-display-name-accepted",
+		Name:   "email-display-name-accepted",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§7.3: InvalidEmail when "the email address is invalid"; "Quinn <qa3@example.com>" is not an email address, but it is parsed as a mail header and its address stored`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || body == nil {
-					return false
-				}
-				e, ok := variants.Str(body, "email")
-				if !ok {
-					return false
-				}
-				a, err := mail.ParseAddress(e)
-				if err != nil || a.Address == e {
-					return false
-				}
-				body["email"] = a.Address
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutUser, func(_ *http.Request, body map[string]any) bool {
+			e, ok := variants.Str(body, "email")
+			if !ok {
+				return false
+			}
+			a, err := mail.ParseAddress(e)
+			if err != nil || a.Address == e {
+				return false
+			}
+			body["email"] = a.Address
+			return true
+		}),
 	},
 	{
-		Name:   "blind26-own-email-case-change-refused",
+		Name:   "own-email-case-change-refused",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§7.3: InvalidEmail is for an invalid address; changing one's own email only in case (QA@example.com) is refused as taken, because the uniqueness check does not exclude the user himself`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if ids, ok := variants.At(r, "PUT", "/users/*"); ok {
-					body := variants.PeekJSON(r)
-					if e, ok := variants.Str(body, "email"); ok {
-						if st, u := variants.Call(next, r, "GET", "/users/"+ids[0], nil); st == http.StatusOK {
-							old, _ := variants.Str(variants.Obj(u), "email")
-							if old != e && strings.EqualFold(old, e) {
-								hit()
-								variants.Refuse(w, "email", pricing.CodeInvalidEmail.String(), "email is already used by another account.")
-								return
-							}
-						}
-					}
+			return variants.RefuseWhen(variants.PutUser, "email", pricing.CodeInvalidEmail.String(), "email is already used by another account.", func(r *http.Request, body map[string]any) bool {
+				e, ok := variants.Str(body, "email")
+				if !ok {
+					return false
 				}
-				next.ServeHTTP(w, r)
-			})
+				st, u := variants.Call(next, r, "GET", "/users/"+variants.PathID(r), nil)
+				old, _ := variants.Str(variants.Obj(u), "email")
+				return st == http.StatusOK && old != e && strings.EqualFold(old, e)
+			})(next, hit)
 		},
 	},
 	{
@@ -210,7 +188,7 @@ var emailServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-email-of-255-refused",
+		Name:   "email-of-255-refused",
 		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "8",

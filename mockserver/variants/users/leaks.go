@@ -89,16 +89,13 @@ var leaksServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-password-echoed",
+		Name:   "password-echoed",
 		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.1: "The password is never returned"; PUT /users that changes the password echoes it in the answer`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "PUT", "/users/*")
-				return ok
-			}, func(a *rewrite.Answer, body map[string]any) bool {
+			return variants.Answers(next, hit, variants.PutUser, func(a *rewrite.Answer, body map[string]any) bool {
 				pw, ok := variants.Str(body, "password")
 				if a.Status != http.StatusOK || !ok {
 					return false

@@ -44,7 +44,7 @@ var namesServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-first-name-of-255-refused",
+		Name:   "first-name-of-255-refused",
 		Area:   variants.Users,
 		Rule:   "4.1, 8",
 		Origin: variants.BlindAudit1("caught"),
@@ -52,7 +52,7 @@ var namesServers = []variants.Server{
 		Wrap:   variants.RefuseLength("PUT", "/users/*", "firstName", pricing.CodeInvalidFirstName.String(), func(n int) bool { return n == 255 }),
 	},
 	{
-		Name:   "blind26-last-name-truncated",
+		Name:   "last-name-truncated",
 		Area:   variants.Users,
 		Rule:   "4.1, 8",
 		Origin: variants.BlindAudit1("caught"),
@@ -60,16 +60,13 @@ var namesServers = []variants.Server{
 		Wrap:   variants.TruncateField("PUT", "/users/*", "lastName"),
 	},
 	{
-		Name:   "blind26-first-name-error-coded-last-name",
+		Name:   "first-name-error-coded-last-name",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: a missing first name is InvalidFirstName; PUT /users names it InvalidLastName (copy-paste of the last-name check)`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "PUT", "/users/*")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.Answers(next, hit, variants.PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
 				return variants.EditErrors(a, func(errs []any) (any, bool) {
 					changed := false
 					for _, e := range errs {

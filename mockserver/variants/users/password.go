@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
-	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
@@ -25,8 +24,9 @@ var passwordServers = []variants.Server{
 		Deviate: func(d *pricing.Deviations) { d.PasswordChangeUndated = true },
 	},
 	{Name: "rejected-password-stored", Area: variants.Users, Rule: "4.1", Why: "a PUT /users/:userId answered 400 still stores its valid new password", Origin: variants.FaultClasses,
-		// The blind audit wrote the same server (blind26-refused-put-users-
-		// stores-password): one implementation serves both names.
+		// The blind audit wrote the same server
+		// (refused-put-users-stores-password): one implementation serves
+		// both names.
 		Wrap: storesRefusedPassword},
 	{Name: "password-minimum-in-bytes", Area: variants.Users, Rule: "8", Why: "the password minimum of 6 counts bytes: 5 characters of two bytes each pass", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
@@ -45,93 +45,59 @@ var passwordServers = []variants.Server{
 		Answer: variants.AnswerTo(variants.PutUser, func(o map[string]any) { o["passwordLastChanged"] = variants.Now() }),
 	},
 	{
-		Name:   "blind26-password-ignored-on-update",
+		Name:   "password-ignored-on-update",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: "A String of at least 6 characters replaces the password"; PUT /users answers 200 but keeps the old password`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || body == nil {
-					return false
-				}
-				pw, ok := variants.Str(body, "password")
-				if !ok || variants.Runes(pw) < 6 {
-					return false
-				}
-				body["password"] = nil
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutUser, func(_ *http.Request, body map[string]any) bool {
+			pw, ok := variants.Str(body, "password")
+			if !ok || variants.Runes(pw) < 6 {
+				return false
+			}
+			body["password"] = nil
+			return true
+		}),
 	},
 	{
-		Name:   "blind26-null-password-refused",
+		Name:   "null-password-refused",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: password "null keeps the existing password"; PUT /users answers a null password with 400 InvalidPassword`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "PUT", "/users/*"); ok {
-					body := variants.PeekJSON(r)
-					if pw, has := body["password"]; has && pw == nil {
-						hit()
-						variants.Refuse(w, "password", pricing.CodeInvalidPassword.String(), "password must be a string of at least 6 characters.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PutUser, "password", pricing.CodeInvalidPassword.String(), "password must be a string of at least 6 characters.", func(_ *http.Request, body map[string]any) bool {
+			pw, has := body["password"]
+			return has && pw == nil
+		}),
 	},
 	{
-		Name:   "blind26-password-of-six-refused",
+		Name:   "password-of-six-refused",
 		Area:   variants.Users,
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§8: "A password is a String of at least 6 characters"; a password of exactly 6 characters is refused (the check is > 6, not >= 6)`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if _, ok := variants.At(r, "PUT", "/users/*"); ok {
-					body := variants.PeekJSON(r)
-					if pw, ok := variants.Str(body, "password"); ok && variants.Runes(pw) == 6 {
-						hit()
-						variants.Refuse(w, "password", pricing.CodeInvalidPassword.String(), "password is too short.")
-						return
-					}
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.RefuseWhen(variants.PutUser, "password", pricing.CodeInvalidPassword.String(), "password is too short.", func(_ *http.Request, body map[string]any) bool {
+			pw, ok := variants.Str(body, "password")
+			return ok && variants.Runes(pw) == 6
+		}),
 	},
 	{
-		Name:   "blind26-password-last-changed-frozen",
+		Name:   "password-last-changed-frozen",
 		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.1: passwordLastChanged is the "ISO 8601 date the password last changed"; PUT /users answers the account's creation date there even after it replaced the password`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "PUT", "/users/*")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusOK {
-					return false
-				}
-				return variants.EditObject(a, func(o map[string]any) bool {
-					c, ok := variants.Str(o, "created")
-					if !ok || o["passwordLastChanged"] == c {
-						return false
-					}
-					o["passwordLastChanged"] = c
-					return true
-				})
-			})
-		},
+		Wrap: variants.EditUserAnswers(func(o map[string]any) bool {
+			c, ok := variants.Str(o, "created")
+			if !ok || o["passwordLastChanged"] == c {
+				return false
+			}
+			o["passwordLastChanged"] = c
+			return true
+		}),
 	},
 	{
-		Name:   "blind26-refused-put-users-stores-password",
+		Name:   "refused-put-users-stores-password",
 		Area:   variants.Users,
 		Rule:   "7.1, 4.1",
 		Origin: variants.BlindAudit1("caught"),

@@ -59,14 +59,14 @@ var phoneServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-unknown-phone-country-ignored",
+		Name:   "unknown-phone-country-ignored",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: PUT /users answers InvalidPhoneCountryId when "the country ID does not match an allowed value"; an unknown phoneCountry.id is silently dropped and the update answers 200`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || body == nil || !variants.Has(body, "phoneCountry") {
+			return variants.RewriteWhen(variants.PutUser, func(r *http.Request, body map[string]any) bool {
+				if !variants.Has(body, "phoneCountry") {
 					return false
 				}
 				id := variants.Sub(body, "phoneCountry")["id"]
@@ -78,37 +78,23 @@ var phoneServers = []variants.Server{
 					}
 					return false
 				})
-				if known {
-					return false
-				}
-				delete(body, "phoneCountry")
-				variants.SetBody(r, body)
-				return true
-			})
+				return !known && variants.Drop(body, "phoneCountry")
+			})(next, hit)
 		},
 	},
 	{
-		Name:   "blind26-empty-phone-number-ignored",
+		Name:   "empty-phone-number-ignored",
 		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: InvalidPhoneNumber when "no phone number was provided"; an empty phoneNumber is dropped and PUT /users answers 200`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || body == nil {
-					return false
-				}
-				if s, ok := variants.Str(body, "phoneNumber"); !ok || strings.TrimSpace(s) != "" {
-					return false
-				}
-				delete(body, "phoneNumber")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutUser, func(_ *http.Request, body map[string]any) bool {
+			s, ok := variants.Str(body, "phoneNumber")
+			return ok && strings.TrimSpace(s) == "" && variants.Drop(body, "phoneNumber")
+		}),
 	},
 	{
-		Name:   "blind26-dial-code-without-plus",
+		Name:   "dial-code-without-plus",
 		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -124,7 +110,7 @@ var phoneServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-phone-country-name-without-dial-code",
+		Name:   "phone-country-name-without-dial-code",
 		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),

@@ -12,108 +12,108 @@ import (
 // a few answer from the server, which the mock must not answer (every blind
 // audit's server has one; the catalogue's tests run them).
 var Probes = map[string]probe.Probe{
-	"blind26-new-email-login-fails": {Want: "200 401", Run: func(c probe.Client) string {
+	"new-email-login-fails": {Want: "200 401", Run: func(c probe.Client) string {
 		r := c.PutUser(probe.Key, map[string]any{"email": "qa2@example.com"})
 		s, _ := c.Login("qa2@example.com", "qa-password")
 		return fmt.Sprint(r.Status, " ", s)
 	}},
-	"blind26-password-ignored-on-update": {Want: "200 401", Run: func(c probe.Client) string {
+	"password-ignored-on-update": {Want: "200 401", Run: func(c probe.Client) string {
 		r := c.PutUser(probe.Key, map[string]any{"password": "brand-new-pw"})
 		s, _ := c.Login("qa@example.com", "brand-new-pw")
 		return fmt.Sprint(r.Status, " ", s)
 	}},
-	"blind26-null-password-refused": {Want: "400", Run: func(c probe.Client) string {
+	"null-password-refused": {Want: "400", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, nil))
 	}},
-	"blind26-password-of-six-refused": {Want: "400", Run: func(c probe.Client) string {
+	"password-of-six-refused": {Want: "400", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"password": "abcdef"}))
 	}},
-	"blind26-password-last-changed-frozen": {Want: "2025-01-06T09:00:00Z", Run: func(c probe.Client) string {
+	"password-last-changed-frozen": {Want: "2025-01-06T09:00:00Z", Run: func(c probe.Client) string {
 		r := c.PutUser(probe.Key, map[string]any{"password": "brand-new-pw"})
 		return fmt.Sprint(probe.Obj(r.Body)["passwordLastChanged"])
 	}},
-	"blind26-password-echoed": {Want: "true", Run: func(c probe.Client) string {
+	"password-echoed": {Want: "true", Run: func(c probe.Client) string {
 		r := c.PutUser(probe.Key, map[string]any{"password": "brand-new-pw"})
 		_, ok := probe.Obj(r.Body)["password"]
 		return fmt.Sprint(ok)
 	}},
-	"blind26-refused-put-users-stores-password": {Want: "400 200", Run: func(c probe.Client) string {
+	"refused-put-users-stores-password": {Want: "400 200", Run: func(c probe.Client) string {
 		r := c.PutUser(probe.Key, map[string]any{"email": "nope", "password": "brand-new-pw"})
 		s, _ := c.Login("qa@example.com", "brand-new-pw")
 		return fmt.Sprint(r.Status, " ", s)
 	}},
-	"blind26-plus-email-refused": {Want: "400", Run: func(c probe.Client) string {
+	"plus-email-refused": {Want: "400", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"email": "qa+tag@example.com"}))
 	}},
-	"blind26-email-display-name-accepted": {Want: "200", Run: func(c probe.Client) string {
+	"email-display-name-accepted": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"email": "Quinn <qa3@example.com>"}))
 	}},
-	"blind26-own-email-case-change-refused": {Want: "400", Run: func(c probe.Client) string {
+	"own-email-case-change-refused": {Want: "400", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"email": "QA@example.com"}))
 	}},
-	"blind26-email-of-255-refused": {Want: "400", Run: func(c probe.Client) string {
+	"email-of-255-refused": {Want: "400", Run: func(c probe.Client) string {
 		if len(probe.Email255) != 255 {
 			c.T.Fatalf("the email is %d long", len(probe.Email255))
 		}
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"email": probe.Email255}))
 	}},
-	"blind26-first-name-of-255-refused": {Want: "400", Run: func(c probe.Client) string {
+	"first-name-of-255-refused": {Want: "400", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"firstName": strings.Repeat("Q", 255)}))
 	}},
-	"blind26-last-name-truncated": {Want: "200", Run: func(c probe.Client) string {
+	"last-name-truncated": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"lastName": strings.Repeat("A", 256)}))
 	}},
-	"blind26-first-name-error-coded-last-name": {Want: pricing.CodeInvalidLastName.String(), Run: func(c probe.Client) string {
+	"first-name-error-coded-last-name": {Want: pricing.CodeInvalidLastName.String(), Run: func(c probe.Client) string {
 		return fmt.Sprint(probe.FirstErr(c.PutUser(probe.Key, map[string]any{"firstName": ""}).Body)["error"])
 	}},
-	"blind26-unknown-phone-country-ignored": {Want: "200", Run: func(c probe.Client) string {
+	"unknown-phone-country-ignored": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"phoneCountry": map[string]any{"id": 999}}))
 	}},
-	"blind26-empty-phone-number-ignored": {Want: "200", Run: func(c probe.Client) string {
+	"empty-phone-number-ignored": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"phoneNumber": ""}))
 	}},
-	"blind26-dial-code-without-plus": {Want: "44", Run: func(c probe.Client) string {
+	"dial-code-without-plus": {Want: "44", Run: func(c probe.Client) string {
 		return fmt.Sprint(probe.Obj(probe.Obj(c.PutUser(probe.Key, nil).Body)["phoneCountry"])["dialCode"])
 	}},
-	"blind26-phone-country-name-without-dial-code": {Want: "United Kingdom", Run: func(c probe.Client) string {
+	"phone-country-name-without-dial-code": {Want: "United Kingdom", Run: func(c probe.Client) string {
 		return fmt.Sprint(probe.Obj(probe.Obj(c.PutUser(probe.Key, nil).Body)["phoneCountry"])["name"])
 	}},
-	"blind26-user-id-as-string": {Want: "string", Run: func(c probe.Client) string {
+	"user-id-as-string": {Want: "string", Run: func(c probe.Client) string {
 		return fmt.Sprintf("%T", probe.Obj(c.PutUser(probe.Key, nil).Body)["id"])
 	}},
-	"blind26-user-answer-wrapped": {Want: "true", Run: func(c probe.Client) string {
+	"user-answer-wrapped": {Want: "true", Run: func(c probe.Client) string {
 		_, ok := probe.Obj(c.PutUser(probe.Key, nil).Body)["user"]
 		return fmt.Sprint(ok)
 	}},
-	"blind26-terms-unchecked-in-user-client": {Want: "200", Run: func(c probe.Client) string {
+	"terms-unchecked-in-user-client": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"client": probe.ClientBody(map[string]any{"terms": "no"})}))
 	}},
-	"blind26-user-client-errors-ignored": {Want: "200", Run: func(c probe.Client) string {
+	"user-client-errors-ignored": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"client": map[string]any{}}))
 	}},
-	"blind26-user-client-not-created": {Want: "200 1", Run: func(c probe.Client) string {
+	"user-client-not-created": {Want: "200 1", Run: func(c probe.Client) string {
 		r := c.PutUser(probe.Key, map[string]any{"client": probe.ClientBody(nil)})
 		return fmt.Sprint(r.Status, " ", c.Clients())
 	}},
-	"blind26-legal-extra-user-field": {Want: "200 en-GB", Run: func(c probe.Client) string {
+	"legal-extra-user-field": {Want: "200 en-GB", Run: func(c probe.Client) string {
 		r := c.PutUser(probe.Key, nil)
 		return fmt.Sprint(r.Status, " ", probe.Obj(r.Body)["locale"])
 	}},
-	"b2-users-password-five-characters": {Want: "200", Run: func(c probe.Client) string {
+	"users-password-five-characters": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"password": "abcde"}))
 	}},
-	"b2-users-empty-password-keeps": {Want: "200", Run: func(c probe.Client) string {
+	"users-empty-password-keeps": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"password": ""}))
 	}},
-	"b2-users-refused-email-stored": {Want: "400 200", Run: func(c probe.Client) string {
+	"users-refused-email-stored": {Want: "400 200", Run: func(c probe.Client) string {
 		r := c.PutUser(probe.Key, map[string]any{"email": "moved@example.com", "firstName": ""})
 		st, _ := c.Login("moved@example.com", probe.PasswordA)
 		return fmt.Sprint(r.Status, " ", st)
 	}},
-	"b2-users-last-name-code-case": {Want: "400 lastName InvalidLastname", Run: func(c probe.Client) string {
+	"users-last-name-code-case": {Want: "400 lastName InvalidLastname", Run: func(c probe.Client) string {
 		return probe.ErrorOf(c.PutUser(probe.Key, map[string]any{"lastName": ""}))
 	}},
-	"b2-users-first-name-truncated": {Want: "200", Run: func(c probe.Client) string {
+	"users-first-name-truncated": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(probe.Key, map[string]any{"firstName": strings.Repeat("f", 256)}))
 	}},
 }

@@ -43,7 +43,7 @@ var updateServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-user-id-as-string",
+		Name:   "user-id-as-string",
 		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
@@ -61,16 +61,13 @@ var updateServers = []variants.Server{
 		}),
 	},
 	{
-		Name:   "blind26-user-answer-wrapped",
+		Name:   "user-answer-wrapped",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: "Response 200: the user object of section 2.1"; PUT /users answers {"user": {...}} instead`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool {
-				_, ok := variants.At(r, "PUT", "/users/*")
-				return ok
-			}, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.Answers(next, hit, variants.PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
 				if a.Status != http.StatusOK {
 					return false
 				}
@@ -79,28 +76,22 @@ var updateServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-terms-unchecked-in-user-client",
+		Name:   "terms-unchecked-in-user-client",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    "§4.1: the client of PUT /users is created \"with the body of POST /clients\", whose terms \"must equal the literal `I agree`\"; the nested client's terms are not checked",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/users/*"); !ok {
-					return false
-				}
-				c := variants.Sub(body, "client")
-				if c == nil || c["terms"] == "I agree" {
-					return false
-				}
-				c["terms"] = "I agree"
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutUser, func(_ *http.Request, body map[string]any) bool {
+			c := variants.Sub(body, "client")
+			if c == nil || c["terms"] == "I agree" {
+				return false
+			}
+			c["terms"] = "I agree"
+			return true
+		}),
 	},
 	{
-		Name:   "blind26-user-client-errors-ignored",
+		Name:   "user-client-errors-ignored",
 		Area:   variants.Users,
 		Rule:   "4.1, 7.3",
 		Origin: variants.BlindAudit1("caught"),
@@ -135,24 +126,17 @@ var updateServers = []variants.Server{
 		},
 	},
 	{
-		Name:   "blind26-user-client-not-created",
+		Name:   "user-client-not-created",
 		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: client: "If provided, a client account is created too"; PUT /users ignores it and creates no client`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, body map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/users/*"); !ok || variants.Sub(body, "client") == nil {
-					return false
-				}
-				delete(body, "client")
-				variants.SetBody(r, body)
-				return true
-			})
-		},
+		Wrap: variants.RewriteWhen(variants.PutUser, func(_ *http.Request, body map[string]any) bool {
+			return variants.Sub(body, "client") != nil && variants.Drop(body, "client")
+		}),
 	},
 	{
-		Name:   "blind26-legal-extra-user-field",
+		Name:   "legal-extra-user-field",
 		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "2.1",

@@ -98,7 +98,7 @@ func TestNothingAgainstCorrectServers(t *testing.T) {
 
 // sampleRuns are the sequences each server of the sample gets: a run of
 // sequences alone repeats with its seed. 250 found every server of the
-// sample until the second blind audit joined it; b2-apps-missing-name-code
+// sample until the second blind audit joined it; apps-missing-name-code
 // needs 400 at seed 7 (the whole rate, 30 s each, finds every server).
 const sampleRuns = 400
 
