@@ -98,13 +98,12 @@ var updateUser = endpoint{resource: ownUser, body: func(c *call) {
 	if !c.readBody("") {
 		return
 	}
-	// The user the body is checked for: the caller, who is the path's
-	// user once the path's checks passed; where Explain goes on past them,
-	// the caller still (the body is the caller's), or the path's user for
-	// a request that authenticates nobody.
-	id := c.p.Caller
-	if !c.authed {
-		id = c.user.ID
+	// The user the body is checked for: the path's, once its checks
+	// passed; where Explain goes on past a refused path, the caller's (the
+	// body is the caller's), when the credentials name one.
+	id := c.user.ID
+	if !c.ok() && c.authed {
+		id = c.p.Caller
 	}
 	in, errs := c.validator().UserUpdate(c.body, id)
 	if !c.fields(errs) {
