@@ -321,7 +321,7 @@ func (g *generator) setupFor(s *seqState, c Cell) (Step, bool) {
 		st := Step{Op: OpPutUser, Actor: actor, Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: userBody(s.user(actor))}
 		f, _ := fieldOf(OpPutUser, field)
 		o, _ := bodyOp(op)
-		m, _ := o.Make(g.draw(s, &st, f))
+		m, _ := g.make(o, g.draw(s, &st, f))
 		m.Field, m.Op = field, op
 		st.Muts = []Mutation{m}
 		return st
@@ -442,7 +442,7 @@ func (g *generator) apply(s *seqState, st *Step, c Cell) bool {
 // mutate applies operator o at field f of a step's body, and reports
 // whether the operator found a value to make.
 func (g *generator) mutate(s *seqState, st *Step, f field, o BodyOp) bool {
-	m, ok := o.Make(g.draw(s, st, f))
+	m, ok := g.make(o, g.draw(s, st, f))
 	if !ok {
 		return false
 	}
@@ -452,6 +452,28 @@ func (g *generator) mutate(s *seqState, st *Step, f field, o BodyOp) bool {
 	}
 	st.Muts = append(st.Muts, m)
 	return true
+}
+
+// make draws operator o's mutation, with the shape of its value: the unique
+// words it drew, blanked.
+func (g *generator) make(o BodyOp, d draw) (Mutation, bool) {
+	var words []string
+	inner := d.unique
+	d.unique = func() string {
+		w := inner()
+		words = append(words, w)
+		return w
+	}
+	m, ok := o.Make(d)
+	shape := jsonOf(plainValue(m.Value))
+	if m.Remove {
+		shape = "absent"
+	}
+	for _, w := range words {
+		shape = strings.ReplaceAll(shape, w, "~")
+	}
+	m.Shape = shape
+	return m, ok
 }
 
 // fill puts a valid value at a field the base body lacks.

@@ -79,10 +79,21 @@ type knowledge struct {
 	learned map[string]learnedValue
 	seen    map[string]string
 	tokens  map[string]string
+	// held are the choices the target made where the spec is silent, by
+	// the kind of input and its place (judgement.hold).
+	held map[string]heldChoice
+}
+
+// heldChoice is one choice of the target: taken or refused, the status,
+// and where.
+type heldChoice struct {
+	taken  bool
+	status int
+	where  string
 }
 
 func newKnowledge() *knowledge {
-	return &knowledge{learned: map[string]learnedValue{}, seen: map[string]string{}, tokens: map[string]string{}}
+	return &knowledge{learned: map[string]learnedValue{}, seen: map[string]string{}, tokens: map[string]string{}, held: map[string]heldChoice{}}
 }
 
 type learnedValue struct {
@@ -134,6 +145,9 @@ func (j judgement) judge(st Step, v verdict, got answer) *divergence {
 		return nil
 	}
 	w, err := v.accept()
+	if w != nil {
+		w.adopt = v.adopt
+	}
 	if err != nil {
 		// The explorer's own failing, not the target's (a silent check):
 		// the reference no longer holds what the target holds, so the
@@ -142,6 +156,55 @@ func (j judgement) judge(st Step, v verdict, got answer) *divergence {
 		return diverged(policy.CheckReference, "reference", "the reference could not take the step: "+err.Error())
 	}
 	return j.matches(w, gjson.ParseBytes(got.body))
+}
+
+// hold holds the target to a choice it made where the spec is silent: a
+// step whose one change is a value no sentence judges (verdict.heldKey)
+// is taken or refused as the same kind of input at the same place was
+// before in the run. Only an answer that tells the choice counts: a 200,
+// or a 4xx whose errors name the field (or name none).
+func (j judgement) hold(v verdict, got answer) *divergence {
+	if v.heldKey == "" {
+		return nil
+	}
+	var taken bool
+	switch {
+	case got.status == 200:
+		taken = true
+	case got.status >= 400 && got.status < 500 && got.status != 401:
+		if got.status == 400 {
+			fields, _, why := errorsOf(got.body, true)
+			if why != "" || !slices.ContainsFunc(fields, func(f string) bool { return f == "" || related(f, v.heldField) }) {
+				return nil // refused for something else
+			}
+		}
+	default:
+		return nil
+	}
+	where := fmt.Sprintf("sequence %d, step %d", j.s.n, j.i+1)
+	k := j.k
+	k.mu.Lock()
+	prev, seen := k.held[v.heldKey]
+	if !seen {
+		k.held[v.heldKey] = heldChoice{taken: taken, status: got.status, where: where}
+	}
+	k.mu.Unlock()
+	if !seen || prev.taken == taken {
+		return nil
+	}
+	verb := map[bool]string{true: "took", false: "refused"}
+	line := pStatus(200)
+	if !prev.taken {
+		line = pStatus4xxNot401()
+	}
+	return diverged(policy.CheckHeld, "held "+v.heldField, fmt.Sprintf("the target %s the same kind of input at %s before (%s, answered %d), and now %s it (answered %d): the spec leaves the choice to it, once",
+		verb[prev.taken], v.heldField, prev.where, prev.status, verb[taken], got.status), line)
+}
+
+// related reports whether two field paths are one, or one is below the
+// other.
+func related(a, b string) bool {
+	return a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(b, a+".")
 }
 
 // errorsDiverge compares a 400's array with the fields the verdict names:
@@ -363,11 +426,13 @@ func (j judgement) matches(w *want, b gjson.Result) *divergence {
 	if !b.IsObject() {
 		return diverged(policy.CheckEntity, "not-object", "a 200 whose body is no JSON object", pJSONIsType("@this", "object"))
 	}
-	c := checker{judgement: j, b: b}
+	c := checker{judgement: j, b: b, adopt: w.adopt}
 	switch w.kind {
 	case "user":
+		c.patch = func(path string, v any) bool { return j.s.patch("/users/", w.user.ID, path, v, &w.user) }
 		c.user(w.user)
 	case "client":
+		c.patch = func(path string, v any) bool { return j.s.patch("/clients/", w.client.ID, path, v, &w.client) }
 		c.client(w.client, w.fresh)
 	case "app":
 		c.app(w.app)
@@ -385,6 +450,10 @@ type checker struct {
 	b       gjson.Result
 	d       *divergence
 	reading bool // the answer is a read of the state, not the step's own
+	// adopt are the fields whose value the target chooses (want.adopt),
+	// and patch writes one into the reference's entity.
+	adopt []string
+	patch func(path string, value any) bool
 }
 
 func (c *checker) fail(check policy.Check, key, reason string, then ...string) {
@@ -400,9 +469,41 @@ func (c *checker) exact(path string, want any) {
 	if id, isID := want.(int64); isID {
 		same = idText(got) == strconv.FormatInt(id, 10) // exactly, never as floats
 	}
+	if !same && c.adopts(path, got, want) {
+		return
+	}
 	if !same {
 		c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is %s, the reference's %s", path, match.Describe(got), wantJSON), pJSONIs(path, wantJSON))
 	}
+}
+
+// adopts takes the target's value of a field into the reference where it
+// is the target's to choose, and reports whether it did: a value of a
+// silent operator (stored otherwise than sent, or a default for a field
+// left out), or an email in another letter case (RFC 5321 2.4: the same
+// address). Only a 200 of the step's own does: a read shows what the step
+// left, compared.
+func (c *checker) adopts(path string, got gjson.Result, want any) bool {
+	if c.reading || c.patch == nil || got.Type != gjson.String && got.Type != gjson.Number && got.Type != gjson.True && got.Type != gjson.False {
+		return false
+	}
+	ws, isString := want.(string)
+	sameAddress := path == "email" && isString && strings.EqualFold(got.String(), ws)
+	if !sameAddress && !slices.Contains(c.adopt, path) {
+		return false
+	}
+	return c.patch(path, plainJSON(got))
+}
+
+// plainJSON is an answered value as a body carries it.
+func plainJSON(v gjson.Result) any {
+	switch v.Type {
+	case gjson.String:
+		return v.String()
+	case gjson.Number:
+		return json.Number(v.Raw)
+	}
+	return v.Bool()
 }
 
 // optional: a value the spec lets the answer leave out, null standing for

@@ -60,6 +60,10 @@ const (
 	// mayReadAs: the reference refuses; a correct server may read the value
 	// as the mutation's Alt (the operator's freedom).
 	mayReadAs
+	// silent: the spec does not judge the value (the operator cites
+	// nothing): the reference's answer is one reading, the target's is
+	// adopted, whichever (reference.go, decided).
+	silent
 )
 
 // draw is what an operator draws from: the random source and what the
@@ -81,7 +85,13 @@ type draw struct {
 
 // BodyOp is an operator on a field of a body.
 type BodyOp struct {
-	Name    string
+	Name string
+	// Decided is the sentence of the spec that decides what the operator's
+	// value is worth (accepted, or refused, as Reading says); the zero
+	// Cite: silent, whatever the reference answers there is the target's
+	// to choose, then to keep (policy). A condition whose code 7.3 names is
+	// decided by its row, whatever the operator.
+	Decided policy.Cite
 	Kind    Kind
 	Source  string
 	Reading reading
@@ -128,6 +138,36 @@ const (
 	astral    = "😀" // U+1F600: 4 bytes, 2 UTF-16 units
 )
 
+// The sentences that decide what operators send (policy.Cite): each is
+// verified against the spec's words (TestOperatorCitesAreTheSpecs).
+var (
+	citeTyped          = policy.Cite{Section: "4.1", Words: "Body fields, all typed as shown:"}
+	citeLimit          = policy.Cite{Section: "8", Words: "Every string field marked `..255` is at most 255 characters long."}
+	citeString         = policy.Cite{Section: "2.1", Words: "| firstName | String | First name |"}
+	citeUpdate         = policy.Cite{Section: "4.1", Words: "Updates a user, for example the email address or password."}
+	citeEmail          = policy.Cite{Section: "7.3", Words: "| PUT /users/:userId | InvalidEmail | The email address is invalid |", Also: "RFC 5322 3.4.1 (addr-spec), read where every definition agrees"}
+	citePassword       = policy.Cite{Section: "8", Words: "A password is a String of at least 6 characters."}
+	citeTimezone       = policy.Cite{Section: "2.1", Words: "| timezone | String | Timezone name in the form Area/City |", Also: "the IANA database's names"}
+	citeTerms          = policy.Cite{Section: "4.3", Words: "Must equal the literal `I agree` to signify acceptance of the terms and conditions."}
+	citeHash           = policy.Cite{Section: "8", Words: "A marketapp hash is 40 hexadecimal characters long."}
+	citeStore          = policy.Cite{Section: "1", Words: "Creating an app that does not exist in a store is not supported through the API."}
+	citeExtension      = policy.Cite{Section: "2.1", Words: "| phoneExtension | Mixed | String or null |"}
+	citeFlag           = policy.Cite{Section: "4.1", Words: "| subscribeWelcome | Boolean | Email preference |"}
+	citeClientUpdate   = policy.Cite{Section: "4.4", Words: "Updates the details or settings of a client, including name, address and currency."}
+	citeNoApp          = policy.Cite{Section: "4.4", Words: "The `app` property must not be given to this endpoint"}
+	citeClientWithUser = policy.Cite{Section: "4.1", Words: "If provided, a client account is created too, with the body of POST /clients"}
+	citeJSON           = policy.Cite{Section: "1", Words: "Request and response bodies are JSON.", Also: "RFC 8259 (the same JSON text)"}
+	citeBodyJSON       = policy.Cite{Section: "4", Words: "Requests carrying a body use JSON.", Also: "RFC 9110 8.3.1 (media types)"}
+	citeAuth           = policy.Cite{Section: "5", Words: "When a request to an endpoint that needs authentication is not authenticated correctly, the response is HTTP 401 (Unauthorized)."}
+	citeSchemes        = policy.Cite{Section: "5", Words: "Two schemes appear."}
+	citeHeaderCase     = policy.Cite{Section: "5", Words: "the request carries the header `Authorization` with the value `api-key <API_KEY>`", Also: "RFC 9110 5.1 (field names are case-insensitive)"}
+	citeForbidden      = policy.Cite{Section: "5", Words: "When the authenticated caller may not view or modify the resource, the response is HTTP 403."}
+	citeNotFound       = policy.Cite{Section: "7.2", Words: "| 404 | Resource not found |"}
+	citeSession        = policy.Cite{Section: "5", Words: "A client obtains a session by POST /sessions with the credentials of the account to use."}
+	citeVersion        = policy.Cite{Section: "9", Words: "One version is currently available."}
+	citeVersionForms   = policy.Cite{Section: "9", Words: "The endpoint pages show the form `v1.0`, and the overview describes the form `v1`."}
+)
+
 // bodyOps is the catalogue of operators on body fields.
 var bodyOps = []BodyOp{
 	// Any field.
@@ -137,13 +177,13 @@ var bodyOps = []BodyOp{
 		On: func(f field) bool { return true }, Make: set(nil)},
 
 	// Wrong JSON types.
-	{Name: "number-for-string", Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types); WSTG-INPV (type confusion)",
+	{Name: "number-for-string", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types); WSTG-INPV (type confusion)",
 		On: isString, Make: set(json.Number("7"))},
-	{Name: "array-for-value", Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5; WSTG-INPV-04 (parameter pollution as an array)",
+	{Name: "array-for-value", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5; WSTG-INPV-04 (parameter pollution as an array)",
 		On: func(f field) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return []any{plainValue(d.current)} })},
-	{Name: "object-for-value", Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 4; WSTG-INPV (type confusion)",
+	{Name: "object-for-value", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 4; WSTG-INPV (type confusion)",
 		On: func(f field) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return map[string]any{"value": plainValue(d.current)} })},
-	{Name: "string-for-value", Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3; BLNS Numeric Strings",
+	{Name: "string-for-value", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3; BLNS Numeric Strings",
 		On: kinds(kFlag, kID, kObject), Make: setf(func(d draw) any {
 			if d.f.kind == kFlag {
 				return "true"
@@ -153,25 +193,25 @@ var bodyOps = []BodyOp{
 			}
 			return fmt.Sprint(plainValue(d.current))
 		})},
-	{Name: "number-for-flag", Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3; BLNS Numeric Strings",
+	{Name: "number-for-flag", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3; BLNS Numeric Strings",
 		On: kinds(kFlag), Make: set(json.Number("1"))},
 
 	// Strings: empty and limits (8: ..255 counts characters).
 	{Name: "empty", Kind: NearMiss, Cond: condMissing, Source: "BLNS Reserved Strings (the empty string); 7.3",
 		On: isString, Make: set("")},
-	{Name: "max-length", Kind: LegalVariety, Source: "8 (..255); WSTG-INPV (boundary values)",
+	{Name: "max-length", Decided: citeLimit, Kind: LegalVariety, Source: "8 (..255); WSTG-INPV (boundary values)",
 		On: kinds(kText), Make: setf(func(d draw) any { return limitText(d, 255, "x") })},
-	{Name: "max-length-two-byte", Kind: LegalVariety, Source: "8 (characters, not bytes); RFC 8259 8.1 (UTF-8); BLNS Two-Byte Characters",
+	{Name: "max-length-two-byte", Decided: citeLimit, Kind: LegalVariety, Source: "8 (characters, not bytes); RFC 8259 8.1 (UTF-8); BLNS Two-Byte Characters",
 		On: kinds(kText), Make: setf(func(d draw) any { return limitText(d, 255, twoByte) })},
-	{Name: "three-byte", Kind: LegalVariety, Source: "8; BLNS Two-Byte Characters (CJK, 3 bytes each in UTF-8)",
+	{Name: "three-byte", Decided: citeString, Kind: LegalVariety, Source: "8; BLNS Two-Byte Characters (CJK, 3 bytes each in UTF-8)",
 		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return d.unique() + repeat(threeByte, 100) })},
-	{Name: "astral", Kind: LegalVariety, Source: "BLNS Emoji; RFC 8259 7 (surrogate pairs); freedom string-length (60 characters, within every count)",
+	{Name: "astral", Decided: citeString, Kind: LegalVariety, Source: "BLNS Emoji; RFC 8259 7 (surrogate pairs); freedom string-length (60 characters, within every count)",
 		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return d.unique() + repeat(astral, 60) })},
-	{Name: "over-length", Kind: NearMiss, Source: "8 (..255); WSTG-INPV (boundary values)",
+	{Name: "over-length", Decided: citeLimit, Kind: NearMiss, Source: "8 (..255); WSTG-INPV (boundary values)",
 		On: func(f field) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, "x") })},
-	{Name: "over-length-two-byte", Kind: NearMiss, Source: "8; BLNS Two-Byte Characters",
+	{Name: "over-length-two-byte", Decided: citeLimit, Kind: NearMiss, Source: "8; BLNS Two-Byte Characters",
 		On: func(f field) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, twoByte) })},
-	{Name: "huge", Kind: PlainlyWrong, Source: "WSTG-INPV (buffer and length); freedom size-limit (100,000 characters pass 64 KiB)",
+	{Name: "huge", Decided: citeLimit, Kind: PlainlyWrong, Source: "WSTG-INPV (buffer and length); freedom size-limit (100,000 characters pass 64 KiB)",
 		On: kinds(kText), Make: setf(func(d draw) any { return repeat("h", 100_000) })},
 
 	// Free text: content a correct server stores as sent.
@@ -182,24 +222,24 @@ var bodyOps = []BodyOp{
 			}
 			return "contract-" + d.unique()
 		})},
-	{Name: "one-character", Kind: LegalVariety, Source: "WSTG-INPV (boundary values)",
+	{Name: "one-character", Decided: citeString, Kind: LegalVariety, Source: "WSTG-INPV (boundary values)",
 		On: kinds(kText, kValue), Make: set("Q")},
-	{Name: "markup-and-quotes", Kind: LegalVariety, Source: `BLNS Script Injection and Quotation Marks; WSTG-INPV-01 (reflected markup); RFC 8259 7 (escapes)`,
+	{Name: "markup-and-quotes", Decided: citeString, Kind: LegalVariety, Source: `BLNS Script Injection and Quotation Marks; WSTG-INPV-01 (reflected markup); RFC 8259 7 (escapes)`,
 		On: kinds(kText, kValue, kPassword), Make: setf(func(d draw) any { return `O'Brien "<b>&amp;</b>" \ ` + d.unique() })},
-	{Name: "sql-like", Kind: LegalVariety, Source: "BLNS SQL Injection; WSTG-INPV-05",
+	{Name: "sql-like", Decided: citeString, Kind: LegalVariety, Source: "BLNS SQL Injection; WSTG-INPV-05",
 		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return "Robert'); DROP TABLE users;-- " + d.unique() })},
-	{Name: "format-like", Kind: LegalVariety, Source: "BLNS Server Code Injection; WSTG-INPV-13 (format strings)",
+	{Name: "format-like", Decided: citeString, Kind: LegalVariety, Source: "BLNS Server Code Injection; WSTG-INPV-13 (format strings)",
 		On: kinds(kText), Make: setf(func(d draw) any { return "%s%n%x{0}${7*7}" + d.unique() })},
-	{Name: "reserved-word", Kind: LegalVariety, Source: "BLNS Reserved Strings (null, undefined, true, NaN)",
+	{Name: "reserved-word", Decided: citeString, Kind: LegalVariety, Source: "BLNS Reserved Strings (null, undefined, true, NaN)",
 		On: kinds(kText, kValue), Make: setf(func(d draw) any { return []string{"null", "undefined", "true", "NaN", "0"}[d.r.IntN(5)] })},
-	{Name: "right-to-left", Kind: LegalVariety, Source: "BLNS Right-To-Left Strings",
+	{Name: "right-to-left", Decided: citeString, Kind: LegalVariety, Source: "BLNS Right-To-Left Strings",
 		On: kinds(kText), Make: setf(func(d draw) any { return "مرحبا " + d.unique() })},
 	{Name: "invisible", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnstatedValidity,
 		Source: "BLNS Trick Unicode (zero-width space, right-to-left override) and Terminal escape codes",
 		On:     kinds(kText, kValue), Make: setf(func(d draw) any {
 			return []string{"a\u200bb", "a\u202eb", "a\u0007b", "a\u001b[31mb"}[d.r.IntN(4)] + d.unique()
 		})},
-	{Name: "escaped-in-json", Kind: LegalVariety, Source: "RFC 8259 7 (every character may be written as a \\u escape)",
+	{Name: "escaped-in-json", Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 7 (every character may be written as a \\u escape)",
 		On: kinds(kText, kValue, kEmail, kPassword, kTimezone, kTerms, kHash), Make: func(d draw) (Mutation, bool) {
 			s, ok := plainValue(d.current).(string)
 			if !ok || s == "" {
@@ -211,58 +251,58 @@ var bodyOps = []BodyOp{
 		On: kinds(kValue, kPhone), Make: setf(func(d draw) any { return repeat("9", 255) })},
 
 	// Email addresses (RFC 5321, 5322; 7.3 InvalidEmail).
-	{Name: "email-new", Kind: LegalVariety, Source: "4.1 (an update stores the new email, which then logs in)",
+	{Name: "email-new", Decided: citeEmail, Kind: LegalVariety, Source: "4.1 (an update stores the new email, which then logs in)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "@" + d.domain })},
-	{Name: "email-plus", Kind: LegalVariety, Source: "RFC 5322 3.2.3 (atext includes +); BLNS",
+	{Name: "email-plus", Decided: citeEmail, Kind: LegalVariety, Source: "RFC 5322 3.2.3 (atext includes +); BLNS",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "+tag@" + d.domain })},
-	{Name: "email-dots", Kind: LegalVariety, Source: "RFC 5322 3.4.1 (dot-atom)",
+	{Name: "email-dots", Decided: citeEmail, Kind: LegalVariety, Source: "RFC 5322 3.4.1 (dot-atom)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract." + d.unique() + ".x@" + d.domain })},
-	{Name: "email-subdomain", Kind: LegalVariety, Source: "RFC 5321 2.3.5 (domain names)",
+	{Name: "email-subdomain", Decided: citeEmail, Kind: LegalVariety, Source: "RFC 5321 2.3.5 (domain names)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "@contract-sub." + d.domain })},
-	{Name: "email-own-in-capitals", Kind: LegalVariety, Source: "RFC 5321 2.4 (domains are case-insensitive); 7.3 (an address is invalid, not taken, when it is one's own)",
+	{Name: "email-own-in-capitals", Decided: citeEmail, Kind: LegalVariety, Source: "RFC 5321 2.4 (domains are case-insensitive); 7.3 (an address is invalid, not taken, when it is one's own)",
 		On: kinds(kEmail), Make: func(d draw) (Mutation, bool) {
 			if d.ownEmail == "" || strings.ToUpper(d.ownEmail) == d.ownEmail {
 				return Mutation{}, false
 			}
 			return Mutation{Value: strings.ToUpper(d.ownEmail)}, true
 		}},
-	{Name: "email-254", Kind: LegalVariety, Source: "RFC 5321 4.5.3.1 (254 characters)",
+	{Name: "email-254", Decided: citeEmail, Kind: LegalVariety, Source: "RFC 5321 4.5.3.1 (254 characters)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return emailOf(d, 254) })},
 	{Name: "email-255", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.Email255, Source: "8 (..255) against RFC 5321 4.5.3.1",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return emailOf(d, 255) })},
-	{Name: "email-256", Kind: NearMiss, Source: "8 (..255)",
+	{Name: "email-256", Decided: citeLimit, Kind: NearMiss, Source: "8 (..255)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return emailOf(d, 256) })},
-	{Name: "email-display-name", Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.4 (a name-addr is no addr-spec)",
+	{Name: "email-display-name", Decided: citeEmail, Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.4 (a name-addr is no addr-spec)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "Quinn <contract-" + d.unique() + "@" + d.domain + ">" })},
-	{Name: "email-no-at", Kind: PlainlyWrong, Cond: condInvalid, Source: "RFC 5322 3.4.1",
+	{Name: "email-no-at", Decided: citeEmail, Kind: PlainlyWrong, Cond: condInvalid, Source: "RFC 5322 3.4.1",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "." + d.domain })},
-	{Name: "email-two-at", Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.4.1",
+	{Name: "email-two-at", Decided: citeEmail, Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.4.1",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "@x@" + d.domain })},
 	{Name: "email-double-dot", Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.2.3 (dot-atom: no two dots in a row)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract.." + d.unique() + "@" + d.domain })},
-	{Name: "email-space", Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.2.3",
+	{Name: "email-space", Decided: citeEmail, Kind: NearMiss, Cond: condInvalid, Source: "RFC 5322 3.2.3",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract " + d.unique() + "@" + d.domain })},
-	{Name: "email-taken", Kind: NearMiss, Reading: openRefusal, Source: "WSTG-ATHN (account enumeration and takeover); 4.1",
+	{Name: "email-taken", Decided: citeSession, Kind: NearMiss, Reading: openRefusal, Source: "WSTG-ATHN (account enumeration and takeover); 4.1",
 		On: kinds(kEmail), Make: func(d draw) (Mutation, bool) { return Mutation{Value: d.taken}, d.taken != "" }},
 	{Name: "email-ip-literal", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnstatedValidity, Source: "RFC 5321 4.1.3 (address literals)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "@[192.0.2.1]" })},
 
 	// Passwords (8: at least 6 characters; 4.1: null keeps it).
-	{Name: "password-6", Kind: LegalVariety, Source: "8 (at least 6 characters)",
+	{Name: "password-6", Decided: citePassword, Kind: LegalVariety, Source: "8 (at least 6 characters)",
 		On: kinds(kPassword), Make: setf(func(d draw) any { return "pw-" + strings.ToLower(d.unique()[:3]) })},
-	{Name: "password-6-two-byte", Kind: LegalVariety, Source: "8 (characters, not bytes); BLNS Two-Byte Characters",
+	{Name: "password-6-two-byte", Decided: citePassword, Kind: LegalVariety, Source: "8 (characters, not bytes); BLNS Two-Byte Characters",
 		On: kinds(kPassword), Make: set(repeat(twoByte, 6))},
-	{Name: "password-5", Kind: NearMiss, Cond: condShort, Source: "8; WSTG-ATHN-07 (weak password policy)",
+	{Name: "password-5", Decided: citePassword, Kind: NearMiss, Cond: condShort, Source: "8; WSTG-ATHN-07 (weak password policy)",
 		On: kinds(kPassword), Make: set("pw-ab")},
-	{Name: "password-5-two-byte", Kind: NearMiss, Cond: condShort, Source: "8 (10 bytes are 5 characters); WSTG-ATHN-07",
+	{Name: "password-5-two-byte", Decided: citePassword, Kind: NearMiss, Cond: condShort, Source: "8 (10 bytes are 5 characters); WSTG-ATHN-07",
 		On: kinds(kPassword), Make: set(repeat(twoByte, 5))},
-	{Name: "password-spaces", Kind: LegalVariety, Source: "8 (any String); WSTG-ATHN-07 (passphrases)",
+	{Name: "password-spaces", Decided: citePassword, Kind: LegalVariety, Source: "8 (any String); WSTG-ATHN-07 (passphrases)",
 		On: kinds(kPassword), Make: setf(func(d draw) any { return "  pass word " + d.unique() + "  " })},
 	{Name: "password-long", Kind: LegalVariety, Source: "WSTG-ATHN-07; bcrypt reads 72 bytes (a longer password must not match its prefix)",
 		On: kinds(kPassword), Make: setf(func(d draw) any { return repeat("p", 72) + "-" + d.unique() })},
 
 	// Timezones (2.1: Area/City).
-	{Name: "timezone-other", Kind: LegalVariety, Source: "2.1 (Area/City); the IANA database",
+	{Name: "timezone-other", Decided: citeTimezone, Kind: LegalVariety, Source: "2.1 (Area/City); the IANA database",
 		On: kinds(kTimezone), Make: setf(func(d draw) any {
 			return []string{"Asia/Tokyo", "America/Port-au-Prince", "Etc/UTC", "America/Argentina/Buenos_Aires"}[d.r.IntN(4)]
 		})},
@@ -270,39 +310,39 @@ var bodyOps = []BodyOp{
 		On: kinds(kTimezone), Make: setf(func(d draw) any { return "Contract/" + d.unique() })},
 
 	// Terms (4.3: must equal the literal I agree).
-	{Name: "terms-case", Kind: NearMiss, Reading: openRefusal, Source: "4.3 (the literal); WSTG-INPV (case folding)",
+	{Name: "terms-case", Decided: citeTerms, Kind: NearMiss, Reading: openRefusal, Source: "4.3 (the literal); WSTG-INPV (case folding)",
 		On: kinds(kTerms), Make: setf(func(d draw) any { return []string{"i agree", "I AGREE", "I Agree"}[d.r.IntN(3)] })},
-	{Name: "terms-padded", Kind: NearMiss, Reading: openRefusal, Source: "4.3 (the literal); WSTG-INPV (whitespace)",
+	{Name: "terms-padded", Decided: citeTerms, Kind: NearMiss, Reading: openRefusal, Source: "4.3 (the literal); WSTG-INPV (whitespace)",
 		On: kinds(kTerms), Make: setf(func(d draw) any { return []string{"I agree ", " I agree", "I  agree"}[d.r.IntN(3)] })},
-	{Name: "terms-refused", Kind: PlainlyWrong, Reading: openRefusal, Source: "4.3",
+	{Name: "terms-refused", Decided: citeTerms, Kind: PlainlyWrong, Reading: openRefusal, Source: "4.3",
 		On: kinds(kTerms), Make: set("I do not agree")},
 
 	// Marketplace hashes (2.3, 8: 40 hexadecimal characters).
-	{Name: "hash-upper-case", Kind: LegalVariety, Source: "2.3 (hexadecimal, in either case)",
+	{Name: "hash-upper-case", Decided: citeHash, Kind: LegalVariety, Source: "2.3 (hexadecimal, in either case)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return strings.ToUpper(d.hash) })},
-	{Name: "hash-39", Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters)",
+	{Name: "hash-39", Decided: citeHash, Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash[:39] })},
-	{Name: "hash-41", Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters)",
+	{Name: "hash-41", Decided: citeHash, Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash + "a" })},
-	{Name: "hash-not-hex", Kind: NearMiss, Reading: openRefusal, Source: "8 (hexadecimal)",
+	{Name: "hash-not-hex", Decided: citeHash, Kind: NearMiss, Reading: openRefusal, Source: "8 (hexadecimal)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash[:39] + "g" })},
-	{Name: "hash-padded", Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters); WSTG-INPV (whitespace trimmed before the check)",
+	{Name: "hash-padded", Decided: citeHash, Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters); WSTG-INPV (whitespace trimmed before the check)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return []string{" " + d.hash, d.hash + " ", " " + d.hash + " "}[d.r.IntN(3)] })},
-	{Name: "hash-of-no-app", Kind: NearMiss, Reading: openRefusal, Source: "1 (an app exists in a store); 4.2",
+	{Name: "hash-of-no-app", Decided: citeStore, Kind: NearMiss, Reading: openRefusal, Source: "1 (an app exists in a store); 4.2",
 		On: kinds(kHash), Make: set(repeat("0", 40))},
 
 	// Phone extensions (2.1: String or null).
-	{Name: "extension-new", Kind: LegalVariety, Source: "2.1 (String or null)",
+	{Name: "extension-new", Decided: citeExtension, Kind: LegalVariety, Source: "2.1 (String or null)",
 		On: kinds(kExtension), Make: setf(func(d draw) any { return strconv.Itoa(100 + d.r.IntN(900)) })},
-	{Name: "extension-number", Kind: NearMiss, Cond: condNotAllowed, Source: "2.1 (String or null, not a Number)",
+	{Name: "extension-number", Decided: citeExtension, Kind: NearMiss, Cond: condNotAllowed, Source: "2.1 (String or null, not a Number)",
 		On: kinds(kExtension), Make: set(json.Number("42"))},
 
 	// Flags.
-	{Name: "flag-toggled", Kind: LegalVariety, Source: "4.1 (an update stores the flags)",
+	{Name: "flag-toggled", Decided: citeFlag, Kind: LegalVariety, Source: "4.1 (an update stores the flags)",
 		On: kinds(kFlag), Make: setf(func(d draw) any { b, _ := d.current.(bool); return !b })},
 
 	// Ids of the catalogues.
-	{Name: "id-other", Kind: LegalVariety, Source: "4.3, 4.4 (an update stores the id sent)",
+	{Name: "id-other", Decided: citeClientUpdate, Kind: LegalVariety, Source: "4.3, 4.4 (an update stores the id sent)",
 		On: kinds(kID), Make: func(d draw) (Mutation, bool) {
 			ids := d.ids[d.f.catalogue]
 			var others []int64
@@ -316,13 +356,13 @@ var bodyOps = []BodyOp{
 			}
 			return Mutation{Value: json.Number(strconv.FormatInt(others[d.r.IntN(len(others))], 10))}, true
 		}},
-	{Name: "id-unknown", Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "WSTG-ATHZ-04 (references to objects that do not exist)",
+	{Name: "id-unknown", Decided: citeTyped, Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "WSTG-ATHZ-04 (references to objects that do not exist)",
 		On: kinds(kID), Make: set(json.Number("999999999"))},
-	{Name: "id-zero", Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "WSTG-INPV (boundary values)",
+	{Name: "id-zero", Decided: citeTyped, Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "WSTG-INPV (boundary values)",
 		On: kinds(kID), Make: set(json.Number("0"))},
-	{Name: "id-negative", Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "WSTG-INPV (boundary values)",
+	{Name: "id-negative", Decided: citeTyped, Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "WSTG-INPV (boundary values)",
 		On: kinds(kID), Make: set(json.Number("-1"))},
-	{Name: "id-past-int64", Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "RFC 8259 6 (numbers beyond what an implementation holds)",
+	{Name: "id-past-int64", Decided: citeTyped, Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "RFC 8259 6 (numbers beyond what an implementation holds)",
 		On: kinds(kID), Make: set(json.Number("9223372036854775808"))},
 	{Name: "id-decimal-form", Kind: LegalVariety, Reading: mayReadAs, Freedom: &policy.NumberForms, Source: "RFC 8259 6 (1.0 and 1e0 are numbers)",
 		On: kinds(kID), Make: func(d draw) (Mutation, bool) {
@@ -335,12 +375,12 @@ var bodyOps = []BodyOp{
 		}},
 
 	// Objects.
-	{Name: "object-empty", Kind: NearMiss, Reading: openRefusal, Cond: condMissing, Source: "RFC 8259 4 (an object with no members)",
+	{Name: "object-empty", Decided: citeTyped, Kind: NearMiss, Reading: openRefusal, Cond: condMissing, Source: "RFC 8259 4 (an object with no members)",
 		On: func(f field) bool {
 			return f.kind == kObject && f.path != "client" && f.path != "app" && !strings.HasSuffix(f.path, ".app")
 		},
 		Make: set(map[string]any{})},
-	{Name: "object-new", Kind: LegalVariety, Source: "4.1 (a client with the user), 4.3 (an app with the client)",
+	{Name: "object-new", Decided: citeClientWithUser, Kind: LegalVariety, Source: "4.1 (a client with the user), 4.3 (an app with the client)",
 		On: func(f field) bool {
 			return f.kind == kObject && (f.path == "client" || strings.HasSuffix("."+f.path, ".app") && len(f.children) > 0)
 		},
@@ -348,7 +388,7 @@ var bodyOps = []BodyOp{
 			o := d.newObject(d.f.path)
 			return Mutation{Value: o}, o != nil
 		}},
-	{Name: "app-given", Kind: NearMiss, Reading: openRefusal, Source: "4.4 (app must not be given to PUT /clients)",
+	{Name: "app-given", Decided: citeNoApp, Kind: NearMiss, Reading: openRefusal, Source: "4.4 (app must not be given to PUT /clients)",
 		On: func(f field) bool { return f.path == "app" && len(f.children) == 0 }, Make: set(map[string]any{"name": "contract-app"})},
 }
 
@@ -421,6 +461,7 @@ func bodyOp(name string) (BodyOp, bool) {
 // (reference.go).
 type posOp struct {
 	Name    string
+	Decided policy.Cite // as BodyOp's
 	Kind    Kind
 	Source  string
 	Reading reading
@@ -430,18 +471,18 @@ type posOp struct {
 // credOps are the operators on a credential, by scheme: the secret and the
 // way it is sent.
 var credOps = []posOp{
-	{Name: "as-specified", Kind: LegalVariety, Source: "5 (each of the three schemes authenticates)"},
-	{Name: "header-name-case", Kind: LegalVariety, Source: "RFC 9110 5.1 (field names are case-insensitive)"},
-	{Name: "secret-character-added", Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison accepts more); WSTG-SESS-01"},
-	{Name: "secret-last-character-removed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a key matched by its prefix); WSTG-SESS-01"},
-	{Name: "secret-last-character-changed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a comparison of a prefix or a hash); WSTG-SESS-01"},
-	{Name: "secret-first-character-changed", Kind: NearMiss, Source: "WSTG-ATHN-04 (a suffix comparison); WSTG-SESS-01"},
+	{Name: "as-specified", Decided: citeSchemes, Kind: LegalVariety, Source: "5 (each of the three schemes authenticates)"},
+	{Name: "header-name-case", Decided: citeHeaderCase, Kind: LegalVariety, Source: "RFC 9110 5.1 (field names are case-insensitive)"},
+	{Name: "secret-character-added", Decided: citeAuth, Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison accepts more); WSTG-SESS-01"},
+	{Name: "secret-last-character-removed", Decided: citeAuth, Kind: NearMiss, Source: "WSTG-ATHN-04 (a key matched by its prefix); WSTG-SESS-01"},
+	{Name: "secret-last-character-changed", Decided: citeAuth, Kind: NearMiss, Source: "WSTG-ATHN-04 (a comparison of a prefix or a hash); WSTG-SESS-01"},
+	{Name: "secret-first-character-changed", Decided: citeAuth, Kind: NearMiss, Source: "WSTG-ATHN-04 (a suffix comparison); WSTG-SESS-01"},
 	{Name: "secret-upper-case", Kind: NearMiss, Reading: mayReadAs, Freedom: &policy.SecretForms, Source: "WSTG-SESS-01 (token entropy, case folding)"},
-	{Name: "secret-empty", Kind: NearMiss, Source: "WSTG-ATHN-04 (an empty credential)"},
-	{Name: "secret-of-the-other-scheme", Kind: NearMiss, Source: "WSTG-ATHN-04, WSTG-SESS-01 (an api key where a session token belongs, and back)"},
-	{Name: "unspecified-place", Kind: NearMiss, Source: "WSTG-ATHN-04 (Bearer, a bare key, an apiKey query: places 5 does not name)"},
-	{Name: "neighbouring-place", Kind: NearMiss, Source: "WSTG-ATHN-04 (the secret under a name beside the one 5 gives: a Bearer key, a session token in Authorization, a session_token query)"},
-	{Name: "wrong-secret", Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
+	{Name: "secret-empty", Decided: citeAuth, Kind: NearMiss, Source: "WSTG-ATHN-04 (an empty credential)"},
+	{Name: "secret-of-the-other-scheme", Decided: citeAuth, Kind: NearMiss, Source: "WSTG-ATHN-04, WSTG-SESS-01 (an api key where a session token belongs, and back)"},
+	{Name: "unspecified-place", Decided: citeAuth, Kind: NearMiss, Source: "WSTG-ATHN-04 (Bearer, a bare key, an apiKey query: places 5 does not name)"},
+	{Name: "neighbouring-place", Decided: citeAuth, Kind: NearMiss, Source: "WSTG-ATHN-04 (the secret under a name beside the one 5 gives: a Bearer key, a session token in Authorization, a session_token query)"},
+	{Name: "wrong-secret", Decided: citeAuth, Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
 	{Name: "scheme-word-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.SchemeWord, Source: "RFC 9110 11.1 (the auth-scheme is case-insensitive)"},
 	{Name: "scheme-spaces", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.SchemeWord, Source: "RFC 9110 11.4 (1*SP between scheme and credentials)"},
 }
@@ -461,40 +502,40 @@ func credOpFits(scheme, op string) bool {
 }
 
 // noCred is the one credential operator of its own position: none at all.
-var noCred = posOp{Name: "none", Kind: PlainlyWrong, Source: "5 (not authenticated: 401); WSTG-ATHN-04"}
+var noCred = posOp{Name: "none", Decided: citeAuth, Kind: PlainlyWrong, Source: "5 (not authenticated: 401); WSTG-ATHN-04"}
 
 // loginOps are the operators on the secrets of POST /sessions.
 var loginOps = map[string][]posOp{
 	"email": {
-		{Name: "as-specified", Kind: LegalVariety, Source: "5 (an account's credentials open a session)"},
+		{Name: "as-specified", Decided: citeSession, Kind: LegalVariety, Source: "5 (an account's credentials open a session)"},
 		{Name: "login-email-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.LoginEmailCase, Source: "RFC 5321 2.4; WSTG-ATHN"},
-		{Name: "login-email-plus", Kind: NearMiss, Source: "WSTG-ATHN (address normalisation)"},
-		{Name: "login-email-extended", Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison)"},
-		{Name: "login-email-other-account", Kind: NearMiss, Source: "WSTG-ATHN-04 (another account's email with this password)"},
-		{Name: "login-email-unknown", Kind: PlainlyWrong, Source: "WSTG-ATHN (account enumeration)"},
-		{Name: "login-email-before-change", Kind: NearMiss, Source: "4.1 (the old address no longer logs in after a change)"},
-		{Name: "login-email-after-change", Kind: LegalVariety, Source: "4.1 (the new address logs in)"},
-		{Name: "login-email-empty", Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
+		{Name: "login-email-plus", Decided: citeSession, Kind: NearMiss, Source: "WSTG-ATHN (address normalisation)"},
+		{Name: "login-email-extended", Decided: citeSession, Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison)"},
+		{Name: "login-email-other-account", Decided: citeSession, Kind: NearMiss, Source: "WSTG-ATHN-04 (another account's email with this password)"},
+		{Name: "login-email-unknown", Decided: citeSession, Kind: PlainlyWrong, Source: "WSTG-ATHN (account enumeration)"},
+		{Name: "login-email-before-change", Decided: citeSession, Kind: NearMiss, Source: "4.1 (the old address no longer logs in after a change)"},
+		{Name: "login-email-after-change", Decided: citeSession, Kind: LegalVariety, Source: "4.1 (the new address logs in)"},
+		{Name: "login-email-empty", Decided: citeSession, Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
 	},
 	"password": {
-		{Name: "login-password-extended", Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison)"},
-		{Name: "login-password-prefixed", Kind: NearMiss, Source: "WSTG-ATHN-04"},
-		{Name: "login-password-upper-case", Kind: NearMiss, Source: "WSTG-ATHN-07 (passwords are case-sensitive)"},
-		{Name: "login-password-trailing-space", Kind: NearMiss, Source: "WSTG-ATHN-04 (trimmed comparison)"},
-		{Name: "login-password-other-account", Kind: NearMiss, Source: "WSTG-ATHN-04"},
-		{Name: "login-password-72-byte-prefix", Kind: NearMiss, Source: "bcrypt reads 72 bytes; WSTG-ATHN-07"},
-		{Name: "login-password-sql", Kind: PlainlyWrong, Source: "WSTG-INPV-05 (a tautology for a password); BLNS SQL Injection"},
-		{Name: "login-password-empty", Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
-		{Name: "login-password-new", Kind: LegalVariety, Source: "4.1 (a new password logs in)"},
-		{Name: "login-password-before-change", Kind: NearMiss, Source: "4.1 (the password replaced no longer logs in); WSTG-ATHN-09 (weak password change)"},
+		{Name: "login-password-extended", Decided: citeSession, Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison)"},
+		{Name: "login-password-prefixed", Decided: citeSession, Kind: NearMiss, Source: "WSTG-ATHN-04"},
+		{Name: "login-password-upper-case", Decided: citeSession, Kind: NearMiss, Source: "WSTG-ATHN-07 (passwords are case-sensitive)"},
+		{Name: "login-password-trailing-space", Decided: citeSession, Kind: NearMiss, Source: "WSTG-ATHN-04 (trimmed comparison)"},
+		{Name: "login-password-other-account", Decided: citeSession, Kind: NearMiss, Source: "WSTG-ATHN-04"},
+		{Name: "login-password-72-byte-prefix", Decided: citeSession, Kind: NearMiss, Source: "bcrypt reads 72 bytes; WSTG-ATHN-07"},
+		{Name: "login-password-sql", Decided: citeSession, Kind: PlainlyWrong, Source: "WSTG-INPV-05 (a tautology for a password); BLNS SQL Injection"},
+		{Name: "login-password-empty", Decided: citeSession, Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
+		{Name: "login-password-new", Decided: citeSession, Kind: LegalVariety, Source: "4.1 (a new password logs in)"},
+		{Name: "login-password-before-change", Decided: citeSession, Kind: NearMiss, Source: "4.1 (the password replaced no longer logs in); WSTG-ATHN-09 (weak password change)"},
 	},
 }
 
 // pathOps are the operators on the id of a PUT's path.
 var pathOps = []posOp{
-	{Name: "own", Kind: LegalVariety, Source: "4.1, 4.4 (the caller's own resource)"},
-	{Name: "other", Kind: NearMiss, Source: "5 (403); WSTG-ATHZ-04 (insecure direct object references)"},
-	{Name: "unknown", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.UnknownID, Source: "7.2 (404); WSTG-ATHZ-04"},
+	{Name: "own", Decided: citeUpdate, Kind: LegalVariety, Source: "4.1, 4.4 (the caller's own resource)"},
+	{Name: "other", Decided: citeForbidden, Kind: NearMiss, Source: "5 (403); WSTG-ATHZ-04 (insecure direct object references)"},
+	{Name: "unknown", Decided: citeNotFound, Kind: NearMiss, Reading: openRefusal, Freedom: &policy.UnknownID, Source: "7.2 (404); WSTG-ATHZ-04"},
 	{Name: "neighbour", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.UnknownID, Source: "WSTG-ATHZ-04 (the next id); RFC 8259 6 (an id read as a float names its neighbour)"},
 	{Name: "zero", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "WSTG-INPV (boundary values)"},
 	{Name: "negative", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "WSTG-INPV (boundary values)"},
@@ -502,19 +543,19 @@ var pathOps = []posOp{
 	{Name: "letters", Kind: PlainlyWrong, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "WSTG-INPV; BLNS"},
 	{Name: "past-int64", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "RFC 8259 6; WSTG-INPV (integer overflow)"},
 	{Name: "leading-zero", Kind: LegalVariety, Reading: mayReadAs, Freedom: &policy.MalformedID, Source: "RFC 3986 (a path segment is text); WSTG-INPV"},
-	{Name: "created", Kind: LegalVariety, Source: "4.3, 4.4 (a client made by the caller is the caller's)"},
+	{Name: "created", Decided: citeClientUpdate, Kind: LegalVariety, Source: "4.3, 4.4 (a client made by the caller is the caller's)"},
 }
 
 // versionOps are the operators on the version segment (9).
 var versionOps = []posOp{
-	{Name: "other-served-form", Kind: LegalVariety, Source: "9 (v1 and v1.0 name the one version)"},
-	{Name: "unknown-version", Kind: NearMiss, Source: "9 (one version is available); RFC 3986 3.3"},
+	{Name: "other-served-form", Decided: citeVersionForms, Kind: LegalVariety, Source: "9 (v1 and v1.0 name the one version)"},
+	{Name: "unknown-version", Decided: citeVersion, Kind: NearMiss, Source: "9 (one version is available); RFC 3986 3.3"},
 }
 
 // typeOps are the operators on the Content-Type of a body.
 var typeOps = []posOp{
-	{Name: "charset-parameter", Kind: LegalVariety, Source: "RFC 9110 8.3.1 (media type parameters); RFC 8259 8.1"},
-	{Name: "media-type-case", Kind: LegalVariety, Source: "RFC 9110 8.3.1 (type and subtype are case-insensitive)"},
+	{Name: "charset-parameter", Decided: citeBodyJSON, Kind: LegalVariety, Source: "RFC 9110 8.3.1 (media type parameters); RFC 8259 8.1"},
+	{Name: "media-type-case", Decided: citeBodyJSON, Kind: LegalVariety, Source: "RFC 9110 8.3.1 (type and subtype are case-insensitive)"},
 	{Name: "text-plain", Kind: NearMiss, Reading: mayRefuse, Freedom: &policy.ContentType, Source: "RFC 9110 8.3; freedom content-type"},
 }
 
@@ -527,16 +568,16 @@ var typeValue = map[string]string{
 
 // wireOps are the operators on the whole body.
 var wireOps = []posOp{
-	{Name: wirePretty, Kind: LegalVariety, Source: "RFC 8259 2 (insignificant whitespace)"},
-	{Name: wireReordered, Kind: LegalVariety, Source: "RFC 8259 4 (an object is an unordered collection)"},
-	{Name: wireEscapes, Kind: LegalVariety, Source: "RFC 8259 7 (\\u escapes, surrogate pairs)"},
-	{Name: wireSolidus, Kind: LegalVariety, Source: "RFC 8259 7 (\\/ is /)"},
+	{Name: wirePretty, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 2 (insignificant whitespace)"},
+	{Name: wireReordered, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 4 (an object is an unordered collection)"},
+	{Name: wireEscapes, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 7 (\\u escapes, surrogate pairs)"},
+	{Name: wireSolidus, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 7 (\\/ is /)"},
 	{Name: wireDuplicate, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.DuplicateKeys, Source: "RFC 8259 4 (names should be unique); WSTG-INPV-04 (parameter pollution)"},
 	{Name: wireUnnamed, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnnamedField, Source: "WSTG-INPV (mass assignment); freedom unnamed-field"},
-	{Name: wireNotJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2; BLNS"},
-	{Name: wireArray, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5 (an array is JSON, not the object 4 asks for)"},
-	{Name: wireScalar, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2 (a scalar is a JSON text)"},
-	{Name: wireEmpty, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 9110 8.6 (an empty content)"},
+	{Name: wireNotJSON, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2; BLNS"},
+	{Name: wireArray, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5 (an array is JSON, not the object 4 asks for)"},
+	{Name: wireScalar, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2 (a scalar is a JSON text)"},
+	{Name: wireEmpty, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 9110 8.6 (an empty content)"},
 	{Name: wireDeep, Kind: NearMiss, Reading: openRefusal, Source: "RFC 8259 9 (limits on nesting); WSTG-INPV (resource exhaustion)"},
 	{Name: wireLarge, Kind: PlainlyWrong, Reading: mayRefuse, Freedom: &policy.SizeLimitFreedom, Source: "RFC 9110 15.5.14 (413); freedom size-limit"},
 }

@@ -34,6 +34,7 @@ type seqState struct {
 	// tokStep is the step whose answer gave it (-1: before the sequence).
 	tokStep  map[string]int
 	password map[string]string           // each account's password now
+	apiKeys  map[string]string           // each account's api key (the reference's are the target's)
 	ids      map[string]map[int64]string // kind: reference id -> the target's id
 	rids     map[string]map[string]int64 // kind: the target's id -> reference id
 	idStep   map[string]int              // kind:target id -> the step whose answer showed it first
@@ -137,7 +138,7 @@ func (wd *world) newSequence() (*seqState, error) {
 		ref:    pricing.NewStore(seed, pricing.NewSource(nil), pricing.Deviations{}),
 		refTok: map[string]string{}, tok: map[string]string{}, tokStep: map[string]int{}, password: map[string]string{},
 		ids: map[string]map[int64]string{}, rids: map[string]map[string]int64{}, idStep: map[string]int{}, dateStep: map[string]int{},
-		posted: map[string][]posted{}, unbindable: map[int64]bool{}, pwEpoch: map[int64]int{},
+		posted: map[string][]posted{}, unbindable: map[int64]bool{}, pwEpoch: map[int64]int{}, apiKeys: map[string]string{},
 		uid: sequenceUID.Add(1),
 	}
 	for name, a := range wd.acct {
@@ -148,6 +149,7 @@ func (wd *world) newSequence() (*seqState, error) {
 		_, _, tok := a.state()
 		s.refTok[name], s.tok[name], s.tokStep[name] = sess.Token, tok, -1
 		s.password[name] = a.password
+		s.apiKeys[name] = a.apiKey
 		s.bind("user", refID(name), a.userID, -1)
 		s.bind("client", refID(name), a.clientID, -1)
 	}
@@ -179,6 +181,14 @@ type verdict struct {
 	// group, a 400 may leave the others of it unnamed (an address checked
 	// by its country's form, freedom unstated-validity).
 	together [][]string
+	// adopt are the fields whose value in a 200 is the target's to choose
+	// (readingSet.adopt): the reference takes what it answers.
+	adopt []string
+	// heldKey names the kind of input and its place, where the step's one
+	// change is a value no sentence of the spec judges: the target's
+	// answer is held there for the run (judgement.hold); heldField is the
+	// field.
+	heldKey, heldField string
 }
 
 // want is what a 200 answer must show.
@@ -189,6 +199,53 @@ type want struct {
 	app    pricing.App
 	sess   pricing.Session
 	fresh  bool // the entity is new: its id is bound now
+	// adopt are the fields whose value is the target's to choose
+	// (verdict.adopt).
+	adopt []string
+}
+
+// patch writes a value the target chose into the reference's user or
+// client of id (res "/users/" or "/clients/"), through the reference's own
+// PUT with the value's conditions waived, and refreshes held (a
+// *pricing.User or *pricing.Client) with what the reference now holds. It
+// reports whether the reference took it.
+func (s *seqState) patch(res string, id int64, path string, v any, held any) bool {
+	var body map[string]any
+	key := ""
+	switch res {
+	case "/users/":
+		u, err := s.ref.User(id)
+		if err != nil {
+			return false
+		}
+		body = userBody(u)
+		key = s.apiKeys[s.actorOf(id)]
+	default:
+		c, err := s.ref.Client(id)
+		if err != nil {
+			return false
+		}
+		body = clientBody(c)
+		for _, name := range []string{"A", "B"} {
+			if s.ref.IsMember(refID(name), id) {
+				key = s.apiKeys[name]
+			}
+		}
+	}
+	setPath(body, path, v, false)
+	req := api.Request{Method: http.MethodPut, Path: "/v1" + res + strconv.FormatInt(id, 10),
+		Header: http.Header{"Authorization": {"api-key " + key}, "Content-Type": {"application/json"}}, Body: []byte(Step{Base: body}.encode())}
+	plan := refAPI.ExplainWaiving(s.ref, req, func(string, pricing.Condition) bool { return true })
+	if !plan.Accepted() || plan.Commit().Status != http.StatusOK {
+		return false
+	}
+	switch h := held.(type) {
+	case *pricing.User:
+		*h, _ = s.ref.User(id)
+	case *pricing.Client:
+		*h, _ = s.ref.Client(id)
+	}
+	return true
 }
 
 func (v verdict) allows(status int) bool {
@@ -223,6 +280,7 @@ func (v *verdict) also(o verdict) {
 	v.anyNames = v.anyNames || o.anyNames
 	v.alone = append(v.alone, o.alone...)
 	v.together = append(v.together, o.together...)
+	v.adopt = append(v.adopt, o.adopt...)
 	v.noField = v.noField || o.noField
 	if v.accept == nil {
 		v.accept = o.accept
@@ -464,15 +522,15 @@ func (wd *world) resourceVerdict(s *seqState, st Step, req api.Request, plan api
 		v.grant(policy.MalformedID)
 		decimal := req
 		decimal.Path = strings.Replace(req.Path, "/0", "/", 1)
-		v.also(wd.bodyVerdict(s, st, refAPI.Explain(s.ref, decimal)))
+		v.also(wd.bodyVerdict(s, st, decimal, refAPI.Explain(s.ref, decimal)))
 		return v
 	case plan.Refused(api.RuleMalformedID):
 		path = verdict{statuses: policy.MalformedID.Statuses, anyNames: true, noField: true, rule: "7.2: an id that is no id"}
 		path.grant(policy.MalformedID)
 	default:
-		return wd.bodyVerdict(s, st, plan)
+		return wd.bodyVerdict(s, st, req, plan)
 	}
-	if body := wd.bodyVerdict(s, st, plan); body.refuses() {
+	if body := wd.bodyVerdict(s, st, req, plan); body.refuses() {
 		// Refused for its path and for its body: a server may check either
 		// first (policy.CheckOrder).
 		path.also(body)
@@ -511,7 +569,7 @@ func unreadBody(plan api.Plan) bool {
 
 // bodyVerdict judges the body of a request, as the reference's plan read
 // it.
-func (wd *world) bodyVerdict(s *seqState, st Step, plan api.Plan) verdict {
+func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Plan) verdict {
 	if rawWire(st.Wire) {
 		v := verdict{any4xx: true, anyNames: true, noField: true, rule: "7.2: a body that is no JSON object is a client's mistake"}
 		v.grant(policy.UnstatedRefusal)
@@ -520,10 +578,22 @@ func (wd *world) bodyVerdict(s *seqState, st Step, plan api.Plan) verdict {
 	if unreadBody(plan) || plan.Body == nil {
 		return verdict{any4xx: true, anyNames: true, noField: true, rule: "7.2: a body that is no JSON object"}
 	}
+	if own := ownValues(st, fieldErrors(plan)); len(own) > 0 {
+		// A field no operator touched holds the target's own value, which
+		// the target took before: the reference takes it too.
+		plan = refAPI.ExplainWaiving(s.ref, req, waiving(own))
+	}
 	body, errs := plan.Body, fieldErrors(plan)
 	v := verdict{rule: "7.1, 7.3, 8"}
 	mays := wd.readings(st, body, errs)
-	v.together = mays.together
+	v.together, v.adopt = mays.together, mays.adopt
+	if m := mays.silent; len(m) == 1 && len(st.Muts) == 1 && plainForm(st) {
+		// The kind of input, its place, and what the reference made of it:
+		// the reference's answer tells the contexts the spec's rules tell
+		// apart (an empty app name beside a hash, or without one).
+		v.heldKey = fmt.Sprintf("%s | %s | %s | %s | the reference %s it", st.Op, m[0].Field, m[0].Op, m[0].Shape, map[bool]string{true: "refuses", false: "takes"}[len(errs) > 0])
+		v.heldField = m[0].Field
+	}
 	for _, m := range mays.refuse {
 		v.mayName = append(v.mayName, m.field)
 		v.grant(m.f)
@@ -548,6 +618,12 @@ func (wd *world) bodyVerdict(s *seqState, st Step, plan api.Plan) verdict {
 			v.any4xx = true
 			v.mayName = append(v.mayName, r.field)
 			v.grant(policy.UnstatedRefusal)
+		case r.reading == silent:
+			// Refused by the reference where the spec is silent: any 4xx,
+			// or taken (below).
+			v.any4xx = true
+			v.mayName = append(v.mayName, r.field)
+			v.grant(policy.Silent)
 		case r.reading == mayReadAs:
 			// Refused with any 4xx, or read as it reads (below).
 			v.any4xx = true
@@ -577,12 +653,86 @@ func (wd *world) bodyVerdict(s *seqState, st Step, plan api.Plan) verdict {
 			break
 		}
 	}
+	if len(mays.silent) > 0 {
+		// The target may take the values the spec does not judge: the
+		// reference adopts that reading, waiving their conditions, and
+		// keeping (or the target defaulting) a field left out.
+		taken := deepCopy(st.body()).(map[string]any)
+		var paths []string
+		for _, m := range mays.silent {
+			paths = append(paths, m.Field)
+			if kept, ok := getPath(st.Base, m.Field); ok && (m.Remove || m.Value == nil) {
+				setPath(taken, m.Field, kept, false)
+			}
+		}
+		alt := Step{Base: plainValue(taken).(map[string]any), Wire: st.Wire}
+		if ap := refAPI.ExplainWaiving(s.ref, wd.refRequest(s, st, alt.encode()), waiving(paths)); ap.Accepted() && !slices.Contains(v.statuses, 200) {
+			v.statuses = append(v.statuses, 200)
+			v.accept = wd.acceptOf(s, st, ap)
+			v.grant(policy.Silent)
+		}
+	}
 	for _, m := range mays.refuse {
 		// A refusal for what a freedom lets a server refuse may name that
 		// alone (a duplicate member refused before the fields are read).
 		v.alone = append(v.alone, m.field)
 	}
 	return v
+}
+
+// plainForm reports whether a step sends its body and credential as the
+// spec writes them, at the caller's own resource: an answer to it is about
+// its body alone.
+func plainForm(st Step) bool {
+	return st.Recorded == "" && st.Wire == "" && st.ContentType == "" && st.Version == "" &&
+		(st.Cred.Op == "" || st.Cred.Op == "as-specified" || st.Cred.Op == "header-name-case") &&
+		(st.Path == "" || st.Path == "own" || st.Path == "created")
+}
+
+// ownValues are the fields of a body's errors that no operator of the step
+// touched, refused for a condition of their value (not a type, not a
+// missing field): values the target itself holds.
+func ownValues(st Step, errs []pricing.FieldError) []string {
+	var out []string
+	for _, e := range errs {
+		switch pricing.Condition(e.Rule) {
+		case pricing.CondEmpty, pricing.CondBlank, pricing.CondLength, pricing.CondForm:
+			if !st.mutated(e.FieldName) {
+				out = append(out, e.FieldName)
+			}
+		}
+	}
+	return out
+}
+
+// waiving is a Waive (pricing.Validator) for the fields at paths and
+// below them.
+func waiving(paths []string) func(string, pricing.Condition) bool {
+	return func(field string, _ pricing.Condition) bool {
+		for _, p := range paths {
+			if field == p || strings.HasPrefix(field, p+".") {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// decided reports whether the spec decides what an operator's value at a
+// field is worth: the operator's own cite or freedom, or one that the
+// field's kind gives it (a new free text is stored as sent; terms that are
+// not the literal are refused, whichever operator made them).
+func decided(o BodyOp, f field) bool {
+	if o.Decided.Decided() || o.Freedom != nil {
+		return true
+	}
+	switch o.Name {
+	case "new-value":
+		return f.kind == kText || f.kind == kPhone
+	case "absent", "null", "empty":
+		return f.kind == kTerms || f.kind == kHash && o.Name == "empty"
+	}
+	return false
 }
 
 // fieldReading is how one field's operator is judged.
@@ -599,6 +749,12 @@ type readingSet struct {
 	alts   []altReading   // lenient readings of the body
 	// together: groups of fields a server may judge together.
 	together [][]string
+	// silent are the mutations whose value the spec does not judge: the
+	// target may take or refuse each, and the reference adopts its choice.
+	silent []Mutation
+	// adopt are the fields whose value the target's answer gives (a
+	// silent value it may store otherwise, a default for one left out).
+	adopt []string
 }
 
 // altReading is the body as a lenient server reads it, and the freedom
@@ -646,9 +802,19 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 			r.f = *o.Freedom
 		}
 		c, coded := specCode(st.Op, f, o, body)
+		if coded && o.Cond == condInvalid && !o.Decided.Decided() {
+			// Whether the value is invalid at all is what the spec does not
+			// say (two dots in a row): its code binds no one.
+			coded = false
+		}
 		if coded {
 			r.reading = strict
 			rs.codes = append(rs.codes, m.Field+"="+c.String())
+		} else if !decided(o, f) {
+			// The spec does not judge the value: the target's choice.
+			r.reading, r.f = silent, policy.Silent
+			rs.silent = append(rs.silent, m)
+			rs.adopt = append(rs.adopt, m.Field)
 		}
 		if (m.Remove || m.Value == nil && f.kind != kExtension || emptyObject(m.Value)) && !f.optional && !refused(m.Field) {
 			// Left out where the mock takes a default: a server may ask
@@ -681,7 +847,7 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 			r.reading, r.f = mayReadAs, policy.PutClientTerms
 		}
 		switch r.reading {
-		case mayRefuse:
+		case mayRefuse, silent:
 			if !refused(m.Field) {
 				rs.refuse = append(rs.refuse, r)
 			}
@@ -834,8 +1000,6 @@ func specCode(op Op, f field, o BodyOp, body map[string]any) (pricing.Code, bool
 		cond = condShort
 	case o.Name == "empty" && f.kind == kEmail:
 		cond = condInvalid
-	case o.Name == "empty" && f.kind == kExtension:
-		cond = condNotAllowed
 	}
 	c, ok := f.codes[cond]
 	if !ok || cond == "" {

@@ -132,6 +132,27 @@ func TestVerdicts(t *testing.T) {
 		{name: "a login with the email in capitals: the session, or a refusal", step: func(s *seqState) Step {
 			return Step{Op: OpLogin, Actor: "A", Login: [2]string{"{{upper:A.email}}", "{{A.password}}"}}
 		}, statuses: []int{200, 400, 401}, freedoms: []string{"login-email-case"}, ok200: true},
+		// Silent: the spec does not judge the value; either answer, then held.
+		{name: "two dots in a row in an email: refused by the mock, taken by WHATWG: either (silent)", step: func(s *seqState) Step {
+			return userStep(s, mut("email", "email-double-dot", "contract..q@example.com"))
+		}, statuses: []int{400, 200}, any4xx: true, freedoms: []string{"silent"}, ok200: true},
+		{name: "no email in an update: refused by the mock, kept by another: either (silent)", step: func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "email", Op: "absent", Remove: true})
+		}, statuses: []int{400, 200}, any4xx: true, freedoms: []string{"silent"}, ok200: true},
+		{name: "an empty phone extension: refused by the mock, a String to another: either (silent)", step: func(s *seqState) Step {
+			return userStep(s, mut("phoneExtension", "empty", ""))
+		}, statuses: []int{400, 200}, any4xx: true, freedoms: []string{"silent"}, ok200: true},
+		{name: "null for an optional address line: taken by the mock as none, refused by another: either (silent)", step: func(s *seqState) Step {
+			cl, _ := s.ref.Client(1)
+			return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl),
+				Muts: []Mutation{mut("addressLine2", "null", nil)}}
+		}, statuses: []int{200}, any4xx: true, freedoms: []string{"silent"}, ok200: true},
+		{name: "a real Area/City timezone with three parts: taken (2.1's form, an IANA name)", step: func(s *seqState) Step {
+			return userStep(s, mut("timezone", "timezone-other", "America/Argentina/Buenos_Aires"))
+		}, statuses: []int{200}, ok200: true},
+		{name: "an empty first name and two dots in the email: the first name refused with its code whatever the email", step: func(s *seqState) Step {
+			return userStep(s, mut("firstName", "empty", ""), mut("email", "email-double-dot", "contract..q@example.com"))
+		}, statuses: []int{400}, any4xx: true, required: []string{"firstName"}, codes: []string{"firstName=InvalidFirstName"}, freedoms: []string{"silent"}},
 		{name: "a login with the password in capitals: refused, 400 or 401", step: func(s *seqState) Step {
 			return Step{Op: OpLogin, Actor: "A", Login: [2]string{"{{A.email}}", "{{upper:A.password}}"}}
 		}, statuses: []int{400, 401}, freedoms: []string{"login-refused"}},

@@ -54,10 +54,10 @@ type Divergence struct {
 	// Check is the judgement of the oracle that found it (package policy),
 	// and Cite the words of the spec that decide it.
 	Check, Cite string
-	Feature   string // the reproducer
-	Pair      int
-	Steps     int    // of the shrunk sequence
-	Signature string // operation and kind of difference
+	Feature     string // the reproducer
+	Pair        int
+	Steps       int    // of the shrunk sequence
+	Signature   string // operation and kind of difference
 	// Proof is what the suite said running the reproducer against the
 	// target: the failure that shows the divergence.
 	Proof string

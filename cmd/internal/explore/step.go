@@ -58,6 +58,10 @@ type Mutation struct {
 	// which a correct server may store instead of refusing Value; nil:
 	// none.
 	Alt any
+	// Shape is the kind of input the value is: its JSON with the run's
+	// unique words blanked, so that two draws of one operator that differ
+	// only by them are the same kind (a held choice's key).
+	Shape string
 }
 
 // Cred is how a request authenticates: a scheme of section 5 (api-key,

@@ -204,6 +204,11 @@ var (
 		Mock:     "the mock writes RFC 3339 in UTC, whole seconds",
 		Accepted: "any ISO 8601 form, compared as instants at the precision written; a date of an event that just happened within `clock_skew` of the runner's clock; a session's `created` a date-time (2.4)",
 	}
+	Silent = Freedom{
+		ID: "silent", Section: "2, 4, 7.3", Question: "a value no sentence of the spec judges (an operator that cites nothing)",
+		Mock: "the mock's answer is one reading: it refuses some such values (a blank address line, two dots in an email's local part, `null` for an optional field) and takes others",
+		Accepted: "taken, or refused with a 4xx but 401 (a 400 names the field); the explorer adopts the target's choice and then holds it: the same kind of input in the same place gets the same answer for the rest of the run, and a value taken reads back and works at every later use (the email as stored logs in)",
+	}
 	ReadExtensions = Freedom{
 		ID: "read-extensions", Section: "2.5", Question: "read endpoints",
 		Mock:     "documented extensions, authenticated like the rest",
@@ -217,7 +222,7 @@ func All() []Freedom {
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
 		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, PlanFlags, CurrencyCode,
-		Identity, Dates, ReadExtensions,
+		Identity, Dates, Silent, ReadExtensions,
 	}
 }
 
