@@ -190,6 +190,15 @@ func Lineages1(before string) Origin {
 	return Origin{Round: "lineages-1", Date: "2026-11-26", Author: Independent, Before: before}
 }
 
+// Lineages2 is the Origin of the correct server of the second round of
+// other lineages (2026-11-28), written from the spec alone by an author
+// told to take the least common legal reading wherever the spec allows
+// one, with what the suite made of it at first contact, before the fixes
+// it led to.
+func Lineages2(before string) Origin {
+	return Origin{Round: "lineages-2", Date: "2026-11-28", Author: Independent, Before: before}
+}
+
 // BlindAudit2 is the Origin of a server of the second blind audit
 // (2026-11-26, written by a helper with only the spec and the mock's code,
 // after the suite, the explorer and the replay had grown), with what the

@@ -74,6 +74,7 @@ func TestAuditsKeepTheirFigures(t *testing.T) {
 		"blind-1":    {wrong: 62, caught: 54, legal: 17, passed: 17},
 		"blind-2":    {wrong: 27, caught: 23, legal: 6, passed: 6},
 		"lineages-1": {wrong: 59, caught: 52, legal: 3, passed: 2},
+		"lineages-2": {wrong: 0, caught: 0, legal: 1, passed: 0},
 	}
 	got := map[string]figure{}
 	for _, s := range slices.Concat(catalogue.All(), catalogue.Lineages()) {
