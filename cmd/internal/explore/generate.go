@@ -429,9 +429,10 @@ func (g *generator) apply(s *seqState, st *Step, c Cell) bool {
 		if !ok || !known {
 			return false
 		}
-		if _, there := getPath(st.Base, f.path); !there && st.Base != nil {
+		if v, there := getPath(st.Base, f.path); (!there || v == nil) && st.Base != nil {
 			// The base has no value there (an app made from its hash has
-			// no platform): a valid one first, for the operator to change.
+			// a platform id of null): a valid one first, for the operator
+			// to change.
 			g.fill(st, f)
 		}
 		return g.mutate(s, st, f, o)
@@ -746,9 +747,14 @@ func (g *generator) newAppBody(byHash bool) map[string]any {
 	pick := func(list []int64) json.Number {
 		return json.Number(strconv.FormatInt(list[g.r.IntN(len(list))], 10))
 	}
+	// Every field of the body table, none being marked optional (2): a
+	// server may ask for each. "None" is written as the table allows it:
+	// a null name and platform id beside a hash, a marketplace app with no
+	// hash beside a name.
 	b := map[string]any{"nextplan": map[string]any{"id": pick(ids["plans"])}}
 	if byHash {
 		b["marketapp"] = map[string]any{"hash": g.wd.cat.hash}
+		b["name"], b["platform"] = nil, map[string]any{"id": nil}
 		if g.r.IntN(2) == 0 {
 			// Name and platform beside the hash: the marketplace app's win
 			// (4.2: they are used when no hash is given).
@@ -756,6 +762,7 @@ func (g *generator) newAppBody(byHash bool) map[string]any {
 			b["platform"] = map[string]any{"id": pick(ids["platforms"])}
 		}
 	} else {
+		b["marketapp"] = map[string]any{}
 		b["name"] = "contract-app-" + g.unique()
 		b["platform"] = map[string]any{"id": pick(ids["platforms"])}
 	}

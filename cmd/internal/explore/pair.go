@@ -507,7 +507,9 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []
 		if err != nil || status != http.StatusOK {
 			return false
 		}
-		if tok := gjson.GetBytes(body, "token").String(); tok != "" && loggedIn {
+		// A session of a user whose password was set again may have ended
+		// (freedom session-end): the login's is the account's now.
+		if tok := gjson.GetBytes(body, "token").String(); tok != "" && (loggedIn || s.password[name] != a.password) {
 			a.setToken(tok)
 			p.run.k.mu.Lock()
 			p.run.k.tokens[tok] = strconv.Itoa(p.n) + name

@@ -414,6 +414,11 @@ func (wd *world) refPathID(s *seqState, st Step, kind string) string {
 func (wd *world) credReading(s *seqState, st Step, sent string) (req api.Request, authentic, lenient, refuse bool) {
 	req = wd.refRequest(s, st, sent)
 	_, authentic = api.Authenticate(s.ref, req)
+	if authentic && st.Cred.Scheme != "api-key" && s.sessionMayHaveEnded(st.Actor) {
+		// A session opened before its user's password changed: the
+		// target may have ended it (freedom session-end).
+		refuse = true
+	}
 	switch st.Cred.Op {
 	case "scheme-word-case", "scheme-spaces":
 		return req, authentic, false, authentic
@@ -433,7 +438,15 @@ func (wd *world) credReading(s *seqState, st Step, sent string) (req api.Request
 		}
 		return creq, false, ok, false
 	}
-	return req, authentic, false, false
+	return req, authentic, false, refuse
+}
+
+// sessionMayHaveEnded reports whether the account's session token now was
+// opened before a change of its password that a step of this sequence
+// made.
+func (s *seqState) sessionMayHaveEnded(actor string) bool {
+	changed, ok := s.pwEpoch[refID(actor)]
+	return ok && changed >= s.tokStep[actor]
 }
 
 // verdictOf is what the spec answers to a step, in the order its rules
@@ -501,7 +514,11 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 		return unauthenticated
 	case refuse:
 		v.also(verdict{statuses: []int{401}})
-		v.grant(policy.SchemeWord)
+		if st.Cred.Op == "scheme-word-case" || st.Cred.Op == "scheme-spaces" {
+			v.grant(policy.SchemeWord)
+		} else {
+			v.grant(policy.SessionEnd)
+		}
 	}
 	return v
 }
@@ -842,6 +859,14 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 				}
 			}
 		}
+		if strings.HasSuffix("."+m.Field, ".marketapp.hash") && (m.Remove || m.Value == nil || m.Value == "") {
+			// No hash, or a null one: whether a hash is given decides
+			// whether the name and the platform are needed, and a server
+			// may judge the three together (the refusal of a null hash
+			// standing for the missing name).
+			prefix := strings.TrimSuffix(m.Field, "marketapp.hash")
+			rs.together = append(rs.together, []string{m.Field, prefix + "name", prefix + "platform.id"})
+		}
 		if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
 			// No terms on an update: a server may not ask for them again.
 			r.reading, r.f = mayReadAs, policy.PutClientTerms
@@ -1006,9 +1031,13 @@ func specCode(op Op, f field, o BodyOp, body map[string]any) (pricing.Code, bool
 		return pricing.Code{}, false
 	}
 	if op == OpPostApp && f.path == "name" {
-		// "the case where neither a marketapp hash nor a name is given"
-		if m, ok := body["marketapp"].(map[string]any); ok && m["hash"] != nil {
-			return pricing.Code{}, false
+		// "the case where neither a marketapp hash nor a name is given":
+		// a hash, or a hash of null, whose being given the spec leaves
+		// open (a server may refuse the null hash instead).
+		if m, ok := body["marketapp"].(map[string]any); ok {
+			if _, has := m["hash"]; has {
+				return pricing.Code{}, false
+			}
 		}
 	}
 	return c, true

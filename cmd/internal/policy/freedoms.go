@@ -204,6 +204,12 @@ var (
 		Mock:     "the mock writes RFC 3339 in UTC, whole seconds",
 		Accepted: "any ISO 8601 form, compared as instants at the precision written; a date of an event that just happened within `clock_skew` of the runner's clock; a session's `created` a date-time (2.4)",
 	}
+	SessionEnd = Freedom{
+		ID: "session-end", Section: "5", Question: "may a session end when its user's password changes?",
+		Mock:     "no: a session lasts while the mock runs (a namespace keeps its newest 10,000)",
+		Accepted: "the account's answer, or 401 to a session opened before a change of its user's password (5: token lifetime and expiry are not shown)",
+		Statuses: []int{401},
+	}
 	Silent = Freedom{
 		ID: "silent", Section: "2, 4, 7.3", Question: "a value no sentence of the spec judges (an operator that cites nothing)",
 		Mock: "the mock's answer is one reading: it refuses some such values (a blank address line, two dots in an email's local part, `null` for an optional field) and takes others",
@@ -222,7 +228,7 @@ func All() []Freedom {
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
 		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, PlanFlags, CurrencyCode,
-		Identity, Dates, Silent, ReadExtensions,
+		Identity, Dates, SessionEnd, Silent, ReadExtensions,
 	}
 }
 
