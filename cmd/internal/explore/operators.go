@@ -643,3 +643,28 @@ func operatorRows() []operatorRow {
 	}
 	return rows
 }
+
+// operatorCounts are the operators decided by a sentence of the spec, those
+// a freedom governs, and the silent ones, over every position: the figures
+// the README's "Decided or silent" states.
+func operatorCounts() (decided, free, silent int) {
+	count := func(c policy.Cite, f *policy.Freedom) {
+		switch {
+		case c.Decided():
+			decided++
+		case f != nil:
+			free++
+		default:
+			silent++
+		}
+	}
+	for _, o := range bodyOps {
+		count(o.Decided, o.Freedom)
+	}
+	for _, ops := range [][]posOp{append([]posOp{noCred}, credOps...), loginOps["email"], loginOps["password"], pathOps, versionOps, typeOps, wireOps} {
+		for _, o := range ops {
+			count(o.Decided, o.Freedom)
+		}
+	}
+	return decided, free, silent
+}

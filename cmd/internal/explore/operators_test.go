@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
+	"github.com/pricing-contract/pricing-contract/fixtures"
 )
 
 // Every operator of the catalogue has a source and reaches a cell of the
@@ -142,5 +145,33 @@ func TestREADMEListsEveryOperator(t *testing.T) {
 	}
 	if len(want) < 90 {
 		t.Errorf("%d operators: the catalogue shrank", len(want))
+	}
+}
+
+// Every operator is decided, citing words the spec has, or governed by a
+// freedom, or silent; and the count of each is what the README states.
+func TestOperatorCitesAreTheSpecs(t *testing.T) {
+	check := func(where, name string, c policy.Cite) {
+		if c == (policy.Cite{}) {
+			return
+		}
+		if err := policy.Verify(c, fixtures.Spec()); err != nil {
+			t.Errorf("%s operator %s: %v", where, name, err)
+		}
+	}
+	for _, o := range bodyOps {
+		check("body", o.Name, o.Decided)
+		if o.Decided.Decided() && o.Freedom != nil {
+			t.Errorf("body operator %s is decided by %s and free by %s: one or the other", o.Name, o.Decided, o.Freedom.ID)
+		}
+	}
+	for _, ops := range [][]posOp{append([]posOp{noCred}, credOps...), loginOps["email"], loginOps["password"], pathOps, versionOps, typeOps, wireOps} {
+		for _, o := range ops {
+			check("position", o.Name, o.Decided)
+		}
+	}
+	decided, free, silent := operatorCounts()
+	if decided == 0 || silent == 0 || free == 0 {
+		t.Errorf("decided %d, free %d, silent %d: each kind has operators", decided, free, silent)
 	}
 }
