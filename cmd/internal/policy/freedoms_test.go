@@ -38,7 +38,6 @@ func silentRows(t *testing.T) [][3]string {
 	return rows
 }
 
-
 // The README's table states every freedom the explorer grants: a row with
 // the freedom's section and question whose decision states the mock's
 // choice and the answers accepted, word for word; and every row that says
