@@ -212,7 +212,7 @@ var (
 	}
 	Silent = Freedom{
 		ID: "silent", Section: "2, 4, 7.3", Question: "a value no sentence of the spec judges (an operator that cites nothing)",
-		Mock:     "the mock's answer is one reading: it refuses some such values (a blank address line, two dots in an email's local part, `null` for an optional field) and takes others",
+		Mock:     "the mock's answer is one reading: it refuses some such values (a blank address line, two dots in an email's local part, an empty phone extension) and takes others (`null` for an optional field)",
 		Accepted: "taken, or refused with a 4xx but 401 (a 400 names the field); the explorer adopts the target's choice and then holds it: the same kind of input in the same place gets the same answer for the rest of the run, and a value taken reads back and works at every later use (the email as stored logs in)",
 	}
 	ReadExtensions = Freedom{
