@@ -346,11 +346,6 @@ type journalEntry struct {
 	Truncated    bool              `json:"truncated"`
 }
 
-type journalPage struct {
-	Requests *[]journalEntry `json:"requests"`
-	Next     int64           `json:"next"`
-}
-
 // journalBody is a body as the journal shows it: a JSON value when it was
 // JSON, a string when it was not, null when empty.
 func journalBody(raw json.RawMessage) []byte {

@@ -10,15 +10,16 @@ import (
 // within these bounds, and refused (exit 2) at the first entry past one:
 
 const (
-	// maxEntries is the most requests a recording holds.
-	maxEntries = 100_000
+	// maxEntries is the most requests a recording holds: a frontend's
+	// session of a few thousand, many times over.
+	maxEntries = 20_000
 	// maxString is the longest string of a recording kept: a longer one is
 	// cut there, as it streams, and its request marked truncated (a body
 	// over 1 MiB is no request of the API: the mock refuses it 413).
 	maxString = 1 << 20
 	// maxEntryJSON is the most JSON one entry of a recording (or any value
 	// beside the entries) takes once its strings are cut.
-	maxEntryJSON = 16 << 20
+	maxEntryJSON = 8 << 20
 	// maxToken is the longest number or other literal of a recording.
 	maxToken = 1 << 10
 	// maxKept is the most bytes of bodies and answers kept, of the requests
