@@ -186,7 +186,7 @@ func TestLargeRecordingsAreReadWithinBounds(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if raceEnabled && tc.want > 0 {
-				t.Skip("a GiB through the race detector: minutes; the leg without -race reads it")
+				t.Skip("a GiB through the race detector: minutes; .ci/run reads it without -race, by name")
 			}
 			var (
 				rec *Recording
