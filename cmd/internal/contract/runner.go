@@ -1,3 +1,9 @@
+// Package contract is the suite's run of pricing-contract against any base
+// URL: its flags (those of every command from steps/target), the features
+// selected, the run and its record, the console, and the gate (--explore,
+// --reproducers) with the explorer given by main as a value, since no
+// command package imports another; its reports are written by
+// cmd/internal/report.
 package contract
 
 import (

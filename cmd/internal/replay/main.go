@@ -2,12 +2,13 @@
 // requests a frontend made, saved as the mock's journal or a browser's HAR,
 // to a target, and judges every answer with the reference and the freedoms
 // of the explorer (cmd/internal/explore), whose stages it reuses. Its own
-// stages, one file each: the recording read (recording.go), its requests
+// stages, one file each: the recording read as it streams, within its
+// bounds (recording.go, stream.go), its requests
 // outside the API listed (scope.go), the rest read as the spec's
 // operations (calls.go), their accounts joined and mapped onto the
 // profile's (accounts.go), each made the explorer's step (normalise.go),
-// the replay (run.go), the reports (main.go, through the suite's report
-// writers), and the recording's secrets kept out of all of it (secrets.go).
+// the replay (run.go), the reports (main.go, through cmd/internal/report),
+// and the recording's secrets kept out of all of it (secrets.go).
 package replay
 
 import (
