@@ -73,6 +73,10 @@ func (st *scenarioState) dump(ex *exchange) string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "response status: %s\n", ex.statusText)
+	if loc := ex.respHeader.Get("Location"); loc != "" && ex.status >= 300 && ex.status <= 399 {
+		// A redirect is an answer: never followed (target.NewClient).
+		b.WriteString("Location: " + st.maskURL(loc) + " (not followed: no redirect is)\n")
+	}
 	if ct := ex.respHeader.Get("Content-Type"); ct != "" {
 		b.WriteString("Content-Type: " + ct + "\n")
 	}

@@ -9,9 +9,8 @@ import (
 	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
-// seedHeader is the header a pricing-mock names its seed in: "default"
-// for the embedded seed, whose values are the profile's defaults.
-const seedHeader = "Pricing-Mock-Seed"
+// seedHeader is the header a pricing-mock names its seed in (target.SeedHeader).
+const seedHeader = target.SeedHeader
 
 // Identify asks the target, with one request that needs no account and
 // changes nothing (GET of the platforms collection), whether it is the mock
@@ -29,7 +28,7 @@ func (s *Suite) Identify(ctx context.Context) error {
 	out.url, _ = s.endpointURL(s.profile.MustValue("platforms_path"), "")
 	ex := st.do(ctx, out)
 	if ex.err != nil {
-		return unusable(ex, st, "the target does not answer: GET %s: %v", st.maskURL(ex.url), st.maskText(ex.err.Error()))
+		return noAnswer(ex, st, http.MethodGet, st.maskURL(ex.url))
 	}
 	mockSeed := ex.respHeader.Get(seedHeader) == "default"
 	s.profile.Complete(mockSeed)

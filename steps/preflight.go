@@ -175,9 +175,11 @@ func (st *scenarioState) preflightLogin(ctx context.Context, a account) (account
 	vars := accountVars(a)
 	ex := st.postSession(ctx, a.email, a.password)
 	if ex.err != nil {
-		return accountIDs{}, unusable(ex, st, "the target does not answer: POST %s: %v", ex.url, st.maskText(ex.err.Error()))
+		return accountIDs{}, noAnswer(ex, st, http.MethodPost, ex.url)
 	}
 	switch {
+	case ex.status >= 300 && ex.status <= 399:
+		return accountIDs{}, unusable(ex, st, "%s cannot log in: %v", a.label(), target.Redirected(http.MethodPost, ex.url, ex.status, ex.respHeader))
 	case ex.status == http.StatusNotFound || ex.status == http.StatusMethodNotAllowed:
 		return accountIDs{}, unusable(ex, st, "POST %s answered %d: is the base URL %s right, version segment included?", ex.url, ex.status, st.suite.profile.BaseURL)
 	case ex.status == http.StatusBadRequest || ex.status == http.StatusUnauthorized || ex.status == http.StatusForbidden:
@@ -206,7 +208,10 @@ func (st *scenarioState) preflightAPIKey(ctx context.Context, a account, ids acc
 	out.header.Set("Content-Type", "application/json")
 	ex := st.do(ctx, out)
 	if ex.err != nil {
-		return unusable(ex, st, "the target does not answer: PUT %s: %v", st.maskURL(ex.url), st.maskText(ex.err.Error()))
+		return noAnswer(ex, st, http.MethodPut, st.maskURL(ex.url))
+	}
+	if ex.status >= 300 && ex.status <= 399 {
+		return unusable(ex, st, "checking the api key of %s: %v", a.label(), target.Redirected(http.MethodPut, st.maskURL(ex.url), ex.status, ex.respHeader))
 	}
 	switch ex.status {
 	case http.StatusBadRequest, http.StatusOK:
@@ -218,6 +223,16 @@ func (st *scenarioState) preflightAPIKey(ctx context.Context, a account, ids acc
 			a.label(), vars[2], a.email, ids.userID, ids.userID, ex.status)
 	}
 	return unusable(ex, st, "checking the api key of %s: PUT /users/%s answered %d, want 400 (auth accepted, empty body refused) or 401", a.label(), ids.userID, ex.status)
+}
+
+// noAnswer is the error of a request of the preflight that got no answer
+// it can read: none at all, or one the client refused as it read it (too
+// large, nested too deep, not UTF-8: target.AnswerError).
+func noAnswer(ex *exchange, st *scenarioState, method, url string) *UnusableError {
+	if target.IsAnswerError(ex.err) {
+		return unusable(ex, st, "%s %s: %v", method, url, st.maskText(ex.err.Error()))
+	}
+	return unusable(ex, st, "the target does not answer: %s %s: %v", method, url, st.maskText(ex.err.Error()))
 }
 
 // downAfter is how many transport errors in a row (no HTTP answer at all:

@@ -18,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/pricing-contract/pricing-contract/steps/match"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // requestSteps builds the next request and sends it.
@@ -556,6 +557,10 @@ func (st *scenarioState) do(ctx context.Context, out outgoing) *exchange {
 			req.SetBody(out.body)
 		}
 		resp, err := req.Execute(out.method, ex.url)
+		if target.IsAnswerError(err) {
+			ex.err = err // an answer, refused as it was read: no other attempt reads it otherwise
+			return ex
+		}
 		if err != nil {
 			ex.err = err
 			continue

@@ -19,7 +19,10 @@ import (
 
 // Options tune how the suite talks to the target.
 type Options struct {
-	HTTPClient *http.Client // nil: a default client with a 30 s timeout
+	// HTTPClient sends every request; nil: target.NewClient, the one client
+	// of the tools (no redirect followed, every answer bounded) with its
+	// default timeout. A client without a Transport gets that client's.
+	HTTPClient *http.Client
 	// Retries is how often a request with an idempotent method (GET, PUT,
 	// HEAD, OPTIONS, DELETE) is repeated after a transport error. 0 means the
 	// default, 2; a negative value disables retries.
@@ -59,27 +62,17 @@ type Suite struct {
 	verified map[string]bool // "field=value" the preflight saw the target accept
 }
 
-// defaultTransport is http.DefaultTransport keeping more connections to
-// one host open between requests: with Go's default of two, most requests
-// of a concurrent run (and of the preflight of a pool) would open a new
-// connection, with a TLS handshake against a remote target.
-var defaultTransport = func() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = 64
-	return t
-}()
-
 // NewSuite returns the step library for the target p.
 func NewSuite(p Profile, o Options) *Suite {
 	hc := o.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+		hc = target.NewClient(0)
 	}
 	// resty fills in a nil Transport on the client it is given; doing it
 	// here once keeps the per-scenario copies from racing on it.
 	if hc.Transport == nil {
 		c := *hc
-		c.Transport = defaultTransport
+		c.Transport = target.NewClient(0).Transport
 		hc = &c
 	}
 	retries := o.Retries

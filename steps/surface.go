@@ -52,11 +52,12 @@ func PairOf(ctx context.Context) int {
 	return st.pair.n
 }
 
-// NewTargetWatch is the transport of a run: the default one, counting
-// transport errors in a row, which after downAfter of them calls onDown
-// once with ErrTargetDown and fails every later request at once.
-func NewTargetWatch(onDown func(error)) http.RoundTripper {
-	return &targetWatch{next: defaultTransport, onDown: onDown}
+// NewTargetWatch is the transport of a run: next (the transport of
+// target.NewClient), counting transport errors in a row, which after
+// downAfter of them calls onDown once with ErrTargetDown and fails every
+// later request at once.
+func NewTargetWatch(next http.RoundTripper, onDown func(error)) http.RoundTripper {
+	return &targetWatch{next: next, onDown: onDown}
 }
 
 // MissingSummary groups the errors of skipped scenarios by the profile

@@ -67,7 +67,7 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 			"PRICING_STAGING_PASSWORD": seed.Password, "PRICING_STAGING_API_KEY": seed.APIKey,
 			"PRICING_STAGING_OTHER_PASSWORD": seed.OtherPassword, "PRICING_STAGING_OTHER_API_KEY": seed.OtherAPIKey,
 		}
-		r := run(env, "--profile", path, "--base-url", m.URL, "--godog.concurrency", "4", "--godog.format", "progress")
+		r := runMain(env, "--profile", path, "--base-url", m.URL, "--godog.concurrency", "4", "--godog.format", "progress")
 		if r.code != 0 || strings.Contains(r.stderr, "not run: set") {
 			t.Fatalf("the README's staging profile against a correct foreign target: want exit 0 and every scenario run, got %s", r)
 		}
@@ -112,7 +112,7 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 				args[i] = strings.Replace(args[i], f, filepath.Join(dir, f), 1)
 			}
 		}
-		r := run(env, args...)
+		r := runMain(env, args...)
 		if r.code != 0 {
 			t.Fatalf("the README's CI example against a correct foreign target: want exit 0, got %s", r)
 		}
@@ -172,7 +172,7 @@ func TestNoPlanIDSkipsOnlyWhatSendsAnApp(t *testing.T) {
 		"PRICING_STAGING_OTHER_PASSWORD": seed.OtherPassword, "PRICING_STAGING_OTHER_API_KEY": seed.OtherAPIKey,
 	}
 	cucumber := filepath.Join(dir, "run.json")
-	r := run(env, "--profile", path, "--profile-only", "--base-url", m.URL, "--godog.concurrency", "4",
+	r := runMain(env, "--profile", path, "--profile-only", "--base-url", m.URL, "--godog.concurrency", "4",
 		"--godog.format", "progress,cucumber:"+cucumber)
 	if r.code != 0 {
 		t.Fatalf("want exit 0, got %s", r)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/discover"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 )
@@ -39,7 +39,7 @@ func TestInitWritesAProfileTheSuitePasses(t *testing.T) {
 			}
 			path := filepath.Join(t.TempDir(), "target.profile")
 			var stdout, stderr bytes.Buffer
-			code := contract.Init(context.Background(),
+			code := discover.Init(context.Background(),
 				[]string{"--base-url", m.URL, "--email", seed.Email, "--other-email", seed.OtherEmail, "--output", path},
 				func(k string) string { return secrets[k] }, strings.NewReader(""), &stdout, &stderr)
 			if code != 0 {
@@ -61,7 +61,7 @@ func TestInitWritesAProfileTheSuitePasses(t *testing.T) {
 			if strings.Contains(text, "# TODO") {
 				t.Errorf("a value the mock shows was not found:\n%s", text)
 			}
-			r := run(secrets, "--profile", path, "--profile-only", "--godog.concurrency", "4", "--godog.format", "progress")
+			r := runMain(secrets, "--profile", path, "--profile-only", "--godog.concurrency", "4", "--godog.format", "progress")
 			if r.code != 0 || strings.Contains(r.stderr, "not run: set") {
 				t.Fatalf("the suite with the profile init wrote: want exit 0 and every scenario run, got %s\n--- profile:\n%s", r, text)
 			}
@@ -91,10 +91,10 @@ func TestInitRefusesWhatItCannotUse(t *testing.T) {
 		{"a wrong password", env, []string{"--base-url", m.URL, "--output", filepath.Join(dir, "b")}, 3, "other@example.com cannot log in"},
 		{"a wrong api key", env, []string{"--base-url", m.URL, "--other-password", "other-password", "--api-key", "not-the-key", "--output", filepath.Join(dir, "c")},
 			3, "the api key of qa@example.com is refused"},
-		{"an existing file", env, []string{"--base-url", m.URL, "--other-password", "other-password", "--output", existing}, 2, "--force overwrites"},
+		{"an existing file", env, []string{"--base-url", m.URL, "--other-password", "other-password", "--output", existing}, 2, "--force replaces it"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := contract.Init(context.Background(), tc.args, func(k string) string { return tc.env[k] }, strings.NewReader(""), &stdout, &stderr)
+		code := discover.Init(context.Background(), tc.args, func(k string) string { return tc.env[k] }, strings.NewReader(""), &stdout, &stderr)
 		if code != tc.code || !strings.Contains(stderr.String(), tc.say) {
 			t.Errorf("%s: exit %d, %q; want %d and %q", tc.name, code, stderr.String(), tc.code, tc.say)
 		}
@@ -129,7 +129,7 @@ func TestInitFindsWhatACorrectTargetLetsItFind(t *testing.T) {
 		"PRICING_OTHER_PASSWORD": seed.OtherPassword, "PRICING_OTHER_API_KEY": seed.OtherAPIKey,
 	}
 	var stdout, stderr bytes.Buffer
-	code := contract.Init(context.Background(),
+	code := discover.Init(context.Background(),
 		[]string{"--base-url", m.URL, "--email", seed.Email, "--other-email", seed.OtherEmail, "--output", "-"},
 		func(k string) string { return secrets[k] }, strings.NewReader(""), &stdout, &stderr)
 	if code != 0 {

@@ -48,7 +48,7 @@ func TestLineagesFromFirstContact(t *testing.T) {
 					}
 				}
 				junit := filepath.Join(t.TempDir(), "report.xml")
-				r := run(env, "--profile", l.ProfilePath, "--godog.concurrency", "4", "--godog.format", "progress,junit:"+junit)
+				r := runMain(env, "--profile", l.ProfilePath, "--godog.concurrency", "4", "--godog.format", "progress,junit:"+junit)
 				if r.code != 0 {
 					t.Fatalf("the suite with the profile init wrote (values it documents given: %v): want exit 0, got %s\n--- profile:\n%s", known, r, l.InitProfile)
 				}

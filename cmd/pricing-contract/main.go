@@ -15,14 +15,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/buildinfo"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/discover"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/replay"
+	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 func main() {
@@ -37,17 +40,35 @@ func main() {
 	// handling is back, so a second interrupt ends the process at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	context.AfterFunc(ctx, stop)
-	var code int
-	switch {
-	case len(os.Args) > 1 && os.Args[1] == "init":
-		code = contract.Init(ctx, os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
-	case len(os.Args) > 1 && os.Args[1] == "explore":
-		code = explore.Main(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
-	case len(os.Args) > 1 && os.Args[1] == "replay":
-		code = replay.Main(ctx, os.Args[2:], os.Getenv, os.Stdout, os.Stderr)
-	default:
-		code = contract.Run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
-	}
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// run is the binary: its subcommands, each a package of cmd/internal, and
+// the suite's gate given the explorer (no command package imports
+// another).
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	sub := ""
+	if len(args) > 0 {
+		sub = args[0]
+	}
+	switch sub {
+	case "init":
+		return discover.Init(ctx, args[1:], getenv, stdin, stdout, stderr)
+	case "explore":
+		return explore.Main(ctx, args[1:], getenv, stdout, stderr)
+	case "replay":
+		return replay.Main(ctx, args[1:], getenv, stdout, stderr)
+	}
+	return contract.Command{Explore: gateExplorer}.Run(ctx, args, getenv, stdout, stderr)
+}
+
+// gateExplorer is the explorer as the suite's gate runs it (--explore).
+func gateExplorer(ctx context.Context, p steps.Profile, c contract.ExploreConfig) (contract.Exploration, error) {
+	res, err := explore.Run(ctx, p, explore.Config{Budget: c.Budget, Seed: c.Seed, Timeout: c.Timeout, Progress: c.Progress, HTTPClient: c.HTTPClient})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }

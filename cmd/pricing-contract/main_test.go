@@ -60,9 +60,11 @@ func (r result) String() string {
 	return fmt.Sprintf("exit %d\n--- stderr:\n%s\n--- stdout:\n%s", r.code, r.stderr, out)
 }
 
-func run(env map[string]string, args ...string) result {
+// runMain runs the binary's run with args and the PRICING_* variables of
+// env, and nothing on stdin.
+func runMain(env map[string]string, args ...string) result {
 	var stdout, stderr bytes.Buffer
-	code := contract.Run(context.Background(), args, func(k string) string { return env[k] }, &stdout, &stderr)
+	code := run(context.Background(), args, func(k string) string { return env[k] }, strings.NewReader(""), &stdout, &stderr)
 	return result{code, stdout.String(), stderr.String()}
 }
 
@@ -181,7 +183,7 @@ func TestRunAgainstMock(t *testing.T) {
 			if tt.env != nil {
 				env = tt.env(base)
 			}
-			r := run(env, tt.args(base, dir)...)
+			r := runMain(env, tt.args(base, dir)...)
 			if r.code != tt.code {
 				t.Fatalf("want exit %d, got %s", tt.code, r)
 			}
@@ -202,7 +204,7 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := mocktest.MustStart(t, mocktest.Options{Servers: ds})
-		r := run(nil, "--base-url", m.URL, "--godog.tags", "@s5", "--godog.concurrency", "4", "--godog.format", "progress")
+		r := runMain(nil, "--base-url", m.URL, "--godog.tags", "@s5", "--godog.concurrency", "4", "--godog.format", "progress")
 		if r.code != 1 {
 			t.Fatalf("want exit 1, got %s", r)
 		}
@@ -212,7 +214,7 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 	})
 	t.Run("a server broken everywhere: exit 3 before any scenario", func(t *testing.T) {
 		t.Parallel()
-		r := run(nil, "--base-url", startBroken(t), "--godog.concurrency", "8", "--godog.format", "progress")
+		r := runMain(nil, "--base-url", startBroken(t), "--godog.concurrency", "8", "--godog.format", "progress")
 		if r.code != 3 {
 			t.Fatalf("want exit 3, got %s", r)
 		}
@@ -229,7 +231,7 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 			{"PRICING_CURRENCY_ID": "999"},
 			{"PRICING_CURRENCIES": "1:GBP,999:XXX"},
 		} {
-			r := run(env, "--base-url", startMock(t), "--godog.format", "progress")
+			r := runMain(env, "--base-url", startMock(t), "--godog.format", "progress")
 			for k, v := range env {
 				want := "the target refused the profile's `currency.id` 999 (" + k
 				if r.code != 3 || !strings.Contains(r.stderr, want) {
@@ -246,7 +248,7 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 		// No refused request can check a hash before the run (no field of
 		// POST /apps is required with one), so the scenarios meet it.
 		env := map[string]string{"PRICING_MARKETAPP_HASH": "00000000000000000000000000000000000000aa"}
-		r := run(env, "--base-url", startMock(t), "--godog.tags", "@post-apps", "--godog.concurrency", "4", "--godog.format", "progress")
+		r := runMain(env, "--base-url", startMock(t), "--godog.tags", "@post-apps", "--godog.concurrency", "4", "--godog.format", "progress")
 		want := "the target refused the profile's `marketapp.hash` 00000000000000000000000000000000000000aa (PRICING_MARKETAPP_HASH, marketapp_hash)"
 		if r.code != 3 || !strings.Contains(r.stderr, "every failure is a value of the profile the target refused") || !strings.Contains(r.stderr, want) {
 			t.Fatalf("want exit 3 and %q, got %s", want, r)
@@ -283,12 +285,12 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 			})
 		}
 		m := mocktest.MustStart(t, mocktest.Options{Wrap: oneClient})
-		r := run(nil, "--base-url", m.URL, "--godog.tags", "@post-clients", "--godog.concurrency", "4", "--godog.format", "progress")
+		r := runMain(nil, "--base-url", m.URL, "--godog.tags", "@post-clients", "--godog.concurrency", "4", "--godog.format", "progress")
 		want := "this scenario assumed clients_per_user = several (the default): may a user who has a client create another (several) or not (one)? If the target chose otherwise, set PRICING_CLIENTS_PER_USER (clients_per_user)."
 		if r.code != 1 || !strings.Contains(r.stdout, want) {
 			t.Fatalf("want exit 1 and failures saying %q, got %s", want, r)
 		}
-		r = run(map[string]string{"PRICING_CLIENTS_PER_USER": "one"}, "--base-url", m.URL, "--godog.tags", "@post-clients", "--godog.concurrency", "4", "--godog.format", "progress")
+		r = runMain(map[string]string{"PRICING_CLIENTS_PER_USER": "one"}, "--base-url", m.URL, "--godog.tags", "@post-clients", "--godog.concurrency", "4", "--godog.format", "progress")
 		if r.code != 0 {
 			t.Errorf("with clients_per_user = one the same target passes; got %s", r)
 		}
@@ -296,7 +298,7 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 	t.Run("another target and no accounts in the profile: exit 3 naming the keys", func(t *testing.T) {
 		t.Parallel()
 		m := mocktest.MustStart(t, mocktest.Options{Fixtures: fixtures.Foreign()})
-		r := run(nil, "--base-url", m.URL, "--godog.format", "progress")
+		r := runMain(nil, "--base-url", m.URL, "--godog.format", "progress")
 		if r.code != 3 || !strings.Contains(r.stderr, "the profile gives no PRICING_EMAIL, PRICING_PASSWORD, PRICING_API_KEY, PRICING_OTHER_EMAIL") {
 			t.Fatalf("want exit 3 naming the account keys, got %s", r)
 		}

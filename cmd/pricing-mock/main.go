@@ -34,7 +34,6 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 const defaultAddr = "127.0.0.1:8080"
@@ -303,15 +302,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}()
 
 	if cfg.printEnv {
-		// The seed's values, read into the suite's own profile type, which
-		// renders them: one definition of the variables, the suite's.
-		seed := map[string]string{}
+		// The seed's values as the suite's PRICING_* variables: the test
+		// TestPrintEnvIsTheSuitesProfile holds them to the suite's own
+		// rendering (steps/target), which this binary does not link.
 		for _, kv := range srv.Profile().Env("http://" + cfg.addr + "/v1") {
-			name, value, _ := strings.Cut(kv, "=")
-			seed[name] = value
-		}
-		p := target.ProfileFromEnv(func(k string) string { return seed[k] })
-		for _, kv := range p.SeedEnv() {
 			name, value, _ := strings.Cut(kv, "=")
 			fmt.Fprintf(stdout, "export %s=%s\n", name, shellQuote(value))
 		}

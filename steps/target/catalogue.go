@@ -51,8 +51,32 @@ func currencyWord(w string) error {
 	return nil
 }
 
+// planWords are the words of the plans value, in the order a plan's flags
+// are read (2.3: an app answers plan.isLite, isPro, isDynamic), with the
+// flag each one sets; a plan of none of them is "none". The one reading of
+// the flags: a profile's value, init's GET /plans and the suite's
+// {{plans.N.isLite}} all go through it.
+var planWords = []struct{ word, flag string }{{"lite", "isLite"}, {"pro", "isPro"}, {"dynamic", "isDynamic"}}
+
 // planFlags are the words of the plans value and the flag each one sets.
-var planFlags = map[string]string{"lite": "isLite", "pro": "isPro", "dynamic": "isDynamic", "none": ""}
+var planFlags = func() map[string]string {
+	m := map[string]string{"none": ""}
+	for _, w := range planWords {
+		m[w.word] = w.flag
+	}
+	return m
+}()
+
+// PlanWord is the word of the plans value for a plan whose flags are
+// isSet(flag): the first of lite, pro, dynamic set, else none.
+func PlanWord(isSet func(flag string) bool) string {
+	for _, w := range planWords {
+		if isSet(w.flag) {
+			return w.word
+		}
+	}
+	return "none"
+}
 
 func planWord(w string) error {
 	if _, ok := planFlags[w]; !ok {

@@ -1,9 +1,24 @@
-// Package target is the profile of a target of the contract suite: where
-// it is, which accounts and catalogue ids the suite may use there, what it
-// chose where the spec is silent, read from a profile file, the
-// environment and flags, and completed once the target is known. The step
-// vocabulary (steps), the pricing-contract command and pricing-mock
-// --print-env use it.
+// Package target is the one package that knows a target of the tools:
+//
+//   - its profile (profile.go): where it is, which accounts and catalogue
+//     ids the suite may use there, what it chose where the spec is silent,
+//     read from a profile file and the environment, and completed once the
+//     target is known;
+//   - the flags every command shares (flags.go: --base-url, --profile,
+//     --profile-only, --timeout, with one default timeout);
+//   - the one HTTP client every tool sends through (client.go: no redirect
+//     followed, every answer bounded);
+//   - what a target's collections show of its catalogues, and the words of
+//     the plans (discover.go, catalogue.go).
+//
+// It sits beside the step library (steps), not under cmd/internal, because
+// steps sends through its client and Go's internal rule keeps steps from
+// importing anything under cmd/internal; the flags and the catalogues'
+// reading sit with it so that knowing a target is one place. What only
+// init does with a target (the order of its questions, the probe of ids no
+// answer shows, the profile text it writes) is cmd/internal/discover,
+// built on this package. pricing-mock does not link it: its --print-env is
+// held to SeedEnv by a test.
 package target
 
 // (See profile.go for how a Profile is loaded and checked.)

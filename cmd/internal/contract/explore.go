@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -10,11 +11,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing/fstest"
 	"time"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/report"
 	"github.com/pricing-contract/pricing-contract/features"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
@@ -25,16 +25,46 @@ import (
 // (one test case each, its reproducer attached), and every reproducer kept
 // in a folder that every later run of the gate runs with the scenarios.
 
+// Explore is pricing-contract explore as the gate runs it after the
+// scenarios (--explore). main gives it (cmd/internal/explore's Run): no
+// command package imports another.
+type Explore func(ctx context.Context, p steps.Profile, cfg ExploreConfig) (Exploration, error)
+
+// ExploreConfig is one exploration of the gate.
+type ExploreConfig struct {
+	Budget     time.Duration
+	Seed       uint64
+	Timeout    time.Duration
+	Progress   io.Writer
+	HTTPClient *http.Client // target.NewClient with --timeout
+}
+
+// Exploration is what an exploration found, as the gate uses it.
+type Exploration interface {
+	Diverged() bool
+	// WriteReproducers writes each divergence's reproducer to dir
+	// (replacing another file of the name only with force) and returns
+	// the files, in the order of the divergences.
+	WriteReproducers(dir string, force bool) ([]string, error)
+	// WriteSummary writes the explorer's summary: what it sent, its
+	// coverage, the divergences with their reproducers' files.
+	WriteSummary(w io.Writer, seed uint64, files []string)
+	// Report is the exploration as the reports show it, with the
+	// reproducers' files.
+	Report(budget time.Duration, seed uint64, files []string) *report.Exploration
+}
+
 // gate is the exploration of a run: --explore D, --explore-seed,
 // --reproducers DIR, and what it found.
 type gate struct {
+	explore     Explore // nil: this program cannot explore
 	budget      time.Duration
 	seed        uint64
-	reproducers string // the folder of kept reproducers; "" none (the explorer writes to explore.DefaultOut)
+	reproducers string // the folder of kept reproducers; "" none (the explorer writes to report.ExploreDir)
 	kept        int    // the reproducers of the folder the run selected
 
 	ran    bool
-	result *explore.Result
+	result Exploration
 	files  []string // the reproducers written, in the order of the divergences
 	err    error    // the explorer could not run
 }
@@ -42,7 +72,7 @@ type gate struct {
 func (c *runConfig) gateFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.gate.budget, "explore", 0, "after the scenarios, explore the target for `D` (pricing-contract explore) and fail on a divergence, reported as a failed case with its reproducer")
 	fs.Uint64Var(&c.gate.seed, "explore-seed", 0, "the `SEED` of --explore (0: from the clock; the run prints it)")
-	fs.StringVar(&c.gate.reproducers, "reproducers", "", "run the kept reproducers of `DIR` with the scenarios, and keep there each reproducer --explore writes (default reports/explore)")
+	fs.StringVar(&c.gate.reproducers, "reproducers", "", "run the kept reproducers of `DIR` with the scenarios, and keep there each reproducer --explore writes (default "+report.ExploreDir+")")
 }
 
 // keepReproducers adds the kept reproducers of --reproducers DIR to the
@@ -99,17 +129,17 @@ func (c *runConfig) exploreTarget(ctx context.Context, suite *steps.Suite, stder
 	}
 	fmt.Fprintf(stderr, "pricing-contract: exploring %s for %s, --explore-seed %d\n", c.profile.BaseURL, g.budget, g.seed)
 	g.ran = true
-	g.result, g.err = explore.Run(ctx, suite.Profile(), explore.Config{Budget: g.budget, Seed: g.seed, Timeout: c.timeout,
-		Progress: stderr, HTTPClient: &http.Client{Timeout: c.timeout}})
+	g.result, g.err = g.explore(ctx, suite.Profile(), ExploreConfig{Budget: g.budget, Seed: g.seed, Timeout: c.target.Timeout,
+		Progress: stderr, HTTPClient: c.target.Client()})
 	if g.err != nil {
 		return
 	}
 	out := g.reproducers
 	if out == "" {
-		out = explore.DefaultOut
+		out = report.ExploreDir
 	}
-	g.files, g.err = g.result.WriteReproducers(out)
-	c.record.addDivergences(g.result.Divergences, g.files)
+	g.files, g.err = g.result.WriteReproducers(out, c.force)
+	c.record.addDivergences(g.result.Report(g.budget, g.seed, g.files).Found)
 }
 
 // status is the gate's share of the run's exit status.
@@ -147,7 +177,7 @@ func (g *gate) writeSummary(w, stderr io.Writer) {
 
 // addDivergences lists the explorer's divergences as failed cases of a
 // feature of their own, each with its reproducer.
-func (r *runRecord) addDivergences(ds []explore.Divergence, files []string) {
+func (r *runRecord) addDivergences(ds []report.Divergence) {
 	if len(ds) == 0 {
 		return
 	}
@@ -155,13 +185,8 @@ func (r *runRecord) addDivergences(ds []explore.Divergence, files []string) {
 	defer r.mu.Unlock()
 	f := &featureRecord{URI: "explore", Name: "pricing-contract explore"}
 	for i, d := range ds {
-		where := "explore"
-		if i < len(files) {
-			where = files[i]
-		}
-		err := fmt.Sprintf("divergence found by pricing-contract explore (pair %d of accounts, %d steps): %s\n\n"+
-			"its reproducer fails against the target:\n%s\n\nthe reproducer (%s):\n%s", d.Pair, d.Steps, d.Reason,
-			strings.TrimSpace(d.Proof), where, d.Feature)
+		where := cmp.Or(d.File, "explore")
+		err := d.Failure()
 		sr := &scenarioRecord{ID: fmt.Sprintf("explore-%d", i+1), Name: d.Reason, Written: d.Reason, URI: where, Status: statusFailed,
 			Tags: []string{"@explorer"}, Err: err,
 			// One step, so that the reports show it as a failing step's:
@@ -176,30 +201,13 @@ func (r *runRecord) addDivergences(ds []explore.Divergence, files []string) {
 	r.features = append(r.features, f)
 }
 
-// exploration is the gate's figures, as the HTML report shows them.
-type exploration struct {
-	Budget, Seed                 string
-	Sequences, Requests          int
-	Wire                         int64
-	Cells, Exercised             int
-	Divergences, NotReported     int
-	Took, RequestsPerSecond, Err string
-}
-
-func (g *gate) figures() *exploration {
+// figures is the gate's exploration as the HTML report shows it.
+func (g *gate) figures() *report.Exploration {
 	if !g.ran {
 		return nil
 	}
-	e := &exploration{Budget: g.budget.String(), Seed: fmt.Sprint(g.seed)}
 	if g.result == nil {
-		e.Err = fmt.Sprint(g.err)
-		return e
+		return &report.Exploration{Budget: g.budget.String(), Seed: fmt.Sprint(g.seed), Err: fmt.Sprint(g.err)}
 	}
-	r := g.result
-	cov := r.Coverage()
-	e.Sequences, e.Requests, e.Wire, e.Cells, e.Exercised = r.Sequences, r.Steps, r.Wire, cov.Cells, cov.Exercised
-	e.Divergences, e.NotReported = len(r.Divergences), len(r.Dropped)
-	e.Took = r.Took.Round(time.Millisecond).String()
-	e.RequestsPerSecond = fmt.Sprintf("%.1f", float64(r.Steps)/r.Took.Seconds())
-	return e
+	return g.result.Report(g.budget, g.seed, g.files)
 }

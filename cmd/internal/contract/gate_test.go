@@ -10,8 +10,10 @@ import (
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
+	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // gateRun runs the command against base with args, and returns its exit
@@ -19,8 +21,17 @@ import (
 func gateRun(t *testing.T, base string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errs bytes.Buffer
-	code := contract.Run(context.Background(), append([]string{"--base-url", base}, args...), func(string) string { return "" }, &out, &errs)
+	code := contract.Command{Explore: explorer}.Run(context.Background(), append([]string{"--base-url", base}, args...), func(string) string { return "" }, &out, &errs)
 	return code, out.String(), errs.String()
+}
+
+// explorer is the explorer as cmd/pricing-contract gives it to the gate.
+func explorer(ctx context.Context, p steps.Profile, c contract.ExploreConfig) (contract.Exploration, error) {
+	res, err := explore.Run(ctx, p, explore.Config{Budget: c.Budget, Seed: c.Seed, Timeout: c.Timeout, Progress: c.Progress, HTTPClient: c.HTTPClient})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 type junitDoc struct {

@@ -13,19 +13,18 @@ import (
 
 	"github.com/cucumber/godog"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/report"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
-// Status of a scenario or a step in the reports. They are godog's words,
-// plus notRun for what the run never reached (stopped early, interrupted, or
-// after a failure under --godog.stop-on-failure).
+// Status of a scenario or a step in the reports (package report).
 const (
-	statusPassed    = "passed"
-	statusFailed    = "failed"
-	statusSkipped   = "skipped"
-	statusUndefined = "undefined"
-	statusPending   = "pending"
-	statusNotRun    = "not run"
+	statusPassed    = report.Passed
+	statusFailed    = report.Failed
+	statusSkipped   = report.Skipped
+	statusUndefined = report.Undefined
+	statusPending   = report.Pending
+	statusNotRun    = report.NotRun
 )
 
 // runRecord is what the reports show: every selected scenario, in the order
@@ -416,7 +415,7 @@ func (c *countsWriter) rewrite(line []byte) []byte {
 	plain := ansi.ReplaceAll(line, nil)
 	if godogScenarioLine.Match(plain) {
 		counts, total, _ := c.record.summary()
-		return fmt.Appendf(nil, "%d scenarios (%s)\n", total, countsText(counts))
+		return fmt.Appendf(nil, "%d scenarios (%s)\n", total, report.CountsText(counts))
 	}
 	text := strings.TrimSuffix(string(line), "\n")
 	if loc := stepLocation.FindStringIndex(text); loc != nil {
@@ -509,33 +508,4 @@ func (c *countsWriter) flush() {
 		c.w.Write(c.line)
 		c.line = nil
 	}
-}
-
-// progressPrinter writes a line to w each time another tenth of the
-// scenarios has finished, for runs whose chosen formats print nothing on
-// the console (a CI log would otherwise stay silent for minutes).
-func progressPrinter(w io.Writer) func(done, total int, counts map[string]int, elapsed time.Duration) {
-	return func(done, total int, counts map[string]int, elapsed time.Duration) {
-		step := max(1, (total+9)/10)
-		if done%step != 0 && done != total {
-			return
-		}
-		fmt.Fprintf(w, "pricing-contract: %d/%d scenarios done: %s (%s)\n",
-			done, total, countsText(counts), elapsed.Round(time.Second))
-	}
-}
-
-// countsText is "170 passed, 4 failed": the statuses that occurred, in a
-// fixed order.
-func countsText(counts map[string]int) string {
-	var parts []string
-	for _, s := range []string{statusPassed, statusFailed, statusUndefined, statusPending, statusSkipped, statusNotRun} {
-		if counts[s] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
 }

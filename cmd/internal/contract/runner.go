@@ -1,25 +1,29 @@
+// Package contract is the suite's run of pricing-contract against any base
+// URL: its flags (those of every command from steps/target), the features
+// selected, the run and its record, the console, and the gate (--explore,
+// --reproducers) with the explorer given by main as a value, since no
+// command package imports another; its reports are written by
+// cmd/internal/report.
 package contract
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/cucumber/godog"
 	"github.com/cucumber/godog/colors"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/exitcode"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/report"
 	"github.com/pricing-contract/pricing-contract/features"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/steps"
@@ -35,11 +39,6 @@ const (
 	exitUsage    = exitcode.Usage
 	exitUnusable = exitcode.Unusable
 )
-
-// defaultTimeout bounds one request, connection and answer included: long
-// enough for a slow staging server, short enough that a hung one is found
-// by the preflight in seconds.
-const defaultTimeout = 10 * time.Second
 
 const usageHeader = `Usage: pricing-contract [flags]
        pricing-contract init --base-url URL [--email E --other-email E ...] [--output FILE]
@@ -70,14 +69,26 @@ target refuses, or the target stopped answering during the run).
 Flags:
 `
 
-// Run is the whole of cmd/pricing-contract: args are the command-line
-// arguments without the program name, getenv supplies the PRICING_*
-// variables. steps.Suite output and the coverage summary go to stdout; stderr gets
-// one line on what is run, progress lines when no console format is chosen,
-// and one line per usage error or unusable target. The exit statuses are the
-// ones of usageHeader.
+// Command is the suite's run of cmd/pricing-contract; Explore is what its
+// --explore runs (nil: --explore is refused), given by main, since no
+// command package imports another.
+type Command struct {
+	Explore Explore
+}
+
+// Run is Command{}.Run: a run of the suite whose --explore is refused.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	cfg, err := parseArgs(args, getenv, stdout)
+	return Command{}.Run(ctx, args, getenv, stdout, stderr)
+}
+
+// Run is the whole of cmd/pricing-contract's suite: args are the
+// command-line arguments without the program name, getenv supplies the
+// PRICING_* variables. steps.Suite output and the coverage summary go to
+// stdout; stderr gets one line on what is run, progress lines when no
+// console format is chosen, and one line per usage error or unusable
+// target. The exit statuses are the ones of usageHeader.
+func (cmd Command) Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	cfg, err := parseArgs(args, getenv, stdout, cmd.Explore)
 	if err != nil {
 		if errors.Is(err, errHelpShown) {
 			return exitPass
@@ -96,7 +107,8 @@ type runConfig struct {
 	coverage    string
 	report      string   // --report: the HTML report
 	junit       []string // files of the JUnit report; "" is stdout
-	timeout     time.Duration
+	force       bool     // --force: replace a file of another kind at an output's path
+	target      target.Flags
 	noPreflight bool
 	godog       godog.Options
 	scenarios   int
@@ -122,8 +134,8 @@ var errHelpShown = errors.New("help shown")
 
 // parseArgs turns the command line into a runConfig; every error is a usage
 // error, reported as one line by Run.
-func parseArgs(args []string, getenv func(string) string, stdout io.Writer) (*runConfig, error) {
-	cfg := &runConfig{}
+func parseArgs(args []string, getenv func(string) string, stdout io.Writer, explore Explore) (*runConfig, error) {
+	cfg := &runConfig{gate: gate{explore: explore}}
 	fs, f := cfg.flagSet(stdout)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -156,8 +168,8 @@ func parseArgs(args []string, getenv func(string) string, stdout io.Writer) (*ru
 	if cfg.godog.Output == nil {
 		cfg.godog.Output = stdout
 	}
-	if cfg.timeout <= 0 {
-		return nil, fmt.Errorf("--timeout must be positive, e.g. 10s")
+	if cfg.gate.budget > 0 && cfg.gate.explore == nil {
+		return nil, fmt.Errorf("--explore: this program has no explorer (pricing-contract has)")
 	}
 
 	// The suite must fail on a step it does not know: a typo in a feature
@@ -194,25 +206,21 @@ func parseArgs(args []string, getenv func(string) string, stdout io.Writer) (*ru
 
 // cliFlags are the flags that only parseArgs reads.
 type cliFlags struct {
-	baseURL, profilePath string
-	reference            bool
-	profileOnly          bool   // --profile-only: the file, not the PRICING_* variables
-	profileTags          string // the tags of the profile file
+	reference   bool
+	profileTags string // the tags of the profile file
 }
 
 func (c *runConfig) flagSet(stdout io.Writer) (*flag.FlagSet, *cliFlags) {
 	f := &cliFlags{}
 	fs := flag.NewFlagSet("pricing-contract", flag.ContinueOnError)
-	fs.StringVar(&f.baseURL, "base-url", "", "base `URL` of the server under test, with the version segment (env PRICING_BASE_URL)")
-	fs.StringVar(&f.profilePath, "profile", "", "read the target profile and default tags from `FILE` (key = value lines, ${VAR} from the environment)")
-	fs.BoolVar(&f.profileOnly, "profile-only", false, "take the target profile from --profile and the defaults only, ignoring PRICING_* variables (left from another target by eval \"$(pricing-mock --print-env)\", say); ${VAR} in the file still reads the environment")
+	c.target.Register(fs)
 	fs.BoolVar(&f.reference, "reference", false, "also run the @reference scenarios, which check the mock's decisions where the spec is silent")
 	fs.StringVar(&c.features, "features", "", "run the *.feature files of `DIR` instead of the embedded ones")
 	fs.StringVar(&c.coverage, "coverage", "", "write the coverage of endpoints and statuses as JSON to `FILE`")
 	fs.StringVar(&c.report, "report", "", "write a self-contained HTML report to `FILE`: summary, every scenario and step, failing requests as curl, coverage and spec traceability")
 	fs.StringVar(&c.traceability, "traceability", "", "read the spec's rules and the scenarios that assert them from `FILE` (the format of fixtures/traceability.tsv) for --report, instead of the embedded file")
 	fs.StringVar(&c.fixtures, "fixtures", "", "read shapes/ and bodies/ from `DIR` before the embedded fixtures")
-	fs.DurationVar(&c.timeout, "timeout", defaultTimeout, "give up on a request after `D` (connection and answer)")
+	fs.BoolVar(&c.force, "force", false, "replace a file at the path of an output that is no report of these tools (one of theirs is replaced without it; a symbolic link never)")
 	fs.BoolVar(&c.noPreflight, "no-preflight", false, "skip the checks of the target and the accounts before the first scenario")
 	c.gateFlags(fs)
 	c.godog = godog.Options{Format: "pretty", Concurrency: 1, NoColors: !isTerminal(stdout)}
@@ -226,7 +234,7 @@ func (c *runConfig) flagSet(stdout io.Writer) (*flag.FlagSet, *cliFlags) {
 
 // loadProfile applies the profile file, the environment and --base-url.
 func (c *runConfig) loadProfile(f *cliFlags, getenv func(string) string) error {
-	p, tags, err := steps.LoadFlags(f.profilePath, f.profileOnly, f.baseURL, getenv)
+	p, tags, err := c.target.Load(getenv)
 	if err != nil {
 		return err
 	}
@@ -341,76 +349,26 @@ func (c *runConfig) selectFeatures() error {
 	return nil
 }
 
-// outputs are the files a run writes, created before it starts so that a
-// bad path fails in a second, not after the run.
-type outputs struct {
-	coverage, report *os.File
-	junit            []io.Writer // a file, or stdout
-	files            []*os.File
-}
-
-func (c *runConfig) createOutputs(stdout io.Writer) (*outputs, error) {
-	o := &outputs{}
-	create := func(flagName, path string) (*os.File, error) {
-		f, err := os.Create(path)
-		if err != nil {
-			o.close()
-			return nil, fmt.Errorf("%s: %v", flagName, err)
-		}
-		o.files = append(o.files, f)
-		return f, nil
-	}
-	var err error
-	if c.coverage != "" {
-		if o.coverage, err = create("--coverage", c.coverage); err != nil {
-			return nil, err
-		}
-	}
-	if c.report != "" {
-		if o.report, err = create("--report", c.report); err != nil {
-			return nil, err
-		}
-	}
-	for _, path := range c.junit {
-		if path == "" {
-			o.junit = append(o.junit, stdout)
-			continue
-		}
-		f, err := create("--godog.format junit", path)
-		if err != nil {
-			return nil, err
-		}
-		o.junit = append(o.junit, f)
-	}
-	return o, nil
-}
-
-func (o *outputs) close() {
-	for _, f := range o.files {
-		f.Close()
-	}
-}
-
 func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 	if c.godog.ShowStepDefinitions {
 		godog.TestSuite{ScenarioInitializer: steps.NewSuite(c.profile, steps.Options{}).InitializeScenario, Options: &c.godog}.Run()
 		return exitPass // godog answers 2 after printing the catalogue
 	}
-	out, err := c.createOutputs(stdout)
+	out, err := c.checkOutputs(stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "pricing-contract: %v\n", err)
 		return exitUsage
 	}
-	defer out.close()
 	c.announce(stderr)
 
 	// The run's own context: cancelled, with steps.ErrTargetDown as the cause,
 	// when the target stops answering.
 	ctx, stop := context.WithCancelCause(parent)
 	defer stop(nil)
-	watch := steps.NewTargetWatch(stop)
+	hc := c.target.Client()
+	hc.Transport = steps.NewTargetWatch(hc.Transport, stop)
 	suite := steps.NewSuite(c.profile, steps.Options{
-		HTTPClient:  &http.Client{Timeout: c.timeout, Transport: watch},
+		HTTPClient:  hc,
 		FixturesDir: c.fixtures,
 		Output:      stderr,
 	})
@@ -423,7 +381,7 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 	}
 	if stopped == nil {
 		if !c.console {
-			c.record.progress = progressPrinter(stderr)
+			c.record.progress = report.Progress(stderr)
 		}
 		console := &countsWriter{w: c.godog.Output, record: c.record, resolve: func(s string) string { return suite.ResolveName(s, 0) }}
 		c.godog.Output = console
@@ -498,33 +456,11 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 // grouped by their reason, then one line per profile value that was
 // missing and how to write a profile that has it.
 func (c *runConfig) writeSkipped(w io.Writer, suite *steps.Suite) {
-	skipped := c.record.skipped()
-	if len(skipped) == 0 {
-		return
+	var skipped []report.Scenario
+	for _, s := range c.record.skipped() {
+		skipped = append(skipped, reportScenario(&s, suite))
 	}
-	var reasons []string
-	byReason := map[string][]scenarioRecord{}
-	for _, s := range skipped {
-		if _, ok := byReason[s.Reason]; !ok {
-			reasons = append(reasons, s.Reason)
-		}
-		byReason[s.Reason] = append(byReason[s.Reason], s)
-	}
-	fmt.Fprintf(w, "pricing-contract: %d %s skipped, by reason:\n", len(skipped), plural(len(skipped), "scenario", "scenarios"))
-	for _, reason := range reasons {
-		fmt.Fprintf(w, "  %s\n", firstLine(reason, 300))
-		for _, s := range byReason[reason] {
-			fmt.Fprintf(w, "    %s  %s\n", scenarioLocation(reportScenario{URI: s.URI, Line: s.Line}), suite.ResolveName(s.Name, s.Pair))
-		}
-	}
-	missing := steps.MissingSummary(c.record.skipReasons())
-	for _, line := range missing {
-		fmt.Fprintf(w, "pricing-contract: %s\n", line)
-	}
-	if len(missing) > 0 {
-		fmt.Fprintf(w, "pricing-contract: `pricing-contract init --base-url %s --output FILE` writes a profile with every key, "+
-			"each value read from the target or marked TODO; run with --profile FILE\n", c.profile.BaseURL)
-	}
+	report.WriteSkipped(w, skipped, steps.MissingSummary(c.record.skipReasons()), c.profile.BaseURL)
 }
 
 // announce says on stderr what is run, where, and in which order: not
@@ -543,39 +479,6 @@ func (c *runConfig) announce(stderr io.Writer) {
 	for _, n := range c.notes {
 		fmt.Fprintf(stderr, "pricing-contract: %s\n", n)
 	}
-}
-
-// writeReports writes the coverage JSON, the JUnit and the HTML reports
-// that were asked for.
-func (c *runConfig) writeReports(out *outputs, suite *steps.Suite, stopped error) error {
-	rep := c.newReport(suite, stopped)
-	rep.Exploration = c.gate.figures()
-	var errs []error
-	if out.coverage != nil {
-		if err := writeCoverageJSON(out.coverage, rep.Coverage); err != nil {
-			errs = append(errs, fmt.Errorf("--coverage: %w", err))
-		}
-	}
-	for _, w := range out.junit {
-		if err := rep.writeJUnit(w); err != nil {
-			errs = append(errs, fmt.Errorf("--godog.format junit: %w", err))
-		}
-	}
-	if out.report != nil {
-		if err := rep.writeHTML(out.report); err != nil {
-			errs = append(errs, fmt.Errorf("--report: %w", err))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-func writeCoverageJSON(w io.Writer, cov steps.Coverage) error {
-	b, err := json.MarshalIndent(cov, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
 }
 
 func indent(s, prefix string) string {
@@ -662,12 +565,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// plural is one or many, by n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

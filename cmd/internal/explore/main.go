@@ -6,36 +6,35 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/exitcode"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/report"
 	"github.com/pricing-contract/pricing-contract/steps"
 	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // DefaultOut is the folder explore writes its reproducers to: a reports
 // folder that .gitignore lists.
-const DefaultOut = "reports/explore"
+const DefaultOut = report.ExploreDir
 
 // Main runs `pricing-contract explore`.
 func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pricing-contract explore", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	var tf target.Flags
+	tf.Register(fs)
 	var (
-		baseURL     = fs.String("base-url", "", "base `URL` of the target, with the version segment (env PRICING_BASE_URL)")
-		profilePath = fs.String("profile", "", "read the target profile from `FILE`")
-		profileOnly = fs.Bool("profile-only", false, "ignore the PRICING_* variables")
-		runs        = fs.Int("runs", 0, "explore at most `N` random sequences (0: as many as the budget allows)")
-		budget      = fs.Duration("budget", 60*time.Second, "stop starting sequences after `D` (0: --runs alone)")
-		seed        = fs.Uint64("seed", 0, "the `SEED` of the sequences (0: from the clock; every run prints its seed)")
-		out         = fs.String("out", DefaultOut, "write each divergence's reproducer to `DIR` (one .feature each)")
-		coverage    = fs.String("coverage", "", "write the cells of the input space the run exercised, with their verdicts, as JSON to `FILE`")
-		timeout     = fs.Duration("timeout", 10*time.Second, "give up on a request after `D`")
-		maxDiv      = fs.Int("max-divergences", 10, "stop once `N` distinct divergences are reported")
+		runs     = fs.Int("runs", 0, "explore at most `N` random sequences (0: as many as the budget allows)")
+		budget   = fs.Duration("budget", 60*time.Second, "stop starting sequences after `D` (0: --runs alone)")
+		seed     = fs.Uint64("seed", 0, "the `SEED` of the sequences (0: from the clock; every run prints its seed)")
+		out      = fs.String("out", DefaultOut, "write each divergence's reproducer to `DIR` (one .feature each)")
+		coverage = fs.String("coverage", "", "write the cells of the input space the run exercised, with their verdicts, as JSON to `FILE`")
+		maxDiv   = fs.Int("max-divergences", 10, "stop once `N` distinct divergences are reported")
+		force    = fs.Bool("force", false, "replace a file at an output's path that is no reproducer or coverage of these tools (one of theirs is replaced without it; a symbolic link never)")
 	)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -43,7 +42,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		}
 		return exitcode.Usage
 	}
-	p, _, err := target.LoadFlags(*profilePath, *profileOnly, *baseURL, getenv)
+	p, _, err := tf.Load(getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "pricing-contract explore: %v\n", err)
 		return exitcode.Usage
@@ -55,16 +54,16 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
 	}
-	var covFile *os.File
+	covFile := report.Output{Path: *coverage, Kind: report.ExploreJSON, Force: *force}
 	if *coverage != "" {
-		if covFile, err = os.Create(*coverage); err != nil {
+		if err := covFile.Check(); err != nil {
 			fmt.Fprintf(stderr, "pricing-contract explore: --coverage: %v\n", err)
 			return exitcode.Usage
 		}
-		defer covFile.Close()
 	}
 	fmt.Fprintf(stderr, "pricing-contract explore: against %s, --runs %d --budget %s --seed %d\n", p.BaseURL, *runs, *budget, *seed)
-	res, err := Run(ctx, p, Config{Runs: *runs, Budget: *budget, Seed: *seed, Timeout: *timeout, Progress: stderr, MaxDivergences: *maxDiv})
+	res, err := Run(ctx, p, Config{Runs: *runs, Budget: *budget, Seed: *seed, Timeout: tf.Timeout, Progress: stderr, MaxDivergences: *maxDiv,
+		HTTPClient: tf.Client()})
 	if err != nil {
 		var unusable *steps.UnusableError
 		if errors.As(err, &unusable) && unusable.Detail != "" {
@@ -73,12 +72,12 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "pricing-contract explore: target or profile not usable: %v\n", err)
 		return exitcode.Unusable
 	}
-	if covFile != nil {
-		if err := res.WriteCoverage(covFile); err != nil {
+	if *coverage != "" {
+		if err := covFile.Write(res.WriteCoverage); err != nil {
 			fmt.Fprintf(stderr, "pricing-contract explore: --coverage: %v\n", err)
 		}
 	}
-	files, err := res.WriteReproducers(*out)
+	files, err := res.WriteReproducers(*out, *force)
 	if err != nil {
 		fmt.Fprintf(stderr, "pricing-contract explore: %v\n", err)
 	}
@@ -91,23 +90,36 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 
 // WriteReproducers writes each reported divergence's reproducer to dir,
 // named after its signature, and returns the paths, in the order of the
-// divergences.
-func (r *Result) WriteReproducers(dir string) ([]string, error) {
-	if len(r.Divergences) == 0 {
-		return nil, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("--out: %w", err)
-	}
+// divergences: the report package's files (mode 0600, no link followed, a
+// file of the name replaced only when it is a reproducer, or with force).
+func (r *Result) WriteReproducers(dir string, force bool) ([]string, error) {
 	var paths []string
 	for _, d := range r.Divergences {
-		path := filepath.Join(dir, Slug(d.Signature)+".feature")
-		if err := os.WriteFile(path, []byte(d.Feature), 0o644); err != nil {
+		path, err := report.WriteReproducer(dir, Slug(d.Signature)+".feature", d.Feature, force)
+		if err != nil {
 			return paths, fmt.Errorf("--out: %w", err)
 		}
 		paths = append(paths, path)
 	}
 	return paths, nil
+}
+
+// Report is the run as the suite's reports show it (the gate's
+// Exploration section, each divergence a failed case), with the files of
+// its reproducers.
+func (r *Result) Report(budget time.Duration, seed uint64, files []string) *report.Exploration {
+	cov := r.Coverage()
+	e := &report.Exploration{Budget: budget.String(), Seed: fmt.Sprint(seed), Sequences: r.Sequences, Requests: r.Steps, Wire: r.Wire,
+		Cells: cov.Cells, Exercised: cov.Exercised, Divergences: len(r.Divergences), NotReported: len(r.Dropped),
+		Took: r.Took.Round(time.Millisecond).String(), RequestsPerSecond: fmt.Sprintf("%.1f", float64(r.Steps)/r.Took.Seconds())}
+	for i, d := range r.Divergences {
+		rd := report.Divergence{Reason: d.Reason, Feature: d.Feature, Proof: d.Proof, Pair: d.Pair, Steps: d.Steps}
+		if i < len(files) {
+			rd.File = files[i]
+		}
+		e.Found = append(e.Found, rd)
+	}
+	return e
 }
 
 var nonWord = regexp.MustCompile(`[^a-z0-9]+`)

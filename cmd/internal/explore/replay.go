@@ -3,12 +3,11 @@ package explore
 import (
 	"context"
 	"io"
-	"net/http"
 	"sort"
 	"strconv"
-	"time"
 
 	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // What pricing-contract replay (cmd/internal/replay) reuses of the stages:
@@ -30,13 +29,13 @@ type Replayer struct {
 // the target or the profile cannot be used.
 func NewReplayer(ctx context.Context, p steps.Profile, cfg Config) (*Replayer, error) {
 	if cfg.Timeout == 0 {
-		cfg.Timeout = 10 * time.Second
+		cfg.Timeout = target.DefaultTimeout
 	}
 	cfg.Replay = true
 	cfg.MaxDivergences = 1 << 30 // a replay judges every request of the recording
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Timeout: cfg.Timeout}
+		hc = target.NewClient(cfg.Timeout) // the tools' one client: no redirect followed, answers bounded
 	}
 	suite := steps.NewSuite(p, steps.Options{HTTPClient: hc, Output: io.Discard})
 	if err := suite.Preflight(ctx); err != nil {

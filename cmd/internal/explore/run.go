@@ -18,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // The sixth stage: the run loop. Each pair of the pool explores on its own
@@ -166,16 +167,14 @@ func (r *runState) report(d Divergence, reproduced bool) {
 // suite's preflight refuses it, the explorer cannot read its accounts).
 func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
 	if cfg.Timeout == 0 {
-		cfg.Timeout = 10 * time.Second
+		cfg.Timeout = target.DefaultTimeout
 	}
 	if cfg.MaxDivergences == 0 {
 		cfg.MaxDivergences = 10
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = 256
-		hc = &http.Client{Timeout: cfg.Timeout, Transport: t}
+		hc = target.NewClient(cfg.Timeout) // the tools' one client: no redirect followed, answers bounded
 	}
 	suite := steps.NewSuite(p, steps.Options{HTTPClient: hc, Output: io.Discard})
 	if err := suite.Preflight(ctx); err != nil {

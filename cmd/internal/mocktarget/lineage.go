@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/discover"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 	"github.com/pricing-contract/pricing-contract/steps"
 	"github.com/pricing-contract/pricing-contract/steps/target"
@@ -57,7 +57,7 @@ func StartLineage(ctx context.Context, s variants.Server, pairs int, known bool,
 	l.Env = lineageEnv(l.URL, accts)
 	l.ProfilePath = filepath.Join(dir, s.Name+".profile")
 	var stdout, stderr bytes.Buffer
-	if code := contract.Init(ctx, []string{"--output", l.ProfilePath, "--force"}, func(k string) string { return l.Env[k] },
+	if code := discover.Init(ctx, []string{"--output", l.ProfilePath, "--force"}, func(k string) string { return l.Env[k] },
 		strings.NewReader(""), &stdout, &stderr); code != 0 {
 		l.Close()
 		return nil, &InitError{Code: code, Output: strings.TrimSpace(stderr.String())}

@@ -97,7 +97,7 @@ func readCall(r *Request, version, rest string, b base, platformsPath string) *c
 		return c
 	}
 	if r.Truncated {
-		c.skip = "the journal cut this entry (truncated): its body is not whole"
+		c.skip = "the recording cut this entry (truncated: the journal keeps 64 KiB of a body, the replay reads 1 MiB of a string): its body is not whole"
 		return c
 	}
 	c.cred = readCredential(r)

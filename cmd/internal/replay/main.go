@@ -2,12 +2,13 @@
 // requests a frontend made, saved as the mock's journal or a browser's HAR,
 // to a target, and judges every answer with the reference and the freedoms
 // of the explorer (cmd/internal/explore), whose stages it reuses. Its own
-// stages, one file each: the recording read (recording.go), its requests
+// stages, one file each: the recording read as it streams, within its
+// bounds (recording.go, stream.go), its requests
 // outside the API listed (scope.go), the rest read as the spec's
 // operations (calls.go), their accounts joined and mapped onto the
 // profile's (accounts.go), each made the explorer's step (normalise.go),
-// the replay (run.go), the reports (main.go, through the suite's report
-// writers), and the recording's secrets kept out of all of it (secrets.go).
+// the replay (run.go), the reports (main.go, through cmd/internal/report),
+// and the recording's secrets kept out of all of it (secrets.go).
 package replay
 
 import (
@@ -17,21 +18,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/exitcode"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/report"
 	"github.com/pricing-contract/pricing-contract/steps"
 	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // DefaultOut is the folder replay writes its reproducers to: a reports
 // folder that .gitignore lists.
-const DefaultOut = "reports/replay"
+const DefaultOut = report.ReplayDir
 
 // accountFlags is --account EMAIL=A, repeated.
 type accountFlags map[string]string
@@ -52,27 +52,28 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	fs := flag.NewFlagSet("pricing-contract replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	accounts := accountFlags{}
+	var tf target.Flags
+	tf.Register(fs)
 	var (
-		baseURL     = fs.String("base-url", "", "base `URL` of the target, with the version segment (env PRICING_BASE_URL)")
-		profilePath = fs.String("profile", "", "read the target profile from `FILE`")
-		profileOnly = fs.Bool("profile-only", false, "ignore the PRICING_* variables")
-		apiBase     = fs.String("api-base", "", "the recording's API base `URL`, with the version segment (default: the one most of its requests use)")
-		pair        = fs.Int("pair", 0, "replay on pair `N` of the profile's pool (default: the pair whose email or api key the recording uses, else 1)")
-		out         = fs.String("out", DefaultOut, "write each divergence's reproducer to `DIR`")
-		report      = fs.String("report", "", "write the HTML report to `FILE`: each recorded request sent and matched, diverged (with its reproducer) or skipped, and why")
-		junit       = fs.String("junit", "", "write a JUnit XML report to `FILE`: a test case per recorded request")
-		timeout     = fs.Duration("timeout", 10*time.Second, "give up on a request after `D`")
-		seed        = fs.Uint64("seed", 0, "the `SEED` of the values the replay makes (passwords, addresses; 0: from the clock)")
+		apiBase  = fs.String("api-base", "", "the recording's API base `URL`, with the version segment (default: the one most of its requests use)")
+		pair     = fs.Int("pair", 0, "replay on pair `N` of the profile's pool (default: the pair whose email or api key the recording uses, else 1)")
+		out      = fs.String("out", DefaultOut, "write each divergence's reproducer to `DIR`")
+		htmlPath = fs.String("report", "", "write the HTML report to `FILE`: each recorded request sent and matched, diverged (with its reproducer) or skipped, and why")
+		junit    = fs.String("junit", "", "write a JUnit XML report to `FILE`: a test case per recorded request")
+		force    = fs.Bool("force", false, "replace a file at an output's path that is no report or reproducer of these tools (one of theirs is replaced without it; a symbolic link never)")
+		seed     = fs.Uint64("seed", 0, "the `SEED` of the values the replay makes (passwords, addresses; 0: from the clock)")
 	)
 	fs.Var(accounts, "account", "map the recorded account of `EMAIL=A` (a login's email, or a user id) onto account A or B of the profile; repeat for the other")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: pricing-contract replay [flags] RECORDING\n\n"+
+		fmt.Fprint(stderr, "Usage: pricing-contract replay [flags] RECORDING\n\n"+
 			"Sends the requests of RECORDING (the mock's journal, GET /__admin/requests, or a browser's HAR) to the\n"+
 			"target, from its accounts' known state, and judges every answer with the reference and the freedoms of\n"+
 			"pricing-contract explore. A divergence is written as a reproducer .feature. Requests outside the spec\n"+
 			"(static files, other hosts, read extensions, preflights) are listed and skipped, never sent. No\n"+
-			"credential of the recording is sent, printed or written. Exit status: 0 no divergence, 1 a divergence,\n"+
-			"2 usage (a bad flag, profile or recording), 3 the target or the profile is not usable.\n\nFlags:\n")
+			"credential of the recording is sent, printed or written. A recording is read as it streams, within the\n"+
+			"bounds of "+recordingBounds+".\n"+
+			"Exit status: 0 no divergence, 1 a divergence, 2 usage (a bad flag, profile or recording), 3 the target\n"+
+			"or the profile is not usable.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	var recording string
@@ -96,7 +97,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "pricing-contract replay: give the RECORDING to replay (see --help)\n")
 		return exitcode.Usage
 	}
-	p, _, err := target.LoadFlags(*profilePath, *profileOnly, *baseURL, getenv)
+	p, _, err := tf.Load(getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "pricing-contract replay: %v\n", err)
 		return exitcode.Usage
@@ -106,23 +107,25 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "pricing-contract replay: %v\n", err)
 		return exitcode.Usage
 	}
-	outputs := map[string]string{"--report": *report, "--junit": *junit}
-	for name, path := range outputs {
-		if path == "" {
+	outputs := []struct {
+		flag string
+		out  report.Output
+	}{{"--report", report.Output{Path: *htmlPath, Kind: report.HTMLReport, Force: *force}}, {"--junit", report.Output{Path: *junit, Kind: report.JUnitReport, Force: *force}}}
+	for _, o := range outputs {
+		if o.out.Path == "" {
 			continue
 		}
-		if f, err := os.Create(path); err != nil {
-			fmt.Fprintf(stderr, "pricing-contract replay: %s: %v\n", name, err)
+		if err := o.out.Check(); err != nil {
+			fmt.Fprintf(stderr, "pricing-contract replay: %s: %v\n", o.flag, err)
 			return exitcode.Usage
-		} else {
-			f.Close()
 		}
 	}
 	for _, n := range rec.Notes {
 		fmt.Fprintf(stderr, "pricing-contract replay: %s\n", n)
 	}
 	fmt.Fprintf(stderr, "pricing-contract replay: %s (%s, %d requests) against %s\n", recording, rec.Format, len(rec.Requests), p.BaseURL)
-	res, err := Run(ctx, rec, p, Config{APIBase: *apiBase, Accounts: accounts, Pair: *pair, Timeout: *timeout, Seed: *seed, Progress: stderr})
+	res, err := Run(ctx, rec, p, Config{APIBase: *apiBase, Accounts: accounts, Pair: *pair, Timeout: tf.Timeout, Seed: *seed, Progress: stderr,
+		HTTPClient: tf.Client()})
 	var unusable *steps.UnusableError
 	switch {
 	case errors.As(err, &unusable):
@@ -136,7 +139,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "pricing-contract replay: %v\n", err)
 		return exitcode.Usage
 	}
-	if err := res.WriteReproducers(*out); err != nil {
+	if err := res.WriteReproducers(*out, *force); err != nil {
 		fmt.Fprintf(stderr, "pricing-contract replay: --out: %v\n", err)
 	}
 	var summary bytes.Buffer
@@ -151,18 +154,19 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		status = exitcode.Fail
 	}
 	rr := res.Report()
-	for name, write := range map[string]func(io.Writer) error{*report: rr.WriteHTML, *junit: rr.WriteJUnit} {
-		if name == "" {
+	writers := map[string]func(io.Writer) error{"--report": rr.WriteHTML, "--junit": rr.WriteJUnit}
+	for _, o := range outputs {
+		if o.out.Path == "" {
 			continue
 		}
 		var b bytes.Buffer
-		if err := write(&b); err != nil {
-			fmt.Fprintf(stderr, "pricing-contract replay: %s: %v\n", name, err)
+		if err := writers[o.flag](&b); err != nil {
+			fmt.Fprintf(stderr, "pricing-contract replay: %s: %v\n", o.flag, err)
 			status = max(status, exitcode.Fail)
 			continue
 		}
-		if err := os.WriteFile(name, []byte(res.secrets.redact(b.String())), 0o644); err != nil {
-			fmt.Fprintf(stderr, "pricing-contract replay: %s: %v\n", name, err)
+		if err := o.out.WriteBytes([]byte(res.secrets.redact(b.String()))); err != nil {
+			fmt.Fprintf(stderr, "pricing-contract replay: %s: %v\n", o.flag, err)
 			status = max(status, exitcode.Fail)
 		}
 	}
@@ -172,7 +176,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 // WriteReproducers writes the reproducer of each divergence verified (once
 // for a divergence found again) to dir, and records the file in its
 // outcome and in those that found it again.
-func (r *Result) WriteReproducers(dir string) error {
+func (r *Result) WriteReproducers(dir string, force bool) error {
 	byReason := map[string]string{}
 	name := slug(strings.TrimSuffix(filepath.Base(r.Recording.Name), filepath.Ext(r.Recording.Name)))
 	for _, o := range r.Outcomes {
@@ -180,12 +184,8 @@ func (r *Result) WriteReproducers(dir string) error {
 		if v == nil || v.Feature == "" {
 			continue
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		path := filepath.Join(dir, fmt.Sprintf("replay-%s-request-%d.feature", name, o.N))
-		feature := r.secrets.redact(v.Feature)
-		if err := os.WriteFile(path, []byte(feature), 0o644); err != nil {
+		path, err := report.WriteReproducer(dir, fmt.Sprintf("replay-%s-request-%d.feature", name, o.N), r.secrets.redact(v.Feature), force)
+		if err != nil {
 			return err
 		}
 		o.Reproducer, byReason[v.Signature] = path, path
@@ -272,11 +272,11 @@ func plural(n int, one, many string) string {
 }
 
 // Report is the replay as the suite's reports show it.
-func (r *Result) Report() *contract.ReplayReport {
-	rr := &contract.ReplayReport{Recording: r.Recording.Name, Format: r.Recording.Format, Base: r.Base, Target: r.Target,
+func (r *Result) Report() *report.Replay {
+	rr := &report.Replay{Recording: r.Recording.Name, Format: r.Recording.Format, Base: r.Base, Target: r.Target,
 		Started: r.Started, Duration: r.Took, Wire: r.Wire, Accounts: r.Accounts, Notes: r.Recording.Notes}
 	for _, o := range r.Outcomes {
-		q := contract.ReplayRequest{N: o.N, Name: o.Label, Outcome: string(o.State), Why: o.Why, Sent: o.Sent, Notes: o.Notes,
+		q := report.ReplayRequest{N: o.N, Name: o.Label, Outcome: string(o.State), Why: o.Why, Sent: o.Sent, Notes: o.Notes,
 			File: o.Reproducer, Duration: o.Took}
 		if o.State != Skipped {
 			q.Answer = fmt.Sprintf("answered %d, the spec's answer is %s (%s)%s", o.Status, o.Allowed, o.Rule, freedomsText(o.Freedoms))

@@ -64,12 +64,25 @@ func collectSecrets(rec *Recording) secrets {
 		for _, body := range [][]byte{r.Body, r.Answer} {
 			bodySecrets(body, add)
 		}
+		for _, d := range r.dropped {
+			add(d)
+		}
 	}
 	out := make(secrets, 0, len(set))
 	for s := range set {
 		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
+}
+
+// dropSecrets are the secrets of the body and answer of r, which the
+// reader does not keep of a request that names no API.
+func dropSecrets(r *Request) []string {
+	var out []string
+	for _, body := range [][]byte{r.Body, r.Answer} {
+		bodySecrets(body, func(s string) { out = append(out, s) })
+	}
 	return out
 }
 

@@ -11,13 +11,21 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"testing"
 )
+
+// TB is what a probe needs of its test (a *testing.T): the package does
+// not import testing, so that a binary that serves the catalogue's servers
+// (pricing-mock --fault) links no test framework.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
 
 // Client is a client of one mock for the probes, with the default seed's
 // accounts.
 type Client struct {
-	T    *testing.T
+	T    TB
 	Base string
 }
 

@@ -1,4 +1,4 @@
-package contract
+package report
 
 import (
 	"encoding/xml"
@@ -57,14 +57,14 @@ const messageLimit = 200
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
-func (r *report) junit() junitSuites {
+func (r *Report) junit() junitSuites {
 	out := junitSuites{Name: "pricing-contract", Time: seconds(r.Duration)}
 	if r.Preflight {
 		// No scenario ran: one case says why, so that a CI dashboard that
 		// reads only JUnit shows it.
 		out.Suites = []junitSuite{{Name: "preflight", Tests: 1, Errors: 1, Time: "0.000", Cases: []junitCase{{
 			Name: "the target and the profile are usable", Classname: "preflight", Time: "0.000", Status: "error",
-			Error: &junitProblem{Message: firstLine(r.Stopped, messageLimit), Type: "preflight", Text: strings.TrimSpace(r.Stopped + "\n\n" + r.StoppedDetail)},
+			Error: &junitProblem{Message: FirstLine(r.Stopped, messageLimit), Type: "preflight", Text: strings.TrimSpace(r.Stopped + "\n\n" + r.StoppedDetail)},
 		}}}}
 		out.Tests, out.Errors = 1, 1
 		return out
@@ -76,13 +76,13 @@ func (r *report) junit() junitSuites {
 			c := junitCase{Name: s.Name, Classname: f.Name, Time: seconds(s.Duration), Status: s.Status}
 			total += s.Duration
 			switch s.Status {
-			case statusFailed:
+			case Failed:
 				c.Failure = &junitProblem{Message: failureMessage(s), Type: "failed", Text: failureText(s)}
 				js.Failures++
-			case statusUndefined, statusPending:
+			case Undefined, Pending:
 				c.Error = &junitProblem{Message: failureMessage(s), Type: s.Status, Text: failureText(s)}
 				js.Errors++
-			case statusSkipped, statusNotRun:
+			case Skipped, NotRun:
 				why := s.Reason
 				switch {
 				case why == "" && s.Err != "":
@@ -92,7 +92,7 @@ func (r *report) junit() junitSuites {
 				}
 				c.Skipped = &junitProblem{Message: s.Status}
 				if why != "" {
-					c.Skipped.Message += ": " + firstLine(why, messageLimit)
+					c.Skipped.Message += ": " + FirstLine(why, messageLimit)
 					c.Skipped.Text = strings.TrimSpace(why)
 				}
 				js.Skipped++
@@ -110,33 +110,33 @@ func (r *report) junit() junitSuites {
 }
 
 // failingStep is the step that ended the scenario, if one did.
-func failingStep(s reportScenario) *reportStep {
+func failingStep(s Scenario) *Step {
 	for i, st := range s.Steps {
 		switch st.Status {
-		case statusFailed, statusUndefined, statusPending:
+		case Failed, Undefined, Pending:
 			return &s.Steps[i]
 		}
 	}
 	return nil
 }
 
-func failureMessage(s reportScenario) string {
+func failureMessage(s Scenario) string {
 	if st := failingStep(s); st != nil {
-		if st.Status != statusFailed {
-			return firstLine(st.Status+" step: "+st.Keyword+" "+st.Text, messageLimit)
+		if st.Status != Failed {
+			return FirstLine(st.Status+" step: "+st.Keyword+" "+st.Text, messageLimit)
 		}
 		if st.Err != "" {
-			return firstLine(st.Err, messageLimit)
+			return FirstLine(st.Err, messageLimit)
 		}
 	}
-	return firstLine(s.Err, messageLimit)
+	return FirstLine(s.Err, messageLimit)
 }
 
 // failureText is the scenario as it ran, one step a line with its status,
 // then the error: the failing request as curl and the response.
-func failureText(s reportScenario) string {
+func failureText(s Scenario) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s)\n", s.Name, scenarioLocation(s))
+	fmt.Fprintf(&b, "%s (%s)\n", s.Name, Location(s))
 	for _, st := range s.Steps {
 		fmt.Fprintf(&b, "  %-9s %s %s\n", "["+st.Status+"]", st.Keyword, st.Text)
 	}
@@ -153,7 +153,8 @@ func failureText(s reportScenario) string {
 	return b.String()
 }
 
-func (r *report) writeJUnit(w io.Writer) error {
+// WriteJUnit writes the report as JUnit XML.
+func (r *Report) WriteJUnit(w io.Writer) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package contract
+package report
 
 import (
 	"fmt"
@@ -12,10 +12,10 @@ import (
 	"github.com/pricing-contract/pricing-contract/steps/coverage"
 )
 
-// writeHTML writes the report as one HTML file with its CSS inline and no
+// WriteHTML writes the report as one HTML file with its CSS inline and no
 // script or external asset, so that it opens from a CI artifact, a mail or a
 // file share as it is.
-func (r *report) writeHTML(w io.Writer) error {
+func (r *Report) WriteHTML(w io.Writer) error {
 	return htmlReport.Execute(w, r)
 }
 
@@ -36,7 +36,7 @@ type htmlCell struct {
 	Text, Class, Title string
 }
 
-func (r *report) CoverageMatrix() htmlCoverage {
+func (r *Report) CoverageMatrix() htmlCoverage {
 	var m htmlCoverage
 	seen := map[string]bool{}
 	for _, e := range r.Coverage.Endpoints {
@@ -71,19 +71,19 @@ func (r *report) CoverageMatrix() htmlCoverage {
 	return m
 }
 
-func (r *report) ScenarioCount() int { return r.Total }
+func (r *Report) ScenarioCount() int { return r.Total }
 
 // StatusOrder lists the statuses the summary shows, in a fixed order.
-func (r *report) StatusOrder() []string {
-	return []string{statusPassed, statusFailed, statusUndefined, statusPending, statusSkipped, statusNotRun}
+func (r *Report) StatusOrder() []string {
+	return statuses
 }
 
-func (r *report) Failed() []reportScenario {
-	var out []reportScenario
+func (r *Report) Failed() []Scenario {
+	var out []Scenario
 	for _, f := range r.Features {
 		for _, s := range f.Scenarios {
 			switch s.Status {
-			case statusFailed, statusUndefined, statusPending:
+			case Failed, Undefined, Pending:
 				out = append(out, s)
 			}
 		}
@@ -92,11 +92,11 @@ func (r *report) Failed() []reportScenario {
 }
 
 // Skipped are the scenarios that were skipped, each with its reason.
-func (r *report) Skipped() []reportScenario {
-	var out []reportScenario
+func (r *Report) Skipped() []Scenario {
+	var out []Scenario
 	for _, f := range r.Features {
 		for _, s := range f.Scenarios {
-			if s.Status == statusSkipped {
+			if s.Status == Skipped {
 				out = append(out, s)
 			}
 		}
@@ -106,7 +106,7 @@ func (r *report) Skipped() []reportScenario {
 
 var htmlFuncs = template.FuncMap{
 	"class": func(status string) string { return strings.ReplaceAll(status, " ", "-") },
-	"where": scenarioLocation,
+	"where": Location,
 	"dur":   func(d time.Duration) string { return d.Round(time.Millisecond).String() },
 	"when":  func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") },
 	"count": func(m map[string]int, k string) int { return m[k] },
@@ -114,9 +114,9 @@ var htmlFuncs = template.FuncMap{
 		return "scenario-" + id
 	},
 	"open": func(status string) bool {
-		return status == statusFailed || status == statusUndefined || status == statusPending
+		return status == Failed || status == Undefined || status == Pending
 	},
-	"outcomeClass": func(outcome string) string { return replayStatus(outcome) },
+	"outcomeClass": func(outcome string) string { return ReplayStatus(outcome) },
 	"seed": func(n int64) string {
 		if n == 0 {
 			return "file order"
@@ -127,6 +127,7 @@ var htmlFuncs = template.FuncMap{
 
 var htmlReport = template.Must(template.New("report").Funcs(htmlFuncs).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
+<meta name="generator" content="pricing-contract">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Pricing API {{if .Replay}}replay{{else}}contract{{end}}: {{.CountsText}}</title>
 <style>

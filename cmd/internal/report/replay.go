@@ -1,4 +1,4 @@
-package contract
+package report
 
 import (
 	"fmt"
@@ -17,8 +17,8 @@ import (
 // Replay section with a row per recorded request, and leaves out the
 // suite's coverage and traceability, which no scenario of a replay asks.
 
-// ReplayReport is a replay as the reports show it.
-type ReplayReport struct {
+// Replay is a replay as the reports show it.
+type Replay struct {
 	Recording string // the file
 	Format    string // journal or HAR
 	Base      string // the recording's API base
@@ -49,48 +49,51 @@ type ReplayRequest struct {
 	Duration                  time.Duration
 }
 
-// replayFigures are the replay's figures and rows, as the HTML report
+// ReplayFigures are the replay's figures and rows, as the HTML report
 // shows them.
-type replayFigures struct {
+type ReplayFigures struct {
 	Recording, Format, Base string
 	Accounts, Notes         []string
-	Rows                    []replayRow
+	Rows                    []ReplayRow
 	Counts                  map[string]int
 	Wire                    int64
 }
 
-type replayRow struct {
+// ReplayRow is one recorded request in the HTML report's table.
+type ReplayRow struct {
 	N                     int
 	Name, Outcome, Detail string
 	Anchor, File          string
 }
 
-// replayStatus is the scenario status of an outcome.
-func replayStatus(outcome string) string {
+// ReplayStatus is the scenario status of a recorded request's outcome.
+func ReplayStatus(outcome string) string {
 	switch outcome {
 	case "diverged":
-		return statusFailed
+		return Failed
 	case "skipped":
-		return statusSkipped
+		return Skipped
 	}
-	return statusPassed // matched, and unconfirmed: not reported, as the explorer does not
+	return Passed // matched, and unconfirmed: not reported, as the explorer does not
 }
 
-func (rr *ReplayReport) report() *report {
-	rep := &report{Target: rr.Target, Started: rr.Started, Duration: rr.Duration, Counts: map[string]int{}, Coverage: steps.Coverage{}}
-	fig := &replayFigures{Recording: rr.Recording, Format: rr.Format, Base: rr.Base, Accounts: rr.Accounts, Notes: rr.Notes,
+// Report is the replay as a report: the recording one feature, each
+// recorded request one scenario of it.
+func (rr *Replay) Report() *Report {
+	rep := &Report{Target: rr.Target, Started: rr.Started, Duration: rr.Duration, Counts: map[string]int{}, Coverage: steps.Coverage{}}
+	fig := &ReplayFigures{Recording: rr.Recording, Format: rr.Format, Base: rr.Base, Accounts: rr.Accounts, Notes: rr.Notes,
 		Counts: map[string]int{}, Wire: rr.Wire}
-	f := reportFeature{Name: "replay of " + rr.Recording, URI: rr.Recording, Counts: map[string]int{}}
+	f := Feature{Name: "replay of " + rr.Recording, URI: rr.Recording, Counts: map[string]int{}}
 	for _, q := range rr.Requests {
-		s := reportScenario{ID: fmt.Sprintf("request-%d", q.N), Name: q.Name, Written: q.Name, URI: rr.Recording,
-			Status: replayStatus(q.Outcome), Tags: []string{"@replay"}, Duration: q.Duration}
+		s := Scenario{ID: fmt.Sprintf("request-%d", q.N), Name: q.Name, Written: q.Name, URI: rr.Recording,
+			Status: ReplayStatus(q.Outcome), Tags: []string{"@replay"}, Duration: q.Duration}
 		detail := q.Why
 		switch q.Outcome {
 		case "skipped":
 			s.Reason = q.Why
 		default:
-			sent := reportStep{Keyword: "When", Text: "sent " + q.Sent, Status: statusPassed, Arg: strings.Join(q.Notes, "\n")}
-			then := reportStep{Keyword: "Then", Text: q.Answer, Status: s.Status}
+			sent := Step{Keyword: "When", Text: "sent " + q.Sent, Status: Passed, Arg: strings.Join(q.Notes, "\n")}
+			then := Step{Keyword: "Then", Text: q.Answer, Status: s.Status}
 			switch q.Outcome {
 			case "diverged":
 				then.Text, then.Err, then.Arg = "the answer diverges from the reference: "+q.Why, q.Failure, q.Reproducer
@@ -100,23 +103,23 @@ func (rr *ReplayReport) report() *report {
 			default:
 				detail = q.Answer
 			}
-			s.Steps = []reportStep{sent, then}
+			s.Steps = []Step{sent, then}
 		}
 		rep.Counts[s.Status]++
 		fig.Counts[q.Outcome]++
 		f.Counts[s.Status]++
 		f.Scenarios = append(f.Scenarios, s)
-		fig.Rows = append(fig.Rows, replayRow{N: q.N, Name: q.Name, Outcome: q.Outcome, Detail: detail, Anchor: s.ID, File: q.File})
+		fig.Rows = append(fig.Rows, ReplayRow{N: q.N, Name: q.Name, Outcome: q.Outcome, Detail: detail, Anchor: s.ID, File: q.File})
 	}
 	rep.Total = len(rr.Requests)
-	rep.Features = []reportFeature{f}
+	rep.Features = []Feature{f}
 	rep.Replay = fig
 	return rep
 }
 
 // WriteJUnit writes the replay as JUnit XML: one test case per recorded
 // request.
-func (rr *ReplayReport) WriteJUnit(w io.Writer) error { return rr.report().writeJUnit(w) }
+func (rr *Replay) WriteJUnit(w io.Writer) error { return rr.Report().WriteJUnit(w) }
 
 // WriteHTML writes the replay as the suite's self-contained HTML report.
-func (rr *ReplayReport) WriteHTML(w io.Writer) error { return rr.report().writeHTML(w) }
+func (rr *Replay) WriteHTML(w io.Writer) error { return rr.Report().WriteHTML(w) }

@@ -1,4 +1,18 @@
-package contract
+// Package discover is `pricing-contract init`: it asks a target what it
+// can without changing anything (logins, the read extensions, the
+// catalogues, the version forms, and by refused requests the catalogue ids
+// no answer shows) and writes a profile file of it.
+//
+// It stands on steps/target, the one package that knows a target: the
+// shared flags (--base-url, --timeout), the one HTTP client (no redirect
+// followed, every answer bounded), the profile's keys and checks, the
+// reading of the catalogues and the words of the plans. What is init's
+// alone (the order of its requests, the probe of ids, the prompts, the
+// text of the profile it writes) lives here, above it, so that the suite's
+// step library does not carry it; cmd/internal/mocktarget runs it to make
+// a profile of a lineage as a QA engineer would, with no command package
+// in between.
+package discover
 
 import (
 	"bufio"
@@ -17,7 +31,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/pricing-contract/pricing-contract/steps"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/exitcode"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/report"
 	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
@@ -34,30 +49,42 @@ var secretKeys = map[string]bool{"password": true, "api_key": true, "other_passw
 func Init(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pricing-contract init", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	var tf target.Flags
+	tf.RegisterTarget(fs)
 	var (
-		baseURL = fs.String("base-url", getenv("PRICING_BASE_URL"), "base `URL` of the target, with the version segment")
-		output  = fs.String("output", "target.profile", "write the profile to `FILE` (- for stdout)")
-		force   = fs.Bool("force", false, "overwrite FILE if it exists")
-		timeout = fs.Duration("timeout", defaultTimeout, "give up on a request after `D`")
-		acct    = map[string]*string{}
+		output = fs.String("output", "target.profile", "write the profile to `FILE` (- for stdout): mode 0600, never through a symbolic link")
+		force  = fs.Bool("force", false, "replace FILE if it exists")
+		acct   = map[string]*string{}
 	)
-	for _, key := range []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"} {
+	for _, key := range accountKeys {
 		f, _ := target.Lookup(key)
 		acct[key] = fs.String(strings.ReplaceAll(key, "_", "-"), "", fmt.Sprintf("the %s (default $%s)", strings.ReplaceAll(key, "_", " "), f.Env))
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitPass
+			return exitcode.Pass
 		}
-		return exitUsage
+		return exitcode.Usage
 	}
-	if err := target.CheckBaseURL(strings.TrimRight(*baseURL, "/")); err != nil {
+	base := strings.TrimRight(cmp.Or(tf.BaseURL, getenv("PRICING_BASE_URL")), "/")
+	if err := target.CheckBaseURL(base); err != nil {
 		fmt.Fprintf(stderr, "pricing-contract init: --base-url: %v\n", err)
-		return exitUsage
+		return exitcode.Usage
+	}
+	if err := tf.CheckTimeout(); err != nil {
+		fmt.Fprintf(stderr, "pricing-contract init: %v\n", err)
+		return exitcode.Usage
+	}
+	out := report.Output{Path: *output, Kind: report.ProfileOfInit, Force: *force}
+	if *output != "-" {
+		if err := out.Check(); err != nil {
+			fmt.Fprintf(stderr, "pricing-contract init: --output: %v\n", err)
+			return exitcode.Usage
+		}
 	}
 	in := bufio.NewReader(stdin)
 	values := map[string]string{}
-	for _, key := range []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"} {
+	for _, key := range accountKeys {
 		f, _ := target.Lookup(key)
 		v := *acct[key]
 		if v == "" {
@@ -70,42 +97,45 @@ func Init(ctx context.Context, args []string, getenv func(string) string, stdin 
 		}
 		if v == "" {
 			fmt.Fprintf(stderr, "pricing-contract init: no %s: give --%s or set %s\n", key, strings.ReplaceAll(key, "_", "-"), f.Env)
-			return exitUsage
+			return exitcode.Usage
 		}
 		values[key] = v
 	}
-	d := &discovery{base: strings.TrimRight(*baseURL, "/"), http: &http.Client{Timeout: *timeout}, found: map[string]string{}, notes: map[string]string{}}
+	d := &discovery{base: base, http: tf.Client(), found: map[string]string{}, notes: map[string]string{}}
 	if err := d.run(ctx, values); err != nil {
-		fmt.Fprintf(stderr, "pricing-contract init: %v\n", err)
-		return exitUnusable
+		fmt.Fprintf(stderr, "pricing-contract init: %v\n", oneLine(err.Error()))
+		return exitcode.Unusable
 	}
 	text := d.profileText(values)
 	if *output == "-" {
 		io.WriteString(stdout, text)
-		return exitPass
+		return exitcode.Pass
 	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if *force {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	}
-	f, err := os.OpenFile(*output, flags, 0o600)
-	if err != nil {
-		fmt.Fprintf(stderr, "pricing-contract init: %v (--force overwrites)\n", err)
-		return exitUsage
-	}
-	if _, err := io.WriteString(f, text); err != nil {
-		f.Close()
-		fmt.Fprintf(stderr, "pricing-contract init: %v\n", err)
-		return exitUsage
-	}
-	if err := f.Close(); err != nil {
-		fmt.Fprintf(stderr, "pricing-contract init: %v\n", err)
-		return exitUsage
+	if err := out.WriteBytes([]byte(text)); err != nil {
+		fmt.Fprintf(stderr, "pricing-contract init: --output: %v\n", err)
+		return exitcode.Usage
 	}
 	todo := strings.Count(text, "# TODO ")
-	fmt.Fprintf(stderr, "pricing-contract init: wrote %s (%d %s to fill in); run: pricing-contract --profile %s\n", *output, todo, plural(todo, "value", "values"), *output)
-	return exitPass
+	fmt.Fprintf(stderr, "pricing-contract init: wrote %s (%d %s to fill in); run: pricing-contract --profile %s\n", *output, todo, report.Plural(todo, "value", "values"), *output)
+	return exitcode.Pass
 }
+
+// accountKeys are the profile keys of the accounts init is given.
+var accountKeys = []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"}
+
+// isTerminal reports whether w is a character device, where init may ask
+// for what it was not given.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// oneLine is s on one line: a target's answer may hold newlines.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // discovery is what init learned of a target.
 type discovery struct {
@@ -117,8 +147,8 @@ type discovery struct {
 	userA string
 }
 
-// get sends a request and returns the status and body; a transport error
-// is returned as such.
+// do sends a request and returns the status and body; a transport error,
+// a refused answer and a redirect (a 3xx: none is followed) are errors.
 func (d *discovery) do(ctx context.Context, method, u string, header http.Header, body string) (int, []byte, http.Header, error) {
 	req, err := http.NewRequestWithContext(ctx, method, u, strings.NewReader(body))
 	if err != nil {
@@ -132,8 +162,25 @@ func (d *discovery) do(ctx context.Context, method, u string, header http.Header
 		return 0, nil, nil, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
+	if err := target.Redirected(method, u, resp.StatusCode, resp.Header); err != nil {
+		return resp.StatusCode, nil, resp.Header, err
+	}
+	b, err := io.ReadAll(resp.Body) // bounded by the client (target.MaxAnswer)
 	return resp.StatusCode, b, resp.Header, err
+}
+
+// failed says why a request init needs has no answer it can use: a
+// redirect (which names the request), an answer refused as it was read, or
+// none at all.
+func failed(method, u string, err error) error {
+	var redirect *target.RedirectError
+	switch {
+	case errors.As(err, &redirect):
+		return err
+	case target.IsAnswerError(err):
+		return fmt.Errorf("%s %s: %w", method, u, err)
+	}
+	return fmt.Errorf("the target does not answer: %s %s: %w", method, u, err)
 }
 
 // get reads p with account A's api key: a collection the spec leaves open
@@ -156,9 +203,9 @@ func (d *discovery) run(ctx context.Context, acct map[string]string) error {
 	key := acct["api_key"]
 	status, _, hdr, err := d.do(ctx, http.MethodGet, d.base+"/platforms", http.Header{"Authorization": {"api-key " + key}}, "")
 	if err != nil {
-		return fmt.Errorf("the target does not answer: GET %s/platforms: %v", d.base, err)
+		return failed(http.MethodGet, d.base+"/platforms", err)
 	}
-	if hdr.Get(steps.SeedHeader) == "default" {
+	if hdr.Get(target.SeedHeader) == "default" {
 		d.notes["base_url"] = "a pricing-mock serving the default seed"
 	}
 	if status == http.StatusOK {
@@ -235,7 +282,7 @@ func (d *discovery) checkKey(ctx context.Context, email, key, userID string) err
 	status, _, _, err := d.do(ctx, http.MethodPut, d.base+"/users/"+userID, h, "{}")
 	switch {
 	case err != nil:
-		return fmt.Errorf("the target does not answer: PUT %s/users/%s: %v", d.base, userID, err)
+		return failed(http.MethodPut, d.base+"/users/"+userID, err)
 	case status == http.StatusUnauthorized:
 		return fmt.Errorf("the api key of %s is refused: PUT /users/%s with it was answered 401; check the key", email, userID)
 	case status >= 500:
@@ -258,7 +305,7 @@ func (d *discovery) login(ctx context.Context, email, password string) (gjson.Re
 		}
 		status, b, _, err := d.do(ctx, http.MethodPost, d.base+"/sessions", h, body)
 		if err != nil {
-			return gjson.Result{}, fmt.Errorf("the target does not answer: POST %s/sessions: %v", d.base, err)
+			return gjson.Result{}, failed(http.MethodPost, d.base+"/sessions", err)
 		}
 		if status == http.StatusOK && gjson.GetBytes(b, "userId").Type == gjson.Number {
 			if _, seen := d.found["login_encoding"]; !seen {
@@ -278,46 +325,18 @@ func (d *discovery) login(ctx context.Context, email, password string) (gjson.Re
 // the read extensions currencies, plans, phoneCountries, marketapps) and
 // the apps of client A for a marketplace hash.
 func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
-	if v, ok := d.get(ctx, "/platforms", key); ok {
-		var items []string
-		for _, p := range v.Get("platforms").Array() {
-			if name := p.Get("name").String(); name == "Android" || name == "iOS" {
-				items = append(items, p.Get("id").Raw+":"+name)
-			}
-		}
-		if len(items) >= target.MinCatalogue {
-			d.set("platforms", strings.Join(items, ","), "GET /platforms")
-		}
-	}
-	if v, ok := d.get(ctx, "/currencies", key); ok {
-		var items []string
-		for _, c := range v.Get("currencies").Array() {
-			if code := c.Get("code").String(); target.IsCurrencyCode(code) {
-				items = append(items, c.Get("id").Raw+":"+code)
-			}
-		}
-		if len(items) >= target.MinCatalogue {
-			d.set("currencies", strings.Join(items, ","), "GET /currencies")
+	get := func(p string) (gjson.Result, bool) { return d.get(ctx, p, key) }
+	cat := target.ReadCatalogues(get, "/platforms")
+	for _, c := range []struct {
+		key, how string
+		entries  []target.Entry
+	}{{"platforms", "GET /platforms", cat.Platforms}, {"currencies", "GET /currencies", cat.Currencies}, {"plans", "GET /plans", cat.Plans}} {
+		if len(c.entries) >= target.MinCatalogue {
+			d.set(c.key, target.CatalogueValue(c.entries), c.how)
 		}
 	}
-	if v, ok := d.get(ctx, "/plans", key); ok {
-		var items []string
-		for _, p := range v.Get("plans").Array() {
-			word := "none"
-			switch {
-			case p.Get("isLite").Bool():
-				word = "lite"
-			case p.Get("isPro").Bool():
-				word = "pro"
-			case p.Get("isDynamic").Bool():
-				word = "dynamic"
-			}
-			items = append(items, p.Get("id").Raw+":"+word)
-		}
-		if len(items) >= target.MinCatalogue {
-			d.set("plans", strings.Join(items, ","), "GET /plans")
-			d.set("plan_id", strings.Split(items[0], ":")[0], "the first plan of GET /plans")
-		}
+	if len(cat.Plans) >= target.MinCatalogue {
+		d.set("plan_id", cat.Plans[0].ID, "the first plan of GET /plans")
 	}
 	// A hash: of an app of client A (surely a store app of the target),
 	// else the first marketplace app of GET /marketapps.
