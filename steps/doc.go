@@ -130,6 +130,15 @@
 //	When I log in as account "A"
 //	When I log in as account "A" after the server's clock has moved on a second
 //	When I log in with email "<email>" and password "<password>"
+//	When I prepare "<METHOD>" to "<path>" as "<name>"
+//	When I send the prepared requests at once
+//	Then I look at the answer "<name>"
+//	Then exactly one of the answers "<name>" and "<name>" has the status <code>
+//
+// A prepared request is made as a send would make it (account, scheme,
+// headers, body), and sent with the others at once; each answer is kept
+// under its name, and looking at one makes it the response the assertions
+// read.
 //
 // The path is relative to the base URL; the version form replaces the base
 // URL's last segment. For coverage, a request under a version that names

@@ -120,6 +120,11 @@ var vocabulary = []struct{ text, handler string }{
 	{`I send "GET" to "/echo?q=\"1\""`, "iSendTo"},
 	{`I send "GET" to "/echo?q=\"1\"" under the version "v\"1"`, "iSendToUnderTheVersion"},
 	{`I log in with email "a\"b@example.com" and password "p\"w"`, "iLogInWithEmailAndPassword"},
+	{`I prepare "POST" to "/clients" as "first"`, "iPrepare"},
+	{`I prepare "PUT" to "/users/{{A.userId}}" as "A\"s claim"`, "iPrepare"},
+	{`I send the prepared requests at once`, "iSendThePreparedRequestsAtOnce"},
+	{`I look at the answer "first"`, "iLookAtTheAnswer"},
+	{`exactly one of the answers "A's claim" and "B's claim" has the status 200`, "exactlyOneOfTheAnswersHasTheStatus"},
 }
 
 func TestVocabularyMatchesExactlyOnce(t *testing.T) {

@@ -130,6 +130,7 @@ func (s *Suite) registrars() []registrar {
 		varSteps{},
 		authSteps{},
 		requestSteps{},
+		concurrentSteps{},
 		assertSteps{},
 	}
 }
@@ -185,6 +186,10 @@ type scenarioState struct {
 	pending  pendingRequest
 	standIns bool // a template's missing catalogue values get stand-ins (theRequestBodyIsTheTemplate)
 	last     *exchange
+	// prepared are the requests to send at once, answers what they got
+	// (concurrentSteps).
+	prepared []prepared
+	answers  map[string]*exchange
 	sent     []*exchange // every request of the steps, for the floor check
 	step     string      // the text of the step that runs
 

@@ -1,0 +1,79 @@
+Feature: requests sent at once are answered as some order of them would answer them
+  A server answers requests that overlap in time as it would answer them one after the other, in
+  some order: nothing in the spec lets two creates share an id, an update be answered with
+  another request's record, or two users hold one email. These scenarios send two requests at once
+  (the answers kept by name) and assert what every order of them gives. The explorer checks the
+  same of its own batches against the reference (README, "Concurrent histories").
+
+  @s2.2 @s4.3 @post-clients
+  Scenario: two clients created at once have their own ids
+    Given the profile value "clients_per_user" is "several"
+    And I am account "A" using the api-key header
+    And the request body is the template "client"
+    And I prepare "POST" to "/clients" as "first"
+    And the request body is the template "client"
+    And I prepare "POST" to "/clients" as "second"
+    When I send the prepared requests at once
+    Then I look at the answer "first"
+    And the response status is 200
+    And I remember the JSON at "id" as "firstId"
+    Then I look at the answer "second"
+    And the response status is 200
+    And the JSON at "id" differs from {{firstId}}
+
+  @s2.3 @s4.2 @post-apps
+  Scenario: two apps created at once have their own ids and their own writeKeys
+    Given the profile value "apps_per_marketapp" is "several"
+    And I am account "A" using the api-key header
+    And the request body is the template "app"
+    And I prepare "POST" to "/apps" as "first"
+    And the request body is the template "app"
+    And I prepare "POST" to "/apps" as "second"
+    When I send the prepared requests at once
+    Then I look at the answer "first"
+    And the response status is 200
+    And I remember the JSON at "id" as "firstId"
+    And I remember the JSON at "writeKey" as "firstWriteKey"
+    Then I look at the answer "second"
+    And the response status is 200
+    And the JSON at "id" differs from {{firstId}}
+    And the JSON at "writeKey" differs from {{firstWriteKey}}
+
+  @s2.1 @s4.1 @put-users @mutates-A
+  Scenario: two updates of one user at once are each answered with its own record
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:name}}" as "one"
+    And I remember "{{gen:name}}" as "two"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "firstName" is "{{one}}"
+    And I prepare "PUT" to "/users/{{A.userId}}" as "first"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "firstName" is "{{two}}"
+    And I prepare "PUT" to "/users/{{A.userId}}" as "second"
+    When I send the prepared requests at once
+    Then I look at the answer "first"
+    And the response status is 200
+    And the JSON at "firstName" is "{{one}}"
+    Then I look at the answer "second"
+    And the response status is 200
+    And the JSON at "firstName" is "{{two}}"
+
+  @s4.1 @s7.3 @put-users @mutates-A @mutates-B
+  Scenario: of two users claiming one new email at once, exactly one has it
+    5: a session is obtained "with the credentials of the account to use", an email and a
+    password: two users with one email could not both log in, so whichever claim comes first in
+    the order, the other finds the address taken.
+
+    Given I remember "{{gen:email}}" as "claimed"
+    And I am account "A" using the api-key header
+    And the request body is the template "user"
+    And the request body field "email" is "{{claimed}}"
+    And I prepare "PUT" to "/users/{{A.userId}}" as "A's claim"
+    And I am account "B" using the api-key header
+    And the request body is the template "user"
+    And the request body field "email" is "{{claimed}}"
+    And I prepare "PUT" to "/users/{{B.userId}}" as "B's claim"
+    When I send the prepared requests at once
+    Then exactly one of the answers "A's claim" and "B's claim" has the status 200

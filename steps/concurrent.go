@@ -1,0 +1,138 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/cucumber/godog"
+
+	"github.com/pricing-contract/pricing-contract/steps/match"
+)
+
+// concurrentSteps send requests at once: each is prepared as a send would
+// make it (the account, the scheme, the headers and the body the Given
+// steps set), then all leave together, and each answer is kept under its
+// name, for the assertions to look at one after the other. What a correct
+// server answers to requests at once is what some order of them answers:
+// two creates get two ids, of two claims on one email one is refused.
+type concurrentSteps struct{}
+
+func (c concurrentSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, c.steps()) }
+
+func (c concurrentSteps) steps() []stepDef {
+	return []stepDef{
+		{`^I prepare "([A-Za-z]+)" to ` + match.Quoted + ` as ` + match.Quoted + `$`, c.iPrepare},
+		{`^I send the prepared requests at once$`, c.iSendThePreparedRequestsAtOnce},
+		{`^I look at the answer ` + match.Quoted + `$`, c.iLookAtTheAnswer},
+		{`^exactly one of the answers ` + match.Quoted + ` and ` + match.Quoted + ` has the status (\d{3})$`, c.exactlyOneOfTheAnswersHasTheStatus},
+	}
+}
+
+// prepared is a request made ready by iPrepare, and its name.
+type prepared struct {
+	name string
+	out  outgoing
+}
+
+func (concurrentSteps) iPrepare(ctx context.Context, method, p, name string) error {
+	p, name = match.UnescapeArg(p), match.UnescapeArg(name)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	pending := st.pending
+	st.pending = pendingRequest{}
+	if p, err = st.substText(ctx, p); err != nil {
+		return err
+	}
+	out := outgoing{method: strings.ToUpper(method), header: map[string][]string{}}
+	if out.url, err = st.suite.endpointURL(p, ""); err != nil {
+		return err
+	}
+	if err := st.authenticate(ctx, &out); err != nil {
+		return err
+	}
+	if err := pending.apply(&out); err != nil {
+		return err
+	}
+	if err := st.beforeChange(ctx, out); err != nil {
+		return err
+	}
+	st.prepared = append(st.prepared, prepared{name: name, out: out})
+	return nil
+}
+
+func (concurrentSteps) iSendThePreparedRequestsAtOnce(ctx context.Context) error {
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	if len(st.prepared) < 2 {
+		return fmt.Errorf("%d requests prepared: at once needs two or more (I prepare ... as ...)", len(st.prepared))
+	}
+	reqs := st.prepared
+	st.prepared = nil
+	answers := make([]*exchange, len(reqs))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, r := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			answers[i] = st.do(ctx, r.out)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if st.answers == nil {
+		st.answers = map[string]*exchange{}
+	}
+	for i, ex := range answers {
+		st.record(ex)
+		st.answers[reqs[i].name] = ex
+		if ex.err != nil {
+			return st.fail("%s %s (%s): %v", ex.out.method, ex.url, reqs[i].name, ex.err)
+		}
+	}
+	return nil
+}
+
+func (concurrentSteps) iLookAtTheAnswer(ctx context.Context, name string) error {
+	name = match.UnescapeArg(name)
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	ex, ok := st.answers[name]
+	if !ok {
+		return fmt.Errorf("no answer named %q: the names are those of I prepare ... as ...", name)
+	}
+	st.last = ex
+	return nil
+}
+
+func (concurrentSteps) exactlyOneOfTheAnswersHasTheStatus(ctx context.Context, a, b string, status int) error {
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	n := 0
+	var got []string
+	for _, name := range []string{match.UnescapeArg(a), match.UnescapeArg(b)} {
+		ex, ok := st.answers[name]
+		if !ok {
+			return fmt.Errorf("no answer named %q", name)
+		}
+		if ex.status == status {
+			n++
+		}
+		got = append(got, fmt.Sprintf("%s %d", name, ex.status))
+	}
+	if n != 1 {
+		return st.fail("%d of the answers have the status %d, want exactly one: %s", n, status, strings.Join(got, ", "))
+	}
+	return nil
+}
