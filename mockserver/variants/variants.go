@@ -179,6 +179,11 @@ var (
 	Gate3 = Origin{Round: "gate-3", Date: "2026-11-24", Author: Team}
 )
 
+// Invariants: the team's servers of the round of the oracles that need no
+// named bug (2026-11-28): a class of bug only an invariant sees, such as
+// an answer that requests at once show is no serial order's.
+var Invariants = Origin{Round: "invariants", Date: "2026-11-28", Author: Team}
+
 // Lineages1Team is the Origin of the team's servers of the round of the
 // other lineages (2026-11-26).
 var Lineages1Team = Origin{Round: "lineages-1", Date: "2026-11-26", Author: Team}

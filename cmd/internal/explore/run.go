@@ -46,6 +46,8 @@ type Config struct {
 	// Pair is the pair of the profile's pool a Replayer replays on (1 the
 	// first; 0: 1).
 	Pair int
+	// NoConcurrent: no batch of requests sent at once (concurrent.go).
+	NoConcurrent bool
 }
 
 // Divergence is one reported divergence: its reason, its reproducer, and
@@ -341,6 +343,15 @@ func (p *pair) next(ctx context.Context, lane, both *generator) (int, bool) {
 	if lane.r.IntN(4) == 0 {
 		g = both
 		p.gate.Lock()
+		if batchNow := both.r.IntN(concurrentEvery) == 0; batchNow && !run.cfg.Replay && !run.cfg.NoConcurrent {
+			// A concurrent batch, alone on the pair.
+			b, d := p.concurrent(ctx, both)
+			if d != nil {
+				p.foundBatch(ctx, b, d)
+			}
+			p.gate.Unlock()
+			return len(b.steps), true
+		}
 	} else {
 		p.gate.RLock()
 	}

@@ -80,6 +80,8 @@ var (
 		Decided: Cite{Section: "2.5", Words: "A collection endpoint returns a wrapper object, not a bare array."}}
 	CheckState = Check{ID: "state", What: "what a read shows afterwards: an accepted write kept, a refused one changed nothing, a list holds what was made",
 		Decided: Cite{Section: "4.3", Words: "The request then either creates both or returns an error and creates neither."}}
+	CheckLinearizable = Check{ID: "linearizable", What: "answers to requests sent at once are explained by some serial order of them, consistent with real time, on the reference",
+		Decided: Cite{Section: "4", Words: "Every endpoint below returns HTTP 200 on success.", Also: "each answer is the endpoint's, in the state some order of the writes left"}}
 	CheckHeld = Check{ID: "held", What: "a choice the target made where the spec is silent is made again for the same kind of input in the same place",
 		Decided: Cite{Section: "7.2", Words: "| 400 | Validation failure, with codes below |"}}
 	CheckReference = Check{ID: "reference", What: "the reference itself could not take a step the target accepted: the explorer's own failing, reported nowhere"}
@@ -89,7 +91,7 @@ var (
 func Checks() []Check {
 	return []Check{CheckNoAnswer, CheckServerError, CheckStatus, CheckPassword, CheckJSON, CheckErrorShape, CheckErrorNames,
 		CheckErrorCode, CheckEntity, CheckField, CheckID, CheckDate, CheckLearned, CheckWriteKey, CheckSession, CheckPlan,
-		CheckPlatforms, CheckState, CheckHeld, CheckReference}
+		CheckPlatforms, CheckState, CheckLinearizable, CheckHeld, CheckReference}
 }
 
 // CheckByID finds a check of the table.

@@ -3,6 +3,7 @@ package users
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/probe"
@@ -12,6 +13,26 @@ import (
 // a few answer from the server, which the mock must not answer (every blind
 // audit's server has one; the catalogue's tests run them).
 var Probes = map[string]probe.Probe{
+	"update-answered-with-the-latest-record": {Want: "true", Run: func(c probe.Client) string {
+		// Two updates at once, tried until one is answered with the
+		// other's first name (a race shows in some tries).
+		for range 50 {
+			var wg sync.WaitGroup
+			got := make([]string, 2)
+			for i, name := range []string{"Probe-One", "Probe-Two"} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					got[i] = fmt.Sprint(probe.Obj(c.PutUser(probe.Key, map[string]any{"firstName": name}).Body)["firstName"])
+				}()
+			}
+			wg.Wait()
+			if got[0] != "Probe-One" || got[1] != "Probe-Two" {
+				return "true"
+			}
+		}
+		return "false"
+	}},
 	"new-email-login-fails": {Want: "200 401", Run: func(c probe.Client) string {
 		r := c.PutUser(probe.Key, map[string]any{"email": "qa2@example.com"})
 		s, _ := c.Login("qa2@example.com", "qa-password")

@@ -3,6 +3,7 @@ package users
 import (
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
@@ -11,6 +12,28 @@ import (
 
 // PUT /users/:userId: what it answers, what it stores, the client it may create (2.1, 4.1).
 var updateServers = []variants.Server{
+	{Name: "update-answered-with-the-latest-record", Area: variants.Users, Rule: "4.1", Origin: variants.Invariants,
+		Why: `§4.1: PUT /users "Response 200: the user object of section 2.1" it updated; this server answers with the user as it reads it back a moment after its write, so that of two updates at once each may be answered with the later one's record (one after the other, nothing shows it)`,
+		Wrap: func(next http.Handler, hit func()) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				ids, ok := variants.At(r, "PUT", "/users/*")
+				if !ok {
+					next.ServeHTTP(w, r)
+					return
+				}
+				a := variants.Record(next, r)
+				if a.Status == http.StatusOK {
+					hit()
+					time.Sleep(3 * time.Millisecond) // a store's latency between its write and its read
+					version, _, _ := variants.Below(r.URL.Path)
+					if b := variants.Send(next, r, "GET", version+"/users/"+ids[0], nil); b.Status == http.StatusOK {
+						a.Body = b.Body
+					}
+				}
+				variants.Write(w, a)
+			})
+		},
+	},
 	{Name: "user-without-passwordLastChanged", Area: variants.Users, Rule: "2.1", Why: "the user object has no passwordLastChanged", Origin: variants.BuiltIn,
 		Answer: variants.DropField("passwordLastChanged"),
 	},

@@ -1,0 +1,354 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/explore/linear"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
+	"github.com/pricing-contract/pricing-contract/mockserver/api"
+)
+
+// Concurrent histories: now and then a pair sends a few requests of its two
+// accounts at once (two updates of one user, one email claimed by both, two
+// creates, a password change beside logins with the old and the new one, a
+// client and its user changed together), records when each was sent and
+// answered, reads the state after them, and asks package linear whether
+// some serial order of them, consistent with real time, explains every
+// answer on the reference. Two creates must also get two ids.
+
+// concurrentEvery: one sequence in this many that a pair runs alone (the
+// sequences of both accounts) is a concurrent batch.
+const concurrentEvery = 3
+
+// batchKinds are the shapes of the batches, each a sentence for reports.
+var batchKinds = []string{
+	"one user updated twice at once",
+	"two users updated at once",
+	"one new email claimed by both accounts at once",
+	"two clients created at once",
+	"a password changed beside logins with the old and the new one",
+	"a client and its user updated at once",
+	"two apps created at once",
+}
+
+// batch is one concurrent batch: the steps sent at once, and the reads made
+// after the last answer.
+type batch struct {
+	kind  string
+	steps []Step
+	reads []batchRead
+}
+
+// batchRead is a read after a batch: a GET of the reference's path and the
+// target's, by an account, or a login.
+type batchRead struct {
+	label      string
+	login      *Step
+	refPath    string
+	targetPath string
+	as         string
+}
+
+// drawBatch draws a batch the target's profile allows.
+func (p *pair) drawBatch(g *generator, s *seqState) batch {
+	wd := p.wd
+	put := func(actor string, set map[string]any) Step {
+		st := Step{Op: OpPutUser, Actor: actor, Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: userBody(s.user(actor))}
+		for k, v := range set {
+			st.Base[k] = v
+		}
+		return st
+	}
+	readUser := func(actor string) batchRead {
+		return batchRead{label: "GET /users/" + actor, refPath: fmt.Sprintf("/users/%d", refID(actor)), targetPath: "/users/" + wd.acct[actor].userID, as: actor}
+	}
+	for {
+		kind := batchKinds[g.r.IntN(len(batchKinds))]
+		b := batch{kind: kind}
+		switch kind {
+		case batchKinds[0]:
+			b.steps = []Step{put("A", map[string]any{"firstName": "contract-" + g.unique()}), put("A", map[string]any{"firstName": "contract-" + g.unique(), "lastName": "contract-" + g.unique()})}
+			b.reads = []batchRead{readUser("A")}
+		case batchKinds[1]:
+			b.steps = []Step{put("A", map[string]any{"firstName": "contract-" + g.unique()}), put("B", map[string]any{"firstName": "contract-" + g.unique()})}
+			b.reads = []batchRead{readUser("A"), readUser("B")}
+		case batchKinds[2]:
+			email := "contract-" + g.unique() + "@" + wd.domain
+			b.steps = []Step{put("A", map[string]any{"email": email}), put("B", map[string]any{"email": email})}
+			b.reads = []batchRead{readUser("A"), readUser("B")}
+		case batchKinds[3]:
+			if !wd.several {
+				continue
+			}
+			b.steps = []Step{
+				{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newClientBody(false)},
+				{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newClientBody(false)},
+			}
+		case batchKinds[4]:
+			pw := "contract-" + g.unique() + "-pw"
+			b.steps = []Step{
+				put("A", map[string]any{"password": pw}),
+				{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), pw}},
+				{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), g.passwordTemplate(s, "A")}},
+			}
+			after := Step{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), pw}}
+			b.reads = []batchRead{{label: "a login with the new password", login: &after}}
+		case batchKinds[5]:
+			cl, _ := s.ref.Client(refID("A"))
+			c := Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl)}
+			c.Base["name"] = "contract-" + g.unique()
+			b.steps = []Step{c, put("A", map[string]any{"firstName": "contract-" + g.unique()})}
+			b.reads = []batchRead{readUser("A"), {label: "GET /clients/A", refPath: fmt.Sprintf("/clients/%d", refID("A")), targetPath: "/clients/" + wd.acct["A"].clientID, as: "A"}}
+		case batchKinds[6]:
+			b.steps = []Step{
+				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
+				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
+			}
+		}
+		if !wd.hasRead {
+			var keep []batchRead
+			for _, r := range b.reads {
+				if r.login != nil {
+					keep = append(keep, r)
+				}
+			}
+			b.reads = keep
+		}
+		return b
+	}
+}
+
+// concurrent draws a batch, sends it and judges its history; it returns
+// the batch (its steps as sent) and the divergence, if any (nil: none, or
+// no verdict in time).
+func (p *pair) concurrent(ctx context.Context, g *generator) (batch, *divergence) {
+	s, err := p.wd.newSequence()
+	if err != nil {
+		return batch{}, nil
+	}
+	b := p.drawBatch(g, s)
+	return b, p.sendBatch(ctx, s, &b)
+}
+
+// sendBatch sends a batch from the reference's state s, and judges it.
+func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence {
+	start := s.ref.Clone()
+	ops := make([]linear.Op, len(b.steps))
+	base := time.Now()
+	var wg sync.WaitGroup
+	ready := make(chan struct{})
+	for i := range b.steps {
+		st := &b.steps[i]
+		req, sent := p.materialize(s, st)
+		ops[i] = linear.Op{Label: batchLabel(*st), Lane: i, Partition: "pair", Req: p.wd.refRequest(s, *st, sent)}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-ready
+			ops[i].Call = int64(time.Since(base))
+			got := p.w.do(ctx, req)
+			ops[i].Return = int64(time.Since(base))
+			ops[i].Got = linear.Answer{Status: got.status, Body: got.body}
+		}()
+	}
+	close(ready)
+	wg.Wait()
+	for _, r := range b.reads {
+		op := linear.Op{Label: r.label, Lane: len(ops), Partition: "pair", Call: int64(time.Since(base))}
+		var got answer
+		if r.login != nil {
+			req, sent := p.materialize(s, r.login)
+			op.Req = p.wd.refRequest(s, *r.login, sent)
+			got = p.w.do(ctx, req)
+		} else {
+			op.Req = api.Request{Method: http.MethodGet, Path: "/v1" + r.refPath, Header: http.Header{"Authorization": {"api-key " + p.wd.acct[r.as].apiKey}}}
+			got = p.w.do(ctx, request{method: http.MethodGet, url: p.w.base + r.targetPath, header: http.Header{"Authorization": {"api-key " + p.wd.acct[r.as].apiKey}}})
+			if got.status != http.StatusOK {
+				continue // a read extension the target does not have, or refuses (freedom read-extensions)
+			}
+		}
+		op.Return = int64(time.Since(base))
+		op.Got = linear.Answer{Status: got.status, Body: got.body}
+		ops = append(ops, op)
+	}
+	defer p.restore(ctx, s, true, []string{"A", "B"})
+	p.run.steps.Add(int64(len(ops)))
+	for _, op := range ops {
+		if op.Got.Status < 0 || op.Got.Status >= 500 {
+			return nil // the sequences judge these: an answer missing or a 5xx is no history to order
+		}
+	}
+	if d := distinctIDs(*b, ops); d != nil {
+		return d
+	}
+	r := linear.Check(start, ops, linear.SameFields("email", "firstName", "lastName", "name"), 10*time.Second)
+	if r.Linearizable || r.Unknown {
+		return nil
+	}
+	return diverged(policy.CheckLinearizable, "history "+b.kind,
+		fmt.Sprintf("%s: no serial order of the requests, consistent with when they were sent and answered, explains every answer:\n%s", b.kind, interleaving(ops, r.Longest)))
+}
+
+// distinctIDs: two creates at once, both answered 200, got two ids and two
+// write keys.
+func distinctIDs(b batch, ops []linear.Op) *divergence {
+	seen := map[string]string{}
+	for i, st := range b.steps {
+		if (st.Op != OpPostClient && st.Op != OpPostApp) || ops[i].Got.Status != 200 {
+			continue
+		}
+		for _, field := range []string{"id", "writeKey"} {
+			v := gjson.GetBytes(ops[i].Got.Body, field)
+			if !v.Exists() {
+				continue
+			}
+			key := field + "=" + v.Raw
+			if other, ok := seen[key]; ok {
+				return diverged(policy.CheckID, "history "+b.kind+" "+field, fmt.Sprintf("%s: %s and %s were both answered %s %s", b.kind, other, ops[i].Label, field, v.Raw))
+			}
+			seen[key] = ops[i].Label
+		}
+	}
+	return nil
+}
+
+// batchLabel names a request of a batch.
+func batchLabel(st Step) string {
+	var what []string
+	if st.Op == OpLogin {
+		return "account " + st.Actor + " " + string(st.Op)
+	}
+	for _, k := range []string{"email", "firstName", "lastName", "name", "password"} {
+		if v, ok := st.Base[k].(string); ok && strings.HasPrefix(v, "contract-") {
+			what = append(what, k+"="+v)
+		}
+	}
+	return "account " + st.Actor + " " + string(st.Op) + " " + strings.Join(what, " ")
+}
+
+// interleaving is a history as a timeline, each request with when it was
+// sent and answered and what it was answered, and the longest serial order
+// the search found, after which no request explains its answer.
+func interleaving(ops []linear.Op, longest []int) string {
+	idx := make([]int, len(ops))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return ops[idx[a]].Call < ops[idx[b]].Call })
+	var b strings.Builder
+	for _, i := range idx {
+		o := ops[i]
+		fmt.Fprintf(&b, "  [%d] %s: sent at %s, answered %d at %s %s\n", i+1, o.Label, time.Duration(o.Call), o.Got.Status, time.Duration(o.Return), clip(o.Got.Body))
+	}
+	var order []string
+	for _, i := range longest {
+		order = append(order, fmt.Sprintf("[%d]", i+1))
+	}
+	fmt.Fprintf(&b, "  the longest order that explains its answers: %s, and no request can come next", strings.Join(order, " then "))
+	return b.String()
+}
+
+func clip(b []byte) string {
+	if len(b) > 160 {
+		return string(b[:160]) + "..."
+	}
+	return string(b)
+}
+
+// batchTries is how many times a batch's reproducer runs before its
+// divergence is dropped: a race shows in some runs only.
+const batchTries = 8
+
+// foundBatch writes a batch's reproducer and runs it with the suite
+// against the target until it fails (reported) or batchTries pass.
+func (p *pair) foundBatch(ctx context.Context, b batch, d *divergence) {
+	sig := "batch | " + d.key
+	if !p.run.claim(sig) {
+		return
+	}
+	subst := map[string]string{}
+	for name, a := range p.wd.acct {
+		subst[a.email] = "{{" + name + ".email}}"
+		subst[a.password] = "{{" + name + ".password}}"
+	}
+	feature := batchFeature(b, d, subst)
+	failed, proof := false, ""
+	for i := 0; i < batchTries && !failed && ctx.Err() == nil; i++ {
+		failed, proof = p.reproduces(ctx, feature)
+	}
+	p.run.report(Divergence{Reason: d.reason, Check: d.check.ID, Cite: d.check.Decided.String(), Feature: feature, Pair: p.n,
+		Steps: len(b.steps), Signature: sig, Proof: proof}, failed)
+}
+
+// batchFeature is a batch's reproducer: its requests prepared and sent at
+// once, then what every serial order of them gives.
+func batchFeature(b batch, d *divergence, subst map[string]string) string {
+	var body []string
+	names := make([]string, len(b.steps))
+	for i, st := range b.steps {
+		names[i] = fmt.Sprint(i + 1)
+		lines := stepLines(st)
+		if st.Op == OpLogin {
+			continue // a login at once is the suite's own phrase, sent alone after
+		}
+		lines[len(lines)-1] = fmt.Sprintf("When I prepare %q to %s as %q", st.Op.method(), arg(st.gpath), names[i])
+		body = append(body, lines...)
+	}
+	body = append(body, "When I send the prepared requests at once")
+	switch {
+	case b.kind == batchKinds[2]:
+		body = append(body, fmt.Sprintf("Then exactly one of the answers %q and %q has the status 200", names[0], names[1]))
+	case b.steps[0].Op == OpPostClient || b.steps[0].Op == OpPostApp:
+		body = append(body, "Then I look at the answer \"1\"", pStatus(200), pRemember("id", "firstId"),
+			"Then I look at the answer \"2\"", pStatus(200), strings.Replace(pJSONDiffers("id", "{{firstId}}"), "Then", "And", 1))
+	default:
+		for i, st := range b.steps {
+			if st.Op == OpLogin {
+				continue
+			}
+			body = append(body, fmt.Sprintf("Then I look at the answer %q", names[i]), pStatus(200))
+			for _, f := range []string{"firstName", "name", "email"} {
+				if v, ok := st.Base[f].(string); ok && strings.HasPrefix(v, "contract-") {
+					body = append(body, strings.Replace(pJSONIs(f, q(v)), "Then", "And", 1))
+				}
+			}
+		}
+		for _, r := range b.reads {
+			if r.login != nil {
+				body = append(body, pLogInWith(r.login.Login[0], r.login.Login[1]), pStatus(200))
+			}
+		}
+	}
+	var b2 strings.Builder
+	b2.WriteString("# Written by pricing-contract explore: requests sent at once, whose answers no serial order of them explains.\n")
+	b2.WriteString("# A race shows in some runs only: run it several times (the explorer ran it until it failed).\n")
+	b2.WriteString("@explorer @s4 @mutates-A @mutates-B\n")
+	b2.WriteString("Feature: a divergence found by pricing-contract explore\n\n")
+	fmt.Fprintf(&b2, "  Scenario: %s\n", oneLine(strings.SplitN(d.reason, "\n", 2)[0]))
+	inDoc := false
+	for _, l := range body {
+		for value, placeholder := range subst {
+			if len(value) >= 6 {
+				l = strings.ReplaceAll(l, q(value), `"`+placeholder+`"`)
+			}
+		}
+		switch {
+		case l == `"""`:
+			inDoc = !inDoc
+			b2.WriteString("      " + l + "\n")
+		case inDoc:
+			b2.WriteString("      " + l + "\n")
+		default:
+			b2.WriteString("    " + l + "\n")
+		}
+	}
+	return b2.String()
+}
