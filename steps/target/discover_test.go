@@ -38,3 +38,38 @@ func TestReadCatalogues(t *testing.T) {
 		t.Errorf("a target without collections: %+v", c)
 	}
 }
+
+// A target that lists its collections at the base URL, under names and
+// paths of its own, in wrappers with paging: each catalogue is found by
+// the shape of its items.
+func TestReadCataloguesOfAnIndex(t *testing.T) {
+	t.Parallel()
+	answers := map[string]string{
+		"":                    `{"version":"v1.0","collections":{"plans":"/tiers","phones":"/calling-codes"}}`,
+		"/platforms":          `{"page":1,"platforms":[{"id":7,"name":"Android"},{"id":8,"name":"iOS"}]}`,
+		"/tiers":              `{"page":1,"total":2,"tiers":[{"id":9007199254740001,"name":"Lite","isLite":true,"isPro":false,"isDynamic":false},{"id":9007199254740003,"name":"Pro","isLite":false,"isPro":true,"isDynamic":false}]}`,
+		"/calling-codes":      `{"data":{"items":[{"id":44,"name":"United Kingdom (+44)","dialCode":"+44"}]}}`,
+		"/subscription-plans": `{"subscriptionPlans":[{"id":1,"isLite":true}]}`,
+	}
+	get := func(p string) (gjson.Result, bool) {
+		a, ok := answers[p]
+		return gjson.Parse(a), ok
+	}
+	c := ReadCatalogues(get, "/platforms")
+	for _, tc := range []struct{ name, got, want string }{
+		{"platforms", CatalogueValue(c.Platforms), "7:Android,8:iOS"},
+		{"plans", CatalogueValue(c.Plans), "1:lite"}, // the usual path is read before the index's
+		{"phone countries", CatalogueValue(c.PhoneCountries), "44:+44"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)
+		}
+	}
+	if c.Paths["phone_countries"] != "/calling-codes" {
+		t.Errorf("the phone countries were read at %q", c.Paths["phone_countries"])
+	}
+	delete(answers, "/subscription-plans")
+	if c := ReadCatalogues(get, "/platforms"); CatalogueValue(c.Plans) != "9007199254740001:lite,9007199254740003:pro" {
+		t.Errorf("plans at the index's path: %q", CatalogueValue(c.Plans))
+	}
+}

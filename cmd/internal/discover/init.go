@@ -330,13 +330,17 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 	for _, c := range []struct {
 		key, how string
 		entries  []target.Entry
-	}{{"platforms", "GET /platforms", cat.Platforms}, {"currencies", "GET /currencies", cat.Currencies}, {"plans", "GET /plans", cat.Plans}} {
+	}{{"platforms", "GET " + cat.Paths["platforms"], cat.Platforms}, {"currencies", "GET " + cat.Paths["currencies"], cat.Currencies},
+		{"plans", "GET " + cat.Paths["plans"], cat.Plans}} {
 		if len(c.entries) >= target.MinCatalogue {
 			d.set(c.key, target.CatalogueValue(c.entries), c.how)
 		}
 	}
 	if len(cat.Plans) >= target.MinCatalogue {
-		d.set("plan_id", cat.Plans[0].ID, "the first plan of GET /plans")
+		d.set("plan_id", cat.Plans[0].ID, "the first plan of GET "+cat.Paths["plans"])
+	}
+	if _, ok := d.found["phone_country_id"]; !ok && len(cat.PhoneCountries) > 0 {
+		d.set("phone_country_id", cat.PhoneCountries[0].ID, "the first phone country of GET "+cat.Paths["phone_countries"])
 	}
 	// A hash: of an app of client A (surely a store app of the target),
 	// else the first marketplace app of GET /marketapps.

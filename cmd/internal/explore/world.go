@@ -401,75 +401,58 @@ func (wd *world) loadCatalogue() error {
 }
 
 // readCollections completes the catalogues from the target's collections,
-// where it has them: the platforms collection of the profile's path (4.5,
-// with the api key where it needs credentials), and GET /currencies, /plans
-// and /phoneCountries where they answer (read extensions). What they show
-// replaces the placeholders; an entry the profile does not list is added
-// only to a list the profile did not give (a classic profile's one id).
+// where it has them (target.ReadCatalogues: the platforms collection of the
+// profile's path, and the collections of currencies, plans and phone
+// countries wherever the target lists them), read without credentials, or
+// with the api key where they need them. What they show replaces the
+// placeholders; an entry the profile does not list is added only to a list
+// the profile did not give (a classic profile's one id).
 func (wd *world) readCollections(ctx context.Context, w *wire) {
-	read := func(path, key string) []gjson.Result {
+	get := func(path string) (gjson.Result, bool) {
 		status, body, err := w.get(ctx, path, nil)
 		if err == nil && status == http.StatusUnauthorized {
 			status, body, err = w.get(ctx, path, http.Header{"Authorization": {"api-key " + wd.p.APIKey}})
 		}
-		if err != nil || status != http.StatusOK {
-			return nil
+		if err != nil || status != http.StatusOK || !gjson.ValidBytes(body) {
+			return gjson.Result{}, false
 		}
-		return gjson.GetBytes(body, key).Array()
+		return gjson.ParseBytes(body), true
 	}
 	given := func(key string) bool {
 		v, _ := wd.p.Value(key)
 		return v != "" && !strings.HasPrefix(wd.p.Origin(key), "derived from ")
 	}
-	for _, it := range read(wd.p.MustValue("platforms_path"), "platforms") {
-		id, err := strconv.ParseInt(idText(it.Get("id")), 10, 64)
-		name := it.Get("name").String()
-		if err != nil || name != "Android" && name != "iOS" {
-			continue
-		}
-		if old, ok := wd.cat.platforms[id]; ok && old == unknownName || !ok && !given("platforms") {
-			wd.cat.platforms[id] = name
+	cat := target.ReadCatalogues(get, wd.p.MustValue("platforms_path"))
+	for _, l := range []struct {
+		key     string
+		entries []target.Entry
+		into    map[int64]string
+		unknown string
+		word    func(string) string
+	}{
+		{"platforms", cat.Platforms, wd.cat.platforms, unknownName, func(w string) string { return w }},
+		{"currencies", cat.Currencies, wd.cat.currencies, unknownCode, strings.ToUpper},
+		{"plans", cat.Plans, wd.cat.plans, unknownName, func(w string) string { return w }},
+	} {
+		for _, e := range l.entries {
+			id, err := strconv.ParseInt(e.ID, 10, 64)
+			if err != nil {
+				continue
+			}
+			if old, ok := l.into[id]; ok && old == l.unknown || !ok && !given(l.key) {
+				l.into[id] = l.word(e.Word)
+			}
 		}
 	}
-	for _, it := range read("/currencies", "currencies") {
-		id, err := strconv.ParseInt(idText(it.Get("id")), 10, 64)
-		code := it.Get("code").String()
-		if err != nil || !target.IsCurrencyCode(code) {
-			continue
-		}
-		if old, ok := wd.cat.currencies[id]; ok && old == unknownCode || !ok && !given("currencies") {
-			wd.cat.currencies[id] = strings.ToUpper(code)
-		}
-	}
-	for _, it := range read("/plans", "plans") {
-		id, err := strconv.ParseInt(idText(it.Get("id")), 10, 64)
+	for _, e := range cat.PhoneCountries {
+		id, err := strconv.ParseInt(e.ID, 10, 64)
 		if err != nil {
 			continue
 		}
-		word := "none"
-		switch {
-		case it.Get("isLite").Bool():
-			word = "lite"
-		case it.Get("isPro").Bool():
-			word = "pro"
-		case it.Get("isDynamic").Bool():
-			word = "dynamic"
-		}
-		if !it.Get("isLite").IsBool() {
-			continue
-		}
-		if old, ok := wd.cat.plans[id]; ok && old == unknownName || !ok && !given("plans") {
-			wd.cat.plans[id] = word
-		}
-	}
-	for _, it := range read("/phoneCountries", "phoneCountries") {
-		id, err := strconv.ParseInt(idText(it.Get("id")), 10, 64)
-		name, dial := it.Get("name").String(), it.Get("dialCode").String()
-		if err != nil || name == "" || dial == "" {
-			continue
-		}
-		if old, ok := wd.cat.phoneCountries[id]; ok && old[0] == unknownPhone {
-			wd.cat.phoneCountries[id] = [2]string{name, dial}
+		if _, ok := wd.cat.phoneCountries[id]; !ok {
+			// Its name and dial code are learned from the first answer
+			// that shows them.
+			wd.cat.phoneCountries[id] = [2]string{unknownPhone, unknownDialCode}
 		}
 	}
 }
