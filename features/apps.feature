@@ -41,9 +41,25 @@ Feature: POST /apps creates an app from a marketplace app
 
     Examples:
       | case                 | hash      | name      |
-      | both null            | is null   | is null   |
       | both absent          | is absent | is absent |
-      | hash null, no name   | is null   | is absent |
+
+  @s4.2 @s7.3
+  Scenario Outline: a null hash beside no name (<case>) is refused, for the name or for the hash
+    Whether a hash of null is "given" (4.2: the name is "used when marketapp.hash is not given";
+    7.3: InvalidName "where neither a marketapp hash nor a name is given") is open: a target may read
+    null as no hash and refuse the missing name, or refuse the null, which is no String, as the hash.
+    Given the request body is the template "app"
+    And the request body field "marketapp.hash" is null
+    And the request body field "name" <name>
+    And the request body field "platform.id" is {{platformId}}
+    When I send "POST" to "/apps"
+    Then the response status is 400
+    And the errors name one of the fields "name, marketapp.hash, marketapp"
+
+    Examples:
+      | case         | name      |
+      | name null    | is null   |
+      | name absent  | is absent |
 
   @s4.2 @s8
   Scenario Outline: a marketapp hash of <case> is answered 400

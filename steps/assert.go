@@ -42,6 +42,7 @@ type assertSteps struct{}
 //	Then the errors are exactly:                    (table fieldName | error)
 //	Then the errors include:                        (table fieldName | error)
 //	Then the errors name the field "<fieldName>"
+//	Then the errors name one of the fields "<fieldName>, <fieldName>"
 //	Then the errors name only the field "<fieldName>"
 //	Then the errors name only the fields "<a>", "<b>" and "<c>"
 //	Then the response is one of:                    (table status | shape [| when])
@@ -69,6 +70,7 @@ func (a assertSteps) steps() []stepDef {
 		{`^the errors are exactly:$`, a.theErrorsAreExactly},
 		{`^the errors include:$`, a.theErrorsInclude},
 		{`^the errors name the field ` + match.Quoted + `$`, a.theErrorsNameTheField},
+		{`^the errors name one of the fields ` + match.Quoted + `$`, a.theErrorsNameOneOfTheFields},
 		{`^the errors include the code ` + match.Quoted + ` for the field ` + match.Quoted + `$`, a.theErrorsIncludeTheCodeFor},
 		{`^the errors name only the fields? (` + quotedList + `)$`, a.theErrorsNameOnlyTheFields},
 		{`^the response is one of:$`, a.theResponseIsOneOf},

@@ -192,6 +192,7 @@
 //	Then the errors include:
 //	  | fieldName | error        |
 //	Then the errors name the field "<fieldName>"
+//	Then the errors name one of the fields "<fieldName>, <fieldName>"
 //	Then the errors include the code "<code>" for the field "<field>"
 //	Then the errors name only the field "<fieldName>"
 //	Then the errors name only the fields "<a>", "<b>" and "<c>"

@@ -106,6 +106,7 @@ var vocabulary = []struct{ text, handler string }{
 	{`the JSON at "a\"b" matches the pattern "^\"q\"$"`, "theJSONAtMatchesThePattern"},
 	{`the response matches the shape "a\"b"`, "theResponseMatchesTheShape"},
 	{`the errors name the field "a\"b"`, "theErrorsNameTheField"},
+	{`the errors name one of the fields "name, marketapp.hash"`, "theErrorsNameOneOfTheFields"},
 	{`I remember "say \"hi\"" as "greeting"`, "iRemember"},
 	{`I remember the JSON at "clients.#(name==\"x\").id" as "clientId"`, "iRememberTheJSONAt"},
 	{`the request header "X-A" is "say \"hi\""`, "theRequestHeaderIs"},

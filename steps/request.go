@@ -536,6 +536,8 @@ var idempotent = map[string]bool{
 // with a growing pause; anything that is an HTTP answer, whatever its
 // status, is final. POST is never retried: it may have taken effect.
 func (st *scenarioState) do(ctx context.Context, out outgoing) *exchange {
+	// The body as the target takes it: its phone country's field.
+	out.body = st.suite.profile.ShapeBody(out.body)
 	ex := &exchange{out: out, url: out.fullURL(), sent: time.Now()}
 	tries := 1
 	if idempotent[out.method] {

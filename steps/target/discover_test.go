@@ -73,3 +73,30 @@ func TestReadCataloguesOfAnIndex(t *testing.T) {
 		t.Errorf("plans at the index's path: %q", CatalogueValue(c.Plans))
 	}
 }
+
+// A body's phone country as the target takes it, and a fieldName read as
+// the dotted path of the body.
+func TestShapeBodyAndFieldPath(t *testing.T) {
+	t.Parallel()
+	body := []byte(`{"email":"a@b.c","phoneCountry":{"id":7},"phoneNumber":"1"}`)
+	if got := (Profile{PhoneCountryField: PhoneCountryObject}).ShapeBody(body); string(got) != string(body) {
+		t.Errorf("the object form changed the body: %s", got)
+	}
+	flat := (Profile{PhoneCountryField: PhoneCountryFlat}).ShapeBody(body)
+	if string(flat) != `{"email":"a@b.c","phoneCountryId":7,"phoneNumber":"1"}` {
+		t.Errorf("the flat form: %s", flat)
+	}
+	for _, b := range []string{`[1]`, `{"phoneCountry":"x"}`, `not json`, ``} {
+		if got := (Profile{PhoneCountryField: PhoneCountryFlat}).ShapeBody([]byte(b)); string(got) != b {
+			t.Errorf("%q shaped to %q", b, got)
+		}
+	}
+	for in, want := range map[string]string{
+		"phoneCountryId": "phoneCountry.id", "phoneCountry.id": "phoneCountry.id", "phoneCountry[id]": "phoneCountry.id",
+		"client.currencyId": "client.currency.id", "app[marketapp][hash]": "app.marketapp.hash", "firstName": "firstName",
+	} {
+		if got := FieldPath(in); got != want {
+			t.Errorf("FieldPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -62,6 +62,7 @@ var profileFields = []profileField{
 	{"vat", "PRICING_VAT", "GB123456789", func(p *Profile) *string { return &p.VAT }, nil},
 	{"clients_per_user", "PRICING_CLIENTS_PER_USER", "several", func(p *Profile) *string { return &p.ClientsPerUser }, checkSeveralOrOne},
 	{"apps_per_marketapp", "PRICING_APPS_PER_MARKETAPP", "several", func(p *Profile) *string { return &p.AppsPerMarketapp }, checkSeveralOrOne},
+	{"phone_country_field", "PRICING_PHONE_COUNTRY_FIELD", PhoneCountryObject, func(p *Profile) *string { return &p.PhoneCountryField }, checkPhoneCountryField},
 	{"version_forms", "PRICING_VERSION_FORMS", "v1,v1.0", func(p *Profile) *string { return &p.VersionForms }, checkVersionForms},
 	{"platforms_path", "PRICING_PLATFORMS_PATH", "/platforms", func(p *Profile) *string { return &p.PlatformsPath }, checkPlatformsPath},
 	{"currencies", "PRICING_CURRENCIES", "1:GBP,2:EUR,3:USD", func(p *Profile) *string { return &p.Currencies }, checkCurrencies},
@@ -201,12 +202,13 @@ var seedKeys = map[string]bool{
 // as their default against any target, so a failure of a scenario that
 // holds only for that reading names the value it assumed (assumption).
 var choiceKeys = map[string]string{
-	"login_encoding":     "the body of POST /sessions: json (section 4) or a form?",
-	"email_domain":       "which domain does the target accept (and deliver to) for a new email address?",
-	"clients_per_user":   "may a user who has a client create another (several) or not (one)?",
-	"apps_per_marketapp": "may a marketplace app have several apps (several) or only one (one)?",
-	"version_forms":      "which forms of the version segment does the target serve (v1, v1.0)?",
-	"platforms_path":     "where is the platforms collection, relative to the base URL?",
+	"login_encoding":      "the body of POST /sessions: json (section 4) or a form?",
+	"email_domain":        "which domain does the target accept (and deliver to) for a new email address?",
+	"clients_per_user":    "may a user who has a client create another (several) or not (one)?",
+	"apps_per_marketapp":  "may a marketplace app have several apps (several) or only one (one)?",
+	"phone_country_field": "how does a PUT /users body carry the phone country: phoneCountry.id (an object, as the user answers it) or phoneCountryId (the name of its code)?",
+	"version_forms":       "which forms of the version segment does the target serve (v1, v1.0)?",
+	"platforms_path":      "where is the platforms collection, relative to the base URL?",
 }
 
 // Origins of a profile value, as Profile.Origin reports them.
@@ -664,6 +666,13 @@ func checkClockSkew(v string) error {
 func checkSeedDefaults(v string) error {
 	if v != "auto" && v != "mock" && v != "none" {
 		return fmt.Errorf("%q is not auto, mock or none", v)
+	}
+	return nil
+}
+
+func checkPhoneCountryField(v string) error {
+	if v != PhoneCountryObject && v != PhoneCountryFlat {
+		return fmt.Errorf("%q is neither %s nor %s", v, PhoneCountryObject, PhoneCountryFlat)
 	}
 	return nil
 }

@@ -58,6 +58,7 @@ type Profile struct {
 	AddressCountry, VAT                                        string
 	ClientsPerUser                                             string // "several", or "one": a user with a client may not create another
 	AppsPerMarketapp                                           string // "several", or "one": a second app of a marketplace app is refused
+	PhoneCountryField                                          string // "phoneCountry.id" (an object, the default) or "phoneCountryId": the phone country in a PUT /users body
 	VersionForms                                               string // the version segments the target serves, comma-separated
 	PlatformsPath                                              string // the path of the platforms collection
 	// The catalogues the target offers, at least two entries each

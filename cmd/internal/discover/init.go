@@ -268,6 +268,7 @@ func (d *discovery) run(ctx context.Context, acct map[string]string) error {
 	d.catalogues(ctx, key, clientA)
 	d.currenciesOfClients(ctx, acct, ids)
 	d.probeCatalogues(ctx, acct)
+	d.phoneCountryField(ctx, acct)
 	d.versions(ctx, key)
 	return nil
 }

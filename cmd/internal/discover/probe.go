@@ -228,3 +228,47 @@ func (d *discovery) probe(ctx context.Context, key string, p catalogueProbe, can
 	})
 	return known, true
 }
+
+// phoneCountryField finds how a PUT /users body carries the phone country
+// (the spec shows no request field for it): as phoneCountry {id}, as the
+// user answers it, or flat as phoneCountryId, as its code is named. Two
+// requests with a blank first name (refused by every correct target, 7.3:
+// "No first name was provided", so nothing is written) carry the phone
+// country in each form: the form whose refusal names the phone country
+// (as missing, or as a field it does not take) is not the target's.
+func (d *discovery) phoneCountryField(ctx context.Context, acct map[string]string) {
+	id, ok := d.found["phone_country_id"]
+	if !ok || d.userA == "" {
+		return
+	}
+	names := func(form string) (phone bool, ok bool) {
+		body := map[string]any{"email": acct["email"], "firstName": "", "lastName": "Probe", "subscribeWelcome": false,
+			"subscribeBlog": false, "subscribeHowto": false, "subscribeOnboarding": false, "timezone": "Europe/London",
+			"password": nil, "phoneNumber": "7700900123", "phoneExtension": nil}
+		if form == target.PhoneCountryFlat {
+			body["phoneCountryId"] = json.Number(id)
+		} else {
+			body["phoneCountry"] = map[string]any{"id": json.Number(id)}
+		}
+		b, _ := json.Marshal(body)
+		h := http.Header{"Authorization": {"api-key " + acct["api_key"]}, "Content-Type": {"application/json"}}
+		status, ans, _, err := d.do(ctx, http.MethodPut, d.base+"/users/"+d.userA, h, string(b))
+		if err != nil || status != http.StatusBadRequest || !gjson.ValidBytes(ans) {
+			return false, false
+		}
+		for _, e := range gjson.ParseBytes(ans).Array() {
+			if strings.HasPrefix(e.Get("fieldName").String(), "phoneCountry") {
+				phone = true
+			}
+		}
+		return phone, true
+	}
+	objectNamed, ok1 := names(target.PhoneCountryObject)
+	flatNamed, ok2 := names(target.PhoneCountryFlat)
+	switch {
+	case ok1 && ok2 && objectNamed && !flatNamed:
+		d.set("phone_country_field", target.PhoneCountryFlat, "PUT /users with a blank first name was refused for the phone country as phoneCountry {id}, and not as phoneCountryId")
+	case ok1 && !objectNamed:
+		d.set("phone_country_field", target.PhoneCountryObject, "PUT /users with a blank first name was refused for the first name alone with phoneCountry {id}")
+	}
+}

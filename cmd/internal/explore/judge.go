@@ -17,6 +17,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/steps/match"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // The fourth stage: the judgement. judge compares the target's answer to a
@@ -332,11 +333,7 @@ func errorsOf(body []byte, noField bool) (fields, codes []string, why string) {
 }
 
 // normField writes app[marketapp][hash] as app.marketapp.hash.
-func normField(f string) string {
-	f = strings.ReplaceAll(f, "][", ".")
-	f = strings.ReplaceAll(f, "[", ".")
-	return strings.TrimSuffix(f, "]")
-}
+func normField(f string) string { return target.FieldPath(f) }
 
 // leak: no answer carries a password, in clear or in any hash form (2.1).
 func (j judgement) leak(st Step, body []byte) *divergence {

@@ -241,7 +241,7 @@ func openPair(ctx context.Context, p steps.Profile, i int, hc *http.Client, run 
 	q.Pairs = nil // one pair of accounts per explorer, as pair 1
 	q.Email, q.Password, q.APIKey = ap.Email, ap.Password, ap.APIKey
 	q.OtherEmail, q.OtherPassword, q.OtherAPIKey = ap.OtherEmail, ap.OtherPassword, ap.OtherAPIKey
-	w := &wire{base: strings.TrimRight(q.BaseURL, "/"), http: hc, form: q.MustValue("login_encoding") == "form", count: &run.wire}
+	w := &wire{base: strings.TrimRight(q.BaseURL, "/"), http: hc, form: q.MustValue("login_encoding") == "form", count: &run.wire, shape: q.ShapeBody}
 	wd, err := newWorld(ctx, q, w)
 	if err != nil {
 		if len(p.AccountPairs()) > 1 {

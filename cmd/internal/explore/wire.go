@@ -20,6 +20,9 @@ type wire struct {
 	http  *http.Client
 	form  bool // POST /sessions takes a form
 	count *atomic.Int64
+	// shape writes a body as the target takes it (target.Profile.ShapeBody):
+	// the explorer writes the phone country as the reference reads it.
+	shape func([]byte) []byte
 }
 
 // answer is the target's answer to one request.
@@ -38,6 +41,9 @@ type request struct {
 }
 
 func (w *wire) do(ctx context.Context, r request) answer {
+	if w.shape != nil && r.body != "" {
+		r.body = string(w.shape([]byte(r.body)))
+	}
 	req, err := http.NewRequestWithContext(ctx, r.method, r.url, strings.NewReader(r.body))
 	if err != nil {
 		return answer{status: -1, err: err.Error()}

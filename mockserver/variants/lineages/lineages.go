@@ -115,14 +115,9 @@ func tablesLineage() lineage {
 func snapshotsLineage() lineage {
 	return lineage{
 		name: "snapshots",
-		// Its choices.md: any 40-hexadecimal hash names a marketplace app
-		// (the first request fixes its description), the plans and phone
-		// countries are listed at paths no spec names
-		// (/subscription-plans, /phone-countries), and a client has one
-		// app per marketplace app.
-		known: map[string]string{
-			"marketapp_hash": "605179015a06decb9f2abf8e6c2f8b1245b75d74", "apps_per_marketapp": "one",
-		},
+		// Its choices.md: the stores' apps are eight hashes no answer
+		// lists, and a client has one app per marketplace app.
+		known: map[string]string{"marketapp_hash": snapshots.StoreAppHashes()[0], "apps_per_marketapp": "one"},
 		new: func(pairs int, f string) (http.Handler, string, [][2]variants.Account, error) {
 			s, err := snapshots.New(snapshots.Options{Pairs: pairs, Fault: f})
 			if err != nil {

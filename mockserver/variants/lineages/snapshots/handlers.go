@@ -323,6 +323,8 @@ func (s *Server) appRefs(in *appInput) *failure {
 		if _, ok := s.cat.platform(*in.platformID); !ok {
 			return fail(http.StatusNotFound)
 		}
+	} else if _, ok := s.cat.storeApp(in.hash); !ok {
+		return fail(http.StatusNotFound) // a well-formed hash of no store app
 	}
 	return nil
 }
@@ -338,22 +340,17 @@ func marketKey(in *appInput) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// resolveMarket returns what the store says about the app: a hash seen
-// before keeps its first description; an unseen hash is described by a
-// fixed function of the hash itself.
+// resolveMarket returns what the store says about the app: a store app of
+// the hash (appRefs refused any other), or the app a name and a platform
+// looked up, registered the first time.
 func (s *Server) resolveMarket(st *state, in *appInput, key string) marketapp {
+	if m, ok := s.cat.storeApp(key); ok && in.hasHash {
+		return m
+	}
 	if m, ok := st.market.get(key); ok {
 		return m
 	}
-	if !in.hasHash {
-		return marketapp{name: *in.name, platformID: *in.platformID}
-	}
-	last := key[len(key)-1]
-	nibble := int(last - '0')
-	if last >= 'a' {
-		nibble = int(last-'a') + 10
-	}
-	return marketapp{name: "Marketapp " + key[:8], platformID: s.cat.platforms[nibble%len(s.cat.platforms)].id}
+	return marketapp{name: *in.name, platformID: *in.platformID}
 }
 
 func (s *Server) createApp(st *state, clientID int64, in *appInput, now time.Time) *app {

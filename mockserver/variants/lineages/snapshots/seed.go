@@ -1,7 +1,10 @@
 package snapshots
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -35,6 +38,26 @@ type catalog struct {
 	currencies     []currency
 	plans          []plan
 	phoneCountries []phoneCountry
+	// storeApps are the apps of the stores, by their lower-case hash: an
+	// app is created from one of them (1: "Creating an app that does not
+	// exist in a store is not supported").
+	storeApps map[string]marketapp
+}
+
+// StoreAppHashes are the hashes of the stores' apps, in a fixed order: what
+// this server's documentation gives a client (its choices.md).
+func StoreAppHashes() []string {
+	var out []string
+	for i := 1; i <= 8; i++ {
+		sum := sha1.Sum([]byte(fmt.Sprintf("snapshots store app %d", i)))
+		out = append(out, hex.EncodeToString(sum[:]))
+	}
+	return out
+}
+
+func (c *catalog) storeApp(hash string) (marketapp, bool) {
+	m, ok := c.storeApps[strings.ToLower(hash)]
+	return m, ok
 }
 
 func (c *catalog) platform(id int64) (platform, bool) {
@@ -98,6 +121,10 @@ func seed(pairs int) (*catalog, *state, [][2]Account) {
 	}
 	for _, pc := range [][2]string{{"Nepal", "+977"}, {"Germany", "+49"}, {"United States", "+1"}, {"United Kingdom", "+44"}, {"India", "+91"}, {"Brazil", "+55"}} {
 		cat.phoneCountries = append(cat.phoneCountries, phoneCountry{id: st.nextID(), name: pc[0] + " (" + pc[1] + ")", dialCode: pc[1]})
+	}
+	cat.storeApps = map[string]marketapp{}
+	for i, h := range StoreAppHashes() {
+		cat.storeApps[h] = marketapp{name: fmt.Sprintf("Store App %d", i+1), platformID: cat.platforms[i%len(cat.platforms)].id}
 	}
 
 	accounts := make([][2]Account, pairs)

@@ -696,7 +696,12 @@ func TestApps(t *testing.T) {
 	e := newEnv(t, 1)
 	a, b := e.acc[0][0], e.acc[0][1]
 	hexRE := regexp.MustCompile(`^[0-9A-Fa-f]{32}$`)
-	hash := strings.Repeat("ab", 20)
+	hash := StoreAppHashes()[0]
+
+	// A well-formed hash of no store app is refused (1).
+	if st, body, _ := e.do(rq{method: "POST", path: "/apps", body: e.appByHash(strings.Repeat("ab", 20)), key: a.APIKey}); st != 404 {
+		t.Fatalf("a hash of no store app: %d %s", st, body)
+	}
 
 	st, body, _ := e.do(rq{method: "POST", path: "/apps", body: e.appByName("Byname"), key: a.APIKey})
 	if st != 200 {
