@@ -19,7 +19,7 @@ const (
 // phoneCountryId gets phoneCountryId: id. A body that is no JSON object, or
 // has no phone country, is sent as it is.
 func (p Profile) ShapeBody(body []byte) []byte {
-	if p.PhoneCountryField != PhoneCountryFlat || !bytes.Contains(body, []byte(`"phoneCountry"`)) {
+	if p.PhoneCountryField != PhoneCountryFlat || len(body) == 0 || body[0] != '{' && !bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
 		return body
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))

@@ -604,6 +604,12 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 	v := verdict{rule: "7.1, 7.3, 8"}
 	mays := wd.readings(st, body, errs)
 	v.together, v.adopt = mays.together, mays.adopt
+	for _, m := range mays.refuse {
+		// A body a server may refuse as a whole (a duplicate member, a
+		// member the spec does not name, its size or its type): its
+		// error may name no field.
+		v.noField = v.noField || m.field == ""
+	}
 	if m := mays.silent; len(m) == 1 && len(st.Muts) == 1 && plainForm(st) {
 		// The kind of input, its place, and what the reference made of it:
 		// the reference's answer tells the contexts the spec's rules tell
