@@ -39,6 +39,7 @@ type assertSteps struct{}
 //	Then the JSON at "<path>" names the same instant as "<date>"
 //	Then the JSON at "<path>" names an instant no earlier than "<date>"
 //	Then the response does not carry the password "<password>"
+//	Then the response does not carry the text "<text>"
 //	Then the errors are exactly:                    (table fieldName | error)
 //	Then the errors include:                        (table fieldName | error)
 //	Then the errors name the field "<fieldName>"
@@ -67,6 +68,7 @@ func (a assertSteps) steps() []stepDef {
 		{`^the JSON at "(.*?)" names (the same instant as|an instant no earlier than) "(.*)"$`, a.theJSONAtNamesAnInstant},
 		{`^the JSON at "(.*?)" names an instant within the clock skew of now$`, a.theJSONAtNamesNow},
 		{`^the response does not carry the password ` + match.Quoted + `$`, a.theResponseDoesNotCarryThePassword},
+		{`^the response does not carry the text ` + match.Quoted + `$`, a.theResponseDoesNotCarryTheText},
 		{`^the errors are exactly:$`, a.theErrorsAreExactly},
 		{`^the errors include:$`, a.theErrorsInclude},
 		{`^the errors name the field ` + match.Quoted + `$`, a.theErrorsNameTheField},
@@ -521,6 +523,33 @@ func (assertSteps) theResponseDoesNotCarryThePassword(ctx context.Context, passw
 	}
 	if where := match.PasswordIn(st.last.respBody, password, known...); where != "" {
 		return st.fail("the response carries the password: %s", where)
+	}
+	return nil
+}
+
+// theResponseDoesNotCarryTheText checks that neither the body nor a header
+// of the answer holds the text (another account's word or secret, 5).
+func (assertSteps) theResponseDoesNotCarryTheText(ctx context.Context, text string) error {
+	text = match.UnescapeArg(text)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	if text, err = st.substText(ctx, text); err != nil {
+		return err
+	}
+	if text == "" {
+		return fmt.Errorf("an empty text cannot be looked for")
+	}
+	if strings.Contains(string(st.last.respBody), text) {
+		return st.fail("the response's body carries %q", text)
+	}
+	for name, vs := range st.last.respHeader {
+		for _, v := range vs {
+			if strings.Contains(v, text) {
+				return st.fail("the response's header %s carries %q", name, text)
+			}
+		}
 	}
 	return nil
 }

@@ -186,6 +186,7 @@
 //	Then the JSON at "<path>" names an instant no earlier than "<date>"
 //	Then the JSON at "<path>" names an instant within the clock skew of now
 //	Then the response does not carry the password "<password>"
+//	Then the response does not carry the text "<text>"
 //	Then the errors are exactly:
 //	  | fieldName | error        |
 //	  | email     | InvalidEmail |

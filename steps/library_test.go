@@ -54,6 +54,7 @@ var vocabulary = []struct{ text, handler string }{
 	{`the JSON at "created" names an instant within the clock skew of now`, "theJSONAtNamesNow"},
 	{`the errors include the code "InvalidPhoneCountryId" for the field "phoneCountry.id"`, "theErrorsIncludeTheCodeFor"},
 	{`the response does not carry the password "{{A.password}}"`, "theResponseDoesNotCarryThePassword"},
+	{`the response does not carry the text "{{B.apiKey}}"`, "theResponseDoesNotCarryTheText"},
 	{`the request body field "app" is absent`, "theRequestBodyFieldIsAbsent"},
 	{`the raw request body is:`, "theRawRequestBodyIs"},
 	{`the request content type is "text/plain"`, "theRequestContentTypeIs"},

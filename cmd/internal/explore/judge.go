@@ -83,6 +83,9 @@ type knowledge struct {
 	// held are the choices the target made where the spec is silent, by
 	// the kind of input and its place (judgement.hold).
 	held map[string]heldChoice
+	// written are the run's words each account's accepted requests stored
+	// (isolation.go), by owner.
+	written map[string]string
 }
 
 // heldChoice is one choice of the target: taken or refused, the status,
@@ -94,7 +97,7 @@ type heldChoice struct {
 }
 
 func newKnowledge() *knowledge {
-	return &knowledge{learned: map[string]learnedValue{}, seen: map[string]string{}, tokens: map[string]string{}, held: map[string]heldChoice{}}
+	return &knowledge{learned: map[string]learnedValue{}, seen: map[string]string{}, tokens: map[string]string{}, held: map[string]heldChoice{}, written: map[string]string{}}
 }
 
 type learnedValue struct {

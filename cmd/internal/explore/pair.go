@@ -149,9 +149,15 @@ func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdic
 	s.steps = append(s.steps, *st)
 	s.status = append(s.status, got.status)
 	j := judgement{wd: p.wd, k: p.run.k, s: s, i: i, pair: strconv.Itoa(p.n)}
-	d := j.judge(*st, v, got)
+	d := j.isolation(*st, sent, got)
+	if d == nil {
+		d = j.judge(*st, v, got)
+	}
 	if d == nil {
 		d = j.hold(v, got)
+	}
+	if d == nil {
+		j.wrote(*st, sent, got.status)
 	}
 	if d == nil && p.wd.hasRead {
 		d = p.readBack(ctx, j, *st)

@@ -93,6 +93,7 @@ func pWithinSkew(path string) string {
 	return fmt.Sprintf("Then the JSON at %s names an instant within the clock skew of now", arg(path))
 }
 func pNoPassword(pw string) string { return "Then the response does not carry the password " + arg(pw) }
+func pNoText(text string) string   { return "Then the response does not carry the text " + arg(text) }
 func pNamesField(f string) string  { return "Then the errors name the field " + arg(f) }
 func pNamesOnly(fields []string) string {
 	qs := make([]string, len(fields))

@@ -80,6 +80,8 @@ var (
 		Decided: Cite{Section: "2.5", Words: "A collection endpoint returns a wrapper object, not a bare array."}}
 	CheckState = Check{ID: "state", What: "what a read shows afterwards: an accepted write kept, a refused one changed nothing, a list holds what was made",
 		Decided: Cite{Section: "4.3", Words: "The request then either creates both or returns an error and creates neither."}}
+	CheckIsolation = Check{ID: "isolation", What: "no answer to an account, whatever its status, carries in its body or headers what only another account wrote, or another account's key or session token",
+		Decided: Cite{Section: "5", Words: "When the authenticated caller may not view or modify the resource, the response is HTTP 403."}}
 	CheckLinearizable = Check{ID: "linearizable", What: "answers to requests sent at once are explained by some serial order of them, consistent with real time, on the reference",
 		Decided: Cite{Section: "4", Words: "Every endpoint below returns HTTP 200 on success.", Also: "each answer is the endpoint's, in the state some order of the writes left"}}
 	CheckHeld = Check{ID: "held", What: "a choice the target made where the spec is silent is made again for the same kind of input in the same place",
@@ -91,7 +93,7 @@ var (
 func Checks() []Check {
 	return []Check{CheckNoAnswer, CheckServerError, CheckStatus, CheckPassword, CheckJSON, CheckErrorShape, CheckErrorNames,
 		CheckErrorCode, CheckEntity, CheckField, CheckID, CheckDate, CheckLearned, CheckWriteKey, CheckSession, CheckPlan,
-		CheckPlatforms, CheckState, CheckLinearizable, CheckHeld, CheckReference}
+		CheckPlatforms, CheckState, CheckIsolation, CheckLinearizable, CheckHeld, CheckReference}
 }
 
 // CheckByID finds a check of the table.

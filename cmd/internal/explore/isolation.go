@@ -1,0 +1,97 @@
+package explore
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
+)
+
+// Isolation and secrecy: whatever its status, an answer to one account
+// carries nothing only another account wrote (a name, an email of the
+// run's own words that the other account's accepted request stored), and
+// no secret of another account (its api key, a session token of its) in
+// its body or its headers: the spec lets a caller neither view another's
+// resources (5) nor see a password (2.1, checked by leak). What the
+// request itself carried is no leak: an error may quote it.
+
+// uniqueWord finds the run's own words in a value: every value the
+// generator makes up carries one (contract-abcd12).
+var uniqueWord = regexp.MustCompile(`contract[-.]([a-z]{4}[0-9a-z]+)`)
+
+// wrote records the run's words an accepted request of an account carried:
+// from now on they are that account's.
+func (j judgement) wrote(st Step, sent string, status int) {
+	if status != http.StatusOK || st.Op == OpLogin || st.Op == OpPlatforms {
+		return
+	}
+	owner := j.owner(st.Actor)
+	k := j.k
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, m := range uniqueWord.FindAllStringSubmatch(sent, -1) {
+		if _, taken := k.written[m[1]]; !taken {
+			k.written[m[1]] = owner
+		}
+	}
+}
+
+// owner names an account of the run: its pair and its letter.
+func (j judgement) owner(actor string) string { return j.pair + actor }
+
+// isolation reports an answer to st's account that carries another
+// account's word or secret.
+func (j judgement) isolation(st Step, sent string, got answer) *divergence {
+	if got.status < 0 {
+		return nil
+	}
+	me := j.owner(st.Actor)
+	var text strings.Builder
+	text.Write(got.body)
+	for name, vs := range got.header {
+		for _, v := range vs {
+			text.WriteString("\n" + name + ": " + v)
+		}
+	}
+	answer := text.String()
+	carried := func(s string) bool { return strings.Contains(sent, s) || strings.Contains(st.sentPath(), s) }
+
+	k := j.k
+	k.mu.Lock()
+	var words []string
+	for _, m := range uniqueWord.FindAllStringSubmatch(answer, -1) {
+		if owner, ok := k.written[m[1]]; ok && owner != me && !carried(m[1]) {
+			words = append(words, fmt.Sprintf("%s (written by account %s)", m[0], owner))
+		}
+	}
+	var tokens []string
+	for tok, owner := range k.tokens {
+		if owner != me && len(tok) >= 8 && strings.Contains(answer, tok) && !carried(tok) {
+			tokens = append(tokens, "a session token of account "+owner)
+		}
+	}
+	k.mu.Unlock()
+	other := j.wd.acct[j.wd.other(st.Actor)]
+	if key := other.apiKey; len(key) >= 8 && strings.Contains(answer, key) && !carried(key) {
+		tokens = append(tokens, "the api key of account "+j.pair+other.name)
+	}
+	slices.Sort(words)
+	words = slices.Compact(words)
+	switch {
+	case len(tokens) > 0:
+		return diverged(policy.CheckIsolation, "secret of another account",
+			fmt.Sprintf("answered %d to account %s with %s (5: a caller may not view another's resources)", got.status, st.Actor, strings.Join(tokens, ", ")),
+			pNoText(tokens[0]))
+	case len(words) > 0:
+		return diverged(policy.CheckIsolation, "data of another account",
+			fmt.Sprintf("answered %d to account %s with %s, which only the other account wrote (5: a caller may not view another's resources)", got.status, st.Actor, strings.Join(words, ", ")),
+			pNoText(strings.SplitN(words[0], " ", 2)[0]))
+	}
+	return nil
+}
+
+// sentPath is the step's path as sent, for what a request carried there.
+func (st Step) sentPath() string { return st.sent }
