@@ -85,7 +85,7 @@ func (p *pair) drawBatch(g *generator, s *seqState) batch {
 			b.steps = []Step{put("A", map[string]any{"email": email}), put("B", map[string]any{"email": email})}
 			b.reads = []batchRead{readUser("A"), readUser("B")}
 		case batchKinds[3]:
-			if !wd.several {
+			if !wd.several || (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound("A", "client") {
 				continue
 			}
 			b.steps = []Step{
@@ -108,6 +108,9 @@ func (p *pair) drawBatch(g *generator, s *seqState) batch {
 			b.steps = []Step{c, put("A", map[string]any{"firstName": "contract-" + g.unique()})}
 			b.reads = []batchRead{readUser("A"), {label: "GET /clients/A", refPath: fmt.Sprintf("/clients/%d", refID("A")), targetPath: "/clients/" + wd.acct["A"].clientID, as: "A"}}
 		case batchKinds[6]:
+			if (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound("A", "app") {
+				continue
+			}
 			b.steps = []Step{
 				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
 				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
@@ -148,7 +151,8 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 	for i := range b.steps {
 		st := &b.steps[i]
 		req, sent := p.materialize(s, st)
-		ops[i] = linear.Op{Label: batchLabel(*st), Lane: i, Partition: "pair", Req: p.wd.refRequest(s, *st, sent)}
+		ops[i] = linear.Op{Label: batchLabel(*st), Lane: i, Partition: "pair", Req: p.wd.refRequest(s, *st, sent), AnyRefusal: st.Op == OpLogin,
+			MayRefuse: byName(st.Op, st.Base) != ""} // an app of no store (freedom app-by-name)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -162,7 +166,7 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 	close(ready)
 	wg.Wait()
 	for _, r := range b.reads {
-		op := linear.Op{Label: r.label, Lane: len(ops), Partition: "pair", Call: int64(time.Since(base))}
+		op := linear.Op{Label: r.label, Lane: len(ops), Partition: "pair", Call: int64(time.Since(base)), AnyRefusal: r.login != nil}
 		var got answer
 		if r.login != nil {
 			req, sent := p.materialize(s, r.login)
@@ -178,6 +182,13 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 		op.Return = int64(time.Since(base))
 		op.Got = linear.Answer{Status: got.status, Body: got.body}
 		ops = append(ops, op)
+	}
+	for _, st := range b.steps {
+		if _, ok := st.Base["password"].(string); ok && st.Op == OpPutUser {
+			// The batch may have changed the password: the restore sets
+			// the profile's again.
+			s.password[st.Actor] = ""
+		}
 	}
 	defer p.restore(ctx, s, true, []string{"A", "B"})
 	p.run.steps.Add(int64(len(ops)))

@@ -119,6 +119,8 @@ type generator struct {
 	coverage *coverage
 	cells    []Cell
 	counter  *atomic.Int64 // the run's unique words
+	// mint records a unique word the generator made (knowledge.minted).
+	mint func(string)
 	pair     int
 	pending  *Cell // a cell whose setup step came first
 	// only is the one account of a lane's sequences ("" both): it draws
@@ -179,6 +181,9 @@ func (g *generator) unique() string {
 		b.WriteByte(byte('a' + g.r.IntN(26)))
 	}
 	b.WriteString(strconv.FormatInt(g.counter.Add(1), 36))
+	if g.mint != nil {
+		g.mint(b.String())
+	}
 	return b.String()
 }
 

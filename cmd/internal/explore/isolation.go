@@ -18,8 +18,9 @@ import (
 // resources (5) nor see a password (2.1, checked by leak). What the
 // request itself carried is no leak: an error may quote it.
 
-// uniqueWord finds the run's own words in a value: every value the
-// generator makes up carries one (contract-abcd12).
+// uniqueWord finds the candidates of the run's own words in a value:
+// every value the generator makes up carries one (contract-abcd12), which
+// the generator minted (knowledge.minted).
 var uniqueWord = regexp.MustCompile(`contract[-.]([a-z]{4}[0-9a-z]+)`)
 
 // wrote records the run's words an accepted request of an account carried:
@@ -33,7 +34,7 @@ func (j judgement) wrote(st Step, sent string, status int) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for _, m := range uniqueWord.FindAllStringSubmatch(sent, -1) {
-		if _, taken := k.written[m[1]]; !taken {
+		if _, taken := k.written[m[1]]; !taken && k.minted[m[1]] {
 			k.written[m[1]] = owner
 		}
 	}

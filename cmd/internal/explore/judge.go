@@ -83,9 +83,20 @@ type knowledge struct {
 	// held are the choices the target made where the spec is silent, by
 	// the kind of input and its place (judgement.hold).
 	held map[string]heldChoice
-	// written are the run's words each account's accepted requests stored
-	// (isolation.go), by owner.
+	// minted are the unique words the run's generators made; written,
+	// those an account's accepted requests stored, by owner (isolation.go).
+	minted  map[string]bool
 	written map[string]string
+	// created counts the creates each account's requests made, by owner
+	// and kind (bounds.go).
+	created map[string]int
+}
+
+// mint records a unique word a generator made.
+func (k *knowledge) mint(w string) {
+	k.mu.Lock()
+	k.minted[w] = true
+	k.mu.Unlock()
 }
 
 // heldChoice is one choice of the target: taken or refused, the status,
@@ -97,7 +108,7 @@ type heldChoice struct {
 }
 
 func newKnowledge() *knowledge {
-	return &knowledge{learned: map[string]learnedValue{}, seen: map[string]string{}, tokens: map[string]string{}, held: map[string]heldChoice{}, written: map[string]string{}}
+	return &knowledge{learned: map[string]learnedValue{}, seen: map[string]string{}, tokens: map[string]string{}, held: map[string]heldChoice{}, minted: map[string]bool{}, written: map[string]string{}, created: map[string]int{}}
 }
 
 type learnedValue struct {
@@ -175,12 +186,10 @@ func (j judgement) hold(v verdict, got answer) *divergence {
 	switch {
 	case got.status == 200:
 		taken = true
-	case got.status >= 400 && got.status < 500 && got.status != 401:
-		if got.status == 400 {
-			fields, _, why := errorsOf(got.body, true)
-			if why != "" || !slices.ContainsFunc(fields, func(f string) bool { return f == "" || related(f, v.heldField) }) {
-				return nil // refused for something else
-			}
+	case got.status == 400:
+		fields, _, why := errorsOf(got.body, true)
+		if why != "" || !slices.ContainsFunc(fields, func(f string) bool { return f != "" && related(f, v.heldField) }) {
+			return nil // refused for something else, or for no field it names
 		}
 	default:
 		return nil
@@ -877,6 +886,9 @@ func (c *checker) session(sess pricing.Session) {
 		c.date("session", idText(id), "created", sess.Created)
 	}
 	c.s.tok[actor], c.s.tokStep[actor] = tok.String(), c.i
+	// The account's newest session, for the sequences after this one: a
+	// target may keep a bounded number of them (freedom session-end).
+	c.wd.acct[actor].setToken(tok.String())
 }
 
 // platforms: the collection lists every platform of the catalogue, each

@@ -145,10 +145,11 @@ func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdic
 	}
 	req, sent := p.materialize(s, st)
 	v := p.wd.verdictOf(s, *st, sent)
+	j := judgement{wd: p.wd, k: p.run.k, s: s, i: i, pair: strconv.Itoa(p.n)}
+	j.bounded(*st, &v)
 	got := p.w.do(ctx, req)
 	s.steps = append(s.steps, *st)
 	s.status = append(s.status, got.status)
-	j := judgement{wd: p.wd, k: p.run.k, s: s, i: i, pair: strconv.Itoa(p.n)}
 	d := j.isolation(*st, sent, got)
 	if d == nil {
 		d = j.judge(*st, v, got)
@@ -158,6 +159,7 @@ func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdic
 	}
 	if d == nil {
 		j.wrote(*st, sent, got.status)
+		j.counted(*st, got.status)
 	}
 	if d == nil && p.wd.hasRead {
 		d = p.readBack(ctx, j, *st)
@@ -513,9 +515,10 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []
 		if err != nil || status != http.StatusOK {
 			return false
 		}
-		// A session of a user whose password was set again may have ended
-		// (freedom session-end): the login's is the account's now.
-		if tok := gjson.GetBytes(body, "token").String(); tok != "" && (loggedIn || s.password[name] != a.password) {
+		// The login's session is the account's now: an older one may have
+		// ended (freedom session-end: a password set again, a target that
+		// keeps a bounded number of sessions).
+		if tok := gjson.GetBytes(body, "token").String(); tok != "" {
 			a.setToken(tok)
 			p.run.k.mu.Lock()
 			p.run.k.tokens[tok] = strconv.Itoa(p.n) + name

@@ -547,9 +547,12 @@ func (wd *world) resourceVerdict(s *seqState, st Step, req api.Request, plan api
 	default:
 		return wd.bodyVerdict(s, st, req, plan)
 	}
-	if body := wd.bodyVerdict(s, st, req, plan); body.refuses() {
-		// Refused for its path and for its body: a server may check either
-		// first (policy.CheckOrder).
+	if body := wd.bodyVerdict(s, st, req, plan); body.refuses() || body.any4xx {
+		// Refused for its path and for its body, or for a body a server
+		// may refuse: a server may check either first (freedom
+		// check-order). The body's 200 is none: the path refuses.
+		body.statuses = slices.DeleteFunc(slices.Clone(body.statuses), func(s int) bool { return s == 200 })
+		body.accept = nil
 		path.also(body)
 		path.accept = nil
 		path.grant(policy.CheckOrder)
@@ -595,7 +598,8 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 	if unreadBody(plan) || plan.Body == nil {
 		return verdict{any4xx: true, anyNames: true, noField: true, rule: "7.2: a body that is no JSON object"}
 	}
-	if own := ownValues(st, fieldErrors(plan)); len(own) > 0 {
+	own := ownValues(st, fieldErrors(plan))
+	if len(own) > 0 {
 		// A field no operator touched holds the target's own value, which
 		// the target took before: the reference takes it too.
 		plan = refAPI.ExplainWaiving(s.ref, req, waiving(own))
@@ -606,9 +610,11 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 	v.together, v.adopt = mays.together, mays.adopt
 	for _, m := range mays.refuse {
 		// A body a server may refuse as a whole (a duplicate member, a
-		// member the spec does not name, its size or its type): its
-		// error may name no field.
-		v.noField = v.noField || m.field == ""
+		// member the spec does not name, its size or its type), with any
+		// 4xx but 401 and no field named, before it reads the fields.
+		if m.field == "" {
+			v.noField, v.any4xx = true, true
+		}
 	}
 	if m := mays.silent; len(m) == 1 && len(st.Muts) == 1 && plainForm(st) {
 		// The kind of input, its place, and what the reference made of it:
@@ -680,8 +686,11 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 		// The target may take the values the spec does not judge: the
 		// reference adopts that reading, waiving their conditions, and
 		// keeping (or the target defaulting) a field left out.
-		taken := deepCopy(st.body()).(map[string]any)
-		var paths []string
+		taken := st.body()
+		if lenient, ok := st.altBody(); ok {
+			taken = lenient // 1.0 read as 1 beside a value taken as sent
+		}
+		paths := slices.Clone(own)
 		for _, m := range mays.silent {
 			paths = append(paths, m.Field)
 			if kept, ok := getPath(st.Base, m.Field); ok && (m.Remove || m.Value == nil) {

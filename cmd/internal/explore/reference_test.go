@@ -193,3 +193,4 @@ func TestVerdicts(t *testing.T) {
 		})
 	}
 }
+

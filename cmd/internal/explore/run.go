@@ -320,7 +320,7 @@ func (p *pair) generator(stream uint64, only string) *generator {
 		cells = laneCells(cells)
 	}
 	return &generator{wd: p.wd, r: rand.New(rand.NewPCG(p.run.cfg.Seed, stream)), coverage: p.run.cov, cells: cells,
-		counter: &p.run.counter, pair: p.n, only: only}
+		counter: &p.run.counter, mint: p.run.k.mint, pair: p.n, only: only}
 }
 
 // next runs the lane's next sequence, or now and then one of both

@@ -204,6 +204,11 @@ var (
 		Mock:     "the mock writes RFC 3339 in UTC, whole seconds",
 		Accepted: "any ISO 8601 form, compared as instants at the precision written; a date of an event that just happened within `clock_skew` of the runner's clock; a session's `created` a date-time (2.4)",
 	}
+	Bounds = Freedom{
+		ID: "bounds", Section: "8", Question: "may a server bound what an account keeps?",
+		Mock:     "the mock keeps what a namespace's limits allow (README, \"Limits and security\"), 409 `LimitReached` past them",
+		Accepted: "past 20 clients or 20 apps that an account made in the run, a create refused with a 4xx but 401, no field named (nothing in the spec deletes a client or an app)",
+	}
 	SessionEnd = Freedom{
 		ID: "session-end", Section: "5", Question: "may a session end when its user's password changes?",
 		Mock:     "no: a session lasts while the mock runs (a namespace keeps its newest 10,000)",
@@ -228,7 +233,7 @@ func All() []Freedom {
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
 		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, PlanFlags, CurrencyCode,
-		Identity, Dates, SessionEnd, Silent, ReadExtensions,
+		Identity, Dates, Bounds, SessionEnd, Silent, ReadExtensions,
 	}
 }
 

@@ -35,6 +35,13 @@ type Op struct {
 	Got       Answer
 	Call      int64
 	Return    int64
+	// AnyRefusal: any 4xx refuses it alike, 401 too (a login, whose
+	// refusal the spec names no status for).
+	AnyRefusal bool
+	// MayRefuse: the target may refuse it whatever the reference answers
+	// (a freedom: an app of no store), with any 4xx but 401, and then it
+	// changed nothing.
+	MayRefuse bool
 }
 
 // Answer is the target's answer to an Op.
@@ -73,6 +80,9 @@ func Check(start *pricing.Store, ops []Op, agrees Agrees, timeout time.Duration)
 		Step: func(state, input, _ interface{}) (bool, interface{}) {
 			s := state.(*modelState)
 			op := ops[input.(int)]
+			if op.MayRefuse && Outcome(op.Got.Status) == "refused" {
+				return true, s
+			}
 			next := s.st.Clone()
 			resp := ref.Serve(next, op.Req)
 			if !agrees(op, resp) {
@@ -206,23 +216,30 @@ func Outcome(status int) string {
 // loosely: top-level names) in the reference's answer, where it has them.
 func SameFields(fields ...string) Agrees {
 	return func(op Op, ref api.Response) bool {
-		if Outcome(op.Got.Status) != Outcome(ref.Status) {
+		got, want := Outcome(op.Got.Status), Outcome(ref.Status)
+		if op.AnyRefusal && got == "unauthenticated" {
+			got = "refused"
+		}
+		if op.AnyRefusal && want == "unauthenticated" {
+			want = "refused"
+		}
+		if got != want {
 			return false
 		}
 		if ref.Status != 200 {
 			return true
 		}
-		var want, got map[string]any
-		if json.Unmarshal(ref.Body, &want) != nil || json.Unmarshal(op.Got.Body, &got) != nil {
+		var wantObj, gotObj map[string]any
+		if json.Unmarshal(ref.Body, &wantObj) != nil || json.Unmarshal(op.Got.Body, &gotObj) != nil {
 			return false
 		}
 		for _, f := range fields {
-			w, ok := want[f]
+			w, ok := wantObj[f]
 			if !ok {
 				continue
 			}
 			ws, isString := w.(string)
-			gs, _ := got[f].(string)
+			gs, _ := gotObj[f].(string)
 			if !isString || f == "email" && !strings.EqualFold(ws, gs) || f != "email" && ws != gs {
 				return false
 			}

@@ -1,0 +1,60 @@
+package explore
+
+import (
+	"net/http"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
+)
+
+// A server may bound what an account keeps (8: "Rate limits: not shown";
+// nothing in the spec deletes a client or an app, and a long exploration
+// makes thousands): past createBound creates of a kind by one account in
+// the run, a create may be refused with any 4xx but 401 (freedom bounds).
+// Below it, a valid create refused is a divergence.
+
+// createBound is the fewest creates of a kind an account makes before a
+// target may refuse more.
+const createBound = 20
+
+// creates is the kind of entity a step makes: "client", "app", or "".
+func creates(st Step) string {
+	switch st.Op {
+	case OpPostClient:
+		return "client"
+	case OpPostApp:
+		return "app"
+	case OpPutUser:
+		if _, ok := st.body()["client"].(map[string]any); ok {
+			return "client"
+		}
+	}
+	return ""
+}
+
+// counted counts an accepted create of the step's account.
+func (j judgement) counted(st Step, status int) {
+	kind := creates(st)
+	if kind == "" || status != http.StatusOK {
+		return
+	}
+	j.k.mu.Lock()
+	j.k.created[j.owner(st.Actor)+" "+kind]++
+	j.k.mu.Unlock()
+}
+
+// pastBound reports whether the account made createBound creates of the
+// kind already.
+func (j judgement) pastBound(actor, kind string) bool {
+	j.k.mu.Lock()
+	defer j.k.mu.Unlock()
+	return kind != "" && j.k.created[j.owner(actor)+" "+kind] >= createBound
+}
+
+// bounded widens the verdict of a create past the bound: a refusal with
+// any 4xx but 401 and no field named is correct too.
+func (j judgement) bounded(st Step, v *verdict) {
+	if j.pastBound(st.Actor, creates(st)) {
+		v.any4xx, v.anyNames, v.noField = true, true, true
+		v.grant(policy.Bounds)
+	}
+}
