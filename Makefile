@@ -3,7 +3,7 @@
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: mock test short race lint check contract mutation catalogue build bench crash explore explore-rate explore-lineages fuzz release-snapshot image
+.PHONY: mock test short race lint check contract mutation catalogue build bench crash explore explore-rate explore-lineages explore-correct fuzz release-snapshot image
 
 mock: ## run the mock server on $(ADDR)
 	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
@@ -63,6 +63,9 @@ explore-rate: ## the explorer's rate over every server (built-in defects, blind 
 
 explore-lineages: ## the explorer against each lineage's correct server with 5 seeds of BUDGET each (default 30s): no divergence
 	$(GO) test ./cmd/internal/explore/servers -run TestLineagesWithFiveSeeds -count=1 -v -timeout 0 -args -explore.lineages=$(or $(BUDGET),30s)
+
+explore-correct: ## the explorer against every correct server (the mock, the team's legal variants, the blind audits' and the lineages' correct servers) with 5 seeds of BUDGET each (default 30s): no divergence
+	$(GO) test ./cmd/internal/explore/servers -run TestCorrectServersWithFiveSeeds -count=1 -v -timeout 0 -args -explore.correct=$(or $(BUDGET),30s)
 
 fuzz: ## each fuzz target for FUZZTIME (default 30s): the mock's bodies and paths, the replay's recordings, the lineages' own servers; a failing input lands in the package's testdata/fuzz and then runs with every go test
 	$(GO) test ./mockserver -run '^$$' -fuzz '^FuzzJSONBodies$$' -fuzztime $(or $(FUZZTIME),30s)

@@ -384,6 +384,44 @@ Feature: authentication and permission on every endpoint that needs them
       | in mixed case           | Api-Key {{A.apiKey}}    |
       | followed by two spaces  | api-key  {{A.apiKey}}   |
 
+  @put-users @s4.1 @mutates-A
+  Scenario Outline: account A's api key with its session token in the <place> is taken as account A or refused 401
+    Section 5 names each scheme alone. A request that carries two credentials of one account may be
+    taken (its own record: 200) or refused as not authenticated correctly (401); never 403, which is
+    for a caller who may not modify the resource.
+    When I log in as account "A"
+    Then the response status is 200
+    And I remember the JSON at "token" as "token"
+    Given I am account "A" using the api-key header
+    And the request <where> "<name>" is "{{token}}"
+    And the request body is the template "user"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200 or 401
+
+    Examples:
+      | place                | where           | name          |
+      | session-token header | header          | session-token |
+      | sessionToken query   | query parameter | sessionToken  |
+
+  @put-users @s4.1 @mutates-A @mutates-B
+  Scenario: account A's api key with account B's session token is refused 401 or answered as one account alone
+    Which of two accounts' credentials counts is not in the spec: a server may refuse the pair (401)
+    or take either credential, and answer as that account alone: account A's own record (200) or,
+    as account B, another's (403, or 404).
+    When I log in as account "B"
+    Then the response status is 200
+    And I remember the JSON at "token" as "token"
+    Given I am account "A" using the api-key header
+    And the request header "session-token" is "{{token}}"
+    And the request body is the template "user"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response is one of:
+      | status | shape |
+      | 200    |       |
+      | 401    |       |
+      | 403    |       |
+      | 404    |       |
+
   @reference @post-apps
   Scenario: two credentials of the same user are accepted
     When I log in as account "A"

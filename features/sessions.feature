@@ -55,6 +55,30 @@ Feature: POST /sessions opens a session
       | its last character removed   | near-removed |
       | its letters in the other case | near-case   |
 
+  @s5 @s2.4
+  Scenario Outline: a login of account B that carries account A's <credential> opens account B's session or is refused
+    Section 5: a session is obtained "with the credentials of the account to use", those of the
+    body. A credential sent beside them is not shown by the spec: a server may ignore it or refuse
+    the login, but a session it opens is the body's account's, never the credential's.
+    When I log in as account "A"
+    Then the response status is 200
+    And I remember the JSON at "token" as "token"
+    Given I am not authenticated
+    And the request <where> "<name>" is "<value>"
+    When I log in with email "{{B.email}}" and password "{{B.password}}"
+    Then the response is one of:
+      | status | shape                    |
+      | 200    | {"userId": {{B.userId}}} |
+      | 400    |                          |
+      | 401    |                          |
+      | 403    |                          |
+
+    Examples:
+      | credential                   | where           | name          | value                |
+      | api key                      | header          | Authorization | api-key {{A.apiKey}} |
+      | session token                | header          | session-token | {{token}}            |
+      | session token, in the query  | query parameter | sessionToken  | {{token}}            |
+
   @reference @s5
   Scenario: wrong credentials are answered 401
     When I log in with email "{{A.email}}" and password "{{gen:password}}"

@@ -182,7 +182,7 @@ func (st *scenarioState) logIn(ctx context.Context, acct string) (*exchange, err
 	if err != nil {
 		return nil, err
 	}
-	ex := st.postSession(ctx, a.email, a.password)
+	ex := st.postSession(ctx, a.email, a.password, pendingRequest{})
 	st.record(ex)
 	if ex.err != nil {
 		return ex, st.fail("logging in as account %s: %v", acct, ex.err)
@@ -250,7 +250,14 @@ func (authSteps) iLogInWithEmailAndPassword(ctx context.Context, email, password
 		return err
 	}
 	st.addSecret(password)
-	ex := st.postSession(ctx, email, password)
+	// What the Given steps set goes with the login (a header, a query
+	// argument, a body in chunks); its body is the credentials.
+	pending := st.pending
+	st.pending = pendingRequest{}
+	if pending.body.kind != bodyNone || pending.contentType != nil {
+		return fmt.Errorf("a login's body is its email and password: send another body with \"I send \"POST\" to \"/sessions\"\"")
+	}
+	ex := st.postSession(ctx, email, password, pending)
 	st.record(ex)
 	if ex.err != nil {
 		return st.fail("logging in as %s: %v", email, ex.err)
@@ -326,7 +333,7 @@ func (st *scenarioState) accountOf(acct string) (account, error) {
 type accountIDs struct{ userID, clientID string }
 
 // postSession sends POST /sessions with the profile's login encoding.
-func (st *scenarioState) postSession(ctx context.Context, email, password string) *exchange {
+func (st *scenarioState) postSession(ctx context.Context, email, password string, extra pendingRequest) *exchange {
 	out := outgoing{method: http.MethodPost, header: http.Header{}}
 	out.url, _ = st.suite.endpointURL("/sessions", "") // the base URL was validated with the profile
 	if st.suite.profile.LoginEncoding == "form" {
@@ -335,6 +342,9 @@ func (st *scenarioState) postSession(ctx context.Context, email, password string
 	} else {
 		out.header.Set("Content-Type", "application/json")
 		out.body = []byte(`{"email":` + jsonString(email) + `,"password":` + jsonString(password) + `}`)
+	}
+	if err := extra.apply(&out); err != nil {
+		return &exchange{err: err}
 	}
 	return st.do(ctx, out)
 }
@@ -349,7 +359,7 @@ func (st *scenarioState) session(ctx context.Context, acct string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	ex := st.postSession(ctx, a.email, a.password)
+	ex := st.postSession(ctx, a.email, a.password, pendingRequest{})
 	if ex.err != nil {
 		return "", fmt.Errorf("logging in as account %s: %w\n\n%s", acct, ex.err, st.dump(ex))
 	}

@@ -35,7 +35,7 @@ func TestLogInAfterTheClockMovesOn(t *testing.T) {
 	s := NewSuite(testProfile(f.start(t)), Options{})
 	st := stateHoldingA(s)
 	ctx := stateToContext(context.Background(), st)
-	before := st.postSession(ctx, "qa@example.com", "qa-password")
+	before := st.postSession(ctx, "qa@example.com", "qa-password", pendingRequest{})
 	r0, err := match.ParseISORange(gjson.GetBytes(before.respBody, "created").Str)
 	if err != nil {
 		t.Fatal(err)
@@ -92,5 +92,47 @@ func TestReadExtensionStep(t *testing.T) {
 	// Other answers are the response, for the steps after it to judge.
 	if err := r.iSendGETIfTheTargetHasThatReadExtension(ctx, "/reply?status=500"); err != nil {
 		t.Errorf("a 500: %v, want no skip", err)
+	}
+}
+
+// A login sends what the Given steps set beside its credentials (another
+// account's credential, a body in chunks), and refuses a body of its own.
+func TestLogInCarriesWhatTheGivenStepsSet(t *testing.T) {
+	var got *http.Request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Clone(context.Background())
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":1,"created":"2026-01-02T15:04:05Z","creatorUserId":1,"userId":1,"clientId":1,"token":"tok-1"}`))
+	}))
+	t.Cleanup(srv.Close)
+	s := NewSuite(testProfile(srv.URL+"/v1"), Options{})
+	st := stateHoldingA(s)
+	ctx := stateToContext(context.Background(), st)
+	var r requestSteps
+	if err := r.theRequestHeaderIs(ctx, "Authorization", "api-key other-key"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.theRequestQueryParameterIs(ctx, "sessionToken", "other-token"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.theRequestBodyIsSentInChunks(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := (authSteps{}).iLogInWithEmailAndPassword(ctx, "qa@example.com", "qa-password"); err != nil {
+		t.Fatal(err)
+	}
+	if got == nil || got.Header.Get("Authorization") != "api-key other-key" || got.URL.Query().Get("sessionToken") != "other-token" ||
+		len(got.TransferEncoding) == 0 || got.TransferEncoding[0] != "chunked" {
+		t.Fatalf("the login went without what the Given steps set: %+v", got)
+	}
+	got = nil
+	if err := (authSteps{}).iLogInWithEmailAndPassword(ctx, "qa@example.com", "qa-password"); err != nil || got.Header.Get("Authorization") != "" {
+		t.Fatalf("the next login carried the last one's header (%v)", err)
+	}
+	if err := r.theRequestBodyIs(ctx, &godog.DocString{Content: `{"email":"x"}`}); err != nil {
+		t.Fatal(err)
+	}
+	if err := (authSteps{}).iLogInWithEmailAndPassword(ctx, "qa@example.com", "qa-password"); err == nil {
+		t.Fatal("a login with a body of the scenario's went")
 	}
 }

@@ -115,6 +115,7 @@
 //	  sent verbatim
 //	  """
 //	Given the request content type is "<type>"
+//	Given the request body is sent in chunks
 //
 // Account is A or B. The session schemes log in with POST /sessions once per
 // account and scenario. The scheme applies to every later request of the
@@ -134,6 +135,10 @@
 //	When I send the prepared requests at once
 //	Then I look at the answer "<name>"
 //	Then exactly one of the answers "<name>" and "<name>" has the status <code>
+//
+// A login with an email and password sends them as the profile's login
+// encoding, with what the Given steps set (a header, a query argument, a
+// body in chunks): a login carrying another account's credential.
 //
 // A prepared request is made as a send would make it (account, scheme,
 // headers, body), and sent with the others at once; each answer is kept

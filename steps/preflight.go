@@ -173,7 +173,7 @@ func pairSuffix(n int) string {
 
 func (st *scenarioState) preflightLogin(ctx context.Context, a account) (accountIDs, error) {
 	vars := accountVars(a)
-	ex := st.postSession(ctx, a.email, a.password)
+	ex := st.postSession(ctx, a.email, a.password, pendingRequest{})
 	if ex.err != nil {
 		return accountIDs{}, noAnswer(ex, st, http.MethodPost, ex.url)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"path"
@@ -65,6 +66,7 @@ func (r requestSteps) steps() []stepDef {
 		{`^the request body field ` + match.Quoted + ` is ([-"{\[0-9tfn].*)$`, r.theRequestBodyFieldIs},
 		{`^the raw request body is:$`, r.theRawRequestBodyIs},
 		{`^the request content type is ` + match.Quoted + `$`, r.theRequestContentTypeIs},
+		{`^the request body is sent in chunks$`, r.theRequestBodyIsSentInChunks},
 		{`^I send "([A-Za-z]+)" to ` + match.Quoted + `$`, r.iSendTo},
 		{`^I send "([A-Za-z]+)" to ` + match.Quoted + ` under the version ` + match.Quoted + `$`, r.iSendToUnderTheVersion},
 		{`^I send "GET" to ` + match.Quoted + ` if the target has that read extension$`, r.iSendGETIfTheTargetHasThatReadExtension},
@@ -77,6 +79,7 @@ type pendingRequest struct {
 	query       [][2]string
 	body        pendingBody
 	contentType *string
+	chunked     bool // the body sent with no Content-Length (RFC 9112 7.1)
 }
 
 type bodyKind int
@@ -325,6 +328,17 @@ func (requestSteps) theRequestContentTypeIs(ctx context.Context, ct string) erro
 	return nil
 }
 
+// theRequestBodyIsSentInChunks sends the next body with chunked transfer
+// coding instead of a Content-Length (RFC 9112 6.1, 7.1): the same request.
+func (requestSteps) theRequestBodyIsSentInChunks(ctx context.Context) error {
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	st.pending.chunked = true
+	return nil
+}
+
 func (r requestSteps) iSendTo(ctx context.Context, method, p string) error {
 	return r.send(ctx, method, match.UnescapeArg(p), "")
 }
@@ -459,6 +473,7 @@ func (p pendingRequest) apply(out *outgoing) error {
 	case out.body != nil && out.header.Get("Content-Type") == "":
 		out.header.Set("Content-Type", "application/json")
 	}
+	out.chunked = p.chunked
 	return nil
 }
 
@@ -490,6 +505,7 @@ type outgoing struct {
 	header  http.Header
 	body    []byte
 	version string // set by the under-the-version step
+	chunked bool   // the body is sent with no Content-Length
 }
 
 func (o outgoing) fullURL() string {
@@ -555,7 +571,11 @@ func (st *scenarioState) do(ctx context.Context, out outgoing) *exchange {
 		ex.attempts++
 		req := st.client.R().SetContext(ctx)
 		req.Header = out.header.Clone()
-		if out.body != nil {
+		switch {
+		case out.body != nil && out.chunked:
+			// A reader that hides its length: the body goes in chunks.
+			req.SetBody(struct{ io.Reader }{bytes.NewReader(out.body)})
+		case out.body != nil:
 			req.SetBody(out.body)
 		}
 		resp, err := req.Execute(out.method, ex.url)

@@ -285,12 +285,7 @@ func (p *pair) foundBatch(ctx context.Context, b batch, d *divergence) {
 	if !p.run.claim(sig) {
 		return
 	}
-	subst := map[string]string{}
-	for name, a := range p.wd.acct {
-		subst[a.email] = "{{" + name + ".email}}"
-		subst[a.password] = "{{" + name + ".password}}"
-	}
-	feature := batchFeature(b, d, subst)
+	feature := batchFeature(b, d, p.wd.placeholders())
 	failed, proof := false, ""
 	for i := 0; i < batchTries && !failed && ctx.Err() == nil; i++ {
 		failed, proof = p.reproduces(ctx, feature)

@@ -136,7 +136,7 @@ func operatorOf(c Cell) (kind, source string) {
 	if o, ok := bodyOp(c.Operator); ok && !strings.HasPrefix(c.Position, posCredential) && !strings.HasPrefix(c.Position, posLogin) {
 		return o.Kind.String(), o.Source
 	}
-	for _, list := range [][]posOp{credOps, {noCred}, loginOps["email"], loginOps["password"], pathOps, versionOps, typeOps, wireOps} {
+	for _, list := range positionOps() {
 		if o, ok := findPosOp(list, c.Operator); ok {
 			return o.Kind.String(), o.Source
 		}
@@ -212,7 +212,7 @@ func positionClass(p string) string {
 		return "credential"
 	case strings.HasPrefix(p, posLogin):
 		return "secrets"
-	case p == posPath, p == posVersion, p == posContentType, p == posBody:
+	case p == posPath, p == posVersion, p == posContentType, p == posAccept, p == posTransfer, p == posBody:
 		return p
 	}
 	return "fields"

@@ -32,6 +32,8 @@ const (
 	posPath        = "path"
 	posVersion     = "version"
 	posContentType = "content-type"
+	posAccept      = "accept"
+	posTransfer    = "transfer"
 	posBody        = "body"
 )
 
@@ -63,12 +65,20 @@ func (wd *world) cells() []Cell {
 		if op.authenticated() || op == OpPlatforms {
 			for _, scheme := range credSchemes {
 				for _, o := range credOps {
-					if credOpFits(scheme, o.Name) {
+					// Another account's credential beside the caller's
+					// where either account's answer is one the reference
+					// can hold: no create, which would be the other's.
+					if credOpFits(scheme, o.Name) && (o.Name != credBesideOther || op != OpPostClient && op != OpPostApp) {
 						out = append(out, Cell{op, posCredential + scheme, o.Name})
 					}
 				}
 			}
 			out = append(out, Cell{op, "credential", noCred.Name})
+		}
+		if op == OpLogin {
+			for _, scheme := range credSchemes {
+				out = append(out, Cell{op, posCredential + scheme, credAtLogin.Name})
+			}
 		}
 		if op == OpPutUser || op == OpPutClient {
 			for _, o := range pathOps {
@@ -88,6 +98,14 @@ func (wd *world) cells() []Cell {
 		if op.hasBody() && op != OpLogin {
 			for _, o := range typeOps {
 				out = append(out, Cell{op, posContentType, o.Name})
+			}
+		}
+		for _, o := range acceptOps {
+			out = append(out, Cell{op, posAccept, o.Name})
+		}
+		if op.hasBody() {
+			for _, o := range transferOps {
+				out = append(out, Cell{op, posTransfer, o.Name})
 			}
 		}
 		if op.hasBody() {
@@ -120,9 +138,9 @@ type generator struct {
 	cells    []Cell
 	counter  *atomic.Int64 // the run's unique words
 	// mint records a unique word the generator made (knowledge.minted).
-	mint func(string)
-	pair     int
-	pending  *Cell // a cell whose setup step came first
+	mint    func(string)
+	pair    int
+	pending *Cell // a cell whose setup step came first
 	// only is the one account of a lane's sequences ("" both): it draws
 	// no cell that reaches the other account's resources (crossCell).
 	only       string
@@ -424,6 +442,10 @@ func (g *generator) apply(s *seqState, st *Step, c Cell) bool {
 		return st.Version != ""
 	case c.Position == posContentType:
 		st.ContentType = typeValue[c.Operator]
+	case c.Position == posAccept:
+		st.Accept = acceptValue[c.Operator]
+	case c.Position == posTransfer:
+		st.Chunked = true
 	case c.Position == posBody:
 		st.Wire = c.Operator
 	case strings.HasPrefix(c.Position, posLogin):
@@ -547,7 +569,7 @@ func (g *generator) extras(s *seqState, st *Step, aim Cell, legal bool) {
 func (g *generator) bodyCell(c Cell) bool {
 	switch {
 	case strings.HasPrefix(c.Position, "credential"), strings.HasPrefix(c.Position, posLogin),
-		c.Position == posPath, c.Position == posVersion, c.Position == posContentType, c.Position == posBody:
+		c.Position == posPath, c.Position == posVersion, c.Position == posContentType, c.Position == posAccept, c.Position == posTransfer, c.Position == posBody:
 		return false
 	}
 	return true

@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -43,9 +44,29 @@ func (j judgement) wrote(st Step, sent string, status int) {
 // owner names an account of the run: its pair and its letter.
 func (j judgement) owner(actor string) string { return j.pair + actor }
 
+// carries reports whether a request carried a text: in its body, its
+// path or query, or a header (a credential of another account a step sent
+// on purpose, which an error may quote).
+func (r request) carries(s string) bool {
+	if strings.Contains(r.body, s) || strings.Contains(r.url, s) {
+		return true
+	}
+	if u, err := url.QueryUnescape(r.url); err == nil && strings.Contains(u, s) {
+		return true
+	}
+	for _, vs := range r.header {
+		for _, v := range vs {
+			if strings.Contains(v, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // isolation reports an answer to st's account that carries another
 // account's word or secret.
-func (j judgement) isolation(st Step, sent string, got answer) *divergence {
+func (j judgement) isolation(st Step, req request, got answer) *divergence {
 	if got.status < 0 {
 		return nil
 	}
@@ -58,7 +79,7 @@ func (j judgement) isolation(st Step, sent string, got answer) *divergence {
 		}
 	}
 	answer := text.String()
-	carried := func(s string) bool { return strings.Contains(sent, s) || strings.Contains(st.sentPath(), s) }
+	carried := req.carries
 
 	k := j.k
 	k.mu.Lock()
@@ -68,16 +89,29 @@ func (j judgement) isolation(st Step, sent string, got answer) *divergence {
 			words = append(words, fmt.Sprintf("%s (written by account %s)", m[0], owner))
 		}
 	}
+	// The secrets found, and how the reproducer names the first: the
+	// other account's api key by its placeholder, a session token by the
+	// reproducer's variable of the other account's (an older one of its
+	// is no variable: the reproducer looks for its newest).
 	var tokens []string
+	var named string
+	otherName := j.wd.other(st.Actor)
 	for tok, owner := range k.tokens {
 		if owner != me && len(tok) >= 8 && strings.Contains(answer, tok) && !carried(tok) {
 			tokens = append(tokens, "a session token of account "+owner)
+			switch {
+			case named == "" && owner == j.owner(otherName) && st.otherTokVar != "":
+				named = "{{" + st.otherTokVar + "}}"
+			case named == "":
+				named = tok // another pair's: the reproducer has no name for it
+			}
 		}
 	}
 	k.mu.Unlock()
-	other := j.wd.acct[j.wd.other(st.Actor)]
+	other := j.wd.acct[otherName]
 	if key := other.apiKey; len(key) >= 8 && strings.Contains(answer, key) && !carried(key) {
-		tokens = append(tokens, "the api key of account "+j.pair+other.name)
+		tokens = append([]string{"the api key of account " + j.pair + other.name}, tokens...)
+		named = "{{" + otherName + ".apiKey}}"
 	}
 	slices.Sort(words)
 	words = slices.Compact(words)
@@ -85,7 +119,7 @@ func (j judgement) isolation(st Step, sent string, got answer) *divergence {
 	case len(tokens) > 0:
 		return diverged(policy.CheckIsolation, "secret of another account",
 			fmt.Sprintf("answered %d to account %s with %s (5: a caller may not view another's resources)", got.status, st.Actor, strings.Join(tokens, ", ")),
-			pNoText(tokens[0]))
+			pNoText(named))
 	case len(words) > 0:
 		return diverged(policy.CheckIsolation, "data of another account",
 			fmt.Sprintf("answered %d to account %s with %s, which only the other account wrote (5: a caller may not view another's resources)", got.status, st.Actor, strings.Join(words, ", ")),
@@ -93,6 +127,3 @@ func (j judgement) isolation(st Step, sent string, got answer) *divergence {
 	}
 	return nil
 }
-
-// sentPath is the step's path as sent, for what a request carried there.
-func (st Step) sentPath() string { return st.sent }

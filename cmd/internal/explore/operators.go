@@ -165,6 +165,7 @@ var (
 	citeNotFound       = policy.Cite{Section: "7.2", Words: "| 404 | Resource not found |"}
 	citeSession        = policy.Cite{Section: "5", Words: "A client obtains a session by POST /sessions with the credentials of the account to use."}
 	citeVersion        = policy.Cite{Section: "9", Words: "One version is currently available."}
+	citeAccept         = policy.Cite{Section: "1", Words: "Request and response bodies are JSON.", Also: "RFC 9110 12.5.1 (an Accept header that admits JSON asks for what a request without one gets)"}
 	citeVersionForms   = policy.Cite{Section: "9", Words: "The endpoint pages show the form `v1.0`, and the overview describes the form `v1`."}
 )
 
@@ -483,9 +484,24 @@ var credOps = []posOp{
 	{Name: "unspecified-place", Decided: citeAuth, Kind: NearMiss, Source: "WSTG-ATHN-04 (Bearer, a bare key, an apiKey query: places 5 does not name)"},
 	{Name: "neighbouring-place", Decided: citeAuth, Kind: NearMiss, Source: "WSTG-ATHN-04 (the secret under a name beside the one 5 gives: a Bearer key, a session token in Authorization, a session_token query)"},
 	{Name: "wrong-secret", Decided: citeAuth, Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
+	{Name: credBesideOwn, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.CredentialsTogether, Source: "5 (each scheme alone: two of one account's credentials together); WSTG-ATHN-04"},
+	{Name: credBesideOther, Kind: NearMiss, Reading: mayRefuse, Freedom: &policy.CredentialsTogether, Source: "5 (the authenticated caller's answer); WSTG-ATHZ-02, WSTG-SESS (another account's credential beside the caller's)"},
 	{Name: "scheme-word-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.SchemeWord, Source: "RFC 9110 11.1 (the auth-scheme is case-insensitive)"},
 	{Name: "scheme-spaces", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.SchemeWord, Source: "RFC 9110 11.4 (1*SP between scheme and credentials)"},
 }
+
+// The operators that send a second credential beside the first, in another
+// scheme: the same account's, or the other account's (the position's
+// scheme names the first, the actor's).
+const (
+	credBesideOwn   = "beside-own-credential"
+	credBesideOther = "beside-other-account-credential"
+)
+
+// credAtLogin is the operator of a login's credential positions: the other
+// account's credential sent with a POST /sessions whose body is the
+// actor's.
+var credAtLogin = posOp{Name: "other-account-at-login", Kind: NearMiss, Reading: mayRefuse, Freedom: &policy.CredentialAtLogin, Source: "5 (the session is the body's account's); WSTG-ATHN, WSTG-SESS-03 (a login that takes the session it is sent with)"}
 
 // credSchemes are the credential positions.
 var credSchemes = []string{"api-key", "session-token", "session-query"}
@@ -557,6 +573,28 @@ var typeOps = []posOp{
 	{Name: "charset-parameter", Decided: citeBodyJSON, Kind: LegalVariety, Source: "RFC 9110 8.3.1 (media type parameters); RFC 8259 8.1"},
 	{Name: "media-type-case", Decided: citeBodyJSON, Kind: LegalVariety, Source: "RFC 9110 8.3.1 (type and subtype are case-insensitive)"},
 	{Name: "text-plain", Kind: NearMiss, Reading: mayRefuse, Freedom: &policy.ContentType, Source: "RFC 9110 8.3; freedom content-type"},
+}
+
+// acceptOps are the operators on the Accept header: forms a correct server
+// answers as it answers a request with none (the API's answers are JSON).
+var acceptOps = []posOp{
+	{Name: "accept-any", Decided: citeAccept, Kind: LegalVariety, Source: "RFC 9110 12.5.1 (*/* accepts any media type)"},
+	{Name: "accept-application", Decided: citeAccept, Kind: LegalVariety, Source: "RFC 9110 12.5.1 (application/* ranges)"},
+	{Name: "accept-json-parameters", Decided: citeAccept, Kind: LegalVariety, Source: "RFC 9110 12.5.1, 8.3.1 (parameters of a media range)"},
+	{Name: "accept-list", Decided: citeAccept, Kind: LegalVariety, Source: "RFC 9110 12.4.2, 12.5.1 (a list with weights, JSON among it)"},
+}
+
+// acceptValue is the Accept header each operator sends.
+var acceptValue = map[string]string{
+	"accept-any":             "*/*",
+	"accept-application":     "application/*",
+	"accept-json-parameters": "application/json; charset=utf-8",
+	"accept-list":            "text/html;q=0.9, application/json, */*;q=0.1",
+}
+
+// transferOps are the operators on how a body travels.
+var transferOps = []posOp{
+	{Name: "chunked", Decided: citeBodyJSON, Kind: LegalVariety, Source: "RFC 9112 6.1, 7.1 (a body in chunks, with no Content-Length, is the same content)"},
 }
 
 // typeValue is the Content-Type each operator sends.
@@ -634,8 +672,8 @@ func operatorRows() []operatorRow {
 		where string
 		ops   []posOp
 	}{
-		{"credential", append([]posOp{noCred}, credOps...)}, {"login email", loginOps["email"]}, {"login password", loginOps["password"]},
-		{"path id", pathOps}, {"version segment", versionOps}, {"Content-Type", typeOps}, {"whole body", wireOps},
+		{"credential", append([]posOp{noCred}, credOps...)}, {"login credential", []posOp{credAtLogin}}, {"login email", loginOps["email"]}, {"login password", loginOps["password"]},
+		{"path id", pathOps}, {"version segment", versionOps}, {"Content-Type", typeOps}, {"Accept", acceptOps}, {"transfer", transferOps}, {"whole body", wireOps},
 	} {
 		for _, o := range l.ops {
 			rows = append(rows, operatorRow{l.where, o.Name, o.Kind.String(), o.Source})
@@ -661,10 +699,16 @@ func operatorCounts() (decided, free, silent int) {
 	for _, o := range bodyOps {
 		count(o.Decided, o.Freedom)
 	}
-	for _, ops := range [][]posOp{append([]posOp{noCred}, credOps...), loginOps["email"], loginOps["password"], pathOps, versionOps, typeOps, wireOps} {
+	for _, ops := range positionOps() {
 		for _, o := range ops {
 			count(o.Decided, o.Freedom)
 		}
 	}
 	return decided, free, silent
+}
+
+// positionOps are the operator lists of the positions that are no body
+// field, the credential's "none" first.
+func positionOps() [][]posOp {
+	return [][]posOp{append([]posOp{noCred}, credOps...), {credAtLogin}, loginOps["email"], loginOps["password"], pathOps, versionOps, typeOps, acceptOps, transferOps, wireOps}
 }

@@ -37,6 +37,10 @@ func TestEveryCellIsDrawn(t *testing.T) {
 			ok = st.Version != ""
 		case c.Position == posContentType:
 			ok = st.ContentType == typeValue[c.Operator]
+		case c.Position == posAccept:
+			ok = st.Accept == acceptValue[c.Operator]
+		case c.Position == posTransfer:
+			ok = st.Chunked
 		case c.Position == posBody:
 			ok = st.Wire == c.Operator
 		case strings.HasPrefix(c.Position, posLogin):
@@ -58,7 +62,7 @@ func TestEveryCellIsDrawn(t *testing.T) {
 			t.Errorf("operator %s reaches no cell", o.Name)
 		}
 	}
-	for _, list := range [][]posOp{credOps, {noCred}, loginOps["email"], loginOps["password"], pathOps, versionOps, typeOps, wireOps} {
+	for _, list := range [][]posOp{credOps, {noCred}, {credAtLogin}, loginOps["email"], loginOps["password"], pathOps, versionOps, typeOps, acceptOps, transferOps, wireOps} {
 		for _, o := range list {
 			if o.Source == "" || !used[o.Name] {
 				t.Errorf("operator %s: source %q, reaches a cell %v", o.Name, o.Source, used[o.Name])
@@ -165,7 +169,7 @@ func TestOperatorCitesAreTheSpecs(t *testing.T) {
 			t.Errorf("body operator %s is decided by %s and free by %s: one or the other", o.Name, o.Decided, o.Freedom.ID)
 		}
 	}
-	for _, ops := range [][]posOp{append([]posOp{noCred}, credOps...), loginOps["email"], loginOps["password"], pathOps, versionOps, typeOps, wireOps} {
+	for _, ops := range positionOps() {
 		for _, o := range ops {
 			check("position", o.Name, o.Decided)
 		}

@@ -59,15 +59,20 @@ func (l *lists) swap(m func(*lists) map[string]map[string]bool, owner string, no
 	return before, known
 }
 
+// tokVar is the reproducer's variable of an account's session token now.
+func tokVar(s *seqState, a string) string {
+	if at := s.tokStep[a]; at >= 0 {
+		return rememberName(at, "token")
+	}
+	return "token" + a + "0"
+}
+
 // materialize is the request of a step, as sent; it fills in the step's
 // path as sent and as the reproducer writes it, and its token variable.
 func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 	wd := p.wd
 	a := st.Actor
-	st.tokVar = "token" + a + "0"
-	if at := s.tokStep[a]; at >= 0 {
-		st.tokVar = rememberName(at, "token")
-	}
+	st.tokVar, st.otherTokVar = tokVar(s, a), tokVar(s, wd.other(a))
 	switch st.Op {
 	case OpPutUser, OpPutClient:
 		st.sent, st.gpath = p.idPath(s, st)
@@ -80,7 +85,7 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 	case OpPlatforms:
 		st.sent, st.gpath = wd.p.MustValue("platforms_path"), "{{platformsPath}}"
 	}
-	h, q := wd.credentialOf(st, wd.acct[a].apiKey, s.tok[a])
+	h, q := wd.credentialOf(st, secrets{wd.acct[a].apiKey, s.tok[a]}, secrets{wd.acct[wd.other(a)].apiKey, s.tok[wd.other(a)]})
 	var body string
 	switch {
 	case st.Op == OpLogin && st.Wire == "":
@@ -97,11 +102,14 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 			h.Set("Content-Type", st.ContentType)
 		}
 	}
+	if st.Accept != "" {
+		h.Set("Accept", st.Accept)
+	}
 	target := versioned(wd.p.BaseURL, st.Version) + "/" + strings.TrimLeft(st.sent, "/")
 	if len(q) > 0 {
 		target += "?" + q.Encode()
 	}
-	return request{method: st.Op.method(), url: target, header: h, body: body}, body
+	return request{method: st.Op.method(), url: target, header: h, body: body, chunked: st.Chunked}, body
 }
 
 // idPath is the path of a PUT on its drawn id, as sent and as the
@@ -150,7 +158,7 @@ func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdic
 	got := p.w.do(ctx, req)
 	s.steps = append(s.steps, *st)
 	s.status = append(s.status, got.status)
-	d := j.isolation(*st, sent, got)
+	d := j.isolation(*st, req, got)
 	if d == nil {
 		d = j.judge(*st, v, got)
 	}

@@ -44,6 +44,7 @@ func pQuery(name, value string) string {
 	return fmt.Sprintf("And the request query parameter %s is \"%s\"", arg(name), value)
 }
 func pContentType(t string) string { return "And the request content type is " + arg(t) }
+func pChunked() string             { return "And the request body is sent in chunks" }
 func pBody() string                { return "And the request body is:" }
 func pRawBody() string             { return "And the raw request body is:" }
 func pFieldOfLength(field string, n int) string {

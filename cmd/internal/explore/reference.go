@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -331,7 +332,7 @@ const unknownRef = "999999999999"
 // case (RFC 9110 5.1).
 func (wd *world) refRequest(s *seqState, st Step, sent string) api.Request {
 	a := st.Actor
-	h, q := wd.credentialOf(&st, wd.acct[a].apiKey, s.refTok[a])
+	h, q := wd.credentialOf(&st, secrets{wd.acct[a].apiKey, s.refTok[a]}, secrets{wd.acct[wd.other(a)].apiKey, s.refTok[wd.other(a)]})
 	header := http.Header{}
 	for k, vs := range h {
 		for _, v := range vs {
@@ -354,6 +355,9 @@ func (wd *world) refRequest(s *seqState, st Step, sent string) api.Request {
 		}
 	default:
 		body = nil
+	}
+	if st.Accept != "" {
+		header.Set("Accept", st.Accept)
 	}
 	version := "v1"
 	if st.Version != "" && !wd.serves(st.Version) {
@@ -420,7 +424,7 @@ func (wd *world) credReading(s *seqState, st Step, sent string) (req api.Request
 		refuse = true
 	}
 	switch st.Cred.Op {
-	case "scheme-word-case", "scheme-spaces":
+	case "scheme-word-case", "scheme-spaces", credBesideOwn:
 		return req, authentic, false, authentic
 	case "secret-upper-case":
 		// The reference's token is not the target's: what matters is
@@ -491,7 +495,14 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 		return v
 	}
 	if st.Op == OpLogin {
-		return wd.loginVerdict(s, st, plan)
+		v := wd.loginVerdict(s, st, plan)
+		if st.Cred.Op == credAtLogin.Name {
+			// Another account's credential beside the body: the session
+			// is the body's account's, or the login is refused.
+			v.also(verdict{statuses: policy.CredentialAtLogin.Statuses, anyNames: true, noField: true})
+			v.grant(policy.CredentialAtLogin)
+		}
+		return v
 	}
 	if st.Op == OpPlatforms {
 		v := verdict{statuses: []int{200}, rule: "4.5", accept: func() (*want, error) { return &want{kind: "platforms"}, nil }}
@@ -502,6 +513,9 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 		return v
 	}
 	unauthenticated := verdict{statuses: []int{401}, rule: "5: a request not authenticated correctly is answered 401"}
+	if st.Cred.Op == credBesideOther {
+		return wd.eitherAccount(s, st, sent, unauthenticated)
+	}
 	if !authentic && !lenient {
 		return unauthenticated
 	}
@@ -514,12 +528,51 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 		return unauthenticated
 	case refuse:
 		v.also(verdict{statuses: []int{401}})
-		if st.Cred.Op == "scheme-word-case" || st.Cred.Op == "scheme-spaces" {
+		switch st.Cred.Op {
+		case "scheme-word-case", "scheme-spaces":
 			v.grant(policy.SchemeWord)
-		} else {
+		case credBesideOwn:
+			v.grant(policy.CredentialsTogether)
+		default:
 			v.grant(policy.SessionEnd)
 		}
 	}
+	return v
+}
+
+// eitherAccount is the answer to a request that carries the actor's
+// credential and the other account's beside it (freedom
+// credentials-together): 401, the actor's answer, or the other account's.
+// The cells draw it where the other account's answer is no 200 of its own
+// (a PUT of the actor's record) or the same (GET platforms, answered
+// before this): no create, which would be the other account's.
+func (wd *world) eitherAccount(s *seqState, st Step, sent string, unauthenticated verdict) verdict {
+	v := unauthenticated
+	alone := st
+	alone.Cred.Op = "as-specified"
+	req := wd.refRequest(s, alone, sent)
+	if _, ok := api.Authenticate(s.ref, req); ok {
+		v.also(wd.resourceVerdict(s, alone, req, refAPI.Explain(s.ref, req)))
+	}
+	b, _ := beside(st.Cred)
+	other := wd.other(st.Actor)
+	oreq := req
+	oreq.Header = req.Header.Clone()
+	oreq.Header.Del("Authorization")
+	oreq.Header.Del("session-token")
+	oreq.Query = url.Values{}
+	if b.query {
+		oreq.Query.Set(b.name, b.with(wd.acct[other].apiKey, s.refTok[other]))
+	} else {
+		oreq.Header.Set(b.name, b.with(wd.acct[other].apiKey, s.refTok[other]))
+	}
+	if _, ok := api.Authenticate(s.ref, oreq); ok {
+		ov := wd.resourceVerdict(s, alone, oreq, refAPI.Explain(s.ref, oreq))
+		ov.statuses = slices.DeleteFunc(slices.Clone(ov.statuses), func(s int) bool { return s == 200 })
+		ov.accept = nil
+		v.also(ov)
+	}
+	v.grant(policy.CredentialsTogether)
 	return v
 }
 

@@ -193,4 +193,3 @@ func TestVerdicts(t *testing.T) {
 		})
 	}
 }
-

@@ -55,7 +55,11 @@ func (s *sequence) feature() string {
 	if t := s.div.taught; t != nil && !strings.Contains(t.gpath, "{{step") {
 		// From another sequence: its session is any of the account's.
 		taught := *t
-		taught.tokVar = "token" + taught.Actor + "0"
+		other := "A"
+		if taught.Actor == "A" {
+			other = "B"
+		}
+		taught.tokVar, taught.otherTokVar = "token"+taught.Actor+"0", "token"+other+"0"
 		body = append(body, stepLines(taught)...)
 		body = append(body, pStatus(200), pRemember(s.div.taughtPath, "taught"))
 	}
@@ -140,6 +144,17 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 var rememberRE = regexp.MustCompile(`\{\{step(\d+)\.(\w+)\}\}`)
 
+// credLine is the line that sends a credential of an account, its session
+// token the reproducer's variable tok.
+func credLine(c credPlace, account, tok string) string {
+	value := strings.NewReplacer("{key}", "{{"+account+".apiKey}}", "{token}", "{{"+tok+"}}",
+		"{KEY}", "{{upper:"+account+".apiKey}}", "{TOKEN}", "{{upper:"+tok+"}}").Replace(c.value)
+	if c.query {
+		return pQuery(c.name, value)
+	}
+	return pHeader(c.name, value)
+}
+
 // stepLines are the Given and When lines of one step, after a comment
 // naming the recorded request it replays, if it replays one.
 func stepLines(st Step) []string {
@@ -151,17 +166,28 @@ func stepLines(st Step) []string {
 	if change, ok := nearMisses[st.Cred.Op]; ok && st.Op != OpLogin {
 		l = []string{pAccountNearMiss(a, st.Cred.Scheme, change)}
 	} else if c := credential(st.Cred); c.name != "" && st.Op != OpLogin {
-		tok := "{{" + st.tokVar + "}}"
-		value := strings.NewReplacer("{key}", "{{"+a+".apiKey}}", "{token}", tok,
-			"{KEY}", "{{upper:"+a+".apiKey}}", "{TOKEN}", "{{upper:"+st.tokVar+"}}").Replace(c.value)
-		if c.query {
-			l = append(l, pQuery(c.name, value))
-		} else {
-			l = append(l, pHeader(c.name, value))
-		}
+		l = append(l, credLine(c, a, st.tokVar))
+	}
+	other, otherTok := "B", st.otherTokVar
+	if a == "B" {
+		other = "A"
+	}
+	if b, whose := beside(st.Cred); b.name != "" && whose == credBesideOther {
+		l = append(l, credLine(b, other, otherTok))
+	} else if b.name != "" {
+		l = append(l, credLine(b, a, st.tokVar))
+	}
+	if st.Op == OpLogin && st.Cred.Op == credAtLogin.Name {
+		l = append(l, credLine(credential(Cred{Scheme: st.Cred.Scheme}), other, otherTok))
 	}
 	if st.ContentType != "" {
 		l = append(l, pContentType(st.ContentType))
+	}
+	if st.Accept != "" {
+		l = append(l, pHeader("Accept", st.Accept))
+	}
+	if st.Chunked {
+		l = append(l, pChunked())
 	}
 	if st.Op == OpLogin {
 		if st.Wire == "" {

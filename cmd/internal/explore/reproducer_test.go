@@ -84,3 +84,29 @@ func TestReproducerOfAList(t *testing.T) {
 		t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Two credentials together are two lines, each naming its account's
+// secret; the credential a login carries goes before the login.
+func TestReproducerOfTwoCredentials(t *testing.T) {
+	put := Step{Op: OpPutUser, Actor: "A", Cred: Cred{Scheme: "session-query", Op: credBesideOther}, Path: "own",
+		Base: map[string]any{"firstName": "x"}, sent: "/users/1", gpath: "/users/{{A.userId}}", tokVar: "tokenA0", otherTokVar: "tokenB0"}
+	own := Step{Op: OpPlatforms, Actor: "B", Cred: Cred{Scheme: "api-key", Op: credBesideOwn}, gpath: "{{platformsPath}}", tokVar: "tokenB0", otherTokVar: "tokenA0"}
+	login := Step{Op: OpLogin, Actor: "A", Cred: Cred{Scheme: "session-token", Op: credAtLogin.Name}, Login: [2]string{"{{A.email}}", "{{A.password}}"},
+		gpath: "/sessions", tokVar: "tokenA0", otherTokVar: "tokenB0"}
+	seq := &sequence{steps: []Step{put, own, login}, reason: "r",
+		div: diverged(policy.CheckStatus, "status 200", "answered 200", pStatusEither(400, 401))}
+	got := parseFeature(t, seq.feature())
+	want := []string{
+		`I log in as account "A"`, `I remember the JSON at "token" as "tokenA0"`,
+		`I log in as account "B"`, `I remember the JSON at "token" as "tokenB0"`,
+		`I am not authenticated`, `the request query parameter "sessionToken" is "{{tokenA0}}"`, `the request header "Authorization" is "api-key {{B.apiKey}}"`,
+		`the request body is:`, `I send "PUT" to "/users/{{A.userId}}"`,
+		`I am not authenticated`, `the request header "Authorization" is "api-key {{B.apiKey}}"`, `the request header "session-token" is "{{tokenB0}}"`,
+		`I send "GET" to "{{platformsPath}}"`,
+		`I am not authenticated`, `the request header "session-token" is "{{tokenB0}}"`, `I log in with email "{{A.email}}" and password "{{A.password}}"`,
+		`the response status is 400 or 401`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

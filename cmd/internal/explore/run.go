@@ -450,15 +450,23 @@ func (p *pair) verify(ctx context.Context, steps []Step, d *divergence, sig stri
 	last := steps[len(steps)-1]
 	seq := p.shrink(ctx, &sequence{steps: steps, div: d, reason: last.describe() + ": " + d.reason})
 	seq.replay = p.run.cfg.Replay
-	seq.subst = map[string]string{}
-	for name, a := range p.wd.acct {
-		seq.subst[a.email] = "{{" + name + ".email}}"
-		seq.subst[a.password] = "{{" + name + ".password}}"
-	}
+	seq.subst = p.wd.placeholders()
 	feature := seq.feature()
 	failed, proof := p.reproduces(ctx, feature)
 	return Divergence{Reason: seq.reason, Check: seq.div.check.ID, Cite: seq.div.check.Decided.String(), Feature: feature, Pair: p.n,
 		Steps: len(seq.steps), Signature: sig, Proof: proof}, failed
+}
+
+// placeholders are the accounts' secrets and how a reproducer names them:
+// a line whose argument is one of them gets its placeholder.
+func (wd *world) placeholders() map[string]string {
+	subst := map[string]string{}
+	for name, a := range wd.acct {
+		subst[a.email] = "{{" + name + ".email}}"
+		subst[a.password] = "{{" + name + ".password}}"
+		subst[a.apiKey] = "{{" + name + ".apiKey}}"
+	}
+	return subst
 }
 
 // replay sends a fixed sequence from the known state and returns it with

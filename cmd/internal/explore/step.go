@@ -86,8 +86,10 @@ type Step struct {
 	Base map[string]any
 	Muts []Mutation
 	// Wire is the body's wire operator ("" compact JSON), ContentType its
-	// Content-Type ("" application/json).
-	Wire, ContentType string
+	// Content-Type ("" application/json), Accept the Accept header (""
+	// none), Chunked: the body sent with no Content-Length (RFC 9112 7.1).
+	Wire, ContentType, Accept string
+	Chunked                   bool
 	// Login: the email and password of POST /sessions as templates, the
 	// accounts' values written {{A.email}}, {{A.password}}, so that the
 	// reproducer names them as the suite does.
@@ -103,8 +105,9 @@ type Step struct {
 	// cells are the cells of the catalogue the step exercises, as drawn.
 	cells []Cell
 	// Filled in when sent: the path as sent and as the reproducer writes
-	// it, and the reproducer's variable of the session token used.
-	sent, gpath, tokVar string
+	// it, and the reproducer's variables of the session tokens of the
+	// actor and of the other account.
+	sent, gpath, tokVar, otherTokVar string
 }
 
 // body is the step's body as a value: Base with the mutations.
@@ -436,6 +439,12 @@ func (s Step) describe() string {
 	}
 	if s.ContentType != "" {
 		what = append(what, "Content-Type "+s.ContentType)
+	}
+	if s.Accept != "" {
+		what = append(what, "Accept "+s.Accept)
+	}
+	if s.Chunked {
+		what = append(what, "body in chunks")
 	}
 	if s.Note != "" {
 		what = append(what, s.Note)

@@ -38,13 +38,18 @@ type request struct {
 	method, url string
 	header      http.Header
 	body        string
+	chunked     bool // no Content-Length: the body in chunks
 }
 
 func (w *wire) do(ctx context.Context, r request) answer {
 	if w.shape != nil && r.body != "" {
 		r.body = string(w.shape([]byte(r.body)))
 	}
-	req, err := http.NewRequestWithContext(ctx, r.method, r.url, strings.NewReader(r.body))
+	var body io.Reader = strings.NewReader(r.body)
+	if r.chunked {
+		body = struct{ io.Reader }{body} // a reader that hides its length
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, r.url, body)
 	if err != nil {
 		return answer{status: -1, err: err.Error()}
 	}
@@ -196,30 +201,63 @@ func (c credPlace) with(key, token string) string {
 	return strings.NewReplacer("{key}", key, "{token}", token, "{KEY}", strings.ToUpper(key), "{TOKEN}", strings.ToUpper(token)).Replace(c.value)
 }
 
-// credentialOf is where a step's credential goes, for an account's api
-// key and session token: the headers (each name as the operator writes it)
-// and the query. The target gets its own secrets; the reference its own.
-func (wd *world) credentialOf(st *Step, key, token string) (http.Header, url.Values) {
+// secrets are an account's api key and session token.
+type secrets struct{ key, token string }
+
+// credentialOf is where a step's credential goes, for the actor's secrets
+// and the other account's: the headers (each name as the operator writes
+// it) and the query. The target gets its own secrets; the reference its
+// own.
+func (wd *world) credentialOf(st *Step, own, other secrets) (http.Header, url.Values) {
 	h, q := http.Header{}, url.Values{}
 	c := credential(st.Cred)
-	if c.name == "" || st.Op == OpLogin {
+	if c.name == "" {
 		return h, q
 	}
-	v := c.with(key, token)
+	put := func(c credPlace, v string) {
+		if c.query {
+			q.Set(c.name, v)
+		} else {
+			h[c.name] = []string{v} // the name as the operator writes it
+		}
+	}
+	if st.Op == OpLogin {
+		if st.Cred.Op == credAtLogin.Name {
+			put(c, c.with(other.key, other.token))
+		}
+		return h, q
+	}
+	v := c.with(own.key, own.token)
 	if change, ok := nearMisses[st.Cred.Op]; ok {
-		secret := key
+		secret := own.key
 		if st.Cred.Scheme != "api-key" {
-			secret = token
+			secret = own.token
 		}
 		near := steps.NearMiss(secret, change, wd.taken)
 		v = c.with(near, near)
 	}
-	if c.query {
-		q.Set(c.name, v)
-	} else {
-		h[c.name] = []string{v} // the name as the operator writes it
+	put(c, v)
+	if b, whose := beside(st.Cred); b.name != "" {
+		s := own
+		if whose == credBesideOther {
+			s = other
+		}
+		put(b, b.with(s.key, s.token))
 	}
 	return h, q
+}
+
+// beside is the second credential an operator sends beside the first, and
+// the operator (whose it is): the api key beside a session token, the
+// session-token header beside the api key.
+func beside(c Cred) (credPlace, string) {
+	if c.Op != credBesideOwn && c.Op != credBesideOther {
+		return credPlace{}, ""
+	}
+	if c.Scheme == "api-key" {
+		return credential(Cred{Scheme: "session-token"}), c.Op
+	}
+	return credential(Cred{Scheme: "api-key"}), c.Op
 }
 
 // nearMisses are the credential operators that change the secret by one

@@ -215,6 +215,18 @@ var (
 		Accepted: "the account's answer, or 401 to a session opened before a change of its user's password (5: token lifetime and expiry are not shown)",
 		Statuses: []int{401},
 	}
+	CredentialsTogether = Freedom{
+		ID: "credentials-together", Section: "5", Question: "a request that carries two credentials (an api key and a session token)",
+		Mock:     "the caller both name, or 401 where they name different users",
+		Accepted: "where both are one account's: its answer, or 401; where they are two accounts': 401, or the answer to either account alone (5 names each scheme alone, never two together)",
+		Statuses: []int{401},
+	}
+	CredentialAtLogin = Freedom{
+		ID: "credential-at-login", Section: "5", Question: "a POST /sessions that carries an account's api key or session token beside the credentials of its body",
+		Mock:     "the credential is not read: the body's account logs in",
+		Accepted: "a session of the body's account, never of the credential's; or the login refused with 400, 401 or 403 (5: the request body of POST /sessions is not shown)",
+		Statuses: []int{400, 401, 403},
+	}
 	Silent = Freedom{
 		ID: "silent", Section: "2, 4, 7.3", Question: "a value no sentence of the spec judges (an operator that cites nothing)",
 		Mock:     "the mock's answer is one reading: it refuses some such values (a blank address line, two dots in an email's local part, an empty phone extension) and takes others (`null` for an optional field)",
@@ -233,7 +245,7 @@ func All() []Freedom {
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
 		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, PlanFlags, CurrencyCode,
-		Identity, Dates, Bounds, SessionEnd, Silent, ReadExtensions,
+		Identity, Dates, Bounds, SessionEnd, CredentialsTogether, CredentialAtLogin, Silent, ReadExtensions,
 	}
 }
 

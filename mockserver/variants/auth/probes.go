@@ -8,6 +8,10 @@ import (
 // a few answer from the server, which the mock must not answer (every blind
 // audit's server has one; the catalogue's tests run them).
 var Probes = map[string]probe.Probe{
+	"two-credentials-forbidden": {Want: "403", Run: func(c probe.Client) string {
+		tok := c.Token(probe.EmailA, probe.PasswordA)
+		return probe.Status(c.PutUser(map[string]string{"Authorization": "api-key qa-api-key", "session-token": tok}, nil))
+	}},
 	"authorization-bare-key": {Want: "200", Run: func(c probe.Client) string {
 		return probe.Status(c.PutUser(map[string]string{"Authorization": "qa-api-key"}, nil))
 	}},

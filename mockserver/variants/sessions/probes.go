@@ -12,6 +12,11 @@ import (
 // a few answer from the server, which the mock must not answer (every blind
 // audit's server has one; the catalogue's tests run them).
 var Probes = map[string]probe.Probe{
+	"login-answers-the-session-it-carries": {Want: "200 1", Run: func(c probe.Client) string {
+		a := c.Token(probe.EmailA, probe.PasswordA)
+		r := c.Do("POST", "/sessions", map[string]string{"session-token": a}, map[string]any{"email": "other@example.com", "password": "other-password"})
+		return fmt.Sprint(r.Status, " ", probe.Member(r, "userId"))
+	}},
 	"session-token-of-last-login": {Want: "403", Run: func(c probe.Client) string {
 		a := c.Token("qa@example.com", "qa-password")
 		c.Token("other@example.com", "other-password")

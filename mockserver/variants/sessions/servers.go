@@ -8,4 +8,4 @@ import (
 
 // Servers are the servers of this area, wrong and legal, in the order the
 // catalogue lists them.
-var Servers = slices.Concat(loginServers, sessionServers, checkServers)
+var Servers = slices.Concat(loginServers, sessionServers, checkServers, resumeServers)

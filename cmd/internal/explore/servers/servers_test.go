@@ -16,6 +16,7 @@ var (
 	rateBudget = flag.Duration("explore.rate", 0, "measure the explorer's rate over every server, `D` of exploration each (make explore-rate)")
 	rateSeed   = flag.Uint64("explore.seed", 7, "the seed of the rate's runs")
 	lineages   = flag.Duration("explore.lineages", 0, "explore each lineage's correct server with 5 seeds of `D` each (make explore-lineages)")
+	correct    = flag.Duration("explore.correct", 0, "explore every correct server (the mock, the team's legal variants, the blind audits' correct servers, the lineages) with 5 seeds of `D` each (make explore-correct)")
 )
 
 // TestExploreRate is the explorer's rate, at one seed and budget for every
@@ -52,8 +53,24 @@ func TestLineagesWithFiveSeeds(t *testing.T) {
 	if *lineages == 0 {
 		t.Skip("a long run: make explore-lineages (go test ./cmd/internal/explore/servers -run TestLineagesWithFiveSeeds -explore.lineages 30s)")
 	}
+	fiveSeeds(t, Legal(Lineages()), *lineages)
+}
+
+// TestCorrectServersWithFiveSeeds explores every correct server with five
+// seeds: no divergence (make explore-correct).
+func TestCorrectServersWithFiveSeeds(t *testing.T) {
+	if *correct == 0 {
+		t.Skip("a long run: make explore-correct (go test ./cmd/internal/explore/servers -run TestCorrectServersWithFiveSeeds -explore.correct 30s)")
+	}
+	fiveSeeds(t, slices.Concat([]explore.Server{Mock()}, Team(), Legal(Blind()), Legal(Lineages())), *correct)
+}
+
+// fiveSeeds explores each server with seeds 1 to 5 for budget each: no
+// divergence, and no candidate its reproducer did not repeat.
+func fiveSeeds(t *testing.T, servers []explore.Server, budget time.Duration) {
+	t.Helper()
 	for seed := uint64(1); seed <= 5; seed++ {
-		rep := explore.Rate(context.Background(), Legal(Lineages()), explore.RateConfig{Config: explore.Config{Budget: *lineages, Seed: seed}, Parallel: 2})
+		rep := explore.Rate(context.Background(), servers, explore.RateConfig{Config: explore.Config{Budget: budget, Seed: seed}, Parallel: 2})
 		for _, o := range rep.Outcomes {
 			t.Logf("seed %d, %s: %d divergences, %d not reproduced, in %s", seed, o.Server.Name, o.Divergences, o.Dropped, o.Took.Round(time.Second))
 		}
