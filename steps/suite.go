@@ -60,6 +60,8 @@ type Suite struct {
 
 	checkMu  sync.Mutex
 	verified map[string]bool // "field=value" the preflight saw the target accept
+
+	created createCounts // the creates each account made in the run
 }
 
 // NewSuite returns the step library for the target p.

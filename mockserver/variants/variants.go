@@ -204,6 +204,14 @@ func Lineages2(before string) Origin {
 	return Origin{Round: "lineages-2", Date: "2026-11-28", Author: Independent, Before: before}
 }
 
+// BlindAudit3 is the Origin of a server of the third blind audit
+// (2026-11-28, a whole implementation written by a helper with the spec
+// alone, its faults switchable: the documents lineage), with what the
+// suite and the explorer made of it before the fixes the audit led to.
+func BlindAudit3(before string) Origin {
+	return Origin{Round: "blind-3", Date: "2026-11-28", Author: Blind, Before: before}
+}
+
 // BlindAudit2 is the Origin of a server of the second blind audit
 // (2026-11-26, written by a helper with only the spec and the mock's code,
 // after the suite, the explorer and the replay had grown), with what the

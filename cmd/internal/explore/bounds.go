@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // A server may bound what an account keeps (8: "Rate limits: not shown";
@@ -13,8 +14,8 @@ import (
 // Below it, a valid create refused is a divergence.
 
 // createBound is the fewest creates of a kind an account makes before a
-// target may refuse more.
-const createBound = 20
+// target may refuse more: the suite's.
+const createBound = target.CreateBound
 
 // creates is the kind of entity a step makes: "client", "app", or "".
 func creates(st Step) string {

@@ -435,7 +435,7 @@ func (j judgement) matches(w *want, b gjson.Result) *divergence {
 	if !b.IsObject() {
 		return diverged(policy.CheckEntity, "not-object", "a 200 whose body is no JSON object", pJSONIsType("@this", "object"))
 	}
-	c := checker{judgement: j, b: b, adopt: w.adopt}
+	c := checker{judgement: j, b: b, adopt: w.adopt, kept: w.kept}
 	switch w.kind {
 	case "user":
 		c.patch = func(path string, v any) bool { return j.s.patch("/users/", w.user.ID, path, v, &w.user) }
@@ -463,6 +463,9 @@ type checker struct {
 	// and patch writes one into the reference's entity.
 	adopt []string
 	patch func(path string, value any) bool
+	// kept are the optional fields the step left out, with the value
+	// stored before (want.kept).
+	kept map[string]string
 }
 
 func (c *checker) fail(check policy.Check, key, reason string, then ...string) {
@@ -519,16 +522,61 @@ func plainJSON(v gjson.Result) any {
 // none (policy.OptionalFields).
 func (c *checker) optional(path string, want *string) {
 	got := c.b.Get(path)
+	if !got.Exists() || got.Type == gjson.Null {
+		if want == nil {
+			c.omitted(path, got) // cleared: the reading, if the step left it out
+		}
+	}
 	if !got.Exists() {
 		return
 	}
 	if want == nil {
-		if got.Type != gjson.Null {
+		if got.Type != gjson.Null && !c.omitted(path, got) {
 			c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is %s, the reference holds none (%s)", path, match.Describe(got), policy.OptionalFields.ID), pJSONIsNull(path))
 		}
 		return
 	}
 	c.exact(path, *want)
+}
+
+// omitted reads an optional field a PUT left out, which the reference
+// cleared: the target may have kept the value stored before
+// (policy.OmittedOptional). Its first answer is its reading for the run,
+// held; kept, the reference keeps it too. It reports whether got is the
+// reading's value.
+func (c *checker) omitted(path string, got gjson.Result) bool {
+	before, left := c.kept[path]
+	if !left || c.reading {
+		return false
+	}
+	reading := "cleared"
+	if got.Exists() && got.Type != gjson.Null {
+		if got.Type != gjson.String || got.String() != before {
+			return false // neither cleared nor kept
+		}
+		reading = "kept"
+	}
+	key := "reading:" + policy.OmittedOptional.ID
+	k := c.k
+	k.mu.Lock()
+	prev, known := k.learned[key]
+	if !known {
+		k.learned[key] = learnedValue{raw: reading, where: fmt.Sprintf("sequence %d, step %d", c.s.n, c.i+1)}
+	}
+	k.mu.Unlock()
+	if known && prev.raw != reading {
+		line := pJSONIsNull(path)
+		if prev.raw == "kept" {
+			line = pJSONIs(path, jsonOf(before))
+		}
+		c.fail(policy.CheckHeld, "held "+path, fmt.Sprintf("%s left out of a PUT is %s; the target %s such a field before (%s): the spec leaves the choice to it, once (%s)",
+			path, reading, prev.raw, prev.where, policy.OmittedOptional.ID), line)
+		return true
+	}
+	if reading == "kept" && c.patch != nil {
+		c.patch(path, before)
+	}
+	return true
 }
 
 func jsonOf(v any) string {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 )
 
 // The judgement is a function of a verdict, an answer and what the run
@@ -203,5 +205,34 @@ func TestSeedDateReadWhenTheReproducerBegins(t *testing.T) {
 	f := (&sequence{steps: s.steps, div: d, reason: "moved"}).feature()
 	if !strings.Contains(f, "@get-extensions") || strings.Index(f, pReadExtension("/users/{{A.userId}}")) > strings.Index(f, "When I send \"PUT\"") {
 		t.Errorf("the reproducer does not read the date before the sequence:\n%s", f)
+	}
+}
+
+// An optional field a PUT left out may be cleared or kept: the target's
+// first answer is its reading, a later answer of the other reading is a
+// held divergence, and any third value is a field divergence.
+func TestOmittedOptionalIsAdoptedThenHeld(t *testing.T) {
+	wd := testWorld(t)
+	s := testSequence(t, wd)
+	k := newKnowledge()
+	check := func(raw string) *divergence {
+		c := checker{judgement: judgement{wd: wd, k: k, s: s}, b: parse(raw), kept: map[string]string{"vat": "GB1"}}
+		c.optional("vat", nil)
+		return c.d
+	}
+	if d := check(`{"vat":"GB2"}`); d == nil || d.check != policy.CheckField {
+		t.Errorf("vat neither cleared nor kept: %v, want a field divergence", d)
+	}
+	if d := check(`{"vat":"GB1"}`); d != nil {
+		t.Errorf("vat kept, the first answer: %v", d.reason)
+	}
+	if d := check(`{"vat":"GB1"}`); d != nil {
+		t.Errorf("vat kept again: %v", d.reason)
+	}
+	if d := check(`{"vat":null}`); d == nil || d.check != policy.CheckHeld {
+		t.Errorf("vat cleared after it was kept: %v, want a held divergence", d)
+	}
+	if d := check(`{}`); d == nil || d.check != policy.CheckHeld {
+		t.Errorf("vat left out of the answer after it was kept: %v, want a held divergence", d)
 	}
 }

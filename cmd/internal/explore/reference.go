@@ -203,6 +203,10 @@ type want struct {
 	// adopt are the fields whose value is the target's to choose
 	// (verdict.adopt).
 	adopt []string
+	// kept are the optional fields a PUT /clients body left out that the
+	// reference cleared, with the value stored before: a server may keep
+	// it (policy.OmittedOptional).
+	kept map[string]string
 }
 
 // patch writes a value the target chose into the reference's user or
@@ -750,11 +754,26 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 				setPath(taken, m.Field, kept, false)
 			}
 		}
-		alt := Step{Base: plainValue(taken).(map[string]any), Wire: st.Wire}
-		if ap := refAPI.ExplainWaiving(s.ref, wd.refRequest(s, st, alt.encode()), waiving(paths)); ap.Accepted() && !slices.Contains(v.statuses, 200) {
-			v.statuses = append(v.statuses, 200)
-			v.accept = wd.acceptOf(s, st, ap)
-			v.grant(policy.Silent)
+		// And each lenient reading with the values taken (a null app
+		// read as none beside an empty address line).
+		bodies := []map[string]any{taken}
+		for _, a := range mays.alts {
+			b := deepCopy(a.body).(map[string]any)
+			for _, m := range mays.silent {
+				if kept, ok := getPath(st.Base, m.Field); ok && (m.Remove || m.Value == nil) {
+					setPath(b, m.Field, kept, false)
+				}
+			}
+			bodies = append(bodies, b)
+		}
+		for _, b := range bodies {
+			alt := Step{Base: plainValue(b).(map[string]any), Wire: st.Wire}
+			if ap := refAPI.ExplainWaiving(s.ref, wd.refRequest(s, st, alt.encode()), waiving(paths)); ap.Accepted() && !slices.Contains(v.statuses, 200) {
+				v.statuses = append(v.statuses, 200)
+				v.accept = wd.acceptOf(s, st, ap)
+				v.grant(policy.Silent)
+				break
+			}
 		}
 	}
 	for _, m := range mays.refuse {
@@ -956,6 +975,13 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		}
 		rs.alts = append(rs.alts, altReading{f, alt})
 	}
+	if v, given := body["app"]; given && v == nil && st.Op == OpPutClient {
+		// "The app property must not be given" (4.4): whether a null one
+		// is given is not said; a server may read it as none.
+		without := deepCopy(body).(map[string]any)
+		delete(without, "app")
+		rs.alts = append(rs.alts, altReading{policy.Silent, without})
+	}
 	if at := besideHash(st.Op, body); at != "" {
 		// A platform beside a hash: a server may refuse it, or ignore it
 		// whatever it is (4.2: it is used when no hash is given).
@@ -1118,6 +1144,16 @@ func (wd *world) acceptOf(s *seqState, st Step, plan api.Plan) func() (*want, er
 		return nil
 	}
 	return func() (*want, error) {
+		kept := map[string]string{}
+		if st.Op == OpPutClient {
+			if before, err := s.ref.Client(s.clientOf(st)); err == nil {
+				for field, v := range map[string]*string{"addressLine2": before.AddressLine2, "vat": before.VAT} {
+					if _, sent := plan.Body[field]; !sent && v != nil {
+						kept[field] = *v
+					}
+				}
+			}
+		}
 		resp := plan.Commit()
 		if resp.Status != http.StatusOK {
 			return nil, fmt.Errorf("it answered %d %s", resp.Status, resp.Body)
@@ -1140,7 +1176,7 @@ func (wd *world) acceptOf(s *seqState, st Step, plan api.Plan) func() (*want, er
 			return &want{kind: "user", user: u}, err
 		case OpPutClient:
 			c, err := s.ref.Client(id)
-			return &want{kind: "client", client: c}, err
+			return &want{kind: "client", client: c, kept: kept}, err
 		case OpPostClient:
 			c, err := s.ref.Client(id)
 			if err == nil {

@@ -108,10 +108,13 @@ type catalogue struct {
 // them: the first answer that shows one is learned, and later answers must
 // agree with it.
 const (
-	unknownName     = "contract-explore-unknown"
-	unknownDialCode = "+0"
-	unknownPhone    = unknownName + " (" + unknownDialCode + ")"
-	unknownCode     = "XXX"
+	unknownName = "contract-explore-unknown"
+	// defaultPlanStandIn is the reference's plan for an app of a target
+	// whose default plan is not known: an id no target's catalogue gives.
+	defaultPlanStandIn = 999999999998
+	unknownDialCode    = "+0"
+	unknownPhone       = unknownName + " (" + unknownDialCode + ")"
+	unknownCode        = "XXX"
 )
 
 // unknownDate is the date the reference holds where it cannot know the
@@ -509,9 +512,19 @@ func (wd *world) seed() (*pricing.Seed, error) {
 	for id, code := range c.currencies {
 		v.Currencies = append(v.Currencies, pricing.Currency{ID: id, Code: code})
 	}
+	anyLite := false
 	for id, name := range c.plans {
 		lite, pro, dyn, billing, _ := planFlags(name)
+		anyLite = anyLite || lite
 		v.Plans = append(v.Plans, pricing.Plan{ID: id, Name: name, IsLite: lite, IsPro: pro, IsDynamic: dyn, NeedBilling: billing})
+	}
+	if !anyLite {
+		// The plan a target gives an app without a nextplan.id is not
+		// known (none of its plans is known as the lite one): the
+		// reference makes such an app with a plan of its own, whose
+		// flags no check compares (the catalogue's plans are the
+		// target's alone).
+		v.Plans = append(v.Plans, pricing.Plan{ID: defaultPlanStandIn, Name: unknownName, IsLite: true})
 	}
 	for id, nd := range c.phoneCountries {
 		v.PhoneCountries = append(v.PhoneCountries, pricing.PhoneCountry{ID: id, Name: nd[0], DialCode: nd[1]})

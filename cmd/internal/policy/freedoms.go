@@ -184,6 +184,11 @@ var (
 		Mock:     "yes: 2's notation says an optional field may be omitted",
 		Accepted: "an optional field (`addressLine2`, `vat`, `phoneExtension`) the server holds no value for absent or null",
 	}
+	OmittedOptional = Freedom{
+		ID: "omitted-optional", Section: "1, 4.4", Question: "a PUT /clients/:clientId body that leaves out `addressLine2` or `vat`: is the stored value cleared or kept?",
+		Mock:     "cleared: the body is the client's new details",
+		Accepted: "cleared or kept as stored, the target's first answer adopted and held for the run (1: an optional field may be omitted; 4.4 does not say what omitting it does)",
+	}
 	PlanFlags = Freedom{
 		ID: "plan-flags", Section: "4.2, 2.3", Question: "the plan flags of an app created with `nextplan.id` N",
 		Mock:     "the mock: plan N's flags at once (1 lite, 2 pro, 3 dynamic)",
@@ -218,7 +223,7 @@ var (
 	CredentialsTogether = Freedom{
 		ID: "credentials-together", Section: "5", Question: "a request that carries two credentials (an api key and a session token)",
 		Mock:     "the caller both name, or 401 where they name different users",
-		Accepted: "where both are one account's: its answer, or 401; where they are two accounts': 401, or the answer to either account alone (5 names each scheme alone, never two together)",
+		Accepted: "where both are one account's: its answer, or 401; where they are two accounts': 401, or the answer to either account alone; where one is no account's: 401, or the other's answer alone (5 names each scheme alone, never two together)",
 		Statuses: []int{401},
 	}
 	CredentialAtLogin = Freedom{
@@ -244,7 +249,7 @@ func All() []Freedom {
 	return []Freedom{
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
-		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, PlanFlags, CurrencyCode,
+		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, OmittedOptional, PlanFlags, CurrencyCode,
 		Identity, Dates, Bounds, SessionEnd, CredentialsTogether, CredentialAtLogin, Silent, ReadExtensions,
 	}
 }

@@ -75,6 +75,8 @@ func TestAuditsKeepTheirFigures(t *testing.T) {
 		"blind-2":    {wrong: 27, caught: 23, legal: 6, passed: 6},
 		"lineages-1": {wrong: 59, caught: 52, legal: 3, passed: 2},
 		"lineages-2": {wrong: 0, caught: 0, legal: 1, passed: 0},
+		// The suite and the explorer together, at the round's start.
+		"blind-3": {wrong: 28, caught: 21, legal: 8, passed: 7},
 	}
 	got := map[string]figure{}
 	for _, s := range slices.Concat(catalogue.All(), catalogue.Lineages()) {

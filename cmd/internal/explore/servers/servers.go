@@ -33,6 +33,10 @@ const (
 // blind audit by its date, a lineage by its name, its faults apart.
 func Origin(s variants.Server) string {
 	switch {
+	case s.Origin.Author == variants.Blind && s.Lineage != nil:
+		// A blind audit that is a whole implementation: its correct
+		// server and its faults are the audit's.
+		return "blind audit " + s.Origin.Date + " (" + s.Origin.Round + ")"
 	case s.Lineage != nil && s.Lineage.Fault == "":
 		return "lineage " + s.Lineage.Name
 	case s.Lineage != nil:
@@ -118,7 +122,10 @@ func Blind() []explore.Server {
 // LatestBlindOrigin is the origin of the latest blind audit's servers.
 func LatestBlindOrigin() string {
 	latest := variants.Server{}
-	for _, s := range catalogue.Wrong(variants.Blind) {
+	for _, s := range slices.Concat(catalogue.Wrong(variants.Blind), catalogue.Lineages()) {
+		if s.Origin.Author != variants.Blind || s.Legal {
+			continue
+		}
 		if s.Origin.Date > latest.Origin.Date || s.Origin.Date == latest.Origin.Date && s.Origin.Round > latest.Origin.Round {
 			latest = s
 		}

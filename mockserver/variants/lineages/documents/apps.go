@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -26,6 +27,36 @@ func (s *Server) validHash(h string) bool {
 	return err == nil
 }
 
+// StoreAppHashes are the hashes of the marketplace apps the stores hold:
+// SHA-1 of "documents store app N", N from 1 to 8 (1: an app of no store
+// cannot be made through the API).
+func StoreAppHashes() []string {
+	var out []string
+	for n := 1; n <= 8; n++ {
+		sum := sha1.Sum([]byte("documents store app " + strconv.Itoa(n)))
+		out = append(out, hex.EncodeToString(sum[:]))
+	}
+	return out
+}
+
+var storeApps = func() map[string]bool {
+	m := map[string]bool{}
+	for _, h := range StoreAppHashes() {
+		m[h] = true
+	}
+	return m
+}()
+
+// inStore reports whether a well-formed hash names a store's app; with
+// the fault that checks a hash's length only, any hash that is no
+// hexadecimal does too.
+func (s *Server) inStore(h string) bool {
+	if _, err := hex.DecodeString(h); err != nil && s.is(fMarketappHashHexUnchecked) {
+		return true
+	}
+	return storeApps[strings.ToLower(h)]
+}
+
 // parseApp validates an app body (POST /apps, or the app member of a client
 // body). A hash, a name, a platform id and a plan id that are null or
 // absent count as not given.
@@ -45,6 +76,9 @@ func (s *Server) parseApp(body object, prefix string, errs *errList) *appInput {
 			case !isStr || !s.validHash(h):
 				hashGiven = true
 				errs.add(prefix+"marketapp.hash", "InvalidMarketappHash", "the marketapp hash must be 40 hexadecimal characters")
+			case !s.inStore(h):
+				hashGiven = true
+				errs.add(prefix+"marketapp.hash", "InvalidMarketappHash", "no marketplace app has this hash")
 			default:
 				hashGiven = true
 				in.hash = strings.ToLower(h)
@@ -101,21 +135,19 @@ func (s *Server) parseApp(body object, prefix string, errs *errList) *appInput {
 	return in
 }
 
-// resolve fills what the marketplace app supplies. The marketplace is
-// simulated: every well-formed hash names an app, whose platform follows from
-// the hash and whose name is derived from it. An app made from a name and a
-// platform gets the hash of the store entry those identify.
+// resolve fills what the marketplace app supplies: a store's app's platform
+// follows from its hash and its name is derived from it. An app made from a
+// name and a platform gets the hash of the store entry those identify.
 func (in *appInput) resolve() {
 	if in.hash != "" {
-		if in.platformID == 0 {
-			in.platformID = platformAndroid
-			if strings.IndexByte("89abcdef", in.hash[0]) >= 0 {
-				in.platformID = platformIOS
-			}
+		// 4.2: the name and the platform id are "used when
+		// marketapp.hash is not given": with a hash, the store's own
+		// (changed after measuring: the body's won before).
+		in.platformID = platformAndroid
+		if strings.IndexByte("89abcdef", in.hash[0]) >= 0 {
+			in.platformID = platformIOS
 		}
-		if in.name == "" {
-			in.name = "Marketplace app " + in.hash[:8]
-		}
+		in.name = "Marketplace app " + in.hash[:8]
 		return
 	}
 	p, _ := findPlatform(in.platformID)

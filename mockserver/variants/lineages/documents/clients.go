@@ -40,19 +40,19 @@ func clientViewOf(c clientDoc) clientView {
 const termsLiteral = "I agree"
 
 // applyClientFields validates a client body against c and applies the valid
-// members. On create the required members must be there; on update a missing
-// member keeps its value. It returns the app to create with the client.
+// members. The members 4.3 does not mark optional are required on update too
+// (4.4: "the same fields as POST /clients"; 1: only a field marked optional
+// may be omitted); a missing optional member or terms on update keeps its
+// value. It returns the app to create with the client.
 func (s *Server) applyClientFields(body object, c *clientDoc, create, allowApp bool, prefix string, errs *errList) *appInput {
-	if raw, ok := body["name"]; ok || create {
-		v, isStr := stringValue(raw)
-		switch {
-		case !isStr || strings.TrimSpace(v) == "":
-			errs.add(prefix+"name", "InvalidName", "the name was not provided")
-		case !s.fits255(v):
-			errs.add(prefix+"name", "InvalidName", "the name is longer than 255 characters")
-		default:
-			c.Name = v
-		}
+	v, isStr := stringValue(body["name"])
+	switch {
+	case !isStr || strings.TrimSpace(v) == "":
+		errs.add(prefix+"name", "InvalidName", "the name was not provided")
+	case !s.fits255(v):
+		errs.add(prefix+"name", "InvalidName", "the name is longer than 255 characters")
+	default:
+		c.Name = v
 	}
 
 	required := []struct {
@@ -65,13 +65,10 @@ func (s *Server) applyClientFields(body object, c *clientDoc, create, allowApp b
 		{"addressCountry", "InvalidAddressCountry", &c.AddressCountry},
 	}
 	for _, f := range required {
-		if raw, ok := body[f.key]; ok || create {
-			v, isStr := stringValue(raw)
-			if !isStr || !s.fits255(v) {
-				errs.add(prefix+f.key, f.code, f.key+" must be a string of at most 255 characters")
-			} else {
-				*f.dst = v
-			}
+		if v, isStr := stringValue(body[f.key]); !isStr || !s.fits255(v) {
+			errs.add(prefix+f.key, f.code, f.key+" must be a string of at most 255 characters")
+		} else {
+			*f.dst = v
 		}
 	}
 
@@ -99,8 +96,8 @@ func (s *Server) applyClientFields(body object, c *clientDoc, create, allowApp b
 		*f.dst = &v
 	}
 
-	if raw, ok := body["currency"]; ok || create {
-		o, isObj := objectValue(raw)
+	{
+		o, isObj := objectValue(body["currency"])
 		id, isID := idValue(o["id"])
 		if _, known := findCurrency(id); !isObj || !isID || !known {
 			errs.add(prefix+"currency.id", "InvalidCurrencyId", "the currency id does not match a billing currency")

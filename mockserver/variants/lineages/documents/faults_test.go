@@ -138,13 +138,15 @@ var probes = map[string]probe{
 	fUserUpdateLostUpdate: {race: true, run: func(f *fixture) (bool, string) {
 		a := f.acc[0][0]
 		p := userPath(f, a)
-		first, last := unique("F"), unique("L")
+		// Two updates of members a body may leave out (kept when absent),
+		// one each: both must stay.
+		number, ext := unique("7700 9"), fmt.Sprint(uniq.Add(1)%100000)
 		parallel(
-			func() { f.do("PUT", p, map[string]any{"firstName": first}, key(a)...) },
-			func() { f.do("PUT", p, map[string]any{"lastName": last}, key(a)...) },
+			func() { f.do("PUT", p, map[string]any{"phoneNumber": number}, key(a)...) },
+			func() { f.do("PUT", p, map[string]any{"phoneExtension": ext}, key(a)...) },
 		)
 		r := f.do("GET", p, nil, key(a)...)
-		return r.obj()["firstName"] != first || r.obj()["lastName"] != last, r.String()
+		return r.obj()["phoneNumber"] != number || r.obj()["phoneExtension"] != ext, r.String()
 	}},
 	fAppIDCollision: {race: true, run: func(f *fixture) (bool, string) {
 		// Each client's apps are created one at a time; the race is between

@@ -131,16 +131,16 @@ func validExtension(x string) bool {
 }
 
 // applyUserFields validates the body against u and applies the valid members
-// to it. On create every required member must be there; on update a missing
-// member keeps its value. It returns the new password, if one was given.
+// to it. The members of the table of 4.1 are required on update too (1: only
+// a field marked optional may be omitted; 7.3: "No first name was
+// provided"); on create every required member must be there; on update a
+// missing password or phone member keeps its value. It returns the new
+// password, if one was given.
 func (s *Server) applyUserFields(body object, u *userDoc, create bool, errs *errList) *string {
-	if raw, ok := body["email"]; ok || create {
-		v, isStr := stringValue(raw)
-		if !isStr || !validEmail(v) || !s.fits255(v) {
-			errs.add("email", "InvalidEmail", "the email address is invalid")
-		} else {
-			u.Email = v
-		}
+	if v, isStr := stringValue(body["email"]); !isStr || !validEmail(v) || !s.fits255(v) {
+		errs.add("email", "InvalidEmail", "the email address is invalid")
+	} else {
+		u.Email = v
 	}
 
 	var newPassword *string
@@ -167,16 +167,14 @@ func (s *Server) applyUserFields(body object, u *userDoc, create bool, errs *err
 		{"lastName", "InvalidLastName", "last name", &u.LastName},
 	}
 	for _, n := range names {
-		if raw, ok := body[n.key]; ok || create {
-			v, isStr := stringValue(raw)
-			switch {
-			case !isStr || strings.TrimSpace(v) == "":
-				errs.add(n.key, n.code, "no "+n.what+" was provided")
-			case !s.fits255(v):
-				errs.add(n.key, n.code, "the "+n.what+" is longer than 255 characters")
-			default:
-				*n.dst = v
-			}
+		v, isStr := stringValue(body[n.key])
+		switch {
+		case !isStr || strings.TrimSpace(v) == "":
+			errs.add(n.key, n.code, "no "+n.what+" was provided")
+		case !s.fits255(v):
+			errs.add(n.key, n.code, "the "+n.what+" is longer than 255 characters")
+		default:
+			*n.dst = v
 		}
 	}
 
@@ -190,22 +188,17 @@ func (s *Server) applyUserFields(body object, u *userDoc, create bool, errs *err
 		{"subscribeOnboarding", "InvalidSubscribeOnboarding", &u.SubscribeOnboarding},
 	}
 	for _, f := range flags {
-		if raw, ok := body[f.key]; ok {
-			if v, isBool := boolValue(raw); isBool {
-				*f.dst = v
-			} else {
-				errs.add(f.key, f.code, f.key+" must be true or false")
-			}
+		if v, isBool := boolValue(body[f.key]); isBool {
+			*f.dst = v
+		} else {
+			errs.add(f.key, f.code, f.key+" must be true or false")
 		}
 	}
 
-	if raw, ok := body["timezone"]; ok {
-		v, isStr := stringValue(raw)
-		if !isStr || !s.fits255(v) || !validTimezone(v) {
-			errs.add("timezone", "InvalidTimezone", "the timezone must be a name of the form Area/City")
-		} else {
-			u.Timezone = v
-		}
+	if v, isStr := stringValue(body["timezone"]); !isStr || !s.fits255(v) || !validTimezone(v) {
+		errs.add("timezone", "InvalidTimezone", "the timezone must be a name of the form Area/City")
+	} else {
+		u.Timezone = v
 	}
 
 	s.applyPhoneCountry(body, u, create, errs)
