@@ -27,7 +27,8 @@ var passwordHash = regexp.MustCompile(`^(\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}` +
 	`|\{S?SHA(256|512)?\}[A-Za-z0-9+/=]+)$`)
 
 // PasswordIn says where body carries the password (in clear, as an unsalted
-// digest, or any value in a password-hash format), or "" when it does not.
+// digest, any value in a password-hash format, or a string member named for
+// the password, such as a salted passwordHash), or "" when it does not.
 // A body that is not JSON is searched as text. A value equal to one of
 // known (what the request sent, the account's email) is not a leak even
 // when the password is part of it: a password "contract" is in the echoed
@@ -78,6 +79,12 @@ func PasswordIn(body []byte, password string, known ...string) string {
 						where = w
 						return false
 					}
+					if namedForPassword(k.Str) && e.Type == gjson.String && len(e.Str) >= 8 {
+						// A salted hash cannot be recognised by its value;
+						// its name says what it is (passwordHash, password_salt).
+						where = "the value at " + p + " is named for the password"
+						return false
+					}
 				}
 				walk(p, e)
 				return where == ""
@@ -86,6 +93,14 @@ func PasswordIn(body []byte, password string, known ...string) string {
 	}
 	walk("", gjson.ParseBytes(body))
 	return where
+}
+
+// namedForPassword reports whether a member's name says it holds the
+// password or a form of it: it names the password, and is not the date of
+// its last change that 2.1 returns.
+func namedForPassword(key string) bool {
+	k := strings.ToLower(key)
+	return strings.Contains(k, "password") && k != "passwordlastchanged"
 }
 
 func md5sum(s string) []byte    { h := md5.Sum([]byte(s)); return h[:] }

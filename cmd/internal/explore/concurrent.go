@@ -37,6 +37,8 @@ var batchKinds = []string{
 	"a password changed beside logins with the old and the new one",
 	"a client and its user updated at once",
 	"two apps created at once",
+	"two apps created at once by both accounts",
+	"one user updated twice at once, one body without its phone number",
 }
 
 // batch is one concurrent batch: the steps sent at once, and the reads made
@@ -115,6 +117,28 @@ func (p *pair) drawBatch(g *generator, s *seqState) batch {
 				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
 				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
 			}
+		case batchKinds[7]:
+			// Two clients' apps: a server that serialises the apps of one
+			// client may still race between two.
+			if (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound("A", "app") || (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound("B", "app") {
+				continue
+			}
+			b.steps = []Step{
+				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
+				{Op: OpPostApp, Actor: "B", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
+			}
+		case batchKinds[8]:
+			// A body that leaves the phone number out keeps it (the
+			// mock's reading; a server may refuse it): of two updates at
+			// once, neither may undo the other's change.
+			if _, ok := userBody(s.user("A"))["phoneNumber"]; !ok {
+				continue
+			}
+			number := fmt.Sprintf("7700 9%05d", g.r.IntN(100000))
+			other := put("A", map[string]any{"firstName": "contract-" + g.unique()})
+			delete(other.Base, "phoneNumber")
+			b.steps = []Step{put("A", map[string]any{"phoneNumber": number}), other}
+			b.reads = []batchRead{readUser("A")}
 		}
 		if !wd.hasRead {
 			var keep []batchRead

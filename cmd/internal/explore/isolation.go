@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 )
 
@@ -113,6 +115,17 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 		tokens = append([]string{"the api key of account " + j.pair + other.name}, tokens...)
 		named = "{{" + otherName + ".apiKey}}"
 	}
+	if got.status >= 400 {
+		// The other account's ids in an error's message: which user holds
+		// an email, whose record a 403 refuses.
+		for _, m := range gjson.GetBytes(got.body, "#.message").Array() {
+			for _, id := range []string{other.userID, other.clientID} {
+				if len(id) >= 3 && !carried(id) && regexp.MustCompile(`(^|\D)`+regexp.QuoteMeta(id)+`(\D|$)`).MatchString(m.String()) {
+					words = append(words, fmt.Sprintf("%s (an id of account %s%s)", id, j.pair, other.name))
+				}
+			}
+		}
+	}
 	slices.Sort(words)
 	words = slices.Compact(words)
 	switch {
@@ -121,9 +134,16 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 			fmt.Sprintf("answered %d to account %s with %s (5: a caller may not view another's resources)", got.status, st.Actor, strings.Join(tokens, ", ")),
 			pNoText(named))
 	case len(words) > 0:
+		first := strings.SplitN(words[0], " ", 2)[0]
+		switch first {
+		case other.userID:
+			first = "{{" + otherName + ".userId}}"
+		case other.clientID:
+			first = "{{" + otherName + ".clientId}}"
+		}
 		return diverged(policy.CheckIsolation, "data of another account",
-			fmt.Sprintf("answered %d to account %s with %s, which only the other account wrote (5: a caller may not view another's resources)", got.status, st.Actor, strings.Join(words, ", ")),
-			pNoText(strings.SplitN(words[0], " ", 2)[0]))
+			fmt.Sprintf("answered %d to account %s with %s, which only the other account wrote or holds (5: a caller may not view another's resources)", got.status, st.Actor, strings.Join(words, ", ")),
+			pNoText(first))
 	}
 	return nil
 }

@@ -953,6 +953,17 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 			// standing for the missing name).
 			prefix := strings.TrimSuffix(m.Field, "marketapp.hash")
 			rs.together = append(rs.together, []string{m.Field, prefix + "name", prefix + "platform.id"})
+			if m.Value == "" && !m.Remove {
+				// An empty hash: refused as no 40 hexadecimal characters
+				// (8), or read as no hash given (4.2), when the name and
+				// the platform are needed (freedom empty-hash); adopted,
+				// then held.
+				r.reading, r.f = silent, policy.EmptyHash
+				rs.silent = append(rs.silent, m)
+				for _, f := range []string{prefix + "name", prefix + "platform.id"} {
+					rs.refuse = append(rs.refuse, fieldReading{field: f, reading: mayRefuse, f: policy.EmptyHash})
+				}
+			}
 		}
 		if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
 			// No terms on an update: a server may not ask for them again.

@@ -184,6 +184,11 @@ var (
 		Mock:     "yes: 2's notation says an optional field may be omitted",
 		Accepted: "an optional field (`addressLine2`, `vat`, `phoneExtension`) the server holds no value for absent or null",
 	}
+	EmptyHash = Freedom{
+		ID: "empty-hash", Section: "4.2, 8", Question: "a `marketapp.hash` that is the empty string: a hash given, or none?",
+		Mock:     "given, and refused: a hash is 40 hexadecimal characters (8)",
+		Accepted: "refused for the hash, or read as no hash given (4.2: the name and the platform are \"used when marketapp.hash is not given\"): then refused for a missing name or platform, or taken; the target's first answer adopted and held",
+	}
 	OmittedOptional = Freedom{
 		ID: "omitted-optional", Section: "1, 4.4", Question: "a PUT /clients/:clientId body that leaves out `addressLine2` or `vat`: is the stored value cleared or kept?",
 		Mock:     "cleared: the body is the client's new details",
@@ -249,7 +254,7 @@ func All() []Freedom {
 	return []Freedom{
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
-		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, OmittedOptional, PlanFlags, CurrencyCode,
+		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, OmittedOptional, EmptyHash, PlanFlags, CurrencyCode,
 		Identity, Dates, Bounds, SessionEnd, CredentialsTogether, CredentialAtLogin, Silent, ReadExtensions,
 	}
 }
