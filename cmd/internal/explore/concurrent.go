@@ -224,7 +224,7 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 	if d := distinctIDs(*b, ops); d != nil {
 		return d
 	}
-	r := linear.Check(start, ops, linear.SameFields("email", "firstName", "lastName", "name"), 10*time.Second)
+	r := linear.Check(start, ops, linear.SameFields("email", "firstName", "lastName", "name", "phoneNumber"), 10*time.Second)
 	if r.Linearizable || r.Unknown {
 		return nil
 	}
@@ -354,6 +354,14 @@ func batchFeature(b batch, d *divergence, subst map[string]string) string {
 		for _, r := range b.reads {
 			if r.login != nil {
 				body = append(body, pLogInWith(r.login.Login[0], r.login.Login[1]), pStatus(200))
+			}
+		}
+		if b.kind == batchKinds[8] {
+			// In every order the number the first sent holds: the second
+			// keeps it.
+			if n, ok := b.steps[0].Base["phoneNumber"].(string); ok {
+				body = append(body, pAccountUsingAPIKey("A"), pReadExtension("/users/{{A.userId}}"), pStatus(200),
+					strings.Replace(pJSONIs("phoneNumber", q(n)), "Then", "And", 1))
 			}
 		}
 	}

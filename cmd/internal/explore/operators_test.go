@@ -179,3 +179,35 @@ func TestOperatorCitesAreTheSpecs(t *testing.T) {
 		t.Errorf("decided %d, free %d, silent %d: each kind has operators", decided, free, silent)
 	}
 }
+
+// The README's section "Decided or silent" states the counts of the checks
+// and of the operators as the code has them.
+func TestREADMECountsTheChecks(t *testing.T) {
+	b, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n#### Decided or silent\n")
+	if !ok {
+		t.Fatal(`the README has no section "Decided or silent"`)
+	}
+	if i := strings.Index(section, "\n#"); i >= 0 {
+		section = section[:i]
+	}
+	section = strings.Join(strings.Fields(section), " ")
+	checks, decidedChecks := len(policy.Checks()), 0
+	for _, c := range policy.Checks() {
+		if c.Decided.Decided() {
+			decidedChecks++
+		}
+	}
+	d, f, s := operatorCounts()
+	for _, want := range []string{
+		fmt.Sprintf("**%d checks: %d decided, %d silent**", checks, decidedChecks, checks-decidedChecks),
+		fmt.Sprintf("**%d operators, %d decided by a sentence of the spec or an RFC, %d governed by a freedom (a row of the table \"Where the spec is silent\"), %d silent**", d+f+s, d, f, s),
+	} {
+		if !strings.Contains(section, want) {
+			t.Errorf("the README's section \"Decided or silent\" does not say %s", want)
+		}
+	}
+}

@@ -883,6 +883,7 @@ func (r readingSet) of(f string) (fieldReading, bool) {
 // errors: the spec's code it requires, the freedom it grants.
 func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldError) readingSet {
 	var rs readingSet
+	var emptyHashes []string // the empty marketapp.hash fields (freedom empty-hash)
 	refused := func(path string) bool {
 		for _, e := range errs {
 			if e.FieldName == path || strings.HasPrefix(e.FieldName, path+".") || strings.HasPrefix(path, e.FieldName+".") {
@@ -963,6 +964,7 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 				for _, f := range []string{prefix + "name", prefix + "platform.id"} {
 					rs.refuse = append(rs.refuse, fieldReading{field: f, reading: mayRefuse, f: policy.EmptyHash})
 				}
+				emptyHashes = append(emptyHashes, m.Field)
 			}
 		}
 		if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
@@ -977,14 +979,27 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		}
 		rs.byPath = append(rs.byPath, r)
 	}
-	if alt, ok := st.altBody(); ok {
+	lenient, hasLenient := st.altBody()
+	if hasLenient {
 		f := policy.NumberForms
 		for _, r := range rs.byPath {
 			if r.reading == mayReadAs {
 				f = r.f
 			}
 		}
-		rs.alts = append(rs.alts, altReading{f, alt})
+		rs.alts = append(rs.alts, altReading{f, lenient})
+	}
+	for _, at := range emptyHashes {
+		// The empty hash read as none, in the body as sent and in its
+		// lenient reading.
+		for _, b := range []map[string]any{body, lenient} {
+			if b == nil {
+				continue
+			}
+			none := deepCopy(b).(map[string]any)
+			setPath(none, at, nil, true)
+			rs.alts = append(rs.alts, altReading{policy.EmptyHash, none})
+		}
 	}
 	if v, given := body["app"]; given && v == nil && st.Op == OpPutClient {
 		// "The app property must not be given" (4.4): whether a null one
