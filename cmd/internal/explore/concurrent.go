@@ -87,7 +87,7 @@ func (p *pair) drawBatch(g *generator, s *seqState) batch {
 			b.steps = []Step{put("A", map[string]any{"email": email}), put("B", map[string]any{"email": email})}
 			b.reads = []batchRead{readUser("A"), readUser("B")}
 		case batchKinds[3]:
-			if !wd.several || (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound("A", "client") {
+			if !wd.several {
 				continue
 			}
 			b.steps = []Step{
@@ -110,9 +110,6 @@ func (p *pair) drawBatch(g *generator, s *seqState) batch {
 			b.steps = []Step{c, put("A", map[string]any{"firstName": "contract-" + g.unique()})}
 			b.reads = []batchRead{readUser("A"), {label: "GET /clients/A", refPath: fmt.Sprintf("/clients/%d", refID("A")), targetPath: "/clients/" + wd.acct["A"].clientID, as: "A"}}
 		case batchKinds[6]:
-			if (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound("A", "app") {
-				continue
-			}
 			b.steps = []Step{
 				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
 				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
@@ -120,9 +117,6 @@ func (p *pair) drawBatch(g *generator, s *seqState) batch {
 		case batchKinds[7]:
 			// Two clients' apps: a server that serialises the apps of one
 			// client may still race between two.
-			if (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound("A", "app") || (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound("B", "app") {
-				continue
-			}
 			b.steps = []Step{
 				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
 				{Op: OpPostApp, Actor: "B", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
@@ -175,8 +169,11 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 	for i := range b.steps {
 		st := &b.steps[i]
 		req, sent := p.materialize(s, st)
+		// An app of no store (freedom app-by-name), or a create past the
+		// account's bound (freedom bounds), may be refused.
+		past := (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound(st.Actor, creates(*st))
 		ops[i] = linear.Op{Label: batchLabel(*st), Lane: i, Partition: "pair", Req: p.wd.refRequest(s, *st, sent), AnyRefusal: st.Op == OpLogin,
-			MayRefuse: byName(st.Op, st.Base) != ""} // an app of no store (freedom app-by-name)
+			MayRefuse: byName(st.Op, st.Base) != "" || past}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -115,6 +115,11 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 		tokens = append([]string{"the api key of account " + j.pair + other.name}, tokens...)
 		named = "{{" + otherName + ".apiKey}}"
 	}
+	if email := j.s.user(otherName).Email; len(email) >= 6 && !carried(email) && strings.Contains(strings.ToLower(answer), strings.ToLower(email)) {
+		// The other account's email, whatever the run made of it: whose
+		// record a 403 refuses is no business of the caller's.
+		words = append(words, fmt.Sprintf("%s (the email of account %s%s)", email, j.pair, other.name))
+	}
 	if got.status >= 400 {
 		// The other account's ids in an error's message: which user holds
 		// an email, whose record a 403 refuses.
