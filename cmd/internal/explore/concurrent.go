@@ -169,11 +169,13 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 	for i := range b.steps {
 		st := &b.steps[i]
 		req, sent := p.materialize(s, st)
-		// An app of no store (freedom app-by-name), or a create past the
-		// account's bound (freedom bounds), may be refused.
+		// An app of no store (freedom app-by-name), a create past the
+		// account's bound (freedom bounds), or a user body without its
+		// phone number (freedom omitted-fields) may be refused.
 		past := (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound(st.Actor, creates(*st))
+		_, phone := st.Base["phoneNumber"]
 		ops[i] = linear.Op{Label: batchLabel(*st), Lane: i, Partition: "pair", Req: p.wd.refRequest(s, *st, sent), AnyRefusal: st.Op == OpLogin,
-			MayRefuse: byName(st.Op, st.Base) != "" || past}
+			MayRefuse: byName(st.Op, st.Base) != "" || past || st.Op == OpPutUser && !phone}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
