@@ -4,26 +4,14 @@ import (
 	"bytes"
 	"net/http"
 	"strings"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
-// clientView is the client object of section 2.2. The optional strings are
-// left out when the client has none.
-type clientView struct {
-	ID              int64        `json:"id"`
-	CreatedDate     string       `json:"createdDate"`
-	Name            string       `json:"name"`
-	AddressLine1    string       `json:"addressLine1"`
-	AddressLine2    *string      `json:"addressLine2,omitempty"`
-	AddressCity     string       `json:"addressCity"`
-	AddressPostcode string       `json:"addressPostcode"`
-	AddressCountry  string       `json:"addressCountry"`
-	VAT             *string      `json:"vat,omitempty"`
-	Currency        currencyItem `json:"currency"`
-}
-
-func clientViewOf(c clientDoc) clientView {
+// clientViewOf is the client object of section 2.2.
+func clientViewOf(c clientDoc) wire.Client {
 	cur, _ := findCurrency(c.CurrencyID)
-	return clientView{
+	return wire.Client{
 		ID:              c.ID,
 		CreatedDate:     c.CreatedDate,
 		Name:            c.Name,
@@ -33,7 +21,7 @@ func clientViewOf(c clientDoc) clientView {
 		AddressPostcode: c.AddressPostcode,
 		AddressCountry:  c.AddressCountry,
 		VAT:             c.VAT,
-		Currency:        cur,
+		Currency:        wire.Currency(cur),
 	}
 }
 
@@ -252,7 +240,7 @@ func (s *Server) putClient(r *http.Request, p principal, arg string) reply {
 
 func (s *Server) listClients(r *http.Request, p principal, _ string) reply {
 	u, _ := s.readUser(p.userID)
-	out := []clientView{}
+	out := []wire.Client{}
 	for _, id := range u.ClientIDs {
 		if d := s.clients.get(id); d != nil {
 			var c clientDoc

@@ -8,31 +8,21 @@ import (
 	_ "time/tzdata" // timezone names are checked without depending on the host's zoneinfo
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
-// userView is the user object of section 2.1. The password and everything
-// derived from it stay out, as do the internal links.
+// userView is the user object of section 2.1, with the password hash only
+// a fault leaks. The password and everything derived from it otherwise stay
+// out, as do the internal links.
 type userView struct {
-	ID                  any              `json:"id"`
-	Created             string           `json:"created"`
-	Email               string           `json:"email"`
-	PasswordLastChanged string           `json:"passwordLastChanged"`
-	FirstName           string           `json:"firstName"`
-	LastName            string           `json:"lastName"`
-	SubscribeWelcome    bool             `json:"subscribeWelcome"`
-	SubscribeBlog       bool             `json:"subscribeBlog"`
-	SubscribeHowto      bool             `json:"subscribeHowto"`
-	SubscribeOnboarding bool             `json:"subscribeOnboarding"`
-	PhoneCountry        phoneCountryItem `json:"phoneCountry"`
-	PhoneNumber         string           `json:"phoneNumber"`
-	PhoneExtension      *string          `json:"phoneExtension"`
-	Timezone            string           `json:"timezone"`
-	PasswordHash        string           `json:"passwordHash,omitempty"`
+	wire.User
+	PasswordHash string `json:"passwordHash,omitempty"`
 }
 
 func (s *Server) userView(u userDoc) userView {
 	pc, _ := findPhoneCountry(u.PhoneCountryID)
-	v := userView{
+	v := userView{User: wire.User{
 		ID:                  u.ID,
 		Created:             u.Created,
 		Email:               u.Email,
@@ -43,11 +33,11 @@ func (s *Server) userView(u userDoc) userView {
 		SubscribeBlog:       u.SubscribeBlog,
 		SubscribeHowto:      u.SubscribeHowto,
 		SubscribeOnboarding: u.SubscribeOnboarding,
-		PhoneCountry:        pc,
+		PhoneCountry:        wire.PhoneCountry(pc),
 		PhoneNumber:         u.PhoneNumber,
 		PhoneExtension:      u.PhoneExtension,
 		Timezone:            u.Timezone,
-	}
+	}}
 	if s.is(fUserIDAsString) {
 		v.ID = fmt.Sprint(u.ID)
 	}
