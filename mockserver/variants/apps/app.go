@@ -112,20 +112,18 @@ var appServers = []variants.Server{
 		Rule:   "2.3, 8",
 		Origin: variants.BuiltIn,
 		Why:    "§2.3, §8: writeKey and the marketapp hash are hexadecimal; the letter case is not specified",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, _ int, v any) (any, bool) {
-				changed := false
-				rewrite.EachObject(v, func(key string, o map[string]any) {
-					if s, ok := o["writeKey"].(string); ok {
-						o["writeKey"], changed = strings.ToUpper(s), true
-					}
-					if s, ok := o["hash"].(string); ok && key == "marketapp" {
-						o["hash"], changed = strings.ToUpper(s), true
-					}
-				})
-				return v, changed
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, _ int, v any) (any, bool) {
+			changed := false
+			rewrite.EachObject(v, func(key string, o map[string]any) {
+				if s, ok := o["writeKey"].(string); ok {
+					o["writeKey"], changed = strings.ToUpper(s), true
+				}
+				if s, ok := o["hash"].(string); ok && key == "marketapp" {
+					o["hash"], changed = strings.ToUpper(s), true
+				}
 			})
-		},
+			return v, changed
+		}),
 	},
 	{
 		Name:   "platforms-elsewhere",

@@ -29,25 +29,23 @@ var checkServers = []variants.Server{
 		Name: "apps-name-required-with-hash", Area: variants.Apps, Rule: "4.2, 7.3",
 		Why:    "POST /apps requires name even when marketapp.hash is given, refusing it with InvalidName.",
 		Origin: variants.BlindAudit2("caught"),
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Validating(next, hit, variants.Rule{
-				Applies: func(r *http.Request, p variants.Path) bool {
-					return r.Method == http.MethodPost && p.Resource == "apps" && p.ID == ""
-				},
-				Owns: []string{"name"},
-				Check: func(_ *http.Request, body map[string]any) []variants.FieldError {
-					if _, hash := variants.BodyPath(body, "marketapp.hash"); !hash {
-						return nil
-					}
-					if s, ok := variants.Str(body, "name"); ok && strings.TrimSpace(s) != "" {
-						return nil
-					}
-					return []variants.FieldError{{FieldName: "name", Error: pricing.CodeInvalidName.String(), Message: "name is required."}}
-				},
-				Fix:    func(body map[string]any) { body["name"] = "App" },
-				Broken: map[string]any{"name": strings.Repeat("x", 256)},
-			})
-		},
+		Wrap: variants.Validates(variants.Rule{
+			Applies: func(r *http.Request, p variants.Path) bool {
+				return r.Method == http.MethodPost && p.Resource == "apps" && p.ID == ""
+			},
+			Owns: []string{"name"},
+			Check: func(_ *http.Request, body map[string]any) []variants.FieldError {
+				if _, hash := variants.BodyPath(body, "marketapp.hash"); !hash {
+					return nil
+				}
+				if s, ok := variants.Str(body, "name"); ok && strings.TrimSpace(s) != "" {
+					return nil
+				}
+				return []variants.FieldError{{FieldName: "name", Error: pricing.CodeInvalidName.String(), Message: "name is required."}}
+			},
+			Fix:    func(body map[string]any) { body["name"] = "App" },
+			Broken: map[string]any{"name": strings.Repeat("x", 256)},
+		}),
 	},
 	{
 		Name: "apps-platform-name-lowercase", Area: variants.Apps, Rule: "2.3",
@@ -79,21 +77,19 @@ var checkServers = []variants.Server{
 		Name: "apps-missing-name-code", Area: variants.Apps, Rule: "7.3",
 		Why:    "POST /apps with neither a hash nor a name is refused with the code InvalidAppName instead of InvalidName.",
 		Origin: variants.BlindAudit2("caught"),
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
-				changed := false
-				variants.EditErrors(a, func(errs []any) (any, bool) {
-					for _, e := range errs {
-						if o := variants.Obj(e); o["fieldName"] == "name" && o["error"] == pricing.CodeInvalidName.String() {
-							o["error"] = "InvalidAppName"
-							changed = true
-						}
+		Wrap: variants.EditAnswersWhen(variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
+			changed := false
+			variants.EditErrors(a, func(errs []any) (any, bool) {
+				for _, e := range errs {
+					if o := variants.Obj(e); o["fieldName"] == "name" && o["error"] == pricing.CodeInvalidName.String() {
+						o["error"] = "InvalidAppName"
+						changed = true
 					}
-					return errs, changed
-				})
-				return changed
+				}
+				return errs, changed
 			})
-		},
+			return changed
+		}),
 	},
 	{
 		Name: "apps-nextplan-ignored", Area: variants.Apps, Rule: "4.2",

@@ -170,20 +170,18 @@ var createServers = []variants.Server{
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: POST /apps: InvalidName "No app name was provided (the case where neither a marketapp hash nor a name is given)"; it is answered as InvalidMarketappHash on marketapp.hash`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					changed := false
-					for _, e := range errs {
-						if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidName.String() {
-							o["error"], o["fieldName"] = pricing.CodeInvalidMarketappHash.String(), "marketapp.hash"
-							changed = true
-						}
+		Wrap: variants.EditAnswersWhen(variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				changed := false
+				for _, e := range errs {
+					if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidName.String() {
+						o["error"], o["fieldName"] = pricing.CodeInvalidMarketappHash.String(), "marketapp.hash"
+						changed = true
 					}
-					return errs, changed
-				})
+				}
+				return errs, changed
 			})
-		},
+		}),
 	},
 	{
 		Name:   "nextplan-ignored",
@@ -214,10 +212,7 @@ var createServers = []variants.Server{
 		Origin: variants.BuiltIn,
 		Why: "§4.2: platform.id is \"used when marketapp.hash is not given\", and \"Further validation codes for " +
 			"POST /apps ... not shown\": this target refuses a platform.id that contradicts the marketplace app's platform",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			apps, clients := platformRule("", postTo("apps")), platformRule("app.", postTo("clients"))
-			return variants.Validating(variants.Validating(next, hit, clients), hit, apps)
-		},
+		Wrap: variants.Validates(platformRule("", postTo("apps")), platformRule("app.", postTo("clients"))),
 	},
 	{
 		Name:   "apps-from-a-store-only",
@@ -228,10 +223,7 @@ var createServers = []variants.Server{
 		Why: "§1: \"An app is created from a marketplace app ... Creating an app that does not exist in a store is not supported " +
 			"through the API\": this target refuses a body with a name and no marketapp hash (400 on marketapp.hash), although §4.2 " +
 			"describes name and platform.id; a body with neither still answers InvalidName (§7.3)",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			apps, clients := storeOnlyRule("", postTo("apps")), storeOnlyRule("app.", postTo("clients"))
-			return variants.Validating(variants.Validating(next, hit, clients), hit, apps)
-		},
+		Wrap: variants.Validates(storeOnlyRule("", postTo("apps")), storeOnlyRule("app.", postTo("clients"))),
 	},
 	{
 		Name:   "nextplan-deferred",
@@ -242,17 +234,15 @@ var createServers = []variants.Server{
 		Why: "§4.2: nextplan.id is the ID of the subscription plan, the next one; §2.3's flags are the plan the app is on: this " +
 			"target starts every app on the lite plan and moves it to its next plan later, and its profile says so (plans 1:lite,2:lite,3:lite)",
 		Profile: map[string]string{"plans": "1:lite,2:lite,3:lite"},
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(r *http.Request, status int, v any) (any, bool) {
-				p, isAPI := variants.Parse(r.URL.Path)
-				app, ok := v.(map[string]any)
-				if r.Method != http.MethodPost || !isAPI || p.Resource != "apps" || status != http.StatusOK || !ok {
-					return v, false
-				}
-				app["plan"] = map[string]any{"isLite": true, "isPro": false, "isDynamic": false, "needBilling": false}
-				return v, true
-			})
-		},
+		Wrap: variants.EditJSONAnswers(func(r *http.Request, status int, v any) (any, bool) {
+			p, isAPI := variants.Parse(r.URL.Path)
+			app, ok := v.(map[string]any)
+			if r.Method != http.MethodPost || !isAPI || p.Resource != "apps" || status != http.StatusOK || !ok {
+				return v, false
+			}
+			app["plan"] = map[string]any{"isLite": true, "isPro": false, "isDynamic": false, "needBilling": false}
+			return v, true
+		}),
 	},
 	{
 		Name:   "unknown-marketapp-404",
@@ -336,7 +326,7 @@ func oneAppPerMarketapp(next http.Handler, hit func()) http.Handler {
 	putUser := func(r *http.Request, p variants.Path) bool {
 		return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
 	}
-	checked := variants.Validating(variants.Validating(variants.Validating(next, hit, rule("", postTo("apps"))), hit, rule("app.", postTo("clients"))), hit, rule("client.app.", putUser))
+	checked := variants.Validates(rule("client.app.", putUser), rule("app.", postTo("clients")), rule("", postTo("apps")))(next, hit)
 	// Learn the hash of every app created.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := variants.DecodeObject(variants.PeekBody(r))

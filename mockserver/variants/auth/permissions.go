@@ -44,18 +44,16 @@ var permissionsServers = []variants.Server{
 		Rule:   "5, 7.2",
 		Origin: variants.BuiltIn,
 		Why:    "§5, §7.2: 403 and 404 are both named and their order is not; an implementation may refuse a caller before it looks the id up",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
-				r := a.Request
-				p, ok := variants.Parse(r.URL.Path)
-				if r.Method != http.MethodPut || a.Status != http.StatusNotFound || !ok ||
-					(p.Resource != "users" && p.Resource != "clients") || p.Rest != "" || !variants.PlainID.MatchString(p.ID) {
-					return false
-				}
-				variants.SetError(a, http.StatusForbidden, pricing.CodeForbidden.String(), "You may not modify this resource.")
-				return true
-			})
-		},
+		Wrap: variants.EditAnswersWhen(variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
+			r := a.Request
+			p, ok := variants.Parse(r.URL.Path)
+			if r.Method != http.MethodPut || a.Status != http.StatusNotFound || !ok ||
+				(p.Resource != "users" && p.Resource != "clients") || p.Rest != "" || !variants.PlainID.MatchString(p.ID) {
+				return false
+			}
+			variants.SetError(a, http.StatusForbidden, pricing.CodeForbidden.String(), "You may not modify this resource.")
+			return true
+		}),
 	},
 	{
 		Name:   "unknown-client-403",

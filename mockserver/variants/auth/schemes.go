@@ -64,16 +64,14 @@ var schemesServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: the Authorization header carries "api-key <API_KEY>"; a bare key is not authenticated correctly and must get 401`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, _ map[string]any) bool {
-				v := r.Header.Get("Authorization")
-				if v == "" || strings.Contains(v, " ") {
-					return false
-				}
-				r.Header.Set("Authorization", "api-key "+v)
-				return true
-			})
-		},
+		Wrap: variants.EditRequests(func(r *http.Request, _ map[string]any) bool {
+			v := r.Header.Get("Authorization")
+			if v == "" || strings.Contains(v, " ") {
+				return false
+			}
+			r.Header.Set("Authorization", "api-key "+v)
+			return true
+		}),
 	},
 	{
 		Name:   "bearer-session-token",
@@ -81,17 +79,15 @@ var schemesServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§5: the session token goes in the header "session-token" or the query argument "sessionToken"; "Authorization: Bearer <token>" is not a scheme of the spec and must get 401`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, _ map[string]any) bool {
-				v := r.Header.Get("Authorization")
-				if len(v) < 7 || !strings.EqualFold(v[:7], "bearer ") {
-					return false
-				}
-				r.Header.Del("Authorization")
-				r.Header.Set("session-token", strings.TrimSpace(v[7:]))
-				return true
-			})
-		},
+		Wrap: variants.EditRequests(func(r *http.Request, _ map[string]any) bool {
+			v := r.Header.Get("Authorization")
+			if len(v) < 7 || !strings.EqualFold(v[:7], "bearer ") {
+				return false
+			}
+			r.Header.Del("Authorization")
+			r.Header.Set("session-token", strings.TrimSpace(v[7:]))
+			return true
+		}),
 	},
 	{
 		Name:   "api-key-in-session-token-header",
@@ -99,17 +95,15 @@ var schemesServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: the "session-token" header carries a session token obtained by POST /sessions, not an API key ("Authorization: api-key <API_KEY>"); an API key there is not authenticated correctly (401)`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, _ map[string]any) bool {
-				v := r.Header.Get("session-token")
-				if v == "" || variants.SessionToken.MatchString(v) || r.Header.Get("Authorization") != "" {
-					return false
-				}
-				r.Header.Del("session-token")
-				r.Header.Set("Authorization", "api-key "+v)
-				return true
-			})
-		},
+		Wrap: variants.EditRequests(func(r *http.Request, _ map[string]any) bool {
+			v := r.Header.Get("session-token")
+			if v == "" || variants.SessionToken.MatchString(v) || r.Header.Get("Authorization") != "" {
+				return false
+			}
+			r.Header.Del("session-token")
+			r.Header.Set("Authorization", "api-key "+v)
+			return true
+		}),
 	},
 	{
 		Name:   "query-session-token-ignored",
@@ -117,17 +111,15 @@ var schemesServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: the token is sent "either in the header session-token ... or in the query-string argument sessionToken=<SESSION_TOKEN>"; the query form is ignored (401)`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, _ map[string]any) bool {
-				q := r.URL.Query()
-				if !q.Has("sessionToken") {
-					return false
-				}
-				q.Del("sessionToken")
-				r.URL.RawQuery = q.Encode()
-				return true
-			})
-		},
+		Wrap: variants.EditRequests(func(r *http.Request, _ map[string]any) bool {
+			q := r.URL.Query()
+			if !q.Has("sessionToken") {
+				return false
+			}
+			q.Del("sessionToken")
+			r.URL.RawQuery = q.Encode()
+			return true
+		}),
 	},
 	{
 		Name:   "session-header-ignored-on-put-clients",
@@ -135,15 +127,13 @@ var schemesServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: a session token in the "session-token" header authenticates every endpoint; PUT /clients/:clientId forgets it and answers 401`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, _ map[string]any) bool {
-				if _, ok := variants.At(r, "PUT", "/clients/*"); !ok || r.Header.Get("session-token") == "" {
-					return false
-				}
-				r.Header.Del("session-token")
-				return true
-			})
-		},
+		Wrap: variants.EditRequests(func(r *http.Request, _ map[string]any) bool {
+			if _, ok := variants.At(r, "PUT", "/clients/*"); !ok || r.Header.Get("session-token") == "" {
+				return false
+			}
+			r.Header.Del("session-token")
+			return true
+		}),
 	},
 	{
 		Name:   "api-key-in-query-accepted",
@@ -151,15 +141,13 @@ var schemesServers = []variants.Server{
 		Rule:   "5",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§5: the API key is sent in the header "Authorization: api-key <API_KEY>"; a request carrying it only as ?apiKey= is not authenticated correctly and must get 401`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Requests(next, hit, func(r *http.Request, _ map[string]any) bool {
-				k := r.URL.Query().Get("apiKey")
-				if k == "" || r.Header.Get("Authorization") != "" {
-					return false
-				}
-				r.Header.Set("Authorization", "api-key "+k)
-				return true
-			})
-		},
+		Wrap: variants.EditRequests(func(r *http.Request, _ map[string]any) bool {
+			k := r.URL.Query().Get("apiKey")
+			if k == "" || r.Header.Get("Authorization") != "" {
+				return false
+			}
+			r.Header.Set("Authorization", "api-key "+k)
+			return true
+		}),
 	},
 }

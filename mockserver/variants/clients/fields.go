@@ -159,16 +159,15 @@ var fieldsServers = []variants.Server{
 			"address_line1": "Unter den Linden 1", "address_line2": "Aufgang B", "address_city": "Berlin",
 			"address_postcode": "10117", "address_country": "Germany", "vat": "DE123456789",
 		},
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			clients := addressRule("", func(r *http.Request, p variants.Path) bool {
+		Wrap: variants.Validates(
+			addressRule("", func(r *http.Request, p variants.Path) bool {
 				return p.Resource == "clients" && p.Rest == "" &&
 					((r.Method == http.MethodPost && p.ID == "") || (r.Method == http.MethodPut && p.ID != ""))
-			})
-			users := addressRule("client.", func(r *http.Request, p variants.Path) bool {
+			}),
+			addressRule("client.", func(r *http.Request, p variants.Path) bool {
 				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-			})
-			return variants.Validating(variants.Validating(next, hit, users), hit, clients)
-		},
+			}),
+		),
 	},
 	{
 		Name:   "currency-lowercase",
@@ -177,17 +176,15 @@ var fieldsServers = []variants.Server{
 		Rule:   "2.2",
 		Origin: variants.BuiltIn,
 		Why:    "§2.2: currency.code is a three-letter alphabetic code, a string of letters; the case is not specified",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, _ int, v any) (any, bool) {
-				changed := false
-				rewrite.EachObject(v, func(key string, o map[string]any) {
-					if s, ok := o["code"].(string); ok && (key == "currency" || key == "currencies") {
-						o["code"], changed = strings.ToLower(s), true
-					}
-				})
-				return v, changed
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, _ int, v any) (any, bool) {
+			changed := false
+			rewrite.EachObject(v, func(key string, o map[string]any) {
+				if s, ok := o["code"].(string); ok && (key == "currency" || key == "currencies") {
+					o["code"], changed = strings.ToLower(s), true
+				}
 			})
-		},
+			return v, changed
+		}),
 	},
 	{
 		Name:   "optional-fields-omitted",
@@ -197,23 +194,21 @@ var fieldsServers = []variants.Server{
 		Origin: variants.BuiltIn,
 		Why: "§2: \"`optional` means the field may be omitted\"; §2.2: addressLine2 and vat are \"optional String\" " +
 			"(this target never answers them)",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, _ int, v any) (any, bool) {
-				changed := false
-				rewrite.EachObject(v, func(_ string, o map[string]any) {
-					if _, client := o["addressLine1"]; !client {
-						return
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, _ int, v any) (any, bool) {
+			changed := false
+			rewrite.EachObject(v, func(_ string, o map[string]any) {
+				if _, client := o["addressLine1"]; !client {
+					return
+				}
+				for _, k := range []string{"addressLine2", "vat"} {
+					if _, ok := o[k]; ok {
+						delete(o, k)
+						changed = true
 					}
-					for _, k := range []string{"addressLine2", "vat"} {
-						if _, ok := o[k]; ok {
-							delete(o, k)
-							changed = true
-						}
-					}
-				})
-				return v, changed
+				}
 			})
-		},
+			return v, changed
+		}),
 	},
 	{
 		Name:   "vat-of-255-refused",

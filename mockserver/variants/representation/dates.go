@@ -70,22 +70,20 @@ var datesServers = []variants.Server{
 		Origin: variants.BuiltIn,
 		Why: "§2.1-§2.3: created, passwordLastChanged and createdDate are each an \"ISO 8601 date\"; only §2.4's session " +
 			"created is a \"date-time\": this target answers calendar dates (2026-01-02) but for sessions",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(r *http.Request, _ int, v any) (any, bool) {
-				if p, ok := variants.Parse(r.URL.Path); !ok || p.Resource == "sessions" {
-					return v, false
-				}
-				changed := false
-				rewrite.EachObject(v, func(_ string, o map[string]any) {
-					for _, k := range []string{"created", "createdDate", "passwordLastChanged"} {
-						if s, ok := o[k].(string); ok && variants.RFC3339Z.MatchString(s) {
-							o[k], changed = s[:len("2006-01-02")], true
-						}
+		Wrap: variants.EditJSONAnswers(func(r *http.Request, _ int, v any) (any, bool) {
+			if p, ok := variants.Parse(r.URL.Path); !ok || p.Resource == "sessions" {
+				return v, false
+			}
+			changed := false
+			rewrite.EachObject(v, func(_ string, o map[string]any) {
+				for _, k := range []string{"created", "createdDate", "passwordLastChanged"} {
+					if s, ok := o[k].(string); ok && variants.RFC3339Z.MatchString(s) {
+						o[k], changed = s[:len("2006-01-02")], true
 					}
-				})
-				return v, changed
+				}
 			})
-		},
+			return v, changed
+		}),
 	},
 	{
 		Name:   "legal-dates-with-milliseconds",

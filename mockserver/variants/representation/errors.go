@@ -68,16 +68,14 @@ var errorsServers = []variants.Server{
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: "A 400 response ... has a body that is a JSON array"; a 400 with a single error answers the bare error object`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					if len(errs) != 1 {
-						return errs, false
-					}
-					return errs[0], true
-				})
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				if len(errs) != 1 {
+					return errs, false
+				}
+				return errs[0], true
 			})
-		},
+		}),
 	},
 	{
 		Name:   "errors-without-message-on-post-apps",
@@ -85,18 +83,16 @@ var errorsServers = []variants.Server{
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: each element of a 400 array has fieldName, error and message; POST /apps leaves message out`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					for _, e := range errs {
-						if o, ok := e.(map[string]any); ok {
-							delete(o, "message")
-						}
+		Wrap: variants.EditAnswersWhen(variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				for _, e := range errs {
+					if o, ok := e.(map[string]any); ok {
+						delete(o, "message")
 					}
-					return errs, len(errs) > 0
-				})
+				}
+				return errs, len(errs) > 0
 			})
-		},
+		}),
 	},
 	{
 		Name:   "error-code-key-on-put-clients",
@@ -104,19 +100,17 @@ var errorsServers = []variants.Server{
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: the error code of a 400 element is in the field "error"; PUT /clients names it "code"`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PutClient, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					for _, e := range errs {
-						if o, ok := e.(map[string]any); ok {
-							o["code"] = o["error"]
-							delete(o, "error")
-						}
+		Wrap: variants.EditAnswersWhen(variants.PutClient, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				for _, e := range errs {
+					if o, ok := e.(map[string]any); ok {
+						o["code"] = o["error"]
+						delete(o, "error")
 					}
-					return errs, len(errs) > 0
-				})
+				}
+				return errs, len(errs) > 0
 			})
-		},
+		}),
 	},
 	{
 		Name:   "validation-422-on-post-clients",
@@ -133,22 +127,20 @@ var errorsServers = []variants.Server{
 		Rule:   "7.1, 7.3",
 		Origin: variants.BuiltIn,
 		Why:    "§7.1, §7.3: a 400 is an array of {fieldName, error, message}; the order, the message texts and further members are not specified",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, status int, v any) (any, bool) {
-				errs, ok := v.([]any)
-				if status != http.StatusBadRequest || !ok {
-					return v, false
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
+			errs, ok := v.([]any)
+			if status != http.StatusBadRequest || !ok {
+				return v, false
+			}
+			slices.Reverse(errs)
+			for i, e := range errs {
+				if o, ok := e.(map[string]any); ok {
+					o["message"] = fmt.Sprintf("Problem %d of %d with this request.", i+1, len(errs))
+					o["x-detail"] = map[string]any{"index": i}
 				}
-				slices.Reverse(errs)
-				for i, e := range errs {
-					if o, ok := e.(map[string]any); ok {
-						o["message"] = fmt.Sprintf("Problem %d of %d with this request.", i+1, len(errs))
-						o["x-detail"] = map[string]any{"index": i}
-					}
-				}
-				return errs, true
-			})
-		},
+			}
+			return errs, true
+		}),
 	},
 	{
 		Name:   "errors-two-per-field",
@@ -158,20 +150,18 @@ var errorsServers = []variants.Server{
 		Origin: variants.FaultClasses,
 		Why: "§7.1: each element names \"the offending body field\"; the spec does not say that a field has one element: " +
 			"this target answers a second element, with a code of its own, for every field it names",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, status int, v any) (any, bool) {
-				errs, ok := v.([]any)
-				if status != http.StatusBadRequest || !ok {
-					return v, false
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
+			errs, ok := v.([]any)
+			if status != http.StatusBadRequest || !ok {
+				return v, false
+			}
+			for _, e := range slices.Clone(errs) {
+				if o, ok := e.(map[string]any); ok && o["fieldName"] != "" {
+					errs = append(errs, map[string]any{"fieldName": o["fieldName"], "error": "SeeAbove", "message": "This field has another problem too."})
 				}
-				for _, e := range slices.Clone(errs) {
-					if o, ok := e.(map[string]any); ok && o["fieldName"] != "" {
-						errs = append(errs, map[string]any{"fieldName": o["fieldName"], "error": "SeeAbove", "message": "This field has another problem too."})
-					}
-				}
-				return errs, len(errs) > 0
-			})
-		},
+			}
+			return errs, len(errs) > 0
+		}),
 	},
 	{
 		Name:   "nested-fieldnames-bracketed",
@@ -180,24 +170,22 @@ var errorsServers = []variants.Server{
 		Rule:   "7.1",
 		Origin: variants.BuiltIn,
 		Why:    "§7.1: fieldName is the \"Name of the offending body field\"; how a nested field is named is not shown (here app[marketapp][hash])",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, status int, v any) (any, bool) {
-				errs, ok := v.([]any)
-				if status != http.StatusBadRequest || !ok {
-					return v, false
-				}
-				changed := false
-				for _, e := range errs {
-					if o, ok := e.(map[string]any); ok {
-						if f, ok := o["fieldName"].(string); ok && strings.Contains(f, ".") {
-							parts := strings.Split(f, ".")
-							o["fieldName"], changed = parts[0]+"["+strings.Join(parts[1:], "][")+"]", true
-						}
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
+			errs, ok := v.([]any)
+			if status != http.StatusBadRequest || !ok {
+				return v, false
+			}
+			changed := false
+			for _, e := range errs {
+				if o, ok := e.(map[string]any); ok {
+					if f, ok := o["fieldName"].(string); ok && strings.Contains(f, ".") {
+						parts := strings.Split(f, ".")
+						o["fieldName"], changed = parts[0]+"["+strings.Join(parts[1:], "][")+"]", true
 					}
 				}
-				return v, changed
-			})
-		},
+			}
+			return v, changed
+		}),
 	},
 	{
 		Name:   "legal-other-error-messages",
@@ -206,24 +194,22 @@ var errorsServers = []variants.Server{
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§7.1: message is "Human-readable text", free; every error element has a message of its own wording`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status < 400 {
-					return false
-				}
-				return a.EditJSON(func(v any) (any, bool) {
-					errs, ok := v.([]any)
-					for _, e := range errs {
-						if o := variants.Obj(e); o != nil {
-							f, _ := variants.Str(o, "fieldName")
-							c, _ := variants.Str(o, "error")
-							o["message"] = "Request refused (" + c + ") " + f
-						}
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			if a.Status < 400 {
+				return false
+			}
+			return a.EditJSON(func(v any) (any, bool) {
+				errs, ok := v.([]any)
+				for _, e := range errs {
+					if o := variants.Obj(e); o != nil {
+						f, _ := variants.Str(o, "fieldName")
+						c, _ := variants.Str(o, "error")
+						o["message"] = "Request refused (" + c + ") " + f
 					}
-					return v, ok && len(errs) > 0
-				})
+				}
+				return v, ok && len(errs) > 0
 			})
-		},
+		}),
 	},
 	{
 		Name:   "legal-errors-last-field-first",
@@ -232,20 +218,18 @@ var errorsServers = []variants.Server{
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§7.1: a 400 body is a JSON array of errors; the spec fixes no order of its elements, so they are answered last field first`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					if len(errs) < 2 {
-						return errs, false
-					}
-					out := make([]any, len(errs))
-					for i, e := range errs {
-						out[len(errs)-1-i] = e
-					}
-					return out, true
-				})
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				if len(errs) < 2 {
+					return errs, false
+				}
+				out := make([]any, len(errs))
+				for i, e := range errs {
+					out[len(errs)-1-i] = e
+				}
+				return out, true
 			})
-		},
+		}),
 	},
 	{
 		Name:   "legal-non-400-errors-as-object",
@@ -254,21 +238,19 @@ var errorsServers = []variants.Server{
 		Rule:   "7.1, 7.2",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§7.1 gives the shape of "A 400 response" only; the bodies of 401, 403 and 404 (§7.2) are not specified, so they answer one object {"error", "message"}`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusUnauthorized && a.Status != http.StatusForbidden && a.Status != http.StatusNotFound {
-					return false
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			if a.Status != http.StatusUnauthorized && a.Status != http.StatusForbidden && a.Status != http.StatusNotFound {
+				return false
+			}
+			return a.EditJSON(func(v any) (any, bool) {
+				errs, ok := v.([]any)
+				if !ok || len(errs) != 1 || variants.Obj(errs[0]) == nil {
+					return v, false
 				}
-				return a.EditJSON(func(v any) (any, bool) {
-					errs, ok := v.([]any)
-					if !ok || len(errs) != 1 || variants.Obj(errs[0]) == nil {
-						return v, false
-					}
-					o := variants.Obj(errs[0])
-					return map[string]any{"error": o["error"], "message": o["message"]}, true
-				})
+				o := variants.Obj(errs[0])
+				return map[string]any{"error": o["error"], "message": o["message"]}, true
 			})
-		},
+		}),
 	},
 }
 

@@ -63,24 +63,22 @@ var jsonServers = []variants.Server{
 		Rule:   "2.5",
 		Origin: variants.BuiltIn,
 		Why:    "§2.5: a wrapper may add properties such as a page number or the size of the result set; no section closes an object",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, status int, v any) (any, bool) {
-				if top, ok := v.(map[string]any); ok {
-					for _, m := range top {
-						if items, ok := m.([]any); ok {
-							top["page"], top["total"] = 1, len(items)
-							break
-						}
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
+			if top, ok := v.(map[string]any); ok {
+				for _, m := range top {
+					if items, ok := m.([]any); ok {
+						top["page"], top["total"] = 1, len(items)
+						break
 					}
 				}
-				changed := false
-				rewrite.EachObject(v, func(_ string, o map[string]any) {
-					o["x-extra"] = 1
-					changed = true
-				})
-				return v, changed
+			}
+			changed := false
+			rewrite.EachObject(v, func(_ string, o map[string]any) {
+				o["x-extra"] = 1
+				changed = true
 			})
-		},
+			return v, changed
+		}),
 	},
 	{
 		Name:   "content-type-plain-json",
@@ -89,15 +87,13 @@ var jsonServers = []variants.Server{
 		Rule:   "1",
 		Origin: variants.BuiltIn,
 		Why:    "§1: bodies are JSON; a charset parameter is not required (RFC 8259 JSON is UTF-8)",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
-				if mt, _, _ := mime.ParseMediaType(a.Header.Get("Content-Type")); mt != "application/json" || a.Header.Get("Content-Type") == mt {
-					return false
-				}
-				a.Header.Set("Content-Type", "application/json")
-				return true
-			})
-		},
+		Wrap: variants.EditAnswersWhen(variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
+			if mt, _, _ := mime.ParseMediaType(a.Header.Get("Content-Type")); mt != "application/json" || a.Header.Get("Content-Type") == mt {
+				return false
+			}
+			a.Header.Set("Content-Type", "application/json")
+			return true
+		}),
 	},
 	largeIDs("ids-large", 1000000, variants.BuiltIn,
 		"§2: ids are Numbers; their values are the server's (here the ids of users, clients, apps and sessions start at 1000001)"),
@@ -112,11 +108,9 @@ var jsonServers = []variants.Server{
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§1: "Request and response bodies are JSON": the order of an object's properties carries no meaning and the spec's tables fix none; every object answers its properties in alphabetical order`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				return a.EditJSON(func(v any) (any, bool) { return v, true })
-			})
-		},
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			return a.EditJSON(func(v any) (any, bool) { return v, true })
+		}),
 	},
 	{
 		Name:   "legal-pretty-json",
@@ -125,16 +119,14 @@ var jsonServers = []variants.Server{
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§1: "Request and response bodies are JSON"; white space between JSON tokens is not specified, so answers are indented`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				var out bytes.Buffer
-				if len(a.Body) == 0 || json.Indent(&out, a.Body, "", "  ") != nil {
-					return false
-				}
-				a.Body = out.Bytes()
-				return true
-			})
-		},
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			var out bytes.Buffer
+			if len(a.Body) == 0 || json.Indent(&out, a.Body, "", "  ") != nil {
+				return false
+			}
+			a.Body = out.Bytes()
+			return true
+		}),
 	},
 	{
 		Name:   "legal-plain-json-content-type",
@@ -143,15 +135,13 @@ var jsonServers = []variants.Server{
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§1: "Request and response bodies are JSON"; answers are typed application/json without the optional charset parameter (UTF-8 is JSON's default)`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				if !strings.HasPrefix(a.Header.Get("Content-Type"), "application/json;") {
-					return false
-				}
-				a.Header.Set("Content-Type", "application/json")
-				return true
-			})
-		},
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			if !strings.HasPrefix(a.Header.Get("Content-Type"), "application/json;") {
+				return false
+			}
+			a.Header.Set("Content-Type", "application/json")
+			return true
+		}),
 	},
 }
 

@@ -115,17 +115,15 @@ var loginServers = []variants.Server{
 		Origin: variants.BuiltIn,
 		Why: "§5: \"Request body of POST /sessions: not shown\"; §7.2: \"400 | Validation failure\": wrong credentials " +
 			"are a validation failure of the body here, not 401",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
-				r := a.Request
-				p, ok := variants.Parse(r.URL.Path)
-				if r.Method != http.MethodPost || !ok || p.Resource != "sessions" || a.Status != http.StatusUnauthorized {
-					return false
-				}
-				variants.SetError(a, http.StatusBadRequest, "InvalidCredentials", "The email address or the password is wrong.")
-				return true
-			})
-		},
+		Wrap: variants.EditAnswersWhen(variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
+			r := a.Request
+			p, ok := variants.Parse(r.URL.Path)
+			if r.Method != http.MethodPost || !ok || p.Resource != "sessions" || a.Status != http.StatusUnauthorized {
+				return false
+			}
+			variants.SetError(a, http.StatusBadRequest, "InvalidCredentials", "The email address or the password is wrong.")
+			return true
+		}),
 	},
 	{
 		Name:   "sessions-reused",

@@ -94,17 +94,15 @@ var leaksServers = []variants.Server{
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.1: "The password is never returned"; PUT /users that changes the password echoes it in the answer`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PutUser, func(a *rewrite.Answer, body map[string]any) bool {
-				pw, ok := variants.Str(body, "password")
-				if a.Status != http.StatusOK || !ok {
-					return false
-				}
-				return variants.EditObject(a, func(o map[string]any) bool {
-					o["password"] = pw
-					return true
-				})
+		Wrap: variants.EditAnswersWhen(variants.PutUser, func(a *rewrite.Answer, body map[string]any) bool {
+			pw, ok := variants.Str(body, "password")
+			if a.Status != http.StatusOK || !ok {
+				return false
+			}
+			return variants.EditObject(a, func(o map[string]any) bool {
+				o["password"] = pw
+				return true
 			})
-		},
+		}),
 	},
 }

@@ -65,20 +65,18 @@ var namesServers = []variants.Server{
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: a missing first name is InvalidFirstName; PUT /users names it InvalidLastName (copy-paste of the last-name check)`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					changed := false
-					for _, e := range errs {
-						if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidFirstName.String() {
-							o["error"] = pricing.CodeInvalidLastName.String()
-							changed = true
-						}
+		Wrap: variants.EditAnswersWhen(variants.PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				changed := false
+				for _, e := range errs {
+					if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidFirstName.String() {
+						o["error"] = pricing.CodeInvalidLastName.String()
+						changed = true
 					}
-					return errs, changed
-				})
+				}
+				return errs, changed
 			})
-		},
+		}),
 	},
 	{
 		Name:   "timezone-iana",
@@ -88,26 +86,24 @@ var namesServers = []variants.Server{
 		Origin: variants.BuiltIn,
 		Why: "§2.1: timezone is a \"Timezone name in the form Area/City\": this target takes only names of the IANA " +
 			"time zone database",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Validating(next, hit, variants.Rule{
-				Applies: func(r *http.Request, p variants.Path) bool {
-					return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-				},
-				Owns: []string{"timezone"},
-				Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
-					tz, ok := b["timezone"].(string)
-					if !ok || !strings.Contains(tz, "/") {
-						return nil // the mock's own rule answers these
-					}
-					if _, err := time.LoadLocation(tz); err != nil {
-						return []variants.FieldError{{FieldName: "timezone", Error: pricing.CodeInvalidTimezone.String(), Message: tz + " is not a time zone."}}
-					}
-					return nil
-				},
-				Fix:    func(b map[string]any) { b["timezone"] = "Europe/London" },
-				Broken: map[string]any{"timezone": ""},
-			})
-		},
+		Wrap: variants.Validates(variants.Rule{
+			Applies: func(r *http.Request, p variants.Path) bool {
+				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
+			},
+			Owns: []string{"timezone"},
+			Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
+				tz, ok := b["timezone"].(string)
+				if !ok || !strings.Contains(tz, "/") {
+					return nil // the mock's own rule answers these
+				}
+				if _, err := time.LoadLocation(tz); err != nil {
+					return []variants.FieldError{{FieldName: "timezone", Error: pricing.CodeInvalidTimezone.String(), Message: tz + " is not a time zone."}}
+				}
+				return nil
+			},
+			Fix:    func(b map[string]any) { b["timezone"] = "Europe/London" },
+			Broken: map[string]any{"timezone": ""},
+		}),
 	},
 }
 

@@ -134,34 +134,32 @@ var phoneServers = []variants.Server{
 		Origin: variants.BuiltIn,
 		Why: "§7.3: PUT /users/:userId answers InvalidPhoneNumber when \"No phone number was provided\" " +
 			"(and InvalidPhoneCountryId for the country): this target requires both in every body",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Validating(next, hit, variants.Rule{
-				Applies: func(r *http.Request, p variants.Path) bool {
-					return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-				},
-				Owns: []string{"phoneNumber", "phoneCountry.id"},
-				// The rule owns the two fields: when it refuses a body, the
-				// mock's errors on them are dropped, so it judges a value
-				// that is there as the mock does (an empty phone number is
-				// no phone number, 7.3), not only one that is missing.
-				Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
-					var errs []variants.FieldError
-					number, present := b["phoneNumber"]
-					if s, ok := number.(string); !present || !ok || strings.TrimSpace(s) == "" || utf8.RuneCountInString(s) > 255 {
-						errs = append(errs, variants.FieldError{FieldName: "phoneNumber", Error: pricing.CodeInvalidPhoneNumber.String(), Message: "No phone number was provided."})
-					}
-					if id, ok := variants.BodyPath(b, "phoneCountry.id"); !ok || !knownPhoneCountry(id) {
-						errs = append(errs, variants.FieldError{FieldName: "phoneCountry.id", Error: pricing.CodeInvalidPhoneCountryID.String(), Message: "No phone country was provided."})
-					}
-					return errs
-				},
-				Fix: func(b map[string]any) {
-					b["phoneNumber"] = "7700900123"
-					b["phoneCountry"] = map[string]any{"id": 1}
-				},
-				Broken: map[string]any{"phoneNumber": ""},
-			})
-		},
+		Wrap: variants.Validates(variants.Rule{
+			Applies: func(r *http.Request, p variants.Path) bool {
+				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
+			},
+			Owns: []string{"phoneNumber", "phoneCountry.id"},
+			// The rule owns the two fields: when it refuses a body, the
+			// mock's errors on them are dropped, so it judges a value
+			// that is there as the mock does (an empty phone number is
+			// no phone number, 7.3), not only one that is missing.
+			Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
+				var errs []variants.FieldError
+				number, present := b["phoneNumber"]
+				if s, ok := number.(string); !present || !ok || strings.TrimSpace(s) == "" || utf8.RuneCountInString(s) > 255 {
+					errs = append(errs, variants.FieldError{FieldName: "phoneNumber", Error: pricing.CodeInvalidPhoneNumber.String(), Message: "No phone number was provided."})
+				}
+				if id, ok := variants.BodyPath(b, "phoneCountry.id"); !ok || !knownPhoneCountry(id) {
+					errs = append(errs, variants.FieldError{FieldName: "phoneCountry.id", Error: pricing.CodeInvalidPhoneCountryID.String(), Message: "No phone country was provided."})
+				}
+				return errs
+			},
+			Fix: func(b map[string]any) {
+				b["phoneNumber"] = "7700900123"
+				b["phoneCountry"] = map[string]any{"id": 1}
+			},
+			Broken: map[string]any{"phoneNumber": ""},
+		}),
 	},
 }
 

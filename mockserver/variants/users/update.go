@@ -89,14 +89,12 @@ var updateServers = []variants.Server{
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: "Response 200: the user object of section 2.1"; PUT /users answers {"user": {...}} instead`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusOK {
-					return false
-				}
-				return a.EditJSON(func(v any) (any, bool) { return map[string]any{"user": v}, true })
-			})
-		},
+		Wrap: variants.EditAnswersWhen(variants.PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
+			if a.Status != http.StatusOK {
+				return false
+			}
+			return a.EditJSON(func(v any) (any, bool) { return map[string]any{"user": v}, true })
+		}),
 	},
 	{
 		Name:   "terms-unchecked-in-user-client",
