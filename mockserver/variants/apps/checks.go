@@ -13,7 +13,7 @@ import (
 // otherwise (2.3, 4.2, 7.3).
 var checkServers = []variants.Server{
 	{
-		Name: "apps-hash-trimmed", Area: variants.Apps, Rule: "2.3, 4.2, 8",
+		Name: "apps-hash-trimmed", Rule: "2.3, 4.2, 8",
 		Why:    "A marketapp.hash with white space around it is trimmed and accepted, though it is not 40 hexadecimal characters.",
 		Origin: variants.BlindAudit2("missed"),
 		Request: variants.EditBody(variants.PostApps, func(b map[string]any) bool {
@@ -26,7 +26,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "apps-name-required-with-hash", Area: variants.Apps, Rule: "4.2, 7.3",
+		Name: "apps-name-required-with-hash", Rule: "4.2, 7.3",
 		Why:    "POST /apps requires name even when marketapp.hash is given, refusing it with InvalidName.",
 		Origin: variants.BlindAudit2("caught"),
 		Wrap: variants.Validates(variants.Rule{
@@ -48,7 +48,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "apps-platform-name-lowercase", Area: variants.Apps, Rule: "2.3",
+		Name: "apps-platform-name-lowercase", Rule: "2.3",
 		Why:    "The app's platform.name is written in lower case (android, ios) instead of one of Android or iOS.",
 		Origin: variants.BlindAudit2("caught"),
 		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
@@ -61,7 +61,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "apps-write-key-uuid", Area: variants.Apps, Rule: "2.3",
+		Name: "apps-write-key-uuid", Rule: "2.3",
 		Why:    "writeKey is written as a dashed UUID (36 characters) instead of 32 hexadecimal characters.",
 		Origin: variants.BlindAudit2("caught"),
 		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
@@ -74,7 +74,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "apps-missing-name-code", Area: variants.Apps, Rule: "7.3",
+		Name: "apps-missing-name-code", Rule: "7.3",
 		Why:    "POST /apps with neither a hash nor a name is refused with the code InvalidAppName instead of InvalidName.",
 		Origin: variants.BlindAudit2("caught"),
 		Wrap: variants.EditAnswersWhen(variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
@@ -92,7 +92,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "apps-nextplan-ignored", Area: variants.Apps, Rule: "4.2",
+		Name: "apps-nextplan-ignored", Rule: "4.2",
 		Why:    "POST /apps ignores nextplan.id and always gives the app the default plan.",
 		Origin: variants.BlindAudit2("caught"),
 		Request: variants.EditBody(variants.PostApps, func(b map[string]any) bool {

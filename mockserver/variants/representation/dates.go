@@ -10,7 +10,7 @@ import (
 
 // Dates: ISO 8601, of events that just happened (1, 2).
 var datesServers = []variants.Server{
-	{Name: "dates-not-iso8601", Area: variants.Representation, Rule: "1", Why: "dates are in the HTTP format (Mon, 02 Jan 2006 15:04:05 GMT), not ISO 8601", Origin: variants.BuiltIn,
+	{Name: "dates-not-iso8601", Rule: "1", Why: "dates are in the HTTP format (Mon, 02 Jan 2006 15:04:05 GMT), not ISO 8601", Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			for _, k := range []string{"created", "createdDate", "passwordLastChanged"} {
 				if s, ok := o[k].(string); ok {
@@ -21,13 +21,13 @@ var datesServers = []variants.Server{
 			}
 		}),
 	},
-	{Name: "dates-an-hour-ahead", Area: variants.Representation, Rule: "2", Why: "every date is an hour ahead (a time zone's summer time applied twice), labelled Z", Origin: variants.Gate3,
+	{Name: "dates-an-hour-ahead", Rule: "2", Why: "every date is an hour ahead (a time zone's summer time applied twice), labelled Z", Origin: variants.Gate3,
 		Answer: variants.ShiftDates(func(t time.Time) time.Time { return t.Add(time.Hour) }),
 	},
-	{Name: "dates-local-time-as-utc", Area: variants.Representation, Rule: "2", Why: "every date is the server's local time (UTC-5) labelled Z: five hours off, consistent with itself", Origin: variants.Gate3,
+	{Name: "dates-local-time-as-utc", Rule: "2", Why: "every date is the server's local time (UTC-5) labelled Z: five hours off, consistent with itself", Origin: variants.Gate3,
 		Answer: variants.ShiftDates(func(t time.Time) time.Time { return t.Add(-5 * time.Hour) }),
 	},
-	{Name: "new-dates-epoch", Area: variants.Representation, Rule: "2", Why: "created, createdDate and passwordLastChanged of what a request makes or changes are 1970-01-01", Origin: variants.Gate3,
+	{Name: "new-dates-epoch", Rule: "2", Why: "created, createdDate and passwordLastChanged of what a request makes or changes are 1970-01-01", Origin: variants.Gate3,
 		Answer: func(a *rewrite.Answer) {
 			if a.Request.Method == http.MethodGet {
 				return
@@ -37,7 +37,6 @@ var datesServers = []variants.Server{
 	},
 	{
 		Name:   "dates-other-iso8601",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1, 2",
 		Origin: variants.BuiltIn,
@@ -64,7 +63,6 @@ var datesServers = []variants.Server{
 	},
 	{
 		Name:   "dates-calendar",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "2.1, 2.3, 2.4",
 		Origin: variants.BuiltIn,
@@ -87,7 +85,6 @@ var datesServers = []variants.Server{
 	},
 	{
 		Name:   "legal-dates-with-milliseconds",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),
@@ -96,7 +93,6 @@ var datesServers = []variants.Server{
 	},
 	{
 		Name:   "legal-dates-with-offset",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),

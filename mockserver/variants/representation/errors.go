@@ -14,10 +14,10 @@ import (
 
 // The error array of 7.1 and the codes of 7.3.
 var errorsServers = []variants.Server{
-	{Name: "error-body-object", Area: variants.Representation, Rule: "7.1", Why: `a 400 body is an object {"errors": [...]} instead of an array`, Origin: variants.BuiltIn,
+	{Name: "error-body-object", Rule: "7.1", Why: `a 400 body is an object {"errors": [...]} instead of an array`, Origin: variants.BuiltIn,
 		Answer: variants.OnBadRequest(func(errs []any) any { return map[string]any{"errors": errs} }),
 	},
-	{Name: "error-fieldname-missing", Area: variants.Representation, Rule: "7.1", Why: "the errors of a 400 have no fieldName", Origin: variants.BuiltIn,
+	{Name: "error-fieldname-missing", Rule: "7.1", Why: "the errors of a 400 have no fieldName", Origin: variants.BuiltIn,
 		Answer: variants.OnBadRequest(func(errs []any) any {
 			for _, e := range errs {
 				if o, ok := e.(map[string]any); ok {
@@ -27,7 +27,7 @@ var errorsServers = []variants.Server{
 			return errs
 		}),
 	},
-	{Name: "error-code-misspelt", Area: variants.Representation, Rule: "7.3", Why: "the code InvalidFirstName is answered as InvalidFirstname", Origin: variants.BuiltIn,
+	{Name: "error-code-misspelt", Rule: "7.3", Why: "the code InvalidFirstName is answered as InvalidFirstname", Origin: variants.BuiltIn,
 		Answer: variants.OnBadRequest(func(errs []any) any {
 			for _, e := range errs {
 				if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidFirstName.String() {
@@ -37,34 +37,33 @@ var errorsServers = []variants.Server{
 			return errs
 		}),
 	},
-	{Name: "only-first-error", Area: variants.Representation, Rule: "7.3", Why: "a 400 answers only the first of several errors", Origin: variants.BuiltIn,
+	{Name: "only-first-error", Rule: "7.3", Why: "a 400 answers only the first of several errors", Origin: variants.BuiltIn,
 		Answer: variants.OnBadRequest(func(errs []any) any { return errs[:min(len(errs), 1)] }),
 	},
-	{Name: "error-for-valid-field", Area: variants.Representation, Rule: "7.1", Why: "a 400 also has an element for a field that was valid (the validator reports the field after each offending one)", Origin: variants.FaultClasses,
+	{Name: "error-for-valid-field", Rule: "7.1", Why: "a 400 also has an element for a field that was valid (the validator reports the field after each offending one)", Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: namedFieldToo,
 	},
-	{Name: "error-message-empty", Area: variants.Representation, Rule: "7.1", Why: "the message of every error is an empty string", Origin: variants.FaultClasses,
+	{Name: "error-message-empty", Rule: "7.1", Why: "the message of every error is an empty string", Origin: variants.FaultClasses,
 		Answer: variants.OnErrors(func(e map[string]any) { e["message"] = "" }),
 	},
-	{Name: "error-message-not-string", Area: variants.Representation, Rule: "7.1", Why: `the message of every error is an object of translations ({"en": "..."}), not a string`, Origin: variants.FaultClasses,
+	{Name: "error-message-not-string", Rule: "7.1", Why: `the message of every error is an object of translations ({"en": "..."}), not a string`, Origin: variants.FaultClasses,
 		Answer: variants.OnErrors(func(e map[string]any) { e["message"] = map[string]any{"en": e["message"]} }),
 	},
-	{Name: "error-fieldname-empty", Area: variants.Representation, Rule: "7.1", Why: "the fieldName of every error is an empty string", Origin: variants.FaultClasses,
+	{Name: "error-fieldname-empty", Rule: "7.1", Why: "the fieldName of every error is an empty string", Origin: variants.FaultClasses,
 		Answer: variants.OnErrors(func(e map[string]any) { e["fieldName"] = "" }),
 	},
-	{Name: "error-fieldname-snake-case", Area: variants.Representation, Rule: "7.1", Why: "fieldName names another field than the body's: first_name for firstName", Origin: variants.FaultClasses,
+	{Name: "error-fieldname-snake-case", Rule: "7.1", Why: "fieldName names another field than the body's: first_name for firstName", Origin: variants.FaultClasses,
 		Answer: variants.OnErrors(func(e map[string]any) {
 			if f, ok := e["fieldName"].(string); ok {
 				e["fieldName"] = snakeCase(f)
 			}
 		}),
 	},
-	{Name: "error-fieldname-is-code", Area: variants.Representation, Rule: "7.1", Why: "fieldName and error are swapped: the field's name is in error, the code in fieldName", Origin: variants.FaultClasses,
+	{Name: "error-fieldname-is-code", Rule: "7.1", Why: "fieldName and error are swapped: the field's name is in error, the code in fieldName", Origin: variants.FaultClasses,
 		Answer: variants.OnErrors(func(e map[string]any) { e["fieldName"], e["error"] = e["error"], e["fieldName"] }),
 	},
 	{
 		Name:   "single-error-as-object",
-		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: "A 400 response ... has a body that is a JSON array"; a 400 with a single error answers the bare error object`,
@@ -79,7 +78,6 @@ var errorsServers = []variants.Server{
 	},
 	{
 		Name:   "errors-without-message-on-post-apps",
-		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: each element of a 400 array has fieldName, error and message; POST /apps leaves message out`,
@@ -96,7 +94,6 @@ var errorsServers = []variants.Server{
 	},
 	{
 		Name:   "error-code-key-on-put-clients",
-		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: the error code of a 400 element is in the field "error"; PUT /clients names it "code"`,
@@ -114,7 +111,6 @@ var errorsServers = []variants.Server{
 	},
 	{
 		Name:   "validation-422-on-post-clients",
-		Area:   variants.Representation,
 		Rule:   "7.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.2: a validation failure is 400; POST /clients answers it with 422 Unprocessable Entity`,
@@ -122,7 +118,6 @@ var errorsServers = []variants.Server{
 	},
 	{
 		Name:   "errors-reordered",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1, 7.3",
 		Origin: variants.BuiltIn,
@@ -144,7 +139,6 @@ var errorsServers = []variants.Server{
 	},
 	{
 		Name:   "errors-two-per-field",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
 		Origin: variants.FaultClasses,
@@ -165,7 +159,6 @@ var errorsServers = []variants.Server{
 	},
 	{
 		Name:   "nested-fieldnames-bracketed",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
 		Origin: variants.BuiltIn,
@@ -189,7 +182,6 @@ var errorsServers = []variants.Server{
 	},
 	{
 		Name:   "legal-other-error-messages",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("passed"),
@@ -213,7 +205,6 @@ var errorsServers = []variants.Server{
 	},
 	{
 		Name:   "legal-errors-last-field-first",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("passed"),
@@ -233,7 +224,6 @@ var errorsServers = []variants.Server{
 	},
 	{
 		Name:   "legal-non-400-errors-as-object",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1, 7.2",
 		Origin: variants.BlindAudit1("passed"),

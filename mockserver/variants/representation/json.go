@@ -15,7 +15,7 @@ import (
 
 // JSON bodies, ids, collections and statuses (1, 2, 2.5, 4).
 var jsonServers = []variants.Server{
-	{Name: "ids-as-strings", Area: variants.Representation, Rule: "2", Why: `ids are strings ("1") instead of numbers`, Origin: variants.BuiltIn,
+	{Name: "ids-as-strings", Rule: "2", Why: `ids are strings ("1") instead of numbers`, Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			for k, v := range o {
 				if n, ok := v.(json.Number); ok && (k == "id" || strings.HasSuffix(k, "Id")) {
@@ -24,10 +24,10 @@ var jsonServers = []variants.Server{
 			}
 		}),
 	},
-	{Name: "content-type-text", Area: variants.Representation, Rule: "1", Why: "answers are labelled text/plain instead of application/json", Origin: variants.BuiltIn,
+	{Name: "content-type-text", Rule: "1", Why: "answers are labelled text/plain instead of application/json", Origin: variants.BuiltIn,
 		Answer: func(a *rewrite.Answer) { a.Header.Set("Content-Type", "text/plain; charset=utf-8") },
 	},
-	{Name: "collection-bare-array", Area: variants.Representation, Rule: "2.5", Why: "a collection is answered as a bare array, not a wrapper object", Origin: variants.BuiltIn,
+	{Name: "collection-bare-array", Rule: "2.5", Why: "a collection is answered as a bare array, not a wrapper object", Origin: variants.BuiltIn,
 		Answer: func(a *rewrite.Answer) {
 			if a.Request.Method != http.MethodGet || a.Status != http.StatusOK {
 				return
@@ -46,10 +46,10 @@ var jsonServers = []variants.Server{
 			})
 		},
 	},
-	{Name: "json-quotes-unescaped", Area: variants.Representation, Rule: "1", Why: `a " inside a string is written unescaped, so the answer is not JSON`, Origin: variants.FaultClasses,
+	{Name: "json-quotes-unescaped", Rule: "1", Why: `a " inside a string is written unescaped, so the answer is not JSON`, Origin: variants.FaultClasses,
 		Answer: func(a *rewrite.Answer) { a.Body = bytes.ReplaceAll(a.Body, []byte(`\"`), []byte(`"`)) },
 	},
-	{Name: "post-answers-201", Area: variants.Representation, Rule: "4", Why: "a successful POST is answered 201 Created instead of 200", Origin: variants.BuiltIn,
+	{Name: "post-answers-201", Rule: "4", Why: "a successful POST is answered 201 Created instead of 200", Origin: variants.BuiltIn,
 		Answer: func(a *rewrite.Answer) {
 			if a.Request.Method == http.MethodPost && a.Status == http.StatusOK {
 				a.Status = http.StatusCreated
@@ -58,7 +58,6 @@ var jsonServers = []variants.Server{
 	},
 	{
 		Name:   "extra-fields",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "2.5",
 		Origin: variants.BuiltIn,
@@ -82,7 +81,6 @@ var jsonServers = []variants.Server{
 	},
 	{
 		Name:   "content-type-plain-json",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
 		Origin: variants.BuiltIn,
@@ -103,7 +101,6 @@ var jsonServers = []variants.Server{
 			"its neighbours' too"),
 	{
 		Name:   "legal-alphabetical-properties",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),
@@ -114,7 +111,6 @@ var jsonServers = []variants.Server{
 	},
 	{
 		Name:   "legal-pretty-json",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),
@@ -130,7 +126,6 @@ var jsonServers = []variants.Server{
 	},
 	{
 		Name:   "legal-plain-json-content-type",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),
@@ -151,7 +146,6 @@ var jsonServers = []variants.Server{
 func largeIDs(name string, offset int64, origin variants.Origin, why string) variants.Server {
 	return variants.Server{
 		Name:   name,
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "2",
 		Origin: origin,

@@ -13,15 +13,14 @@ import (
 
 // POST /sessions: who logs in, with what, and which user a token acts as (5).
 var loginServers = []variants.Server{
-	{Name: "wrong-password-accepted", Area: variants.Sessions, Rule: "5", Why: "POST /sessions accepts any password for a known email", Origin: variants.BuiltIn,
+	{Name: "wrong-password-accepted", Rule: "5", Why: "POST /sessions accepts any password for a known email", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.AnyPassword = true },
 	},
-	{Name: "session-token-acts-as-last-login", Area: variants.Sessions, Rule: "5", Why: "every session token acts as the user who logged in last", Origin: variants.FaultClasses,
+	{Name: "session-token-acts-as-last-login", Rule: "5", Why: "every session token acts as the user who logged in last", Origin: variants.FaultClasses,
 		Deviate: func(d *pricing.Deviations) { d.LastSessionWins = true },
 	},
 	{
 		Name:   "session-token-of-last-login",
-		Area:   variants.Sessions,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: a session obtained "with the credentials of the account to use" acts as that account; here every known token acts as the account of the latest login, so the first account's token becomes the second's after a second login`,
@@ -75,7 +74,6 @@ var loginServers = []variants.Server{
 	},
 	{
 		Name:   "plus-email-login-fails",
-		Area:   variants.Sessions,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: POST /sessions opens a session "with the credentials of the account"; a JSON login whose email has a plus sign (qa+tag@example.com, a valid address) is URL-decoded, the plus becomes a space and the login fails`,
@@ -90,7 +88,6 @@ var loginServers = []variants.Server{
 	},
 	{
 		Name:    "form-login-only",
-		Area:    variants.Sessions,
 		Legal:   true,
 		Rule:    "5",
 		Origin:  variants.BuiltIn,
@@ -100,7 +97,6 @@ var loginServers = []variants.Server{
 	},
 	{
 		Name:   "json-login-only",
-		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "5",
 		Origin: variants.BuiltIn,
@@ -109,7 +105,6 @@ var loginServers = []variants.Server{
 	},
 	{
 		Name:   "login-failure-400",
-		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "5, 7.2",
 		Origin: variants.BuiltIn,
@@ -127,7 +122,6 @@ var loginServers = []variants.Server{
 	},
 	{
 		Name:   "sessions-reused",
-		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "5",
 		Origin: variants.FaultClasses,
@@ -174,7 +168,6 @@ var loginServers = []variants.Server{
 	},
 	{
 		Name:   "legal-prefixed-session-tokens",
-		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "2.4, 5",
 		Origin: variants.BlindAudit1("passed"),

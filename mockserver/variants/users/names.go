@@ -14,20 +14,20 @@ import (
 
 // Names and timezone: limits in characters, unusual letters, the codes of 7.3 (2.1, 8).
 var namesServers = []variants.Server{
-	{Name: "firstname-limit-in-bytes", Area: variants.Users, Rule: "8", Why: "firstName is limited to 255 bytes of UTF-8, not 255 characters", Origin: variants.FaultClasses,
+	{Name: "firstname-limit-in-bytes", Rule: "8", Why: "firstName is limited to 255 bytes of UTF-8, not 255 characters", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, variants.OverBytes("firstName")),
 	},
-	{Name: "names-ascii-only", Area: variants.Users, Rule: "2.1", Why: "firstName and lastName refuse letters outside ASCII", Origin: variants.FaultClasses,
+	{Name: "names-ascii-only", Rule: "2.1", Why: "firstName and lastName refuse letters outside ASCII", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			return variants.RefuseIf(b, "firstName", "", notASCII) || variants.RefuseIf(b, "lastName", "", notASCII)
 		}),
 	},
-	{Name: "one-character-name-refused", Area: variants.Users, Rule: "7.3", Why: "a first name of one character is refused as not provided", Origin: variants.FaultClasses,
+	{Name: "one-character-name-refused", Rule: "7.3", Why: "a first name of one character is refused as not provided", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			return variants.RefuseIf(b, "firstName", "", func(s string) bool { return utf8.RuneCountInString(s) == 1 })
 		}),
 	},
-	{Name: "names-html-escaped", Area: variants.Users, Rule: "2.1", Why: "firstName and lastName are stored HTML-escaped (O&#39;Brien)", Origin: variants.FaultClasses,
+	{Name: "names-html-escaped", Rule: "2.1", Why: "firstName and lastName are stored HTML-escaped (O&#39;Brien)", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			changed := false
 			for _, k := range []string{"firstName", "lastName"} {
@@ -38,14 +38,13 @@ var namesServers = []variants.Server{
 			return changed
 		}),
 	},
-	{Name: "timezone-hyphen-refused", Area: variants.Users, Rule: "2.1", Why: "a timezone whose city has a hyphen (America/Port-au-Prince) is refused", Origin: variants.FaultClasses,
+	{Name: "timezone-hyphen-refused", Rule: "2.1", Why: "a timezone whose city has a hyphen (America/Port-au-Prince) is refused", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			return variants.RefuseIf(b, "timezone", "Invalid", func(s string) bool { return strings.Contains(s, "-") })
 		}),
 	},
 	{
 		Name:   "first-name-of-255-refused",
-		Area:   variants.Users,
 		Rule:   "4.1, 8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1/§8: firstName is ..255, "at most 255 characters long"; a first name of exactly 255 characters is refused (< 255 instead of <= 255)`,
@@ -53,7 +52,6 @@ var namesServers = []variants.Server{
 	},
 	{
 		Name:   "last-name-truncated",
-		Area:   variants.Users,
 		Rule:   "4.1, 8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1/§8: lastName is ..255; a longer last name is silently cut to 255 characters and accepted instead of refused with 400`,
@@ -61,7 +59,6 @@ var namesServers = []variants.Server{
 	},
 	{
 		Name:   "first-name-error-coded-last-name",
-		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: a missing first name is InvalidFirstName; PUT /users names it InvalidLastName (copy-paste of the last-name check)`,
@@ -80,7 +77,6 @@ var namesServers = []variants.Server{
 	},
 	{
 		Name:   "timezone-iana",
-		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "2.1",
 		Origin: variants.BuiltIn,

@@ -12,7 +12,7 @@ import (
 
 // PUT /users/:userId: what it answers, what it stores, the client it may create (2.1, 4.1).
 var updateServers = []variants.Server{
-	{Name: "update-answered-with-the-latest-record", Area: variants.Users, Rule: "4.1", Origin: variants.Invariants,
+	{Name: "update-answered-with-the-latest-record", Rule: "4.1", Origin: variants.Invariants,
 		Why: `§4.1: PUT /users "Response 200: the user object of section 2.1" it updated; this server answers with the user as it reads it back a moment after its write, so that of two updates at once each may be answered with the later one's record (one after the other, nothing shows it)`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -34,28 +34,28 @@ var updateServers = []variants.Server{
 			})
 		},
 	},
-	{Name: "user-without-passwordLastChanged", Area: variants.Users, Rule: "2.1", Why: "the user object has no passwordLastChanged", Origin: variants.BuiltIn,
+	{Name: "user-without-passwordLastChanged", Rule: "2.1", Why: "the user object has no passwordLastChanged", Origin: variants.BuiltIn,
 		Answer: variants.DropField("passwordLastChanged"),
 	},
-	{Name: "user-update-not-stored", Area: variants.Users, Rule: "4.1", Why: "PUT /users/:userId answers the new values but does not store them", Origin: variants.BuiltIn,
+	{Name: "user-update-not-stored", Rule: "4.1", Why: "PUT /users/:userId answers the new values but does not store them", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.UpdateNotStored = true },
 	},
-	{Name: "user-profile-not-stored", Area: variants.Users, Rule: "4.1", Why: "PUT /users/:userId answers the new names, subscribe flags and timezone but does not store them", Origin: variants.FaultClasses,
+	{Name: "user-profile-not-stored", Rule: "4.1", Why: "PUT /users/:userId answers the new names, subscribe flags and timezone but does not store them", Origin: variants.FaultClasses,
 		Deviate: func(d *pricing.Deviations) { d.UserProfileNotStored = true },
 	},
-	{Name: "user-created-changes-on-update", Area: variants.Users, Rule: "2.1", Why: "PUT /users/:userId answers created as the time of the update", Origin: variants.FaultClasses,
+	{Name: "user-created-changes-on-update", Rule: "2.1", Why: "PUT /users/:userId answers created as the time of the update", Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(variants.PutUser, func(o map[string]any) { o["created"] = variants.Now() }),
 	},
-	{Name: "refused-user-update-stores-names", Area: variants.Users, Rule: "4.1", Why: "a PUT /users/:userId answered 400 for one field still stores the valid first and last names it carried", Origin: variants.Gate3,
+	{Name: "refused-user-update-stores-names", Rule: "4.1", Why: "a PUT /users/:userId answered 400 for one field still stores the valid first and last names it carried", Origin: variants.Gate3,
 		Wrap: variants.StoreRefused("/users/*", variants.UserBody, func(b map[string]any) (map[string]any, bool) {
 			first, ok1 := variants.ValidText(b, "firstName")
 			last, ok2 := variants.ValidText(b, "lastName")
 			return map[string]any{"firstName": first, "lastName": last}, ok1 && ok2
 		})},
-	{Name: "put-users-client-dropped", Area: variants.Users, Rule: "4.1", Why: "PUT /users/:userId ignores client: answered 200, and no client is created", Origin: variants.FaultClasses,
+	{Name: "put-users-client-dropped", Rule: "4.1", Why: "PUT /users/:userId ignores client: answered 200, and no client is created", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool { return variants.Drop(b, "client") }),
 	},
-	{Name: "put-users-creates-client", Area: variants.Users, Rule: "4.1", Why: "PUT /users/:userId without a client creates one, as POST /users does", Origin: variants.FaultClasses,
+	{Name: "put-users-creates-client", Rule: "4.1", Why: "PUT /users/:userId without a client creates one, as POST /users does", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			if _, ok := b["client"]; ok {
 				return false
@@ -67,7 +67,6 @@ var updateServers = []variants.Server{
 	},
 	{
 		Name:   "user-id-as-string",
-		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.1: the user's id is a Number; PUT /users answers it as a string ("1")`,
@@ -85,7 +84,6 @@ var updateServers = []variants.Server{
 	},
 	{
 		Name:   "user-answer-wrapped",
-		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: "Response 200: the user object of section 2.1"; PUT /users answers {"user": {...}} instead`,
@@ -98,7 +96,6 @@ var updateServers = []variants.Server{
 	},
 	{
 		Name:   "terms-unchecked-in-user-client",
-		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    "§4.1: the client of PUT /users is created \"with the body of POST /clients\", whose terms \"must equal the literal `I agree`\"; the nested client's terms are not checked",
@@ -113,7 +110,6 @@ var updateServers = []variants.Server{
 	},
 	{
 		Name:   "user-client-errors-ignored",
-		Area:   variants.Users,
 		Rule:   "4.1, 7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1/§7.3: the client of PUT /users takes "the body of POST /clients", which answers 400 InvalidName without a name; PUT /users drops an invalid client and answers 200`,
@@ -148,7 +144,6 @@ var updateServers = []variants.Server{
 	},
 	{
 		Name:   "user-client-not-created",
-		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: client: "If provided, a client account is created too"; PUT /users ignores it and creates no client`,
@@ -158,7 +153,6 @@ var updateServers = []variants.Server{
 	},
 	{
 		Name:   "legal-extra-user-field",
-		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("passed"),
