@@ -61,6 +61,12 @@ func EditJSONAnswers(edit func(r *http.Request, status int, v any) (any, bool)) 
 	}
 }
 
+// EditObjects is a server that edits every object of every JSON answer,
+// depth first, with the key it sits under (Each); edit reports a change.
+func EditObjects(edit func(key string, o map[string]any) bool) func(http.Handler, func()) http.Handler {
+	return EditJSONAnswers(func(_ *http.Request, _ int, v any) (any, bool) { return v, Each(v, edit) })
+}
+
 // EditObject edits a JSON object answer; fn reports a change.
 func EditObject(a *rewrite.Answer, fn func(o map[string]any) bool) bool {
 	return a.EditJSON(func(v any) (any, bool) {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
-	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
@@ -16,11 +15,7 @@ var appServers = []variants.Server{
 		Answer: variants.DropField("writeKey"),
 	},
 	{Name: "writekey-uuid", Rule: "2.3", Why: "the writeKey is a hyphenated UUID, not 32 hexadecimal characters", Origin: variants.BuiltIn,
-		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if k, ok := o["writeKey"].(string); ok && len(k) == 32 {
-				o["writeKey"] = k[:8] + "-" + k[8:12] + "-" + k[12:16] + "-" + k[16:20] + "-" + k[20:]
-			}
-		}),
+		Answer: variants.OnObjects(func(_ string, o map[string]any) { dashedWriteKey(o) }),
 	},
 	{Name: "platform-name-lowercase", Rule: "2.3", Why: "platform.name is android or ios, not Android or iOS", Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
@@ -70,14 +65,7 @@ var appServers = []variants.Server{
 		Rule:   "2.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.3: writeKey is "a 32-hexadecimal-character value"; it is answered as a dashed UUID of 36 characters`,
-		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
-			k, ok := variants.Str(o, "writeKey")
-			if !ok || len(k) != 32 {
-				return false
-			}
-			o["writeKey"] = k[:8] + "-" + k[8:12] + "-" + k[12:16] + "-" + k[16:20] + "-" + k[20:]
-			return true
-		}),
+		Wrap:   variants.EditAppAnswers(dashedWriteKey),
 	},
 	{
 		Name:   "platforms-bare-array",
@@ -107,17 +95,15 @@ var appServers = []variants.Server{
 		Rule:   "2.3, 8",
 		Origin: variants.BuiltIn,
 		Why:    "§2.3, §8: writeKey and the marketapp hash are hexadecimal; the letter case is not specified",
-		Wrap: variants.EditJSONAnswers(func(_ *http.Request, _ int, v any) (any, bool) {
+		Wrap: variants.EditObjects(func(key string, o map[string]any) bool {
 			changed := false
-			rewrite.EachObject(v, func(key string, o map[string]any) {
-				if s, ok := o["writeKey"].(string); ok {
-					o["writeKey"], changed = strings.ToUpper(s), true
-				}
-				if s, ok := o["hash"].(string); ok && key == "marketapp" {
-					o["hash"], changed = strings.ToUpper(s), true
-				}
-			})
-			return v, changed
+			if s, ok := o["writeKey"].(string); ok {
+				o["writeKey"], changed = strings.ToUpper(s), true
+			}
+			if s, ok := o["hash"].(string); ok && key == "marketapp" {
+				o["hash"], changed = strings.ToUpper(s), true
+			}
+			return changed
 		}),
 	},
 	{
@@ -209,4 +195,15 @@ var appServers = []variants.Server{
 			return o, true
 		}),
 	},
+}
+
+// dashedWriteKey writes the writeKey of 32 hexadecimal characters of an
+// object as a dashed UUID (8-4-4-4-12), and reports whether it did.
+func dashedWriteKey(o map[string]any) bool {
+	k, ok := variants.Str(o, "writeKey")
+	if !ok || len(k) != 32 {
+		return false
+	}
+	o["writeKey"] = k[:8] + "-" + k[8:12] + "-" + k[12:16] + "-" + k[16:20] + "-" + k[20:]
+	return true
 }

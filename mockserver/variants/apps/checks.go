@@ -64,14 +64,7 @@ var checkServers = []variants.Server{
 		Name: "apps-write-key-uuid", Rule: "2.3",
 		Why:    "writeKey is written as a dashed UUID (36 characters) instead of 32 hexadecimal characters.",
 		Origin: variants.BlindAudit2("caught"),
-		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
-			k, ok := variants.Str(o, "writeKey")
-			if !ok || len(k) != 32 {
-				return false
-			}
-			o["writeKey"] = k[:8] + "-" + k[8:12] + "-" + k[12:16] + "-" + k[16:20] + "-" + k[20:]
-			return true
-		}),
+		Wrap:   variants.EditAppAnswers(dashedWriteKey),
 	},
 	{
 		Name: "apps-missing-name-code", Rule: "7.3",

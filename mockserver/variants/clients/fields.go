@@ -168,14 +168,13 @@ var fieldsServers = []variants.Server{
 		Rule:   "2.2",
 		Origin: variants.BuiltIn,
 		Why:    "§2.2: currency.code is a three-letter alphabetic code, a string of letters; the case is not specified",
-		Wrap: variants.EditJSONAnswers(func(_ *http.Request, _ int, v any) (any, bool) {
-			changed := false
-			rewrite.EachObject(v, func(key string, o map[string]any) {
-				if s, ok := o["code"].(string); ok && (key == "currency" || key == "currencies") {
-					o["code"], changed = strings.ToLower(s), true
-				}
-			})
-			return v, changed
+		Wrap: variants.EditObjects(func(key string, o map[string]any) bool {
+			s, ok := o["code"].(string)
+			if !ok || key != "currency" && key != "currencies" {
+				return false
+			}
+			o["code"] = strings.ToLower(s)
+			return true
 		}),
 	},
 	{
@@ -185,20 +184,18 @@ var fieldsServers = []variants.Server{
 		Origin: variants.BuiltIn,
 		Why: "§2: \"`optional` means the field may be omitted\"; §2.2: addressLine2 and vat are \"optional String\" " +
 			"(this target never answers them)",
-		Wrap: variants.EditJSONAnswers(func(_ *http.Request, _ int, v any) (any, bool) {
+		Wrap: variants.EditObjects(func(_ string, o map[string]any) bool {
+			if _, client := o["addressLine1"]; !client {
+				return false
+			}
 			changed := false
-			rewrite.EachObject(v, func(_ string, o map[string]any) {
-				if _, client := o["addressLine1"]; !client {
-					return
+			for _, k := range []string{"addressLine2", "vat"} {
+				if _, ok := o[k]; ok {
+					delete(o, k)
+					changed = true
 				}
-				for _, k := range []string{"addressLine2", "vat"} {
-					if _, ok := o[k]; ok {
-						delete(o, k)
-						changed = true
-					}
-				}
-			})
-			return v, changed
+			}
+			return changed
 		}),
 	},
 	{

@@ -8,6 +8,9 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
+// india is the offset of the dates of dates-other-iso8601, +05:30.
+var india = time.FixedZone("", 5*3600+30*60)
+
 // Dates: ISO 8601, of events that just happened (1, 2).
 var datesServers = []variants.Server{
 	{Name: "dates-not-iso8601", Rule: "1", Why: "dates are in the HTTP format (Mon, 02 Jan 2006 15:04:05 GMT), not ISO 8601", Origin: variants.BuiltIn,
@@ -41,25 +44,20 @@ var datesServers = []variants.Server{
 		Rule:   "1, 2",
 		Origin: variants.BuiltIn,
 		Why:    "§1, §2: dates are ISO 8601 strings; neither the zone, the offset form nor fractions of a second are specified",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			zone := time.FixedZone("", 5*3600+30*60)
-			return variants.EditJSON(next, hit, func(_ *http.Request, _ int, v any) (any, bool) {
-				changed := false
-				rewrite.EachObject(v, func(_ string, o map[string]any) {
-					for k, x := range o {
-						s, ok := x.(string)
-						if !ok || !variants.RFC3339Z.MatchString(s) {
-							continue
-						}
-						if t, err := time.Parse(time.RFC3339, s); err == nil {
-							o[k] = t.In(zone).Format("2006-01-02T15:04:05.000-07:00")
-							changed = true
-						}
-					}
-				})
-				return v, changed
-			})
-		},
+		Wrap: variants.EditObjects(func(_ string, o map[string]any) bool {
+			changed := false
+			for k, x := range o {
+				s, ok := x.(string)
+				if !ok || !variants.RFC3339Z.MatchString(s) {
+					continue
+				}
+				if t, err := time.Parse(time.RFC3339, s); err == nil {
+					o[k] = t.In(india).Format("2006-01-02T15:04:05.000-07:00")
+					changed = true
+				}
+			}
+			return changed
+		}),
 	},
 	{
 		Name:   "dates-calendar",
@@ -72,15 +70,15 @@ var datesServers = []variants.Server{
 			if p, ok := variants.Parse(r.URL.Path); !ok || p.Resource == "sessions" {
 				return v, false
 			}
-			changed := false
-			rewrite.EachObject(v, func(_ string, o map[string]any) {
-				for _, k := range []string{"created", "createdDate", "passwordLastChanged"} {
+			return v, variants.Each(v, func(_ string, o map[string]any) bool {
+				changed := false
+				for _, k := range variants.Dates {
 					if s, ok := o[k].(string); ok && variants.RFC3339Z.MatchString(s) {
 						o[k], changed = s[:len("2006-01-02")], true
 					}
 				}
+				return changed
 			})
-			return v, changed
 		}),
 	},
 	{

@@ -71,12 +71,10 @@ var jsonServers = []variants.Server{
 					}
 				}
 			}
-			changed := false
-			rewrite.EachObject(v, func(_ string, o map[string]any) {
+			return v, variants.Each(v, func(_ string, o map[string]any) bool {
 				o["x-extra"] = 1
-				changed = true
+				return true
 			})
-			return v, changed
 		}),
 	},
 	{

@@ -48,27 +48,12 @@ var loginServers = []variants.Server{
 				}
 				mu.Lock()
 				l := last
-				swap := func(t string) bool { return t != "" && t != l && known[t] }
 				mu.Unlock()
-				changed := false
-				if t := r.Header.Get("session-token"); swap(t) {
-					r = r.Clone(r.Context())
-					r.Header.Set("session-token", l)
-					changed = true
-				}
-				if q := r.URL.Query(); swap(q.Get("sessionToken")) {
-					if !changed {
-						r = r.Clone(r.Context())
-					}
-					q.Set("sessionToken", l)
-					r.URL.RawQuery = q.Encode()
-					r.RequestURI = r.URL.RequestURI()
-					changed = true
-				}
-				if changed {
-					hit()
-				}
-				next.ServeHTTP(w, r)
+				swapTokens(next, hit, w, r, func(t string) (string, bool) {
+					mu.Lock()
+					defer mu.Unlock()
+					return l, t != "" && t != l && known[t]
+				})
 			})
 		},
 	},
@@ -189,25 +174,34 @@ var loginServers = []variants.Server{
 					}).ServeHTTP(w, r)
 					return
 				}
-				r = r.Clone(r.Context())
-				changed := false
-				if t := r.Header.Get("session-token"); strings.HasPrefix(t, prefix) {
-					r.Header.Set("session-token", t[len(prefix):])
-					changed = true
-				}
-				if q := r.URL.Query(); strings.HasPrefix(q.Get("sessionToken"), prefix) {
-					q.Set("sessionToken", q.Get("sessionToken")[len(prefix):])
-					r.URL.RawQuery = q.Encode()
-					r.RequestURI = r.URL.RequestURI()
-					changed = true
-				}
-				if changed {
-					hit()
-				}
-				next.ServeHTTP(w, r)
+				swapTokens(next, hit, w, r, func(t string) (string, bool) { return strings.CutPrefix(t, prefix) })
 			})
 		},
 	},
+}
+
+// swapTokens serves r with next, its session token in the header and in
+// the query argument each replaced by what swap makes of it where swap
+// reports a change; hit is called when it did.
+func swapTokens(next http.Handler, hit func(), w http.ResponseWriter, r *http.Request, swap func(token string) (string, bool)) {
+	r = r.Clone(r.Context())
+	changed := false
+	if t, ok := swap(r.Header.Get("session-token")); ok {
+		r.Header.Set("session-token", t)
+		changed = true
+	}
+	if q := r.URL.Query(); q.Has("sessionToken") {
+		if t, ok := swap(q.Get("sessionToken")); ok {
+			q.Set("sessionToken", t)
+			r.URL.RawQuery = q.Encode()
+			r.RequestURI = r.URL.RequestURI()
+			changed = true
+		}
+	}
+	if changed {
+		hit()
+	}
+	next.ServeHTTP(w, r)
 }
 
 // loginOnly takes the body of POST /sessions in one media type only and

@@ -14,25 +14,18 @@ import (
 var updateServers = []variants.Server{
 	{Name: "update-answered-with-the-latest-record", Rule: "4.1", Origin: variants.Invariants,
 		Why: `§4.1: PUT /users "Response 200: the user object of section 2.1" it updated; this server answers with the user as it reads it back a moment after its write, so that of two updates at once each may be answered with the later one's record (one after the other, nothing shows it)`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				ids, ok := variants.At(r, "PUT", "/users/*")
-				if !ok {
-					next.ServeHTTP(w, r)
-					return
+		Wrap: onPutUser(func(next http.Handler, hit func(), w http.ResponseWriter, r *http.Request, id string) {
+			a := variants.Record(next, r)
+			if a.Status == http.StatusOK {
+				hit()
+				time.Sleep(3 * time.Millisecond) // a store's latency between its write and its read
+				version, _, _ := variants.Below(r.URL.Path)
+				if b := variants.Send(next, r, "GET", version+"/users/"+id, nil); b.Status == http.StatusOK {
+					a.Body = b.Body
 				}
-				a := variants.Record(next, r)
-				if a.Status == http.StatusOK {
-					hit()
-					time.Sleep(3 * time.Millisecond) // a store's latency between its write and its read
-					version, _, _ := variants.Below(r.URL.Path)
-					if b := variants.Send(next, r, "GET", version+"/users/"+ids[0], nil); b.Status == http.StatusOK {
-						a.Body = b.Body
-					}
-				}
-				variants.Write(w, a)
-			})
-		},
+			}
+			variants.Write(w, a)
+		}),
 	},
 	{Name: "user-without-passwordLastChanged", Rule: "2.1", Why: "the user object has no passwordLastChanged", Origin: variants.BuiltIn,
 		Answer: variants.DropField("passwordLastChanged"),
@@ -113,34 +106,27 @@ var updateServers = []variants.Server{
 		Rule:   "4.1, 7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1/§7.3: the client of PUT /users takes "the body of POST /clients", which answers 400 InvalidName without a name; PUT /users drops an invalid client and answers 200`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				ids, ok := variants.At(r, "PUT", "/users/*")
-				if !ok {
-					next.ServeHTTP(w, r)
+		Wrap: onPutUser(func(next http.Handler, hit func(), w http.ResponseWriter, r *http.Request, id string) {
+			body := variants.PeekJSON(r)
+			if variants.Sub(body, "client") == nil {
+				next.ServeHTTP(w, r)
+				return
+			}
+			held := rewrite.Answers(next, func(a *rewrite.Answer) {
+				if a.Status != http.StatusBadRequest || !variants.OnlyErrorsUnder(a, "client.") {
 					return
 				}
-				body := variants.PeekJSON(r)
-				if variants.Sub(body, "client") == nil {
-					next.ServeHTTP(w, r)
+				delete(body, "client")
+				st, u := variants.Call(next, r, "PUT", "/users/"+id, body)
+				if st != http.StatusOK {
 					return
 				}
-				held := rewrite.Answers(next, func(a *rewrite.Answer) {
-					if a.Status != http.StatusBadRequest || !variants.OnlyErrorsUnder(a, "client.") {
-						return
-					}
-					delete(body, "client")
-					st, u := variants.Call(next, r, "PUT", "/users/"+ids[0], body)
-					if st != http.StatusOK {
-						return
-					}
-					hit()
-					a.Status = st
-					a.Body = variants.Encode(u)
-				})
-				held.ServeHTTP(w, r)
+				hit()
+				a.Status = st
+				a.Body = variants.Encode(u)
 			})
-		},
+			held.ServeHTTP(w, r)
+		}),
 	},
 	{
 		Name:   "user-client-not-created",
@@ -162,4 +148,19 @@ var updateServers = []variants.Server{
 			return true
 		}),
 	},
+}
+
+// onPutUser is a server that answers PUT /users/:userId with serve, given
+// the user's id, and leaves every other request to next.
+func onPutUser(serve func(next http.Handler, hit func(), w http.ResponseWriter, r *http.Request, id string)) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ids, ok := variants.At(r, http.MethodPut, "/users/*")
+			if !ok {
+				next.ServeHTTP(w, r)
+				return
+			}
+			serve(next, hit, w, r, ids[0])
+		})
+	}
 }
