@@ -140,19 +140,14 @@ func lexNumber(lit string) (number, bool) {
 	case lit[i] == '0':
 		i++
 	case lit[i] >= '1' && lit[i] <= '9':
-		for i < n && isDigit(lit[i]) {
-			i++
-		}
+		i = skipDigits(lit, i)
 	default:
 		return num, false
 	}
 	num.intPart = lit[start:i]
 	if i < n && lit[i] == '.' {
-		i++
-		fs := i
-		for i < n && isDigit(lit[i]) {
-			i++
-		}
+		fs := i + 1
+		i = skipDigits(lit, fs)
 		if i == fs {
 			return num, false
 		}
@@ -177,9 +172,7 @@ func (num *number) lexExponent(lit string, i int) (int, bool) {
 		i++
 	}
 	es := i
-	for i < n && isDigit(lit[i]) {
-		i++
-	}
+	i = skipDigits(lit, es)
 	if i == es {
 		return i, false
 	}
@@ -228,3 +221,11 @@ func integral(neg bool, digits string, e int) (int64, bool) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// skipDigits is the index of the first byte of lit from i that is no digit.
+func skipDigits(lit string, i int) int {
+	for i < len(lit) && isDigit(lit[i]) {
+		i++
+	}
+	return i
+}
