@@ -238,7 +238,7 @@ func (s *Server) postSession(c *call) reply {
 	if u == nil || !s.passwordMatches(u.Password, d.Password) {
 		// The same answer for an unknown email and a wrong password, so that
 		// logging in cannot be used to find out who has an account.
-		return invalid(problems{{"password", "InvalidCredentials", "The email address or password is not correct"}})
+		return invalid(problems{{FieldName: "password", Error: "InvalidCredentials", Message: "The email address or password is not correct"}})
 	}
 	e := sessionOpened{At: s.now(), SessionID: st.nextID(kindSession), UserID: uid, ClientID: u.Clients[0], Token: newToken()}
 	st.commit(e)

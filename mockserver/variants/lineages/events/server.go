@@ -110,7 +110,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		rep := reply{problems: problems{{bodyField, "InvalidBody", "The body could not be read"}}}
+		rep := reply{problems: problems{{FieldName: bodyField, Error: "InvalidBody", Message: "The body could not be read"}}}
 		s.write(w, rep)
 		return
 	}

@@ -1,6 +1,7 @@
 // Package wire holds the user and client objects of the spec's section 2
-// as JSON, field by field in the order of its tables, for the lineages to
-// share: the one part of an implementation the spec writes out in full.
+// as JSON, field by field in the order of its tables, and the element of
+// an error array of 7.1, for the lineages to share: the part of an
+// implementation the spec writes out in full.
 // What a lineage stores, checks and answers stays its own; a lineage whose
 // fault writes a field in another form keeps a type of its own for it.
 package wire
@@ -52,4 +53,11 @@ type Client struct {
 type Currency struct {
 	ID   int64  `json:"id"`
 	Code string `json:"code"`
+}
+
+// FieldError is one element of the error array of a 400 (7.1).
+type FieldError struct {
+	FieldName string `json:"fieldName"`
+	Error     string `json:"error"`
+	Message   string `json:"message"`
 }
