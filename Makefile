@@ -3,7 +3,7 @@
 GO ?= go
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: mock test short race lint check contract mutation catalogue build bench crash explore explore-rate explore-lineages explore-correct fuzz release-snapshot image
+.PHONY: mock test short race lint check contract mutation catalogue build bench crash explore explore-rate explore-lineages explore-correct fuzz release-snapshot image sizes
 
 mock: ## run the mock server on $(ADDR)
 	$(GO) run ./cmd/pricing-mock --addr $(ADDR)
@@ -51,6 +51,9 @@ bench: ## the spec scenarios against a mock 30 ms away with 8 pairs of accounts,
 	$(GO) run ./cmd/pricing-bench --runs 3
 
 check: lint race catalogue
+
+sizes: ## the README's measures of the code ("Layout"): the non-test Go files over 600 lines and the functions over 80 lines
+	$(GO) test -count=1 -run '^TestSizes$$' -v ./cmd/internal/importgroups
 
 crash: ## the state file's crash tests, many rounds: SIGKILL (in compactions too) and SIGTERM under eight writers, SIGKILL under imports and resets, SIGTERM at the end of the grace, a second mock on the file; 0 acknowledged writes lost, no mix
 	$(GO) test ./cmd/pricing-mock -run 'TestCrashLosesNoAcknowledgedWrite|TestCrashDuringImports|TestTermAtTheEndOfTheGrace|TestSecondMockKeepsTheFirstsWrites' -count=1 -v -args -crash.rounds=$(or $(ROUNDS),60)

@@ -221,10 +221,7 @@ var corsRouteParam = regexp.MustCompile(`[:*][A-Za-z]+`)
 func TestCORSOnTheMock(t *testing.T) {
 	const page = "http://localhost:5173"
 	for _, origins := range [][]string{nil, {"*"}, {page}} {
-		s, err := New(Options{CORSOrigins: origins})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustNew(t, Options{CORSOrigins: origins})
 		routes := s.engine.Routes()
 		if len(routes) < 20 {
 			t.Fatalf("the engine has %d routes; want the whole API", len(routes))
@@ -250,10 +247,7 @@ func TestCORSOnTheMock(t *testing.T) {
 			})
 		}
 	}
-	s, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{})
 
 	req := httptest.NewRequest(http.MethodGet, "/v1/users/1", nil)
 	req.Header.Set("Origin", page)
@@ -267,10 +261,7 @@ func TestCORSOnTheMock(t *testing.T) {
 
 // TestCORSOriginsOption: Options.CORSOrigins reaches the middleware.
 func TestCORSOriginsOption(t *testing.T) {
-	s, err := New(Options{CORSOrigins: []string{"http://localhost:3000"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{CORSOrigins: []string{"http://localhost:3000"}})
 	for origin, want := range map[string]int{"http://localhost:3000": 204, "http://localhost:5173": 403} {
 		req := httptest.NewRequest(http.MethodOptions, "/v1/sessions", nil)
 		req.Header.Set("Origin", origin)

@@ -273,10 +273,7 @@ func serverURLs(doc map[string]any) []string {
 // the scheme and host of the request (the listen address when the request
 // has no Host), so that a tool importing it calls that mock.
 func TestOpenAPIServerURLs(t *testing.T) {
-	s, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{})
 	t.Cleanup(func() { s.Close() })
 	tests := []struct {
 		name   string

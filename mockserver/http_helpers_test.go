@@ -503,6 +503,14 @@ func with(body map[string]any, path string, v any) map[string]any {
 	return out
 }
 
+// withAll is body with each dotted path of set set to its value (with).
+func withAll(body map[string]any, set map[string]any) map[string]any {
+	for k, v := range set {
+		body = with(body, k, v)
+	}
+	return body
+}
+
 func deepCopy(m map[string]any) map[string]any {
 	buf, err := json.Marshal(m)
 	if err != nil {
@@ -598,6 +606,19 @@ func ids(items gjson.Result) []int64 {
 		out = append(out, it.Get("id").Int())
 	}
 	return out
+}
+
+// wantRefused sends a request the mock must refuse with 400 and exactly
+// the errors want, and checks that it changed nothing.
+func wantRefused(t testing.TB, h http.Handler, method, path string, as auth, body any, want ...fe) {
+	t.Helper()
+	before := snapshot(t, h)
+	r := send(t, h, method, path, as, body)
+	if r.status != http.StatusBadRequest {
+		t.Fatalf("status %d, want 400; body %s", r.status, r.body)
+	}
+	wantErrors(t, r.json, want...)
+	wantSnapshot(t, h, before)
 }
 
 // snapshot reads everything the seed's two accounts can see, so a test can

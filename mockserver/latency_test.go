@@ -152,10 +152,7 @@ func TestDelayHonoursTheContext(t *testing.T) {
 	if err := sleep(ctx, MaxDelay); !errors.Is(err, context.Canceled) {
 		t.Fatalf("sleep with an ended context: %v, want context.Canceled", err)
 	}
-	s, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{})
 	req := httptest.NewRequest("PUT", "/v1/users/1", strings.NewReader(`{}`)).WithContext(ctx)
 	req.Header.Set(DelayHeader, "59s")
 	req.Header.Set("Authorization", "api-key "+s.Profile().APIKey)

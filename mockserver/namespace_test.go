@@ -14,10 +14,7 @@ import (
 // never is.
 func TestIdleNamespacesDropped(t *testing.T) {
 	t.Parallel()
-	s, err := New(Options{Limits: Limits{NamespaceIdle: time.Hour}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{Limits: Limits{NamespaceIdle: time.Hour}})
 	now := time.Now()
 	s.spaces.now = func() time.Time { return now }
 	rename(t, s, "idle", "Idle")
@@ -50,10 +47,7 @@ func TestIdleNamespacesDropped(t *testing.T) {
 // counts for it (32 KiB, TestMemoryBudget): the heap measured around 100
 // of the largest rules. Not parallel: nothing else allocates meanwhile.
 func TestRuleSize(t *testing.T) {
-	s, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{})
 	body := `"` + strings.Repeat("x", maxRuleBody-8) + `"`
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -93,10 +87,7 @@ func serveFrom(s *Server, addr, ns string) *httptest.ResponseRecorder {
 // other clients, and its own namespaces, go on.
 func TestNamespaceCreationRate(t *testing.T) {
 	t.Parallel()
-	s, err := New(Options{Limits: Limits{NamespaceRate: 3}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{Limits: Limits{NamespaceRate: 3}})
 	defer s.Close()
 	now := time.Now()
 	s.spaces.now = func() time.Time { return now }
@@ -129,10 +120,7 @@ func TestNamespaceCreationRate(t *testing.T) {
 // Limits.NamespaceEvictIdle, and never of one used since.
 func TestFullNamespacesHeal(t *testing.T) {
 	t.Parallel()
-	s, err := New(Options{Limits: Limits{Namespaces: 3, NamespaceEvictIdle: 5 * time.Minute}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{Limits: Limits{Namespaces: 3, NamespaceEvictIdle: 5 * time.Minute}})
 	defer s.Close()
 	start := time.Now()
 	now := start

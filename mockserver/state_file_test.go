@@ -22,10 +22,7 @@ import (
 func TestStateFilePersists(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path})
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the state file exists before any change: %v", err)
 	}
@@ -55,14 +52,21 @@ func TestStateFilePersists(t *testing.T) {
 	wantAfterRestart(t, path, "Quentin")
 }
 
+// mustNew is New, the test stopped when it fails.
+func mustNew(t testing.TB, o Options) *Server {
+	t.Helper()
+	s, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // wantAfterRestart starts a server on the state file and checks account
 // A's first name.
 func wantAfterRestart(t *testing.T, path, want string) {
 	t.Helper()
-	again, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := mustNew(t, Options{StateFile: path})
 	defer again.Close()
 	if got := firstName(t, again, ""); got != want {
 		t.Errorf("after a restart on %s firstName %q, want %q", path, got, want)
@@ -104,10 +108,7 @@ func TestStateFileCorrupt(t *testing.T) {
 func TestStateFileGroupCommit(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path})
 	defer s.Close()
 	const writers, each = 16, 20
 	var wg sync.WaitGroup
@@ -146,10 +147,7 @@ func TestStateFileGroupCommit(t *testing.T) {
 func TestStateFileImportIsOnDiskWhenAnswered(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path})
 	defer s.Close()
 	doc := `{"users":[{"id":7,"created":"2026-01-01T00:00:00Z","passwordLastChanged":"2026-01-01T00:00:00Z",
 	  "email":"dev@example.com","password":"dev-password","apiKeys":["dev-key"],"firstName":"Imported","lastName":"Eloper",
@@ -203,10 +201,7 @@ func TestStateFileTemporaryAndSymlink(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("half a state"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{StateFile: link})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: link})
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the stale temporary file is still there: %v", err)
 	}
@@ -231,10 +226,7 @@ func TestStateFileTemporaryAndSymlink(t *testing.T) {
 func TestStateFileHoldsNoSecret(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path})
 	p := s.Profile()
 	rec := serve(s, "POST", "/v1/sessions", `{"email":"`+p.Email+`","password":"`+p.Password+`"}`)
 	var sess struct{ Token string }
@@ -287,18 +279,12 @@ func TestStateFileHoldsNoSecret(t *testing.T) {
 // not close it; a new one reads the files.
 func TestStateFileResetIsOnDiskWhenAnswered(t *testing.T) {
 	t.Parallel()
-	plain, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := mustNew(t, Options{})
 	seeded := firstName(t, plain, "")
 	plain.Close()
 
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path})
 	rename(t, s, "", "BeforeReset")
 	if rec := serve(s, "POST", "/__admin/reset", ""); rec.Code != 200 {
 		t.Fatalf("POST /__admin/reset: %d %s", rec.Code, rec.Body)
@@ -316,10 +302,7 @@ func TestStateFileFromAnExportWithoutWriteKeys(t *testing.T) {
 	t.Parallel()
 	// The export of a mock on the same key file, whose hashes it takes.
 	path := filepath.Join(t.TempDir(), "state.json")
-	exporter, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	exporter := mustNew(t, Options{StateFile: path})
 	export := serve(exporter, "GET", "/__admin/state", "")
 	exporter.Close()
 	if export.Code != 200 || !strings.Contains(export.Body.String(), `"writeKey":""`) {
@@ -344,10 +327,7 @@ func TestStateFileFromAnExportWithoutWriteKeys(t *testing.T) {
 	}
 	made := keys(first)
 	// As after a SIGKILL: another mock reads what the files hold.
-	again, err := New(Options{StateFile: crashCopy(t, path)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := mustNew(t, Options{StateFile: crashCopy(t, path)})
 	if after := keys(again); len(made) == 0 || !slices.Equal(made, after) {
 		t.Errorf("write keys %v before a crash, %v after", made, after)
 	}
@@ -363,10 +343,7 @@ func TestStateFileFromAnExportWithoutWriteKeys(t *testing.T) {
 func TestStateFileImportDuringCompaction(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := New(Options{StateFile: path, StateCompactBytes: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path, StateCompactBytes: 1})
 	defer s.Close()
 	started, release := make(chan struct{}), make(chan struct{})
 	s.persist.fileMu.Lock()
@@ -390,10 +367,7 @@ func TestStateFileImportDuringCompaction(t *testing.T) {
 		t.Fatalf("PUT /__admin/state: %d", code)
 	}
 	// As after a SIGKILL: another mock reads the files.
-	again, err := New(Options{StateFile: crashCopy(t, path)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := mustNew(t, Options{StateFile: crashCopy(t, path)})
 	defer again.Close()
 	st := again.Store().Export()
 	if len(st.Users) != 1 || st.Users[0].FirstName != "Imported" {
@@ -407,18 +381,12 @@ func TestStateFileImportDuringCompaction(t *testing.T) {
 // started it, account A named "Round1", is in the old log only.
 func failedCompaction(t *testing.T, path string) *Server {
 	t.Helper()
-	first, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := mustNew(t, Options{StateFile: path})
 	rename(t, first, "", "Round0")
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{StateFile: path, StateCompactBytes: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path, StateCompactBytes: 1})
 	calls := 0
 	s.persist.fileMu.Lock()
 	s.persist.compactHook = func() {
@@ -493,10 +461,7 @@ func TestStateFileCloseAfterAFailedCompaction(t *testing.T) {
 func TestStateLogReplay(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "state.json")
-	s, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path})
 	s.persist.fileMu.Lock()
 	s.persist.compactAt = 2 << 10 // a compaction every few changes
 	s.persist.fileMu.Unlock()
@@ -568,10 +533,7 @@ func TestStateFileLocked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.json")
-	first, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := mustNew(t, Options{StateFile: path})
 	rename(t, first, "", "First")
 	files := filesOf(t, path)
 	link := filepath.Join(dir, "link.json") // the same file by another name
@@ -615,10 +577,7 @@ func TestStateFileLeavesTheUsersFiles(t *testing.T) {
 	if err := os.WriteFile(userLog, []byte(output), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path})
 	rename(t, s, "", "Crashed")
 	wantAfterCrash(t, path, "Crashed")
 	rename(t, s, "", "Stopped")
@@ -653,10 +612,7 @@ func TestStateFileReadsAnEarlierLog(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.json")
-	s, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path})
 	rename(t, s, "", "Earlier")
 	crashed := crashCopy(t, path)
 	s.Close()
@@ -687,10 +643,7 @@ func TestStateLogTornOnlyLine(t *testing.T) {
 		t.Run(after, func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(t.TempDir(), "state.json")
-			s, err := New(Options{StateFile: path})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustNew(t, Options{StateFile: path})
 			want := firstName(t, s, "")
 			if after == "an import" {
 				export, _ := json.Marshal(s.Store().Export())

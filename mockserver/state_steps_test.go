@@ -69,10 +69,7 @@ const importedDoc = `{"users":[{"id":7,"created":"2026-01-01T00:00:00Z","passwor
 // log replayed over a snapshot that replaced it shows.
 func TestStateFileCrashAtEveryStep(t *testing.T) {
 	t.Parallel()
-	plain, err := New(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := mustNew(t, Options{})
 	seedA, seedB := firstName(t, plain, ""), plain.Store().Export().Users[1].FirstName
 	plain.Close()
 	before := stateNames{a: "Folded", b: "Logged"}
@@ -173,10 +170,7 @@ func TestStateFileCrashAtEveryStep(t *testing.T) {
 	t.Run("start", func(t *testing.T) {
 		t.Parallel()
 		path := setUpBefore(t)
-		s, err := New(Options{StateFile: path})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustNew(t, Options{StateFile: path})
 		renameB(t, s, "Logged")
 		crashed := crashCopy(t, path)
 		s.Close()
@@ -202,10 +196,7 @@ func TestStateFileCrashAtEveryStep(t *testing.T) {
 func setUpBefore(t *testing.T) string {
 	t.Helper()
 	path := t.TempDir() + "/state.json"
-	s, err := New(Options{StateFile: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{StateFile: path})
 	rename(t, s, "", "Folded")
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

@@ -47,10 +47,7 @@ func TestWatchReloadsTheSeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
-	s, err := New(Options{Fixtures: os.DirFS(dir), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{Fixtures: os.DirFS(dir), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	stamp := stampFixtures(s.opts.Fixtures)
 	firstName(t, s, "untouched") // created from the old seed
 	if rec := serve(s, "PUT", "/v1/users/1", putA(s, "Mine"), append(asA(s), NamespaceHeader, "changed")...); rec.Code != 200 {
@@ -96,10 +93,7 @@ func TestWatchStopsOnClose(t *testing.T) {
 	if err := os.CopyFS(dir, fixtures.Seed()); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Fixtures: os.DirFS(dir), Watch: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{Fixtures: os.DirFS(dir), Watch: true})
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -117,10 +111,7 @@ func TestCatalogueAnswersFollowTheSeed(t *testing.T) {
 	if err := os.CopyFS(dir, fixtures.Seed()); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Fixtures: os.DirFS(dir)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, Options{Fixtures: os.DirFS(dir)})
 	platforms := func(ns string) string {
 		t.Helper()
 		rec := serve(s, "GET", "/v1/platforms", "", NamespaceHeader, ns)

@@ -169,65 +169,42 @@ func stateUser(r *userRecord, keyHashes []string) StateUser {
 // the higher of both. A state file's log is replayed so onto its snapshot;
 // replaying a change twice gives the same state.
 func (st *State) Apply(ch Changes) {
-	index := func(n int, id func(int) int64) map[int64]int {
-		m := make(map[int64]int, n)
-		for i := 0; i < n; i++ {
-			m[id(i)] = i
-		}
-		return m
-	}
-	users := index(len(st.Users), func(i int) int64 { return st.Users[i].ID })
-	for _, u := range ch.Users {
-		if i, ok := users[u.ID]; ok {
-			st.Users[i] = u
-			continue
-		}
-		users[u.ID] = len(st.Users)
-		st.Users = append(st.Users, u)
-	}
-	clients := index(len(st.Clients), func(i int) int64 { return st.Clients[i].ID })
-	for _, c := range ch.Clients {
-		if i, ok := clients[c.ID]; ok {
-			st.Clients[i] = c
-			continue
-		}
-		clients[c.ID] = len(st.Clients)
-		st.Clients = append(st.Clients, c)
-	}
-	apps := index(len(st.Apps), func(i int) int64 { return st.Apps[i].ID })
-	for _, a := range ch.Apps {
-		if i, ok := apps[a.ID]; ok {
-			st.Apps[i] = a
-			continue
-		}
-		apps[a.ID] = len(st.Apps)
-		st.Apps = append(st.Apps, a)
-	}
+	st.Users = upsert(st.Users, ch.Users, func(u StateUser) int64 { return u.ID })
+	st.Clients = upsert(st.Clients, ch.Clients, func(c StateClient) int64 { return c.ID })
+	st.Apps = upsert(st.Apps, ch.Apps, func(a StateApp) int64 { return a.ID })
 	if len(ch.Sessions)+len(ch.Dropped) > 0 {
 		drop := map[string]bool{}
 		for _, h := range ch.Dropped {
 			drop[h] = true
 		}
-		held := map[string]int{}
 		kept := st.Sessions[:0]
 		for _, sess := range st.Sessions {
 			if !drop[sess.TokenHash] {
-				held[sess.TokenHash] = len(kept)
 				kept = append(kept, sess)
 			}
 		}
-		st.Sessions = kept
-		for _, sess := range ch.Sessions {
-			if i, ok := held[sess.TokenHash]; ok {
-				st.Sessions[i] = sess
-				continue
-			}
-			held[sess.TokenHash] = len(st.Sessions)
-			st.Sessions = append(st.Sessions, sess)
-		}
+		st.Sessions = upsert(kept, ch.Sessions, func(s StateSession) string { return s.TokenHash })
 	}
 	st.Next.User = max(st.Next.User, ch.Next.User)
 	st.Next.Client = max(st.Next.Client, ch.Next.Client)
 	st.Next.App = max(st.Next.App, ch.Next.App)
 	st.Next.Session = max(st.Next.Session, ch.Next.Session)
+}
+
+// upsert puts each of changed into list, in place of the record of the same
+// key, else at its end.
+func upsert[T any, K comparable](list, changed []T, key func(T) K) []T {
+	at := make(map[K]int, len(list))
+	for i, x := range list {
+		at[key(x)] = i
+	}
+	for _, x := range changed {
+		if i, ok := at[key(x)]; ok {
+			list[i] = x
+			continue
+		}
+		at[key(x)] = len(list)
+		list = append(list, x)
+	}
+	return list
 }

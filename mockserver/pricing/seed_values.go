@@ -29,42 +29,62 @@ type SeedValues struct {
 // empty: the values name no accounts.
 func NewSeed(v SeedValues) (*Seed, error) {
 	d := &Seed{}
-	ids := map[string]map[int64]bool{}
-	id := func(kind string, n int64) error {
-		if ids[kind] == nil {
-			ids[kind] = map[int64]bool{}
-		}
-		switch {
-		case n <= 0:
-			return fmt.Errorf("%s %d: an id must be positive", kind, n)
-		case ids[kind][n]:
-			return fmt.Errorf("%s %d: two %ss have this id", kind, n, kind)
-		}
-		ids[kind][n] = true
-		return nil
+	ids := valueIDs{}
+	if err := d.addCatalogues(v, ids); err != nil {
+		return nil, err
 	}
-	has := func(kind string, n int64) bool { return ids[kind][n] }
+	if err := checkAccounts(v, ids); err != nil {
+		return nil, err
+	}
+	d.users, d.clients, d.apps = v.Users, v.Clients, v.Apps
+	return d, nil
+}
+
+// valueIDs are the ids of each kind of value of a seed seen so far.
+type valueIDs map[string]map[int64]bool
+
+// add takes the id n of a value of kind: an error when it is not positive
+// or another's of that kind.
+func (ids valueIDs) add(kind string, n int64) error {
+	if ids[kind] == nil {
+		ids[kind] = map[int64]bool{}
+	}
+	switch {
+	case n <= 0:
+		return fmt.Errorf("%s %d: an id must be positive", kind, n)
+	case ids[kind][n]:
+		return fmt.Errorf("%s %d: two %ss have this id", kind, n, kind)
+	}
+	ids[kind][n] = true
+	return nil
+}
+
+func (ids valueIDs) has(kind string, n int64) bool { return ids[kind][n] }
+
+// addCatalogues adds the platforms, currencies, plans, phone countries and
+// marketplace apps of v to d.
+func (d *Seed) addCatalogues(v SeedValues, ids valueIDs) error {
 	for _, p := range v.Platforms {
-		if err := id("platform", p.ID); err != nil {
-			return nil, err
+		if err := ids.add("platform", p.ID); err != nil {
+			return err
 		}
 		d.platforms = append(d.platforms, seedPlatform(p))
 	}
 	for _, c := range v.Currencies {
-		if err := id("currency", c.ID); err != nil {
-			return nil, err
+		if err := ids.add("currency", c.ID); err != nil {
+			return err
 		}
 		d.currencies = append(d.currencies, seedCurrency(c))
 	}
 	for _, p := range v.Plans {
-		if err := id("plan", p.ID); err != nil {
-			return nil, err
+		if err := ids.add("plan", p.ID); err != nil {
+			return err
 		}
 		d.plans = append(d.plans, seedPlan(p))
 	}
 	for _, p := range v.PhoneCountries {
-		if err := id("phone country", p.ID); err != nil {
-			return nil, err
+		if err := ids.add("phone country", p.ID); err != nil {
+			return err
 		}
 		d.phoneCountries = append(d.phoneCountries, seedPhoneCountry(p))
 	}
@@ -73,54 +93,59 @@ func NewSeed(v SeedValues) (*Seed, error) {
 		h := strings.ToLower(m.Hash)
 		switch {
 		case h == "" || hashes[h]:
-			return nil, fmt.Errorf("marketplace app %q: a hash must be given once", m.Hash)
-		case !has("platform", m.PlatformID):
-			return nil, fmt.Errorf("marketplace app %s: platform %d is not among the platforms", m.Hash, m.PlatformID)
+			return fmt.Errorf("marketplace app %q: a hash must be given once", m.Hash)
+		case !ids.has("platform", m.PlatformID):
+			return fmt.Errorf("marketplace app %s: platform %d is not among the platforms", m.Hash, m.PlatformID)
 		}
 		hashes[h] = true
 		m.Hash = h
 		d.marketapps = append(d.marketapps, seedMarketapp(m))
 	}
+	return nil
+}
+
+// checkAccounts checks the clients, users and apps of v: their ids, and
+// every value they refer to.
+func checkAccounts(v SeedValues, ids valueIDs) error {
 	for _, c := range v.Clients {
-		if err := id("client", c.ID); err != nil {
-			return nil, err
+		if err := ids.add("client", c.ID); err != nil {
+			return err
 		}
-		if !has("currency", c.CurrencyID) {
-			return nil, fmt.Errorf("client %d: currency %d is not among the currencies", c.ID, c.CurrencyID)
+		if !ids.has("currency", c.CurrencyID) {
+			return fmt.Errorf("client %d: currency %d is not among the currencies", c.ID, c.CurrencyID)
 		}
 	}
 	emails := map[string]bool{}
 	for _, u := range v.Users {
-		if err := id("user", u.ID); err != nil {
-			return nil, err
+		if err := ids.add("user", u.ID); err != nil {
+			return err
 		}
 		e := strings.ToLower(u.Email)
 		switch {
 		case e == "" || emails[e]:
-			return nil, fmt.Errorf("user %d: the email %q is empty or another user's", u.ID, u.Email)
+			return fmt.Errorf("user %d: the email %q is empty or another user's", u.ID, u.Email)
 		case u.PasswordHash != "" || len(u.APIKeyHashes) > 0:
-			return nil, fmt.Errorf("user %d: passwords and API keys are given in plain text", u.ID)
-		case u.PrimaryClientID != 0 && !has("client", u.PrimaryClientID):
-			return nil, fmt.Errorf("user %d: primary client %d is not among the clients", u.ID, u.PrimaryClientID)
+			return fmt.Errorf("user %d: passwords and API keys are given in plain text", u.ID)
+		case u.PrimaryClientID != 0 && !ids.has("client", u.PrimaryClientID):
+			return fmt.Errorf("user %d: primary client %d is not among the clients", u.ID, u.PrimaryClientID)
 		}
 		emails[e] = true
 		for _, c := range u.ClientIDs {
-			if !has("client", c) {
-				return nil, fmt.Errorf("user %d: client %d is not among the clients", u.ID, c)
+			if !ids.has("client", c) {
+				return fmt.Errorf("user %d: client %d is not among the clients", u.ID, c)
 			}
 		}
 	}
 	for _, a := range v.Apps {
-		if err := id("app", a.ID); err != nil {
-			return nil, err
+		if err := ids.add("app", a.ID); err != nil {
+			return err
 		}
 		switch {
-		case !has("client", a.ClientID):
-			return nil, fmt.Errorf("app %d: client %d is not among the clients", a.ID, a.ClientID)
-		case !has("platform", a.PlatformID):
-			return nil, fmt.Errorf("app %d: platform %d is not among the platforms", a.ID, a.PlatformID)
+		case !ids.has("client", a.ClientID):
+			return fmt.Errorf("app %d: client %d is not among the clients", a.ID, a.ClientID)
+		case !ids.has("platform", a.PlatformID):
+			return fmt.Errorf("app %d: platform %d is not among the platforms", a.ID, a.PlatformID)
 		}
 	}
-	d.users, d.clients, d.apps = v.Users, v.Clients, v.Apps
-	return d, nil
+	return nil
 }

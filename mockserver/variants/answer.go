@@ -32,6 +32,14 @@ func Answers(next http.Handler, hit func(), match func(r *http.Request) bool, ed
 	})
 }
 
+// EditAnswersWhen is a server that edits the answers to the requests match
+// accepts, as Answers does.
+func EditAnswersWhen(match func(r *http.Request) bool, edit func(a *rewrite.Answer, body map[string]any) bool) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return Answers(next, hit, match, edit)
+	}
+}
+
 // EveryRequest matches every request.
 func EveryRequest(*http.Request) bool { return true }
 
@@ -43,6 +51,20 @@ func EditJSON(next http.Handler, hit func(), edit func(r *http.Request, status i
 		mt, _, _ := mime.ParseMediaType(a.Header.Get("Content-Type"))
 		return mt == "application/json" && a.EditJSON(func(v any) (any, bool) { return edit(a.Request, a.Status, v) })
 	})
+}
+
+// EditJSONAnswers is a server that edits every JSON answer, as EditJSON
+// does.
+func EditJSONAnswers(edit func(r *http.Request, status int, v any) (any, bool)) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return EditJSON(next, hit, edit)
+	}
+}
+
+// EditObjects is a server that edits every object of every JSON answer,
+// depth first, with the key it sits under (Each); edit reports a change.
+func EditObjects(edit func(key string, o map[string]any) bool) func(http.Handler, func()) http.Handler {
+	return EditJSONAnswers(func(_ *http.Request, _ int, v any) (any, bool) { return v, Each(v, edit) })
 }
 
 // EditObject edits a JSON object answer; fn reports a change.

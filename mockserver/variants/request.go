@@ -240,6 +240,14 @@ func Requests(next http.Handler, hit func(), edit func(r *http.Request, body map
 	})
 }
 
+// EditRequests is a server that edits each request before next reads it,
+// as Requests does.
+func EditRequests(edit func(r *http.Request, body map[string]any) bool) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return Requests(next, hit, edit)
+	}
+}
+
 // RewriteWhen is a server that rewrites the JSON body of a request of
 // route before next reads it: edit gets the request (a copy) and its
 // decoded body (nil when not a JSON object), changes the body and reports

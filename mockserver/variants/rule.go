@@ -75,6 +75,18 @@ func Validating(next http.Handler, hit func(), rule Rule) http.Handler {
 	})
 }
 
+// Validates is a server that adds rules in front of the mock, each as
+// Validating does, the first one outermost.
+func Validates(rules ...Rule) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		h := next
+		for _, rule := range slices.Backward(rules) {
+			h = Validating(h, hit, rule)
+		}
+		return h
+	}
+}
+
 // SeedList reads a list of objects from the mock's default seed.
 func SeedList(file string) []map[string]any {
 	data, err := fs.ReadFile(fixtures.Seed(), file)

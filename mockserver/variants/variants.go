@@ -28,6 +28,7 @@ package variants
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
@@ -49,6 +50,16 @@ const (
 
 // Areas lists every Area.
 var Areas = []Area{Auth, Users, Clients, Apps, Sessions, Representation}
+
+// InArea is the servers of an area's package, in order, each with its Area
+// set: a server does not repeat the area its package is.
+func InArea(area Area, servers ...[]Server) []Server {
+	out := slices.Concat(servers...)
+	for i := range out {
+		out[i].Area = area
+	}
+	return out
+}
 
 // Author is who wrote a server.
 type Author string
@@ -86,7 +97,7 @@ type Origin struct {
 // Server is one server that is not the spec, made from the mock.
 type Server struct {
 	Name string // what pricing-mock --fault takes for a wrong one
-	Area Area
+	Area Area   // the package of its area sets it (InArea)
 	// Legal is a correct server that chose otherwise where the spec is
 	// silent; false is a wrong server.
 	Legal bool

@@ -342,15 +342,9 @@ func (r *runRecord) summary() (counts map[string]int, total int, elapsed time.Du
 
 // failureReasons are the errors of the scenarios that failed.
 func (r *runRecord) failureReasons() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	var errs []string
-	for _, f := range r.features {
-		for _, s := range f.Scenarios {
-			if s.Status == statusFailed {
-				errs = append(errs, s.Err)
-			}
-		}
+	for _, s := range r.withStatus(statusFailed) {
+		errs = append(errs, s.Err)
 	}
 	return errs
 }
@@ -367,13 +361,17 @@ func (r *runRecord) skipReasons() []string {
 
 // skipped are the scenarios that were skipped, in the order of the feature
 // files, as copies.
-func (r *runRecord) skipped() []scenarioRecord {
+func (r *runRecord) skipped() []scenarioRecord { return r.withStatus(statusSkipped) }
+
+// withStatus are the scenarios of status, in the order of the feature
+// files, as copies.
+func (r *runRecord) withStatus(status string) []scenarioRecord {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []scenarioRecord
 	for _, f := range r.features {
 		for _, s := range f.Scenarios {
-			if s.Status == statusSkipped {
+			if s.Status == status {
 				out = append(out, *s)
 			}
 		}

@@ -373,45 +373,9 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 		Output:      stderr,
 	})
 
-	status, stopped := exitPass, error(nil)
-	if c.noPreflight {
-		stopped = suite.Identify(ctx)
-	} else {
-		stopped = suite.Preflight(ctx)
-	}
-	if stopped == nil {
-		if !c.console {
-			c.record.progress = report.Progress(stderr)
-		}
-		console := &countsWriter{w: c.godog.Output, record: c.record, resolve: func(s string) string { return suite.ResolveName(s, 0) }}
-		c.godog.Output = console
-		status = godog.TestSuite{
-			Name:                 "pricing-contract",
-			TestSuiteInitializer: suite.InitializeTestSuite,
-			ScenarioInitializer:  c.record.hooks(ctx, suite.InitializeScenario),
-			Options:              &c.godog,
-		}.Run()
-		console.flush()
-		if cause := context.Cause(ctx); errors.Is(cause, steps.ErrTargetDown) {
-			stopped = cause
-		}
-		if stopped == nil && parent.Err() == nil {
-			c.exploreTarget(ctx, suite, stderr)
-			status = max(status, c.gate.status())
-		}
-	}
-
+	status, stopped := c.runSuite(ctx, parent, suite, stderr)
 	if stopped == nil || c.scenarios > c.record.notRun() {
-		// A machine-readable report on stdout must stay parseable.
-		summary := stdout
-		if c.structured {
-			summary = stderr
-		}
-		fmt.Fprintln(summary)
-		if err := suite.Coverage().WriteText(summary); err != nil {
-			fmt.Fprintf(stderr, "pricing-contract: coverage summary: %v\n", err)
-		}
-		c.gate.writeSummary(summary, stderr)
+		c.writeSummary(suite, stdout, stderr)
 	}
 	if err := c.writeReports(out, suite, stopped); err != nil {
 		fmt.Fprintf(stderr, "pricing-contract: %v\n", err)
@@ -421,7 +385,61 @@ func (c *runConfig) run(parent context.Context, stdout, stderr io.Writer) int {
 	// Last, so that they are the lines a CI log ends with: each skipped
 	// scenario with its reason, then one line per profile value missing.
 	defer c.writeSkipped(stderr, suite)
+	return c.verdict(parent, status, stopped, stderr)
+}
 
+// runSuite runs the preflight, then the scenarios and the gate: godog's
+// status and the gate's, and why the run stopped early (nil: it did not).
+func (c *runConfig) runSuite(ctx, parent context.Context, suite *steps.Suite, stderr io.Writer) (int, error) {
+	var stopped error
+	if c.noPreflight {
+		stopped = suite.Identify(ctx)
+	} else {
+		stopped = suite.Preflight(ctx)
+	}
+	if stopped != nil {
+		return exitPass, stopped
+	}
+	if !c.console {
+		c.record.progress = report.Progress(stderr)
+	}
+	console := &countsWriter{w: c.godog.Output, record: c.record, resolve: func(s string) string { return suite.ResolveName(s, 0) }}
+	c.godog.Output = console
+	status := godog.TestSuite{
+		Name:                 "pricing-contract",
+		TestSuiteInitializer: suite.InitializeTestSuite,
+		ScenarioInitializer:  c.record.hooks(ctx, suite.InitializeScenario),
+		Options:              &c.godog,
+	}.Run()
+	console.flush()
+	if cause := context.Cause(ctx); errors.Is(cause, steps.ErrTargetDown) {
+		return status, cause
+	}
+	if parent.Err() == nil {
+		c.exploreTarget(ctx, suite, stderr)
+		status = max(status, c.gate.status())
+	}
+	return status, nil
+}
+
+// writeSummary writes the coverage and the gate's summary: on stdout,
+// unless a machine-readable report there must stay parseable.
+func (c *runConfig) writeSummary(suite *steps.Suite, stdout, stderr io.Writer) {
+	summary := stdout
+	if c.structured {
+		summary = stderr
+	}
+	fmt.Fprintln(summary)
+	if err := suite.Coverage().WriteText(summary); err != nil {
+		fmt.Fprintf(stderr, "pricing-contract: coverage summary: %v\n", err)
+	}
+	c.gate.writeSummary(summary, stderr)
+}
+
+// verdict is the exit status of a run whose suite answered status and
+// stopped early for stopped (nil: it did not), said on stderr when it is
+// not the suite's.
+func (c *runConfig) verdict(parent context.Context, status int, stopped error, stderr io.Writer) int {
 	var unusable *steps.UnusableError
 	switch {
 	case parent.Err() != nil && c.record.notRun() == c.scenarios:

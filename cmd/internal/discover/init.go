@@ -228,31 +228,8 @@ func (d *discovery) run(ctx context.Context, acct map[string]string) error {
 	userA, clientA := ids[0].Get("userId").Raw, ids[0].Get("clientId").Raw
 	d.userA = userA
 
-	if u, ok := d.get(ctx, "/users/"+userA, key); ok {
-		d.set("first_name", u.Get("firstName").String(), "GET /users/"+userA)
-		d.set("last_name", u.Get("lastName").String(), "GET /users/"+userA)
-		d.set("timezone", u.Get("timezone").String(), "GET /users/"+userA)
-		d.set("phone_country_id", u.Get("phoneCountry.id").Raw, "GET /users/"+userA)
-		d.set("phone_number", u.Get("phoneNumber").String(), "GET /users/"+userA)
-		if ext := u.Get("phoneExtension"); ext.Type == gjson.Null {
-			d.set("phone_extension", "null", "GET /users/"+userA)
-		} else {
-			d.set("phone_extension", ext.String(), "GET /users/"+userA)
-		}
-	}
-	userB := ids[1].Get("userId").Raw
-	if u, ok := d.get(ctx, "/users/"+userB, acct["other_api_key"]); ok {
-		d.set("other_first_name", u.Get("firstName").String(), "GET /users/"+userB)
-		d.set("other_last_name", u.Get("lastName").String(), "GET /users/"+userB)
-		d.set("other_timezone", u.Get("timezone").String(), "GET /users/"+userB)
-		d.set("other_phone_country_id", u.Get("phoneCountry.id").Raw, "GET /users/"+userB)
-		d.set("other_phone_number", u.Get("phoneNumber").String(), "GET /users/"+userB)
-		if ext := u.Get("phoneExtension"); ext.Type == gjson.Null {
-			d.set("other_phone_extension", "null", "GET /users/"+userB)
-		} else {
-			d.set("other_phone_extension", ext.String(), "GET /users/"+userB)
-		}
-	}
+	d.user(ctx, userA, key, "")
+	d.user(ctx, ids[1].Get("userId").Raw, acct["other_api_key"], "other_")
 	if c, ok := d.get(ctx, "/clients/"+clientA, key); ok {
 		d.set("currency_id", c.Get("currency.id").Raw, "GET /clients/"+clientA)
 		for field, k := range map[string]string{"addressLine1": "address_line1", "addressLine2": "address_line2", "addressCity": "address_city",
@@ -271,6 +248,26 @@ func (d *discovery) run(ctx context.Context, acct map[string]string) error {
 	d.phoneCountryField(ctx, acct)
 	d.versions(ctx, key)
 	return nil
+}
+
+// user reads the profile keys of an account's user (prefix "" for A,
+// "other_" for B) from GET /users/:userId with its api key.
+func (d *discovery) user(ctx context.Context, id, key, prefix string) {
+	u, ok := d.get(ctx, "/users/"+id, key)
+	if !ok {
+		return
+	}
+	from := "GET /users/" + id
+	d.set(prefix+"first_name", u.Get("firstName").String(), from)
+	d.set(prefix+"last_name", u.Get("lastName").String(), from)
+	d.set(prefix+"timezone", u.Get("timezone").String(), from)
+	d.set(prefix+"phone_country_id", u.Get("phoneCountry.id").Raw, from)
+	d.set(prefix+"phone_number", u.Get("phoneNumber").String(), from)
+	if ext := u.Get("phoneExtension"); ext.Type == gjson.Null {
+		d.set(prefix+"phone_extension", "null", from)
+	} else {
+		d.set(prefix+"phone_extension", ext.String(), from)
+	}
 }
 
 // checkKey holds an account's api key to what the preflight asks of it: PUT

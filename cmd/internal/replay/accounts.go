@@ -119,109 +119,158 @@ type accountMap struct {
 
 // learn reads the identities of the recording's calls, in order.
 func learn(calls []*call) *accountMap {
-	m := &accountMap{ids: newIdentities(), actor: map[*call]string{}, madeBy: map[string]*call{}, primary: map[string]bool{}}
-	ids := m.ids
-	current := ""
-	currentAt := map[string]string{} // a credential in clear -> the current account when it was first used
+	l := &learner{
+		accountMap: &accountMap{ids: newIdentities(), actor: map[*call]string{}, madeBy: map[string]*call{}, primary: map[string]bool{}},
+		currentAt:  map[string]string{},
+	}
 	for i, c := range calls {
-		if c.skip != "" {
-			continue
-		}
-		status := c.req.Status
-		if c.op == explore.OpLogin {
-			l := c.login
-			if !l.hasEmail {
-				m.actor[c] = current
-				continue
-			}
-			n := emailNode(l.email)
-			ids.add(n, i)
-			if status == 200 && plainID(l.userID) {
-				ids.union(n, "user:"+l.userID, i)
-				if plainID(l.clientID) {
-					ids.union(n, "client:"+l.clientID, i)
-					m.primary[l.clientID] = true
-				}
-				if l.token != "" {
-					ids.union(n, "token:"+l.token, i)
-					ids.authed["token:"+l.token] = true
-				}
-				current = n
-			}
-			m.actor[c] = n
-			continue
-		}
-		node := ""
 		switch {
-		case c.cred.scheme == "none":
-		case c.cred.masked:
-			node = current
+		case c.skip != "":
+		case c.op == explore.OpLogin:
+			l.login(c, i)
 		default:
-			node = secretNode(c.cred)
-			if _, seen := ids.parent[node]; !seen {
-				currentAt[node] = current
-			}
-			ids.add(node, i)
-			if status != 401 && status != 0 {
-				ids.authed[node] = true
-			}
-		}
-		permitted := status == 200 || status == 400
-		switch {
-		case c.op == explore.OpPutUser && plainID(c.pathID):
-			user := "user:" + c.pathID
-			ids.add(user, i)
-			switch {
-			case permitted && c.cred.masked:
-				node = user // the path says whose the masked credential is
-			case permitted && node != "":
-				ids.union(node, user, i)
-			case node == "":
-				node = user
-			}
-			if status == 200 {
-				if e := answerString(c.req, "email"); e != "" {
-					ids.union(user, emailNode(e), i)
-				}
-			}
-		case c.op == explore.OpPutClient && plainID(c.pathID):
-			client := "client:" + c.pathID
-			_, known := ids.parent[client]
-			ids.add(client, i)
-			switch {
-			case permitted && c.cred.masked && known:
-				node = client
-			case permitted && node != "":
-				ids.union(node, client, i)
-			case node == "":
-				node = client
-			}
-		case c.op == explore.OpPostClient && status == 200 && node != "":
-			if id := answerID(c.req); id != "" {
-				ids.union(node, "client:"+id, i)
-				m.madeBy[id] = c
-			}
-		}
-		m.actor[c] = node
-		if node != "" && status != 401 && status != 0 && c.cred.scheme != "none" {
-			current = node
+			l.request(c, i)
 		}
 	}
-	// A credential the recorded server accepted whose user no answer showed
-	// (an api key sent to POST /apps) is the account's that was current when
-	// it was first used, as a masked one is.
+	l.joinFirstUse()
+	return l.accountMap
+}
+
+// learner is learn's state as it reads the calls in order.
+type learner struct {
+	*accountMap
+	// current is the account of the latest login or request that named
+	// one; currentAt, for a credential in clear, the current account when
+	// it was first used.
+	current   string
+	currentAt map[string]string
+}
+
+// login joins a login's email and, when it was answered 200, the user,
+// client and token of its answer.
+func (l *learner) login(c *call, i int) {
+	ids, lg := l.ids, c.login
+	if !lg.hasEmail {
+		l.actor[c] = l.current
+		return
+	}
+	n := emailNode(lg.email)
+	ids.add(n, i)
+	if c.req.Status == 200 && plainID(lg.userID) {
+		ids.union(n, "user:"+lg.userID, i)
+		if plainID(lg.clientID) {
+			ids.union(n, "client:"+lg.clientID, i)
+			l.primary[lg.clientID] = true
+		}
+		if lg.token != "" {
+			ids.union(n, "token:"+lg.token, i)
+			ids.authed["token:"+lg.token] = true
+		}
+		l.current = n
+	}
+	l.actor[c] = n
+}
+
+// request joins the credential of any other call with what its path or
+// its answer names.
+func (l *learner) request(c *call, i int) {
+	status := c.req.Status
+	node := l.credential(c, i)
+	permitted := status == 200 || status == 400
+	switch {
+	case c.op == explore.OpPutUser && plainID(c.pathID):
+		node = l.putUser(c, i, node, permitted)
+	case c.op == explore.OpPutClient && plainID(c.pathID):
+		node = l.putClient(c, i, node, permitted)
+	case c.op == explore.OpPostClient && status == 200 && node != "":
+		if id := answerID(c.req); id != "" {
+			l.ids.union(node, "client:"+id, i)
+			l.madeBy[id] = c
+		}
+	}
+	l.actor[c] = node
+	if node != "" && status != 401 && status != 0 && c.cred.scheme != "none" {
+		l.current = node
+	}
+}
+
+// credential is the identifier of a call's credential: none, the current
+// account's for a masked one, else the credential itself.
+func (l *learner) credential(c *call, i int) string {
+	ids := l.ids
+	switch {
+	case c.cred.scheme == "none":
+		return ""
+	case c.cred.masked:
+		return l.current
+	}
+	node := secretNode(c.cred)
+	if _, seen := ids.parent[node]; !seen {
+		l.currentAt[node] = l.current
+	}
+	ids.add(node, i)
+	if c.req.Status != 401 && c.req.Status != 0 {
+		ids.authed[node] = true
+	}
+	return node
+}
+
+// putUser joins a PUT /users/:userId's credential (node) with the user of
+// its path, and a 200's email with both; it returns the call's identifier.
+func (l *learner) putUser(c *call, i int, node string, permitted bool) string {
+	ids := l.ids
+	user := "user:" + c.pathID
+	ids.add(user, i)
+	switch {
+	case permitted && c.cred.masked:
+		node = user // the path says whose the masked credential is
+	case permitted && node != "":
+		ids.union(node, user, i)
+	case node == "":
+		node = user
+	}
+	if c.req.Status == 200 {
+		if e := answerString(c.req, "email"); e != "" {
+			ids.union(user, emailNode(e), i)
+		}
+	}
+	return node
+}
+
+// putClient joins a PUT /clients/:clientId's credential (node) with the
+// client of its path; it returns the call's identifier.
+func (l *learner) putClient(c *call, i int, node string, permitted bool) string {
+	ids := l.ids
+	client := "client:" + c.pathID
+	_, known := ids.parent[client]
+	ids.add(client, i)
+	switch {
+	case permitted && c.cred.masked && known:
+		node = client
+	case permitted && node != "":
+		ids.union(node, client, i)
+	case node == "":
+		node = client
+	}
+	return node
+}
+
+// joinFirstUse: a credential the recorded server accepted whose user no
+// answer showed (an api key sent to POST /apps) is the account's that was
+// current when it was first used, as a masked one is.
+func (l *learner) joinFirstUse() {
+	ids := l.ids
 	hasUser := map[string]bool{}
 	for n := range ids.parent {
 		if strings.HasPrefix(n, "user:") {
 			hasUser[ids.find(n)] = true
 		}
 	}
-	for n, cur := range currentAt {
+	for n, cur := range l.currentAt {
 		if ids.authed[n] && !hasUser[ids.find(n)] && cur != "" {
 			ids.union(cur, n, ids.first[n])
 		}
 	}
-	return m
 }
 
 // answerString is a string field of a recorded answer.
@@ -242,11 +291,32 @@ func answerID(r *Request) string {
 // first, then an email or api key the profile's account shares, then the
 // order of first use. accounts are the pair's, keys their api keys.
 func (m *accountMap) assign(calls []*call, pair []explore.Account, keys map[string]string, given map[string]string) error {
-	ids := m.ids
-	members := ids.members()
-	// An account: a user the recording shows, a credential it accepted.
+	a := &assignment{accountMap: m, members: m.ids.members(), taken: map[string]string{}}
+	m.profile, m.described, m.unmapped = map[string]string{}, map[string]string{}, map[string]bool{}
+	if err := a.given(given); err != nil {
+		return err
+	}
+	order := a.inOrder(calls)
+	if err := a.byProfile(order, pair, keys); err != nil {
+		return err
+	}
+	return a.byOrder(order, pair)
+}
+
+// assignment is assign's state: the recorded accounts' identifiers, and
+// the recorded account each profile account is taken by.
+type assignment struct {
+	*accountMap
+	members map[string][]string
+	taken   map[string]string
+}
+
+// inOrder are the recorded accounts (a user the recording shows, a
+// credential it accepted) in the order the recording first uses them.
+func (a *assignment) inOrder(calls []*call) []string {
+	ids := a.ids
 	isAccount := func(root string) bool {
-		for _, n := range members[root] {
+		for _, n := range a.members[root] {
 			if strings.HasPrefix(n, "user:") || ids.authed[n] {
 				return true
 			}
@@ -256,7 +326,7 @@ func (m *accountMap) assign(calls []*call, pair []explore.Account, keys map[stri
 	var order []string
 	seen := map[string]bool{}
 	for _, c := range calls {
-		n, ok := m.actor[c]
+		n, ok := a.actor[c]
 		if !ok || n == "" {
 			continue
 		}
@@ -266,16 +336,22 @@ func (m *accountMap) assign(calls []*call, pair []explore.Account, keys map[stri
 			order = append(order, r)
 		}
 	}
-	m.profile, m.described, m.unmapped = map[string]string{}, map[string]string{}, map[string]bool{}
-	taken := map[string]string{}
-	put := func(root, name, why string) error {
-		if other, ok := taken[name]; ok && other != root {
-			return fmt.Errorf("two recorded accounts map onto account %s (%s, and %s)", name, m.describe(other, members), m.describe(root, members))
-		}
-		taken[name], m.profile[root] = root, name
-		m.described[root] = m.describe(root, members) + " → account " + name + " (" + why + ")"
-		return nil
+	return order
+}
+
+// put maps the recorded account root onto the profile's account name,
+// for why; a profile account two recorded accounts map onto is an error.
+func (a *assignment) put(root, name, why string) error {
+	if other, ok := a.taken[name]; ok && other != root {
+		return fmt.Errorf("two recorded accounts map onto account %s (%s, and %s)", name, a.describe(other, a.members), a.describe(root, a.members))
 	}
+	a.taken[name], a.profile[root] = root, name
+	a.described[root] = a.describe(root, a.members) + " → account " + name + " (" + why + ")"
+	return nil
+}
+
+// given maps the accounts --account names (EMAIL=A, user:ID=B).
+func (a *assignment) given(given map[string]string) error {
 	for sel, name := range given {
 		node := sel
 		switch {
@@ -284,46 +360,59 @@ func (m *accountMap) assign(calls []*call, pair []explore.Account, keys map[stri
 		case plainID(sel):
 			node = "user:" + sel
 		}
-		if _, ok := ids.parent[node]; !ok {
+		if _, ok := a.ids.parent[node]; !ok {
 			return fmt.Errorf("--account %s=%s: the recording names no %s", sel, name, sel)
 		}
-		if err := put(ids.find(node), name, "--account"); err != nil {
+		if err := a.put(a.ids.find(node), name, "--account"); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// byProfile maps each account not yet mapped onto the profile's account
+// whose email or api key it shares.
+func (a *assignment) byProfile(order []string, pair []explore.Account, keys map[string]string) error {
 	for _, root := range order {
-		if _, done := m.profile[root]; done {
+		if _, done := a.profile[root]; done {
 			continue
 		}
-		for _, a := range pair {
-			for _, n := range members[root] {
-				if n == emailNode(a.Email) || n == "key:"+keys[a.Name] {
-					if _, ok := taken[a.Name]; !ok {
-						if err := put(root, a.Name, "the profile's account of that email or api key"); err != nil {
-							return err
-						}
+		for _, acct := range pair {
+			for _, n := range a.members[root] {
+				if n != emailNode(acct.Email) && n != "key:"+keys[acct.Name] {
+					continue
+				}
+				if _, ok := a.taken[acct.Name]; !ok {
+					if err := a.put(root, acct.Name, "the profile's account of that email or api key"); err != nil {
+						return err
 					}
 				}
 			}
 		}
 	}
+	return nil
+}
+
+// byOrder maps the accounts left onto the profile's accounts left, in
+// order; one with none left is unmapped.
+func (a *assignment) byOrder(order []string, pair []explore.Account) error {
 	for _, root := range order {
-		if _, done := m.profile[root]; done {
+		if _, done := a.profile[root]; done {
 			continue
 		}
 		placed := false
-		for _, a := range pair {
-			if _, ok := taken[a.Name]; !ok {
+		for _, acct := range pair {
+			if _, ok := a.taken[acct.Name]; !ok {
 				placed = true
-				if err := put(root, a.Name, "in the order the recording first uses its accounts"); err != nil {
+				if err := a.put(root, acct.Name, "in the order the recording first uses its accounts"); err != nil {
 					return err
 				}
 				break
 			}
 		}
 		if !placed {
-			m.unmapped[root] = true
-			m.described[root] = m.describe(root, members) + ": no account left (the replay maps two accounts onto A and B)"
+			a.unmapped[root] = true
+			a.described[root] = a.describe(root, a.members) + ": no account left (the replay maps two accounts onto A and B)"
 		}
 	}
 	return nil

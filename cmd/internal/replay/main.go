@@ -47,23 +47,33 @@ func (a accountFlags) Set(v string) error {
 	return nil
 }
 
-// Main runs `pricing-contract replay`.
-func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+// options are the flags of one replay and its recording.
+type options struct {
+	target          target.Flags
+	accounts        accountFlags
+	apiBase         string
+	pair            int
+	out             string
+	htmlPath, junit string
+	force           bool
+	seed            uint64
+	recording       string
+}
+
+// parse reads the command line; when ok is false, Main returns code.
+func parse(args []string, stderr io.Writer) (o options, code int, ok bool) {
 	fs := flag.NewFlagSet("pricing-contract replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	accounts := accountFlags{}
-	var tf target.Flags
-	tf.Register(fs)
-	var (
-		apiBase  = fs.String("api-base", "", "the recording's API base `URL`, with the version segment (default: the one most of its requests use)")
-		pair     = fs.Int("pair", 0, "replay on pair `N` of the profile's pool (default: the pair whose email or api key the recording uses, else 1)")
-		out      = fs.String("out", DefaultOut, "write each divergence's reproducer to `DIR`")
-		htmlPath = fs.String("report", "", "write the HTML report to `FILE`: each recorded request sent and matched, diverged (with its reproducer) or skipped, and why")
-		junit    = fs.String("junit", "", "write a JUnit XML report to `FILE`: a test case per recorded request")
-		force    = fs.Bool("force", false, "replace a file at an output's path that is no report or reproducer of these tools (one of theirs is replaced without it; a symbolic link never)")
-		seed     = fs.Uint64("seed", 0, "the `SEED` of the values the replay makes (passwords, addresses; 0: from the clock)")
-	)
-	fs.Var(accounts, "account", "map the recorded account of `EMAIL=A` (a login's email, or a user id) onto account A or B of the profile; repeat for the other")
+	o.accounts = accountFlags{}
+	o.target.Register(fs)
+	fs.StringVar(&o.apiBase, "api-base", "", "the recording's API base `URL`, with the version segment (default: the one most of its requests use)")
+	fs.IntVar(&o.pair, "pair", 0, "replay on pair `N` of the profile's pool (default: the pair whose email or api key the recording uses, else 1)")
+	fs.StringVar(&o.out, "out", DefaultOut, "write each divergence's reproducer to `DIR`")
+	fs.StringVar(&o.htmlPath, "report", "", "write the HTML report to `FILE`: each recorded request sent and matched, diverged (with its reproducer) or skipped, and why")
+	fs.StringVar(&o.junit, "junit", "", "write a JUnit XML report to `FILE`: a test case per recorded request")
+	fs.BoolVar(&o.force, "force", false, "replace a file at an output's path that is no report or reproducer of these tools (one of theirs is replaced without it; a symbolic link never)")
+	fs.Uint64Var(&o.seed, "seed", 0, "the `SEED` of the values the replay makes (passwords, addresses; 0: from the clock)")
+	fs.Var(o.accounts, "account", "map the recorded account of `EMAIL=A` (a login's email, or a user id) onto account A or B of the profile; repeat for the other")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: pricing-contract replay [flags] RECORDING\n\n"+
 			"Sends the requests of RECORDING (the mock's journal, GET /__admin/requests, or a browser's HAR) to the\n"+
@@ -76,56 +86,78 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 			"or the profile is not usable.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	var recording string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return exitcode.Pass
+				return o, exitcode.Pass, false
 			}
-			return exitcode.Usage
+			return o, exitcode.Usage, false
 		}
 		if fs.NArg() == 0 {
 			break
 		}
-		if recording != "" {
-			fmt.Fprintf(stderr, "pricing-contract replay: one recording at a time (%s, and %s)\n", recording, fs.Arg(0))
-			return exitcode.Usage
+		if o.recording != "" {
+			fmt.Fprintf(stderr, "pricing-contract replay: one recording at a time (%s, and %s)\n", o.recording, fs.Arg(0))
+			return o, exitcode.Usage, false
 		}
-		recording, args = fs.Arg(0), fs.Args()[1:]
+		o.recording, args = fs.Arg(0), fs.Args()[1:]
 	}
-	if recording == "" {
+	if o.recording == "" {
 		fmt.Fprintf(stderr, "pricing-contract replay: give the RECORDING to replay (see --help)\n")
-		return exitcode.Usage
+		return o, exitcode.Usage, false
 	}
-	p, _, err := tf.Load(getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "pricing-contract replay: %v\n", err)
-		return exitcode.Usage
-	}
-	rec, err := ReadFile(recording)
-	if err != nil {
-		fmt.Fprintf(stderr, "pricing-contract replay: %v\n", err)
-		return exitcode.Usage
-	}
-	outputs := []struct {
-		flag string
-		out  report.Output
-	}{{"--report", report.Output{Path: *htmlPath, Kind: report.HTMLReport, Force: *force}}, {"--junit", report.Output{Path: *junit, Kind: report.JUnitReport, Force: *force}}}
-	for _, o := range outputs {
-		if o.out.Path == "" {
-			continue
+	return o, 0, true
+}
+
+// reportOutput is a report file the replay writes, with its flag.
+type reportOutput struct {
+	flag string
+	out  report.Output
+}
+
+// outputs are the report files asked for.
+func (o options) outputs() []reportOutput {
+	var out []reportOutput
+	for _, r := range []reportOutput{
+		{"--report", report.Output{Path: o.htmlPath, Kind: report.HTMLReport, Force: o.force}},
+		{"--junit", report.Output{Path: o.junit, Kind: report.JUnitReport, Force: o.force}},
+	} {
+		if r.out.Path != "" {
+			out = append(out, r)
 		}
-		if err := o.out.Check(); err != nil {
-			fmt.Fprintf(stderr, "pricing-contract replay: %s: %v\n", o.flag, err)
+	}
+	return out
+}
+
+// Main runs `pricing-contract replay`.
+func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	o, code, ok := parse(args, stderr)
+	if !ok {
+		return code
+	}
+	p, _, err := o.target.Load(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "pricing-contract replay: %v\n", err)
+		return exitcode.Usage
+	}
+	rec, err := ReadFile(o.recording)
+	if err != nil {
+		fmt.Fprintf(stderr, "pricing-contract replay: %v\n", err)
+		return exitcode.Usage
+	}
+	outputs := o.outputs()
+	for _, r := range outputs {
+		if err := r.out.Check(); err != nil {
+			fmt.Fprintf(stderr, "pricing-contract replay: %s: %v\n", r.flag, err)
 			return exitcode.Usage
 		}
 	}
 	for _, n := range rec.Notes {
 		fmt.Fprintf(stderr, "pricing-contract replay: %s\n", n)
 	}
-	fmt.Fprintf(stderr, "pricing-contract replay: %s (%s, %d requests) against %s\n", recording, rec.Format, len(rec.Requests), p.BaseURL)
-	res, err := Run(ctx, rec, p, Config{APIBase: *apiBase, Accounts: accounts, Pair: *pair, Timeout: tf.Timeout, Seed: *seed, Progress: stderr,
-		HTTPClient: tf.Client()})
+	fmt.Fprintf(stderr, "pricing-contract replay: %s (%s, %d requests) against %s\n", o.recording, rec.Format, len(rec.Requests), p.BaseURL)
+	res, err := Run(ctx, rec, p, Config{APIBase: o.apiBase, Accounts: o.accounts, Pair: o.pair, Timeout: o.target.Timeout, Seed: o.seed, Progress: stderr,
+		HTTPClient: o.target.Client()})
 	var unusable *steps.UnusableError
 	switch {
 	case errors.As(err, &unusable):
@@ -139,7 +171,7 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "pricing-contract replay: %v\n", err)
 		return exitcode.Usage
 	}
-	if err := res.WriteReproducers(*out, *force); err != nil {
+	if err := res.WriteReproducers(o.out, o.force); err != nil {
 		fmt.Fprintf(stderr, "pricing-contract replay: --out: %v\n", err)
 	}
 	var summary bytes.Buffer
@@ -153,21 +185,25 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stderr, "pricing-contract replay: interrupted (%v): the requests not yet sent were not\n", context.Cause(ctx))
 		status = exitcode.Fail
 	}
-	rr := res.Report()
+	return max(status, res.writeReports(outputs, stderr))
+}
+
+// writeReports writes the reports asked for, their secrets redacted: Fail
+// when one could not be written, else Pass.
+func (r *Result) writeReports(outputs []reportOutput, stderr io.Writer) int {
+	status := exitcode.Pass
+	rr := r.Report()
 	writers := map[string]func(io.Writer) error{"--report": rr.WriteHTML, "--junit": rr.WriteJUnit}
 	for _, o := range outputs {
-		if o.out.Path == "" {
-			continue
-		}
 		var b bytes.Buffer
 		if err := writers[o.flag](&b); err != nil {
 			fmt.Fprintf(stderr, "pricing-contract replay: %s: %v\n", o.flag, err)
-			status = max(status, exitcode.Fail)
+			status = exitcode.Fail
 			continue
 		}
-		if err := o.out.WriteBytes([]byte(res.secrets.redact(b.String()))); err != nil {
+		if err := o.out.WriteBytes([]byte(r.secrets.redact(b.String()))); err != nil {
 			fmt.Fprintf(stderr, "pricing-contract replay: %s: %v\n", o.flag, err)
-			status = max(status, exitcode.Fail)
+			status = exitcode.Fail
 		}
 	}
 	return status

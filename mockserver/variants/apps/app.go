@@ -6,39 +6,34 @@ import (
 	"strings"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
-	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
 // The app object and the platforms collection (2.3, 2.5, 4.5).
 var appServers = []variants.Server{
-	{Name: "app-without-writeKey", Area: variants.Apps, Rule: "2.3", Why: "the app object has no writeKey", Origin: variants.BuiltIn,
+	{Name: "app-without-writeKey", Rule: "2.3", Why: "the app object has no writeKey", Origin: variants.BuiltIn,
 		Answer: variants.DropField("writeKey"),
 	},
-	{Name: "writekey-uuid", Area: variants.Apps, Rule: "2.3", Why: "the writeKey is a hyphenated UUID, not 32 hexadecimal characters", Origin: variants.BuiltIn,
-		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if k, ok := o["writeKey"].(string); ok && len(k) == 32 {
-				o["writeKey"] = k[:8] + "-" + k[8:12] + "-" + k[12:16] + "-" + k[16:20] + "-" + k[20:]
-			}
-		}),
+	{Name: "writekey-uuid", Rule: "2.3", Why: "the writeKey is a hyphenated UUID, not 32 hexadecimal characters", Origin: variants.BuiltIn,
+		Answer: variants.OnObjects(func(_ string, o map[string]any) { dashedWriteKey(o) }),
 	},
-	{Name: "platform-name-lowercase", Area: variants.Apps, Rule: "2.3", Why: "platform.name is android or ios, not Android or iOS", Origin: variants.BuiltIn,
+	{Name: "platform-name-lowercase", Rule: "2.3", Why: "platform.name is android or ios, not Android or iOS", Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			if s, ok := o["name"].(string); ok && (key == "platform" || key == "platforms") {
 				o["name"] = strings.ToLower(s)
 			}
 		}),
 	},
-	{Name: "app-created-unset", Area: variants.Apps, Rule: "2.3", Why: "POST /apps answers created 0001-01-01T00:00:00Z, a date never set", Origin: variants.FaultClasses,
+	{Name: "app-created-unset", Rule: "2.3", Why: "POST /apps answers created 0001-01-01T00:00:00Z, a date never set", Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(variants.PostApps, func(o map[string]any) { o["created"] = variants.UnsetDate }),
 	},
-	{Name: "app-ids-repeat", Area: variants.Apps, Rule: "2.3", Why: "every app POST /apps creates answers the id 1", Origin: variants.FaultClasses,
+	{Name: "app-ids-repeat", Rule: "2.3", Why: "every app POST /apps creates answers the id 1", Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(variants.PostApps, func(o map[string]any) { o["id"] = json.Number("1") }),
 	},
-	{Name: "writekey-shared", Area: variants.Apps, Rule: "2.3", Why: "every app POST /apps creates answers the same writeKey", Origin: variants.FaultClasses,
+	{Name: "writekey-shared", Rule: "2.3", Why: "every app POST /apps creates answers the same writeKey", Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(variants.PostApps, func(o map[string]any) { o["writeKey"] = "0123456789abcdef0123456789abcdef" }),
 	},
-	{Name: "app-platform-name-swapped", Area: variants.Apps, Rule: "2.3", Why: "an app's platform.name is the other platform's: Android for iOS and iOS for Android", Origin: variants.Gate3,
+	{Name: "app-platform-name-swapped", Rule: "2.3", Why: "an app's platform.name is the other platform's: Android for iOS and iOS for Android", Origin: variants.Gate3,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			if name, ok := o["name"].(string); ok && key == "platform" {
 				switch name {
@@ -52,7 +47,6 @@ var appServers = []variants.Server{
 	},
 	{
 		Name:   "platform-name-lower-case",
-		Area:   variants.Apps,
 		Rule:   "2.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    "§2.3: platform.name is \"One of `Android` or `iOS`\"; the app's platform name is answered in lower case (\"android\")",
@@ -68,22 +62,13 @@ var appServers = []variants.Server{
 	},
 	{
 		Name:   "write-key-uuid",
-		Area:   variants.Apps,
 		Rule:   "2.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.3: writeKey is "a 32-hexadecimal-character value"; it is answered as a dashed UUID of 36 characters`,
-		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
-			k, ok := variants.Str(o, "writeKey")
-			if !ok || len(k) != 32 {
-				return false
-			}
-			o["writeKey"] = k[:8] + "-" + k[8:12] + "-" + k[12:16] + "-" + k[16:20] + "-" + k[20:]
-			return true
-		}),
+		Wrap:   variants.EditAppAnswers(dashedWriteKey),
 	},
 	{
 		Name:   "platforms-bare-array",
-		Area:   variants.Apps,
 		Rule:   "2.5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.5: "A collection endpoint returns a wrapper object, not a bare array"; GET /platforms answers the bare array`,
@@ -91,7 +76,6 @@ var appServers = []variants.Server{
 	},
 	{
 		Name:   "platforms-under-data",
-		Area:   variants.Apps,
 		Rule:   "2.5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    "§2.5: \"The wrapper has a property named after the collection (for example `platforms`)\"; GET /platforms puts them under \"data\"",
@@ -107,29 +91,23 @@ var appServers = []variants.Server{
 	},
 	{
 		Name:   "hex-uppercase",
-		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "2.3, 8",
 		Origin: variants.BuiltIn,
 		Why:    "§2.3, §8: writeKey and the marketapp hash are hexadecimal; the letter case is not specified",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, _ int, v any) (any, bool) {
-				changed := false
-				rewrite.EachObject(v, func(key string, o map[string]any) {
-					if s, ok := o["writeKey"].(string); ok {
-						o["writeKey"], changed = strings.ToUpper(s), true
-					}
-					if s, ok := o["hash"].(string); ok && key == "marketapp" {
-						o["hash"], changed = strings.ToUpper(s), true
-					}
-				})
-				return v, changed
-			})
-		},
+		Wrap: variants.EditObjects(func(key string, o map[string]any) bool {
+			changed := false
+			if s, ok := o["writeKey"].(string); ok {
+				o["writeKey"], changed = strings.ToUpper(s), true
+			}
+			if s, ok := o["hash"].(string); ok && key == "marketapp" {
+				o["hash"], changed = strings.ToUpper(s), true
+			}
+			return changed
+		}),
 	},
 	{
 		Name:   "platforms-elsewhere",
-		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "4.5, 2.5",
 		Origin: variants.BuiltIn,
@@ -170,7 +148,6 @@ var appServers = []variants.Server{
 	},
 	{
 		Name:   "legal-upper-case-write-key",
-		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "2.3",
 		Origin: variants.BlindAudit1("passed"),
@@ -186,7 +163,6 @@ var appServers = []variants.Server{
 	},
 	{
 		Name:   "legal-platforms-paged",
-		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "2.5",
 		Origin: variants.BlindAudit1("passed"),
@@ -202,7 +178,6 @@ var appServers = []variants.Server{
 	},
 	{
 		Name:   "legal-platforms-reversed",
-		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "2.5, 4.5",
 		Origin: variants.BlindAudit1("passed"),
@@ -220,4 +195,15 @@ var appServers = []variants.Server{
 			return o, true
 		}),
 	},
+}
+
+// dashedWriteKey writes the writeKey of 32 hexadecimal characters of an
+// object as a dashed UUID (8-4-4-4-12), and reports whether it did.
+func dashedWriteKey(o map[string]any) bool {
+	k, ok := variants.Str(o, "writeKey")
+	if !ok || len(k) != 32 {
+		return false
+	}
+	o["writeKey"] = k[:8] + "-" + k[8:12] + "-" + k[12:16] + "-" + k[16:20] + "-" + k[20:]
+	return true
 }

@@ -13,7 +13,7 @@ import (
 // otherwise (2.3, 4.2, 7.3).
 var checkServers = []variants.Server{
 	{
-		Name: "apps-hash-trimmed", Area: variants.Apps, Rule: "2.3, 4.2, 8",
+		Name: "apps-hash-trimmed", Rule: "2.3, 4.2, 8",
 		Why:    "A marketapp.hash with white space around it is trimmed and accepted, though it is not 40 hexadecimal characters.",
 		Origin: variants.BlindAudit2("missed"),
 		Request: variants.EditBody(variants.PostApps, func(b map[string]any) bool {
@@ -26,31 +26,29 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "apps-name-required-with-hash", Area: variants.Apps, Rule: "4.2, 7.3",
+		Name: "apps-name-required-with-hash", Rule: "4.2, 7.3",
 		Why:    "POST /apps requires name even when marketapp.hash is given, refusing it with InvalidName.",
 		Origin: variants.BlindAudit2("caught"),
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Validating(next, hit, variants.Rule{
-				Applies: func(r *http.Request, p variants.Path) bool {
-					return r.Method == http.MethodPost && p.Resource == "apps" && p.ID == ""
-				},
-				Owns: []string{"name"},
-				Check: func(_ *http.Request, body map[string]any) []variants.FieldError {
-					if _, hash := variants.BodyPath(body, "marketapp.hash"); !hash {
-						return nil
-					}
-					if s, ok := variants.Str(body, "name"); ok && strings.TrimSpace(s) != "" {
-						return nil
-					}
-					return []variants.FieldError{{FieldName: "name", Error: pricing.CodeInvalidName.String(), Message: "name is required."}}
-				},
-				Fix:    func(body map[string]any) { body["name"] = "App" },
-				Broken: map[string]any{"name": strings.Repeat("x", 256)},
-			})
-		},
+		Wrap: variants.Validates(variants.Rule{
+			Applies: func(r *http.Request, p variants.Path) bool {
+				return r.Method == http.MethodPost && p.Resource == "apps" && p.ID == ""
+			},
+			Owns: []string{"name"},
+			Check: func(_ *http.Request, body map[string]any) []variants.FieldError {
+				if _, hash := variants.BodyPath(body, "marketapp.hash"); !hash {
+					return nil
+				}
+				if s, ok := variants.Str(body, "name"); ok && strings.TrimSpace(s) != "" {
+					return nil
+				}
+				return []variants.FieldError{{FieldName: "name", Error: pricing.CodeInvalidName.String(), Message: "name is required."}}
+			},
+			Fix:    func(body map[string]any) { body["name"] = "App" },
+			Broken: map[string]any{"name": strings.Repeat("x", 256)},
+		}),
 	},
 	{
-		Name: "apps-platform-name-lowercase", Area: variants.Apps, Rule: "2.3",
+		Name: "apps-platform-name-lowercase", Rule: "2.3",
 		Why:    "The app's platform.name is written in lower case (android, ios) instead of one of Android or iOS.",
 		Origin: variants.BlindAudit2("caught"),
 		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
@@ -63,40 +61,31 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "apps-write-key-uuid", Area: variants.Apps, Rule: "2.3",
+		Name: "apps-write-key-uuid", Rule: "2.3",
 		Why:    "writeKey is written as a dashed UUID (36 characters) instead of 32 hexadecimal characters.",
 		Origin: variants.BlindAudit2("caught"),
-		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
-			k, ok := variants.Str(o, "writeKey")
-			if !ok || len(k) != 32 {
-				return false
-			}
-			o["writeKey"] = k[:8] + "-" + k[8:12] + "-" + k[12:16] + "-" + k[16:20] + "-" + k[20:]
-			return true
+		Wrap:   variants.EditAppAnswers(dashedWriteKey),
+	},
+	{
+		Name: "apps-missing-name-code", Rule: "7.3",
+		Why:    "POST /apps with neither a hash nor a name is refused with the code InvalidAppName instead of InvalidName.",
+		Origin: variants.BlindAudit2("caught"),
+		Wrap: variants.EditAnswersWhen(variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
+			changed := false
+			variants.EditErrors(a, func(errs []any) (any, bool) {
+				for _, e := range errs {
+					if o := variants.Obj(e); o["fieldName"] == "name" && o["error"] == pricing.CodeInvalidName.String() {
+						o["error"] = "InvalidAppName"
+						changed = true
+					}
+				}
+				return errs, changed
+			})
+			return changed
 		}),
 	},
 	{
-		Name: "apps-missing-name-code", Area: variants.Apps, Rule: "7.3",
-		Why:    "POST /apps with neither a hash nor a name is refused with the code InvalidAppName instead of InvalidName.",
-		Origin: variants.BlindAudit2("caught"),
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
-				changed := false
-				variants.EditErrors(a, func(errs []any) (any, bool) {
-					for _, e := range errs {
-						if o := variants.Obj(e); o["fieldName"] == "name" && o["error"] == pricing.CodeInvalidName.String() {
-							o["error"] = "InvalidAppName"
-							changed = true
-						}
-					}
-					return errs, changed
-				})
-				return changed
-			})
-		},
-	},
-	{
-		Name: "apps-nextplan-ignored", Area: variants.Apps, Rule: "4.2",
+		Name: "apps-nextplan-ignored", Rule: "4.2",
 		Why:    "POST /apps ignores nextplan.id and always gives the app the default plan.",
 		Origin: variants.BlindAudit2("caught"),
 		Request: variants.EditBody(variants.PostApps, func(b map[string]any) bool {

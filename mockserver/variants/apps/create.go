@@ -15,38 +15,38 @@ import (
 
 // POST /apps: the marketplace app, the name, the platform and the plan (4.2, 8).
 var createServers = []variants.Server{
-	{Name: "app-name-not-required", Area: variants.Apps, Rule: "4.2", Why: "POST /apps with neither a marketapp hash nor a name creates an app without a name", Origin: variants.BuiltIn,
+	{Name: "app-name-not-required", Rule: "4.2", Why: "POST /apps with neither a marketapp hash nor a name creates an app without a name", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.AppNameOptional = true },
 	},
-	{Name: "marketapp-platform-ignored", Area: variants.Apps, Rule: "4.2", Why: "with a marketapp hash, platform.id of the body overrides the marketplace app's platform", Origin: variants.BuiltIn,
+	{Name: "marketapp-platform-ignored", Rule: "4.2", Why: "with a marketapp hash, platform.id of the body overrides the marketplace app's platform", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.BodyPlatformWins = true },
 	},
-	{Name: "malformed-hash-ignored", Area: variants.Apps, Rule: "8", Why: "a marketapp hash that is not 40 hexadecimal characters (39, say) is ignored, and the app made from name and platform.id", Origin: variants.BuiltIn,
+	{Name: "malformed-hash-ignored", Rule: "8", Why: "a marketapp hash that is not 40 hexadecimal characters (39, say) is ignored, and the app made from name and platform.id", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.MalformedHashIgnored = true },
 	},
-	{Name: "hash-truncated-to-40", Area: variants.Apps, Rule: "8", Why: "a marketapp hash longer than 40 characters is cut to 40 and accepted", Origin: variants.BuiltIn,
+	{Name: "hash-truncated-to-40", Rule: "8", Why: "a marketapp hash longer than 40 characters is cut to 40 and accepted", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.HashTruncated = true },
 	},
-	{Name: "app-name-replaced", Area: variants.Apps, Rule: "4.2", Why: "an app made from name and platform.id is named Untitled app, not the name sent", Origin: variants.FaultClasses,
+	{Name: "app-name-replaced", Rule: "4.2", Why: "an app made from name and platform.id is named Untitled app, not the name sent", Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(variants.PostApps, func(o map[string]any) {
 			if m, ok := o["marketapp"].(map[string]any); ok && m["hash"] == nil {
 				o["name"] = "Untitled app"
 			}
 		}),
 	},
-	{Name: "unknown-hash-ignored", Area: variants.Apps, Rule: "4.2", Why: "a well-formed hash of no marketplace app is ignored, and the app made from name and platform.id", Origin: variants.FaultClasses,
+	{Name: "unknown-hash-ignored", Rule: "4.2", Why: "a well-formed hash of no marketplace app is ignored, and the app made from name and platform.id", Origin: variants.FaultClasses,
 		Deviate: func(d *pricing.Deviations) { d.UnknownHashIgnored = true },
 	},
-	{Name: "uppercase-hash-refused", Area: variants.Apps, Rule: "8", Why: "a marketapp hash in upper-case hexadecimal is refused", Origin: variants.FaultClasses,
+	{Name: "uppercase-hash-refused", Rule: "8", Why: "a marketapp hash in upper-case hexadecimal is refused", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PostApps, func(b map[string]any) bool {
 			m, ok := b["marketapp"].(map[string]any)
 			return ok && variants.RefuseIf(m, "hash", "not-hexadecimal", func(s string) bool { return strings.ContainsAny(s, "ABCDEF") })
 		}),
 	},
-	{Name: "nextplan-id-ignored", Area: variants.Apps, Rule: "4.2", Why: "nextplan.id is ignored: every app gets the first plan", Origin: variants.FaultClasses,
+	{Name: "nextplan-id-ignored", Rule: "4.2", Why: "nextplan.id is ignored: every app gets the first plan", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PostApps, func(b map[string]any) bool { return variants.SetID(b, "nextplan", "1") }),
 	},
-	{Name: "platform-id-ignored", Area: variants.Apps, Rule: "4.2", Why: "without a hash, platform.id is ignored: every app is on the first platform", Origin: variants.FaultClasses,
+	{Name: "platform-id-ignored", Rule: "4.2", Why: "without a hash, platform.id is ignored: every app is on the first platform", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PostApps, func(b map[string]any) bool {
 			if m, ok := b["marketapp"].(map[string]any); ok && m["hash"] != nil {
 				return false
@@ -54,22 +54,22 @@ var createServers = []variants.Server{
 			return variants.SetID(b, "platform", "1")
 		}),
 	},
-	{Name: "app-to-lowest-other-client", Area: variants.Apps, Rule: "4.2", Why: "POST /apps attaches the app to the client of lowest id that none of the caller's clients' users belongs to", Origin: variants.Gate3,
+	{Name: "app-to-lowest-other-client", Rule: "4.2", Why: "POST /apps attaches the app to the client of lowest id that none of the caller's clients' users belongs to", Origin: variants.Gate3,
 		Deviate: func(d *pricing.Deviations) { d.AppToOtherClient = 1 },
 	},
-	{Name: "app-to-newest-other-client", Area: variants.Apps, Rule: "4.2", Why: "POST /apps attaches the app to the newest client that is none of the caller's", Origin: variants.Gate3,
+	{Name: "app-to-newest-other-client", Rule: "4.2", Why: "POST /apps attaches the app to the newest client that is none of the caller's", Origin: variants.Gate3,
 		Deviate: func(d *pricing.Deviations) { d.AppToOtherClient = 2 },
 	},
-	{Name: "app-name-truncated-post-apps", Area: variants.Apps, Rule: "8", Why: "POST /apps cuts an app name of over 255 characters to 255 and makes the app", Origin: variants.Gate3,
+	{Name: "app-name-truncated-post-apps", Rule: "8", Why: "POST /apps cuts an app name of over 255 characters to 255 and makes the app", Origin: variants.Gate3,
 		Request: variants.EditBody(variants.PostApps, variants.TruncateAt("name")),
 	},
-	{Name: "app-name-truncated-in-client", Area: variants.Apps, Rule: "8", Why: "POST /clients cuts the name of its app to 255 characters and makes both", Origin: variants.Gate3,
+	{Name: "app-name-truncated-in-client", Rule: "8", Why: "POST /clients cuts the name of its app to 255 characters and makes both", Origin: variants.Gate3,
 		Request: variants.EditBody(variants.PostClients, func(b map[string]any) bool {
 			app, ok := b["app"].(map[string]any)
 			return ok && variants.TruncateAt("name")(app)
 		}),
 	},
-	{Name: "hash-app-named-from-body", Area: variants.Apps, Rule: "4.2", Why: "an app made with a marketapp hash is named after the body's name, not the marketplace app's", Origin: variants.Gate3,
+	{Name: "hash-app-named-from-body", Rule: "4.2", Why: "an app made with a marketapp hash is named after the body's name, not the marketplace app's", Origin: variants.Gate3,
 		Request: func(r *http.Request) {
 			if !variants.PostApps(r) {
 				return
@@ -87,7 +87,7 @@ var createServers = []variants.Server{
 			}
 		},
 	},
-	{Name: "hash-app-platform-from-body", Area: variants.Apps, Rule: "4.2", Why: "an app made with a marketapp hash is placed on the body's platform.id, not the marketplace app's", Origin: variants.Gate3,
+	{Name: "hash-app-platform-from-body", Rule: "4.2", Why: "an app made with a marketapp hash is placed on the body's platform.id, not the marketplace app's", Origin: variants.Gate3,
 		Request: func(r *http.Request) {
 			if !variants.PostApps(r) {
 				return
@@ -111,7 +111,6 @@ var createServers = []variants.Server{
 	},
 	{
 		Name:   "upper-case-hash-refused",
-		Area:   variants.Apps,
 		Rule:   "4.2, 8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2/§8: marketapp.hash is "40 hexadecimal characters"; upper-case hex digits are hexadecimal too, but POST /apps refuses them`,
@@ -122,7 +121,6 @@ var createServers = []variants.Server{
 	},
 	{
 		Name:   "long-hash-truncated",
-		Area:   variants.Apps,
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§8: "A marketapp hash is 40 hexadecimal characters long"; POST /apps cuts a longer hash to its first 40 characters and accepts it`,
@@ -138,7 +136,6 @@ var createServers = []variants.Server{
 	},
 	{
 		Name:   "app-name-required-with-hash",
-		Area:   variants.Apps,
 		Rule:   "4.2, 7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2/§7.3: name is "used when marketapp.hash is not given", and InvalidName is "the case where neither a marketapp hash nor a name is given"; POST /apps with a hash and no name answers InvalidName`,
@@ -150,7 +147,6 @@ var createServers = []variants.Server{
 	},
 	{
 		Name:   "app-name-wins-over-hash",
-		Area:   variants.Apps,
 		Rule:   "4.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2: name and platform.id are "used when marketapp.hash is not given"; when a body gives all three, the app is made from the name and platform and the marketplace app is dropped`,
@@ -166,28 +162,24 @@ var createServers = []variants.Server{
 	},
 	{
 		Name:   "no-name-no-hash-wrong-code",
-		Area:   variants.Apps,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: POST /apps: InvalidName "No app name was provided (the case where neither a marketapp hash nor a name is given)"; it is answered as InvalidMarketappHash on marketapp.hash`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					changed := false
-					for _, e := range errs {
-						if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidName.String() {
-							o["error"], o["fieldName"] = pricing.CodeInvalidMarketappHash.String(), "marketapp.hash"
-							changed = true
-						}
+		Wrap: variants.EditAnswersWhen(variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				changed := false
+				for _, e := range errs {
+					if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidName.String() {
+						o["error"], o["fieldName"] = pricing.CodeInvalidMarketappHash.String(), "marketapp.hash"
+						changed = true
 					}
-					return errs, changed
-				})
+				}
+				return errs, changed
 			})
-		},
+		}),
 	},
 	{
 		Name:   "nextplan-ignored",
-		Area:   variants.Apps,
 		Rule:   "4.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.2: nextplan.id is the "ID of the subscription plan" of the new app; POST /apps ignores it and gives every app the default plan`,
@@ -197,7 +189,6 @@ var createServers = []variants.Server{
 	},
 	{
 		Name:   "one-app-per-marketapp",
-		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "7.3",
 		Origin: variants.BuiltIn,
@@ -208,55 +199,43 @@ var createServers = []variants.Server{
 	},
 	{
 		Name:   "conflicting-platform-refused",
-		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "4.2",
 		Origin: variants.BuiltIn,
 		Why: "§4.2: platform.id is \"used when marketapp.hash is not given\", and \"Further validation codes for " +
 			"POST /apps ... not shown\": this target refuses a platform.id that contradicts the marketplace app's platform",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			apps, clients := platformRule("", postTo("apps")), platformRule("app.", postTo("clients"))
-			return variants.Validating(variants.Validating(next, hit, clients), hit, apps)
-		},
+		Wrap: variants.Validates(platformRule("", postTo("apps")), platformRule("app.", postTo("clients"))),
 	},
 	{
 		Name:   "apps-from-a-store-only",
-		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "1, 4.2, 7.3",
 		Origin: variants.FaultClasses,
 		Why: "§1: \"An app is created from a marketplace app ... Creating an app that does not exist in a store is not supported " +
 			"through the API\": this target refuses a body with a name and no marketapp hash (400 on marketapp.hash), although §4.2 " +
 			"describes name and platform.id; a body with neither still answers InvalidName (§7.3)",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			apps, clients := storeOnlyRule("", postTo("apps")), storeOnlyRule("app.", postTo("clients"))
-			return variants.Validating(variants.Validating(next, hit, clients), hit, apps)
-		},
+		Wrap: variants.Validates(storeOnlyRule("", postTo("apps")), storeOnlyRule("app.", postTo("clients"))),
 	},
 	{
 		Name:   "nextplan-deferred",
-		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "4.2, 2.3",
 		Origin: variants.FaultClasses,
 		Why: "§4.2: nextplan.id is the ID of the subscription plan, the next one; §2.3's flags are the plan the app is on: this " +
 			"target starts every app on the lite plan and moves it to its next plan later, and its profile says so (plans 1:lite,2:lite,3:lite)",
 		Profile: map[string]string{"plans": "1:lite,2:lite,3:lite"},
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(r *http.Request, status int, v any) (any, bool) {
-				p, isAPI := variants.Parse(r.URL.Path)
-				app, ok := v.(map[string]any)
-				if r.Method != http.MethodPost || !isAPI || p.Resource != "apps" || status != http.StatusOK || !ok {
-					return v, false
-				}
-				app["plan"] = map[string]any{"isLite": true, "isPro": false, "isDynamic": false, "needBilling": false}
-				return v, true
-			})
-		},
+		Wrap: variants.EditJSONAnswers(func(r *http.Request, status int, v any) (any, bool) {
+			p, isAPI := variants.Parse(r.URL.Path)
+			app, ok := v.(map[string]any)
+			if r.Method != http.MethodPost || !isAPI || p.Resource != "apps" || status != http.StatusOK || !ok {
+				return v, false
+			}
+			app["plan"] = map[string]any{"isLite": true, "isPro": false, "isDynamic": false, "needBilling": false}
+			return v, true
+		}),
 	},
 	{
 		Name:   "unknown-marketapp-404",
-		Area:   variants.Apps,
 		Legal:  true,
 		Rule:   "4.2, 1",
 		Origin: variants.FaultClasses,
@@ -336,7 +315,7 @@ func oneAppPerMarketapp(next http.Handler, hit func()) http.Handler {
 	putUser := func(r *http.Request, p variants.Path) bool {
 		return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
 	}
-	checked := variants.Validating(variants.Validating(variants.Validating(next, hit, rule("", postTo("apps"))), hit, rule("app.", postTo("clients"))), hit, rule("client.app.", putUser))
+	checked := variants.Validates(rule("client.app.", putUser), rule("app.", postTo("clients")), rule("", postTo("apps")))(next, hit)
 	// Learn the hash of every app created.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := variants.DecodeObject(variants.PeekBody(r))

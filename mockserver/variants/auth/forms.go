@@ -13,7 +13,7 @@ import (
 // refused credential is answered (5, 7.2).
 var formServers = []variants.Server{
 	{
-		Name: "auth-bearer-accepted", Area: variants.Auth, Rule: "5",
+		Name: "auth-bearer-accepted", Rule: "5",
 		Why:    "It takes `Authorization: Bearer <API_KEY>` as well as `api-key <API_KEY>`, a credential form the spec does not have.",
 		Origin: variants.BlindAudit2("missed"),
 		Request: func(r *http.Request) {
@@ -24,7 +24,7 @@ var formServers = []variants.Server{
 		},
 	},
 	{
-		Name: "auth-token-query-snake-case", Area: variants.Auth, Rule: "5",
+		Name: "auth-token-query-snake-case", Rule: "5",
 		Why:    "It reads the session token from the query argument session_token too, not only sessionToken.",
 		Origin: variants.BlindAudit2("missed"),
 		Request: func(r *http.Request) {
@@ -37,7 +37,7 @@ var formServers = []variants.Server{
 		},
 	},
 	{
-		Name: "auth-session-token-in-authorization", Area: variants.Auth, Rule: "5",
+		Name: "auth-session-token-in-authorization", Rule: "5",
 		Why:    "It takes a session token in `Authorization: session-token <TOKEN>`, where the spec has it only in the session-token header or the sessionToken query argument.",
 		Origin: variants.BlindAudit2("missed"),
 		Request: func(r *http.Request) {
@@ -49,7 +49,7 @@ var formServers = []variants.Server{
 		},
 	},
 	{
-		Name: "auth-unknown-key-forbidden", Area: variants.Auth, Rule: "5, 7.2",
+		Name: "auth-unknown-key-forbidden", Rule: "5, 7.2",
 		Why:    "An Authorization header with an unknown API key is answered 403 instead of 401, as if the caller were authenticated but not allowed.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: func(a *rewrite.Answer) {
@@ -59,7 +59,7 @@ var formServers = []variants.Server{
 		},
 	},
 	{
-		Name: "auth-other-user-not-found", Area: variants.Auth, Rule: "5, 7.2",
+		Name: "auth-other-user-not-found", Rule: "5, 7.2",
 		Why:    "PUT /users/:userId of an existing user who is not the caller answers 404 instead of 403.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: func(a *rewrite.Answer) {

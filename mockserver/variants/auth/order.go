@@ -13,10 +13,10 @@ import (
 
 // Authentication comes first, and answers 401 where it fails (5, 7.2).
 var orderServers = []variants.Server{
-	{Name: "unauthorized-as-403", Area: variants.Auth, Rule: "7.2", Why: "a request that is not authenticated is answered 403 instead of 401", Origin: variants.BuiltIn,
+	{Name: "unauthorized-as-403", Rule: "7.2", Why: "a request that is not authenticated is answered 403 instead of 401", Origin: variants.BuiltIn,
 		Answer: variants.RemapStatus(http.StatusUnauthorized, http.StatusForbidden),
 	},
-	{Name: "auth-not-enforced-put-clients", Area: variants.Auth, Rule: "5", Why: "PUT /clients/:clientId runs without authentication", Origin: variants.BuiltIn,
+	{Name: "auth-not-enforced-put-clients", Rule: "5", Why: "PUT /clients/:clientId runs without authentication", Origin: variants.BuiltIn,
 		Request: func(r *http.Request) {
 			if variants.PutClient(r) {
 				variants.DropCredentials(r)
@@ -25,14 +25,14 @@ var orderServers = []variants.Server{
 		},
 		Deviate: func(d *pricing.Deviations) { d.NobodyAPIKey = nobodyKey },
 	},
-	{Name: "unknown-id-404-before-auth", Area: variants.Auth, Rule: "5", Why: "PUT /users/:userId or /clients/:clientId without credentials is answered 404 when the id names nothing, before authenticating", Origin: variants.Gate3,
+	{Name: "unknown-id-404-before-auth", Rule: "5", Why: "PUT /users/:userId or /clients/:clientId without credentials is answered 404 when the id names nothing, before authenticating", Origin: variants.Gate3,
 		Answer: func(a *rewrite.Answer) {
 			if a.Status == http.StatusUnauthorized && (variants.PutUser(a.Request) || variants.PutClient(a.Request)) && !knownID(a.Request.URL.Path) {
 				variants.SetError(a, http.StatusNotFound, pricing.CodeNotFound.String(), "There is no such resource.")
 			}
 		},
 	},
-	{Name: "invalid-body-400-before-auth", Area: variants.Auth, Rule: "5", Why: "a request with a body that fails validation is answered 400 before its credentials are checked", Origin: variants.Gate3,
+	{Name: "invalid-body-400-before-auth", Rule: "5", Why: "a request with a body that fails validation is answered 400 before its credentials are checked", Origin: variants.Gate3,
 		Request: func(r *http.Request) {
 			if r.Method != http.MethodGet && obviouslyInvalid(r) {
 				r.Header.Set(invalidMark, "1")
@@ -45,7 +45,7 @@ var orderServers = []variants.Server{
 			}
 		},
 	},
-	{Name: "malformed-id-400-before-auth", Area: variants.Auth, Rule: "5", Why: "PUT /users/:userId without credentials and with a path id that is no number is answered 400", Origin: variants.Gate3,
+	{Name: "malformed-id-400-before-auth", Rule: "5", Why: "PUT /users/:userId without credentials and with a path id that is no number is answered 400", Origin: variants.Gate3,
 		Answer: func(a *rewrite.Answer) {
 			if a.Status == http.StatusUnauthorized && (variants.PutUser(a.Request) || variants.PutClient(a.Request)) {
 				if _, err := strconv.ParseInt(a.Request.URL.Path[strings.LastIndexByte(a.Request.URL.Path, '/')+1:], 10, 64); err != nil {
@@ -54,7 +54,7 @@ var orderServers = []variants.Server{
 			}
 		},
 	},
-	{Name: "unauthenticated-update-applied", Area: variants.Auth, Rule: "5", Why: "a PUT /users/:userId without credentials is applied to the user, then answered 401", Origin: variants.FaultClasses,
+	{Name: "unauthenticated-update-applied", Rule: "5", Why: "a PUT /users/:userId without credentials is applied to the user, then answered 401", Origin: variants.FaultClasses,
 		Request: func(r *http.Request) {
 			if variants.PutUser(r) && !variants.HasCredentials(r) {
 				r.Header.Set("Authorization", "api-key "+nobodyKey)
@@ -70,7 +70,6 @@ var orderServers = []variants.Server{
 	},
 	{
 		Name:   "no-credentials-403",
-		Area:   variants.Auth,
 		Rule:   "5, 7.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5/§7.2: a request that is not authenticated gets 401 (Unauthorized); with no credentials at all this one answers 403`,
@@ -79,7 +78,6 @@ var orderServers = []variants.Server{
 	},
 	{
 		Name:   "bad-api-key-403-on-post-apps",
-		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: "When a request to an endpoint that needs authentication is not authenticated correctly, the response is HTTP 401"; POST /apps answers a wrong API key with 403`,
@@ -88,7 +86,6 @@ var orderServers = []variants.Server{
 	},
 	{
 		Name:   "validation-before-auth-on-post-clients",
-		Area:   variants.Auth,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§5: an endpoint that needs authentication answers an unauthenticated request with 401; POST /clients validates the body first and answers 400 InvalidName`,
@@ -100,7 +97,6 @@ var orderServers = []variants.Server{
 	},
 	{
 		Name:   "platforms-authenticated",
-		Area:   variants.Auth,
 		Legal:  true,
 		Rule:   "4.5, 5",
 		Origin: variants.BuiltIn,

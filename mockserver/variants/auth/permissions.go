@@ -10,16 +10,16 @@ import (
 
 // Each caller acts on its own user and its own clients only, and is told 403 otherwise (5, 7.2).
 var permissionsServers = []variants.Server{
-	{Name: "forbidden-as-404", Area: variants.Auth, Rule: "7.2", Why: "another user's or client's resource is answered 404 instead of 403", Origin: variants.BuiltIn,
+	{Name: "forbidden-as-404", Rule: "7.2", Why: "another user's or client's resource is answered 404 instead of 403", Origin: variants.BuiltIn,
 		Answer: variants.RemapStatus(http.StatusForbidden, http.StatusNotFound),
 	},
-	{Name: "user-permission-skipped", Area: variants.Auth, Rule: "5", Why: "a user may modify another user (answered 200, not 403)", Origin: variants.BuiltIn,
+	{Name: "user-permission-skipped", Rule: "5", Why: "a user may modify another user (answered 200, not 403)", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.AnyUserMayAct = true },
 	},
-	{Name: "client-permission-skipped", Area: variants.Auth, Rule: "5", Why: "a user may modify a client it is not a member of (answered 200, not 403)", Origin: variants.BuiltIn,
+	{Name: "client-permission-skipped", Rule: "5", Why: "a user may modify a client it is not a member of (answered 200, not 403)", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.AnyoneMayActOnClients = true },
 	},
-	{Name: "forbidden-update-applied", Area: variants.Auth, Rule: "5", Why: "a PUT /users/:userId or /clients/:clientId the caller may not make is applied, then answered 403", Origin: variants.FaultClasses,
+	{Name: "forbidden-update-applied", Rule: "5", Why: "a PUT /users/:userId or /clients/:clientId the caller may not make is applied, then answered 403", Origin: variants.FaultClasses,
 		Deviate: func(d *pricing.Deviations) { d.PermissionCheckedAfterWrite = true },
 		Answer: func(a *rewrite.Answer) {
 			// The store refuses the update it stored (ErrRefusedAfterWrite),
@@ -31,7 +31,6 @@ var permissionsServers = []variants.Server{
 	},
 	{
 		Name:   "foreign-user-404",
-		Area:   variants.Auth,
 		Rule:   "5, 7.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5/§7.2: "When the authenticated caller may not view or modify the resource, the response is HTTP 403"; PUT /users on another existing user answers 404`,
@@ -39,27 +38,23 @@ var permissionsServers = []variants.Server{
 	},
 	{
 		Name:   "permission-first",
-		Area:   variants.Auth,
 		Legal:  true,
 		Rule:   "5, 7.2",
 		Origin: variants.BuiltIn,
 		Why:    "§5, §7.2: 403 and 404 are both named and their order is not; an implementation may refuse a caller before it looks the id up",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
-				r := a.Request
-				p, ok := variants.Parse(r.URL.Path)
-				if r.Method != http.MethodPut || a.Status != http.StatusNotFound || !ok ||
-					(p.Resource != "users" && p.Resource != "clients") || p.Rest != "" || !variants.PlainID.MatchString(p.ID) {
-					return false
-				}
-				variants.SetError(a, http.StatusForbidden, pricing.CodeForbidden.String(), "You may not modify this resource.")
-				return true
-			})
-		},
+		Wrap: variants.EditAnswersWhen(variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
+			r := a.Request
+			p, ok := variants.Parse(r.URL.Path)
+			if r.Method != http.MethodPut || a.Status != http.StatusNotFound || !ok ||
+				(p.Resource != "users" && p.Resource != "clients") || p.Rest != "" || !variants.PlainID.MatchString(p.ID) {
+				return false
+			}
+			variants.SetError(a, http.StatusForbidden, pricing.CodeForbidden.String(), "You may not modify this resource.")
+			return true
+		}),
 	},
 	{
 		Name:   "unknown-client-403",
-		Area:   variants.Auth,
 		Legal:  true,
 		Rule:   "7.2",
 		Origin: variants.BlindAudit1("passed"),

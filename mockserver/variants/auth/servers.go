@@ -3,10 +3,8 @@
 // before what, and who may act on what.
 package auth
 
-import (
-	"slices"
-)
+import "github.com/pricing-contract/pricing-contract/mockserver/variants"
 
 // Servers are the servers of this area, wrong and legal, in the order the
 // catalogue lists them.
-var Servers = slices.Concat(orderServers, permissionsServers, schemesServers, formServers, togetherServers)
+var Servers = variants.InArea(variants.Auth, orderServers, permissionsServers, schemesServers, formServers, togetherServers)

@@ -18,7 +18,7 @@ var numericCurrency = map[string]string{"GBP": "826", "EUR": "978", "USD": "840"
 // they refuse, or write a field of the client otherwise (2.2, 4.3, 4.4, 8).
 var checkServers = []variants.Server{
 	{
-		Name: "clients-terms-any-case", Area: variants.Clients, Rule: "4.3",
+		Name: "clients-terms-any-case", Rule: "4.3",
 		Why:    "terms is compared case-insensitively, so \"i agree\" is accepted where the spec requires the literal \"I agree\".",
 		Origin: variants.BlindAudit2("caught"),
 		Request: variants.EditBody(variants.ToClients, func(b map[string]any) bool {
@@ -30,7 +30,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "clients-invalid-app-keeps-client", Area: variants.Clients, Rule: "4.3",
+		Name: "clients-invalid-app-keeps-client", Rule: "4.3",
 		Why:    "POST /clients whose app is invalid answers 400 but has created the client anyway, instead of creating neither.",
 		Origin: variants.BlindAudit2("caught"),
 		Wrap: func(next http.Handler, hit func()) http.Handler {
@@ -46,13 +46,13 @@ var checkServers = []variants.Server{
 		},
 	},
 	{
-		Name: "clients-city-256", Area: variants.Clients, Rule: "2.2, 8",
+		Name: "clients-city-256", Rule: "2.2, 8",
 		Why:     "addressCity accepts 256 characters: the ..255 limit is checked one too high.",
 		Origin:  variants.BlindAudit2("caught"),
 		Deviate: func(d *pricing.Deviations) { d.MaxLen = map[string]int{"addressCity": 256} },
 	},
 	{
-		Name: "clients-update-without-name-kept", Area: variants.Clients, Rule: "4.4, 7.3",
+		Name: "clients-update-without-name-kept", Rule: "4.4, 7.3",
 		Why:    "PUT /clients/:clientId without a name keeps the stored name and answers 200 instead of 400 InvalidName.",
 		Origin: variants.BlindAudit2("caught"),
 		Wrap: func(next http.Handler, hit func()) http.Handler {
@@ -71,7 +71,7 @@ var checkServers = []variants.Server{
 		},
 	},
 	{
-		Name: "clients-currency-code-numeric", Area: variants.Clients, Rule: "2.2",
+		Name: "clients-currency-code-numeric", Rule: "2.2",
 		Why:    "The client's currency.code is the ISO 4217 numeric code (826) instead of the three-letter alphabetic code.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: variants.OnObjects(func(key string, o map[string]any) {

@@ -13,25 +13,25 @@ import (
 
 // The fields of a client: limits, terms, currency, address (2.2, 4.3, 8).
 var fieldsServers = []variants.Server{
-	{Name: "addresscity-limit-254", Area: variants.Clients, Rule: "8", Why: "addressCity refuses 255 characters (the limit is off by one, low)", Origin: variants.BuiltIn,
+	{Name: "addresscity-limit-254", Rule: "8", Why: "addressCity refuses 255 characters (the limit is off by one, low)", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.MaxLen = map[string]int{"addressCity": pricing.MaxLen - 1} },
 	},
-	{Name: "vat-limit-256", Area: variants.Clients, Rule: "8", Why: "vat accepts 256 characters (the limit is off by one, high)", Origin: variants.BuiltIn,
+	{Name: "vat-limit-256", Rule: "8", Why: "vat accepts 256 characters (the limit is off by one, high)", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.MaxLen = map[string]int{"vat": pricing.MaxLen + 1} },
 	},
-	{Name: "terms-not-checked", Area: variants.Clients, Rule: "4.3", Why: `terms is accepted whatever it says, not only "I agree"`, Origin: variants.BuiltIn,
+	{Name: "terms-not-checked", Rule: "4.3", Why: `terms is accepted whatever it says, not only "I agree"`, Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.TermsUnchecked = true },
 	},
-	{Name: "client-name-limit-in-bytes", Area: variants.Clients, Rule: "8", Why: "the name of a client is limited to 255 bytes of UTF-8, not 255 characters", Origin: variants.FaultClasses,
+	{Name: "client-name-limit-in-bytes", Rule: "8", Why: "the name of a client is limited to 255 bytes of UTF-8, not 255 characters", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.ToClients, variants.OverBytes("name")),
 	},
-	{Name: "addressline1-limit-in-bytes", Area: variants.Clients, Rule: "8", Why: "addressLine1 is limited to 255 bytes of UTF-8, not 255 characters", Origin: variants.FaultClasses,
+	{Name: "addressline1-limit-in-bytes", Rule: "8", Why: "addressLine1 is limited to 255 bytes of UTF-8, not 255 characters", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.ToClients, variants.OverBytes("addressLine1")),
 	},
-	{Name: "currency-id-ignored", Area: variants.Clients, Rule: "2.2", Why: "currency.id is ignored: every client bills in the first currency", Origin: variants.FaultClasses,
+	{Name: "currency-id-ignored", Rule: "2.2", Why: "currency.id is ignored: every client bills in the first currency", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.ToClients, func(b map[string]any) bool { return variants.SetID(b, "currency", "1") }),
 	},
-	{Name: "currency-code-numeric", Area: variants.Clients, Rule: "2.2", Why: "currency.code is the ISO 4217 number (826), not the letters (GBP)", Origin: variants.BuiltIn,
+	{Name: "currency-code-numeric", Rule: "2.2", Why: "currency.code is the ISO 4217 number (826), not the letters (GBP)", Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			numeric := map[string]string{"GBP": "826", "EUR": "978", "USD": "840"}
 			if key == "currency" || key == "currencies" {
@@ -41,12 +41,11 @@ var fieldsServers = []variants.Server{
 			}
 		}),
 	},
-	{Name: "client-without-createdDate", Area: variants.Clients, Rule: "2.2", Why: "the client object has no createdDate", Origin: variants.BuiltIn,
+	{Name: "client-without-createdDate", Rule: "2.2", Why: "the client object has no createdDate", Origin: variants.BuiltIn,
 		Answer: variants.DropField("createdDate"),
 	},
 	{
 		Name:   "client-name-limit-forgotten-on-put",
-		Area:   variants.Clients,
 		Rule:   "4.4, 8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.4/§8: PUT /clients takes "the same fields as POST /clients", name ..255; the update cuts a longer name to 255 characters and accepts it (POST checks it)`,
@@ -54,7 +53,6 @@ var fieldsServers = []variants.Server{
 	},
 	{
 		Name:   "address-city-limit-in-bytes",
-		Area:   variants.Clients,
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§8: ..255 is "at most 255 characters"; PUT /clients counts addressCity in bytes, so a city of 200 non-ASCII characters (400 bytes) is refused`,
@@ -65,7 +63,6 @@ var fieldsServers = []variants.Server{
 	},
 	{
 		Name:   "terms-case-insensitive",
-		Area:   variants.Clients,
 		Rule:   "4.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    "§4.3: terms \"must equal the literal `I agree`\"; POST /clients accepts \"i agree\" in any case",
@@ -80,7 +77,6 @@ var fieldsServers = []variants.Server{
 	},
 	{
 		Name:   "currency-not-updated",
-		Area:   variants.Clients,
 		Rule:   "4.4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.4: PUT /clients "updates the details or settings of a client, including name, address and currency"; the currency keeps its old value`,
@@ -101,7 +97,6 @@ var fieldsServers = []variants.Server{
 	},
 	{
 		Name:   "null-client-name-keeps-old",
-		Area:   variants.Clients,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§7.3: PUT /clients answers InvalidName when "the name was not provided"; a null name keeps the stored one and answers 200`,
@@ -121,7 +116,6 @@ var fieldsServers = []variants.Server{
 	},
 	{
 		Name:   "currency-code-numeric-on-client-routes",
-		Area:   variants.Clients,
 		Rule:   "2.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.2: currency.code: "The response shows a three-letter alphabetic code, so treat it as a string of letters"; the ISO 4217 numeric code ("826") is answered`,
@@ -149,7 +143,6 @@ var fieldsServers = []variants.Server{
 	},
 	{
 		Name:   "address-validation",
-		Area:   variants.Clients,
 		Legal:  true,
 		Rule:   "7.3",
 		Origin: variants.BuiltIn,
@@ -159,65 +152,54 @@ var fieldsServers = []variants.Server{
 			"address_line1": "Unter den Linden 1", "address_line2": "Aufgang B", "address_city": "Berlin",
 			"address_postcode": "10117", "address_country": "Germany", "vat": "DE123456789",
 		},
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			clients := addressRule("", func(r *http.Request, p variants.Path) bool {
+		Wrap: variants.Validates(
+			addressRule("", func(r *http.Request, p variants.Path) bool {
 				return p.Resource == "clients" && p.Rest == "" &&
 					((r.Method == http.MethodPost && p.ID == "") || (r.Method == http.MethodPut && p.ID != ""))
-			})
-			users := addressRule("client.", func(r *http.Request, p variants.Path) bool {
+			}),
+			addressRule("client.", func(r *http.Request, p variants.Path) bool {
 				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-			})
-			return variants.Validating(variants.Validating(next, hit, users), hit, clients)
-		},
+			}),
+		),
 	},
 	{
 		Name:   "currency-lowercase",
-		Area:   variants.Clients,
 		Legal:  true,
 		Rule:   "2.2",
 		Origin: variants.BuiltIn,
 		Why:    "§2.2: currency.code is a three-letter alphabetic code, a string of letters; the case is not specified",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, _ int, v any) (any, bool) {
-				changed := false
-				rewrite.EachObject(v, func(key string, o map[string]any) {
-					if s, ok := o["code"].(string); ok && (key == "currency" || key == "currencies") {
-						o["code"], changed = strings.ToLower(s), true
-					}
-				})
-				return v, changed
-			})
-		},
+		Wrap: variants.EditObjects(func(key string, o map[string]any) bool {
+			s, ok := o["code"].(string)
+			if !ok || key != "currency" && key != "currencies" {
+				return false
+			}
+			o["code"] = strings.ToLower(s)
+			return true
+		}),
 	},
 	{
 		Name:   "optional-fields-omitted",
-		Area:   variants.Clients,
 		Legal:  true,
 		Rule:   "2, 2.2",
 		Origin: variants.BuiltIn,
 		Why: "§2: \"`optional` means the field may be omitted\"; §2.2: addressLine2 and vat are \"optional String\" " +
 			"(this target never answers them)",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, _ int, v any) (any, bool) {
-				changed := false
-				rewrite.EachObject(v, func(_ string, o map[string]any) {
-					if _, client := o["addressLine1"]; !client {
-						return
-					}
-					for _, k := range []string{"addressLine2", "vat"} {
-						if _, ok := o[k]; ok {
-							delete(o, k)
-							changed = true
-						}
-					}
-				})
-				return v, changed
-			})
-		},
+		Wrap: variants.EditObjects(func(_ string, o map[string]any) bool {
+			if _, client := o["addressLine1"]; !client {
+				return false
+			}
+			changed := false
+			for _, k := range []string{"addressLine2", "vat"} {
+				if _, ok := o[k]; ok {
+					delete(o, k)
+					changed = true
+				}
+			}
+			return changed
+		}),
 	},
 	{
 		Name:   "vat-of-255-refused",
-		Area:   variants.Clients,
 		Legal:  true,
 		Rule:   "4.3, 8",
 		Origin: variants.BlindAudit1("passed"),

@@ -3,10 +3,8 @@
 // answer and store.
 package clients
 
-import (
-	"slices"
-)
+import "github.com/pricing-contract/pricing-contract/mockserver/variants"
 
 // Servers are the servers of this area, wrong and legal, in the order the
 // catalogue lists them.
-var Servers = slices.Concat(fieldsServers, writesServers, checkServers)
+var Servers = variants.InArea(variants.Clients, fieldsServers, writesServers, checkServers)

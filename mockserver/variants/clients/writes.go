@@ -11,39 +11,38 @@ import (
 
 // POST /clients and PUT /clients/:clientId: what they answer and store, and the app that comes with a client (2.2, 4.3, 4.4).
 var writesServers = []variants.Server{
-	{Name: "app-on-put-accepted", Area: variants.Clients, Rule: "4.4", Why: "PUT /clients/:clientId accepts (and ignores) an app", Origin: variants.BuiltIn,
+	{Name: "app-on-put-accepted", Rule: "4.4", Why: "PUT /clients/:clientId accepts (and ignores) an app", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.AppOnUpdateIgnored = true },
 	},
-	{Name: "invalid-app-client-created", Area: variants.Clients, Rule: "4.3", Why: "POST /clients with an invalid app creates the client anyway, answers 200 and drops the app", Origin: variants.BuiltIn,
+	{Name: "invalid-app-client-created", Rule: "4.3", Why: "POST /clients with an invalid app creates the client anyway, answers 200 and drops the app", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.InvalidAppDropped = true },
 	},
-	{Name: "client-update-not-stored", Area: variants.Clients, Rule: "4.4", Why: "PUT /clients/:clientId answers the new values but does not store them", Origin: variants.FaultClasses,
+	{Name: "client-update-not-stored", Rule: "4.4", Why: "PUT /clients/:clientId answers the new values but does not store them", Origin: variants.FaultClasses,
 		Deviate: func(d *pricing.Deviations) { d.ClientUpdateNotStored = true },
 	},
-	{Name: "client-createdDate-changes-on-update", Area: variants.Clients, Rule: "2.2", Why: "PUT /clients/:clientId answers createdDate as the time of the update", Origin: variants.FaultClasses,
+	{Name: "client-createdDate-changes-on-update", Rule: "2.2", Why: "PUT /clients/:clientId answers createdDate as the time of the update", Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(variants.PutClient, func(o map[string]any) { o["createdDate"] = variants.Now() }),
 	},
-	{Name: "client-createdDate-unset", Area: variants.Clients, Rule: "2.2", Why: "POST /clients answers createdDate 0001-01-01T00:00:00Z, a date never set", Origin: variants.FaultClasses,
+	{Name: "client-createdDate-unset", Rule: "2.2", Why: "POST /clients answers createdDate 0001-01-01T00:00:00Z, a date never set", Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(variants.PostClients, func(o map[string]any) { o["createdDate"] = variants.UnsetDate }),
 	},
-	{Name: "client-ids-repeat", Area: variants.Clients, Rule: "2.2", Why: "every client POST /clients creates answers the id 1", Origin: variants.FaultClasses,
+	{Name: "client-ids-repeat", Rule: "2.2", Why: "every client POST /clients creates answers the id 1", Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(variants.PostClients, func(o map[string]any) { o["id"] = json.Number("1") }),
 	},
-	{Name: "refused-client-update-stores-address", Area: variants.Clients, Rule: "4.4", Why: "a PUT /clients/:clientId answered 400 for one field still stores the valid address it carried", Origin: variants.Gate3,
+	{Name: "refused-client-update-stores-address", Rule: "4.4", Why: "a PUT /clients/:clientId answered 400 for one field still stores the valid address it carried", Origin: variants.Gate3,
 		Wrap: variants.StoreRefused("/clients/*", variants.ClientBody, func(b map[string]any) (map[string]any, bool) {
 			line1, ok1 := variants.ValidText(b, "addressLine1")
 			city, ok2 := variants.ValidText(b, "addressCity")
 			return map[string]any{"addressLine1": line1, "addressCity": city}, ok1 && ok2
 		})},
-	{Name: "client-app-dropped", Area: variants.Clients, Rule: "4.3", Why: "POST /clients ignores its app: the client is created, the app is not", Origin: variants.FaultClasses,
+	{Name: "client-app-dropped", Rule: "4.3", Why: "POST /clients ignores its app: the client is created, the app is not", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PostClients, func(b map[string]any) bool { return variants.Drop(b, "app") }),
 	},
-	{Name: "client-app-to-primary", Area: variants.Clients, Rule: "4.3", Why: "the app of POST /clients joins the caller's first client, and the new client has none", Origin: variants.FaultClasses,
+	{Name: "client-app-to-primary", Rule: "4.3", Why: "the app of POST /clients joins the caller's first client, and the new client has none", Origin: variants.FaultClasses,
 		Deviate: func(d *pricing.Deviations) { d.ClientAppToPrimary = true },
 	},
 	{
 		Name:   "post-clients-201",
-		Area:   variants.Clients,
 		Rule:   "4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4: "Every endpoint below returns HTTP 200 on success"; POST /clients answers 201 Created`,
@@ -51,7 +50,6 @@ var writesServers = []variants.Server{
 	},
 	{
 		Name:   "put-clients-204",
-		Area:   variants.Clients,
 		Rule:   "4.4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.4: "Response 200: the client object of section 2.2"; PUT /clients answers 204 with no body`,
@@ -59,7 +57,6 @@ var writesServers = []variants.Server{
 	},
 	{
 		Name:   "app-accepted-on-put-clients",
-		Area:   variants.Clients,
 		Rule:   "4.4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    "§4.4: \"The `app` property must not be given to this endpoint ... the rule is that it is not accepted\"; PUT /clients ignores it and answers 200",
@@ -69,7 +66,6 @@ var writesServers = []variants.Server{
 	},
 	{
 		Name:   "post-clients-bad-app-keeps-client",
-		Area:   variants.Clients,
 		Rule:   "4.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.3: with an app, POST /clients "either creates both or returns an error and creates neither"; an invalid app answers 400 but the client is created`,
@@ -99,7 +95,6 @@ var writesServers = []variants.Server{
 	},
 	{
 		Name:   "refused-put-clients-stores-name",
-		Area:   variants.Clients,
 		Rule:   "7.1, 4.4",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§7.1/§4.4: a PUT /clients refused with 400 changes nothing; here the new name of a body refused for another field (terms) is stored`,
@@ -110,7 +105,6 @@ var writesServers = []variants.Server{
 	},
 	{
 		Name:   "one-client-per-user",
-		Area:   variants.Clients,
 		Legal:  true,
 		Rule:   "1, 7.2",
 		Origin: variants.BuiltIn,
@@ -122,7 +116,6 @@ var writesServers = []variants.Server{
 	},
 	{
 		Name:   "one-client-per-user-400",
-		Area:   variants.Clients,
 		Legal:  true,
 		Rule:   "1, 7.2, 4.3, 7.3",
 		Origin: variants.BuiltIn,

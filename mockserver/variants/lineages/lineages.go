@@ -85,27 +85,39 @@ func (l lineage) servers() []variants.Server {
 	return out
 }
 
-func tablesLineage() lineage {
-	var faults []fault
-	for _, f := range tables.Faults() {
-		faults = append(faults, fault{f.Name, f.Rule, f.Description})
+// served is a lineage's server as the catalogue takes it: its handler, the
+// path of its base URL and its pairs of accounts.
+func served[A ~struct{ Email, Password, APIKey string }](s interface {
+	http.Handler
+	BasePath() string
+	Accounts() [][2]A
+}, err error) (http.Handler, string, [][2]variants.Account, error) {
+	if err != nil {
+		return nil, "", nil, err
 	}
+	var accts [][2]variants.Account
+	for _, p := range s.Accounts() {
+		accts = append(accts, [2]variants.Account{variants.Account(p[0]), variants.Account(p[1])})
+	}
+	return s, s.BasePath(), accts, nil
+}
+
+// faultsOf are a lineage's faults as the catalogue takes them.
+func faultsOf[F ~struct{ Name, Rule, Description string }](fs []F) []fault {
+	var out []fault
+	for _, f := range fs {
+		f := struct{ Name, Rule, Description string }(f)
+		out = append(out, fault{f.Name, f.Rule, f.Description})
+	}
+	return out
+}
+
+func tablesLineage() lineage {
 	return lineage{
 		name:   "tables",
-		faults: faults,
+		faults: faultsOf(tables.Faults()),
 		new: func(pairs int, f string) (http.Handler, string, [][2]variants.Account, error) {
-			s, err := tables.New(tables.Options{Pairs: pairs, Fault: f})
-			if err != nil {
-				return nil, "", nil, err
-			}
-			var accts [][2]variants.Account
-			for _, p := range s.Accounts() {
-				accts = append(accts, [2]variants.Account{
-					{Email: p[0].Email, Password: p[0].Password, APIKey: p[0].APIKey},
-					{Email: p[1].Email, Password: p[1].Password, APIKey: p[1].APIKey},
-				})
-			}
-			return s, s.BasePath(), accts, nil
+			return served(tables.New(tables.Options{Pairs: pairs, Fault: f}))
 		},
 		legal: map[string]string{
 			"missing-client-403": "README, where the spec is silent, 5 and 7.2: an unknown id may be answered 403 by a server that checks permission first",
@@ -125,18 +137,7 @@ func snapshotsLineage() lineage {
 		// lists, and a client has one app per marketplace app.
 		known: map[string]string{"marketapp_hash": snapshots.StoreAppHashes()[0], "apps_per_marketapp": "one"},
 		new: func(pairs int, f string) (http.Handler, string, [][2]variants.Account, error) {
-			s, err := snapshots.New(snapshots.Options{Pairs: pairs, Fault: f})
-			if err != nil {
-				return nil, "", nil, err
-			}
-			var accts [][2]variants.Account
-			for _, p := range s.Accounts() {
-				accts = append(accts, [2]variants.Account{
-					{Email: p[0].Email, Password: p[0].Password, APIKey: p[0].APIKey},
-					{Email: p[1].Email, Password: p[1].Password, APIKey: p[1].APIKey},
-				})
-			}
-			return s, s.BasePath(), accts, nil
+			return served(snapshots.New(snapshots.Options{Pairs: pairs, Fault: f}))
 		},
 		// At first contact (2026-11-28, before any fix of the round): 188
 		// scenarios passed, 37 failed (every restore of account A: its
@@ -157,18 +158,7 @@ func documentsLineage() lineage {
 		// lists; its plans are named Lite, Pro and Dynamic.
 		known: map[string]string{"marketapp_hash": documents.StoreAppHashes()[0], "plans": "1:lite,2:pro,3:dynamic"},
 		new: func(pairs int, f string) (http.Handler, string, [][2]variants.Account, error) {
-			s, err := documents.New(documents.Options{Pairs: pairs, Fault: f})
-			if err != nil {
-				return nil, "", nil, err
-			}
-			var accts [][2]variants.Account
-			for _, p := range s.Accounts() {
-				accts = append(accts, [2]variants.Account{
-					{Email: p[0].Email, Password: p[0].Password, APIKey: p[0].APIKey},
-					{Email: p[1].Email, Password: p[1].Password, APIKey: p[1].APIKey},
-				})
-			}
-			return s, s.BasePath(), accts, nil
+			return served(documents.New(documents.Options{Pairs: pairs, Fault: f}))
 		},
 		legal:  map[string]string{},
 		missed: documentsMissed,
@@ -212,10 +202,6 @@ var documentsMissed = map[string]bool{
 }
 
 func eventsLineage() lineage {
-	var faults []fault
-	for _, f := range events.Faults() {
-		faults = append(faults, fault{f.Name, f.Rule, f.Description})
-	}
 	return lineage{
 		name: "events",
 		// Its choices.md, "Seed data": a marketplace app, a phone country,
@@ -225,20 +211,9 @@ func eventsLineage() lineage {
 			"marketapp_hash": "605179015a06decb9f2abf8e6c2f8b1245b75d74", "platform_id": "61", "phone_country_id": "512",
 			"plans": "4017:lite,4058:pro,4093:dynamic", "currencies": "826:GBP,978:EUR,840:USD",
 		},
-		faults: faults,
+		faults: faultsOf(events.Faults()),
 		new: func(pairs int, f string) (http.Handler, string, [][2]variants.Account, error) {
-			s, err := events.New(events.Options{Pairs: pairs, Fault: f})
-			if err != nil {
-				return nil, "", nil, err
-			}
-			var accts [][2]variants.Account
-			for _, p := range s.Accounts() {
-				accts = append(accts, [2]variants.Account{
-					{Email: p[0].Email, Password: p[0].Password, APIKey: p[0].APIKey},
-					{Email: p[1].Email, Password: p[1].Password, APIKey: p[1].APIKey},
-				})
-			}
-			return s, s.BasePath(), accts, nil
+			return served(events.New(events.Options{Pairs: pairs, Fault: f}))
 		},
 		missed: map[string]bool{"absent-last-name-kept": true, "login-password-case-insensitive": true,
 			"refused-user-update-applied": true, "truncated-api-key-accepted": true},

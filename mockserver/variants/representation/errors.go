@@ -14,10 +14,10 @@ import (
 
 // The error array of 7.1 and the codes of 7.3.
 var errorsServers = []variants.Server{
-	{Name: "error-body-object", Area: variants.Representation, Rule: "7.1", Why: `a 400 body is an object {"errors": [...]} instead of an array`, Origin: variants.BuiltIn,
+	{Name: "error-body-object", Rule: "7.1", Why: `a 400 body is an object {"errors": [...]} instead of an array`, Origin: variants.BuiltIn,
 		Answer: variants.OnBadRequest(func(errs []any) any { return map[string]any{"errors": errs} }),
 	},
-	{Name: "error-fieldname-missing", Area: variants.Representation, Rule: "7.1", Why: "the errors of a 400 have no fieldName", Origin: variants.BuiltIn,
+	{Name: "error-fieldname-missing", Rule: "7.1", Why: "the errors of a 400 have no fieldName", Origin: variants.BuiltIn,
 		Answer: variants.OnBadRequest(func(errs []any) any {
 			for _, e := range errs {
 				if o, ok := e.(map[string]any); ok {
@@ -27,7 +27,7 @@ var errorsServers = []variants.Server{
 			return errs
 		}),
 	},
-	{Name: "error-code-misspelt", Area: variants.Representation, Rule: "7.3", Why: "the code InvalidFirstName is answered as InvalidFirstname", Origin: variants.BuiltIn,
+	{Name: "error-code-misspelt", Rule: "7.3", Why: "the code InvalidFirstName is answered as InvalidFirstname", Origin: variants.BuiltIn,
 		Answer: variants.OnBadRequest(func(errs []any) any {
 			for _, e := range errs {
 				if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidFirstName.String() {
@@ -37,90 +37,80 @@ var errorsServers = []variants.Server{
 			return errs
 		}),
 	},
-	{Name: "only-first-error", Area: variants.Representation, Rule: "7.3", Why: "a 400 answers only the first of several errors", Origin: variants.BuiltIn,
+	{Name: "only-first-error", Rule: "7.3", Why: "a 400 answers only the first of several errors", Origin: variants.BuiltIn,
 		Answer: variants.OnBadRequest(func(errs []any) any { return errs[:min(len(errs), 1)] }),
 	},
-	{Name: "error-for-valid-field", Area: variants.Representation, Rule: "7.1", Why: "a 400 also has an element for a field that was valid (the validator reports the field after each offending one)", Origin: variants.FaultClasses,
+	{Name: "error-for-valid-field", Rule: "7.1", Why: "a 400 also has an element for a field that was valid (the validator reports the field after each offending one)", Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: namedFieldToo,
 	},
-	{Name: "error-message-empty", Area: variants.Representation, Rule: "7.1", Why: "the message of every error is an empty string", Origin: variants.FaultClasses,
+	{Name: "error-message-empty", Rule: "7.1", Why: "the message of every error is an empty string", Origin: variants.FaultClasses,
 		Answer: variants.OnErrors(func(e map[string]any) { e["message"] = "" }),
 	},
-	{Name: "error-message-not-string", Area: variants.Representation, Rule: "7.1", Why: `the message of every error is an object of translations ({"en": "..."}), not a string`, Origin: variants.FaultClasses,
+	{Name: "error-message-not-string", Rule: "7.1", Why: `the message of every error is an object of translations ({"en": "..."}), not a string`, Origin: variants.FaultClasses,
 		Answer: variants.OnErrors(func(e map[string]any) { e["message"] = map[string]any{"en": e["message"]} }),
 	},
-	{Name: "error-fieldname-empty", Area: variants.Representation, Rule: "7.1", Why: "the fieldName of every error is an empty string", Origin: variants.FaultClasses,
+	{Name: "error-fieldname-empty", Rule: "7.1", Why: "the fieldName of every error is an empty string", Origin: variants.FaultClasses,
 		Answer: variants.OnErrors(func(e map[string]any) { e["fieldName"] = "" }),
 	},
-	{Name: "error-fieldname-snake-case", Area: variants.Representation, Rule: "7.1", Why: "fieldName names another field than the body's: first_name for firstName", Origin: variants.FaultClasses,
+	{Name: "error-fieldname-snake-case", Rule: "7.1", Why: "fieldName names another field than the body's: first_name for firstName", Origin: variants.FaultClasses,
 		Answer: variants.OnErrors(func(e map[string]any) {
 			if f, ok := e["fieldName"].(string); ok {
 				e["fieldName"] = snakeCase(f)
 			}
 		}),
 	},
-	{Name: "error-fieldname-is-code", Area: variants.Representation, Rule: "7.1", Why: "fieldName and error are swapped: the field's name is in error, the code in fieldName", Origin: variants.FaultClasses,
+	{Name: "error-fieldname-is-code", Rule: "7.1", Why: "fieldName and error are swapped: the field's name is in error, the code in fieldName", Origin: variants.FaultClasses,
 		Answer: variants.OnErrors(func(e map[string]any) { e["fieldName"], e["error"] = e["error"], e["fieldName"] }),
 	},
 	{
 		Name:   "single-error-as-object",
-		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: "A 400 response ... has a body that is a JSON array"; a 400 with a single error answers the bare error object`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					if len(errs) != 1 {
-						return errs, false
-					}
-					return errs[0], true
-				})
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				if len(errs) != 1 {
+					return errs, false
+				}
+				return errs[0], true
 			})
-		},
+		}),
 	},
 	{
 		Name:   "errors-without-message-on-post-apps",
-		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: each element of a 400 array has fieldName, error and message; POST /apps leaves message out`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					for _, e := range errs {
-						if o, ok := e.(map[string]any); ok {
-							delete(o, "message")
-						}
+		Wrap: variants.EditAnswersWhen(variants.PostApps, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				for _, e := range errs {
+					if o, ok := e.(map[string]any); ok {
+						delete(o, "message")
 					}
-					return errs, len(errs) > 0
-				})
+				}
+				return errs, len(errs) > 0
 			})
-		},
+		}),
 	},
 	{
 		Name:   "error-code-key-on-put-clients",
-		Area:   variants.Representation,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1: the error code of a 400 element is in the field "error"; PUT /clients names it "code"`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PutClient, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					for _, e := range errs {
-						if o, ok := e.(map[string]any); ok {
-							o["code"] = o["error"]
-							delete(o, "error")
-						}
+		Wrap: variants.EditAnswersWhen(variants.PutClient, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				for _, e := range errs {
+					if o, ok := e.(map[string]any); ok {
+						o["code"] = o["error"]
+						delete(o, "error")
 					}
-					return errs, len(errs) > 0
-				})
+				}
+				return errs, len(errs) > 0
 			})
-		},
+		}),
 	},
 	{
 		Name:   "validation-422-on-post-clients",
-		Area:   variants.Representation,
 		Rule:   "7.2",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.2: a validation failure is 400; POST /clients answers it with 422 Unprocessable Entity`,
@@ -128,147 +118,129 @@ var errorsServers = []variants.Server{
 	},
 	{
 		Name:   "errors-reordered",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1, 7.3",
 		Origin: variants.BuiltIn,
 		Why:    "§7.1, §7.3: a 400 is an array of {fieldName, error, message}; the order, the message texts and further members are not specified",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, status int, v any) (any, bool) {
-				errs, ok := v.([]any)
-				if status != http.StatusBadRequest || !ok {
-					return v, false
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
+			errs, ok := v.([]any)
+			if status != http.StatusBadRequest || !ok {
+				return v, false
+			}
+			slices.Reverse(errs)
+			for i, e := range errs {
+				if o, ok := e.(map[string]any); ok {
+					o["message"] = fmt.Sprintf("Problem %d of %d with this request.", i+1, len(errs))
+					o["x-detail"] = map[string]any{"index": i}
 				}
-				slices.Reverse(errs)
-				for i, e := range errs {
-					if o, ok := e.(map[string]any); ok {
-						o["message"] = fmt.Sprintf("Problem %d of %d with this request.", i+1, len(errs))
-						o["x-detail"] = map[string]any{"index": i}
-					}
-				}
-				return errs, true
-			})
-		},
+			}
+			return errs, true
+		}),
 	},
 	{
 		Name:   "errors-two-per-field",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
 		Origin: variants.FaultClasses,
 		Why: "§7.1: each element names \"the offending body field\"; the spec does not say that a field has one element: " +
 			"this target answers a second element, with a code of its own, for every field it names",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, status int, v any) (any, bool) {
-				errs, ok := v.([]any)
-				if status != http.StatusBadRequest || !ok {
-					return v, false
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
+			errs, ok := v.([]any)
+			if status != http.StatusBadRequest || !ok {
+				return v, false
+			}
+			for _, e := range slices.Clone(errs) {
+				if o, ok := e.(map[string]any); ok && o["fieldName"] != "" {
+					errs = append(errs, map[string]any{"fieldName": o["fieldName"], "error": "SeeAbove", "message": "This field has another problem too."})
 				}
-				for _, e := range slices.Clone(errs) {
-					if o, ok := e.(map[string]any); ok && o["fieldName"] != "" {
-						errs = append(errs, map[string]any{"fieldName": o["fieldName"], "error": "SeeAbove", "message": "This field has another problem too."})
-					}
-				}
-				return errs, len(errs) > 0
-			})
-		},
+			}
+			return errs, len(errs) > 0
+		}),
 	},
 	{
 		Name:   "nested-fieldnames-bracketed",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
 		Origin: variants.BuiltIn,
 		Why:    "§7.1: fieldName is the \"Name of the offending body field\"; how a nested field is named is not shown (here app[marketapp][hash])",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, status int, v any) (any, bool) {
-				errs, ok := v.([]any)
-				if status != http.StatusBadRequest || !ok {
-					return v, false
-				}
-				changed := false
-				for _, e := range errs {
-					if o, ok := e.(map[string]any); ok {
-						if f, ok := o["fieldName"].(string); ok && strings.Contains(f, ".") {
-							parts := strings.Split(f, ".")
-							o["fieldName"], changed = parts[0]+"["+strings.Join(parts[1:], "][")+"]", true
-						}
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
+			errs, ok := v.([]any)
+			if status != http.StatusBadRequest || !ok {
+				return v, false
+			}
+			changed := false
+			for _, e := range errs {
+				if o, ok := e.(map[string]any); ok {
+					if f, ok := o["fieldName"].(string); ok && strings.Contains(f, ".") {
+						parts := strings.Split(f, ".")
+						o["fieldName"], changed = parts[0]+"["+strings.Join(parts[1:], "][")+"]", true
 					}
 				}
-				return v, changed
-			})
-		},
+			}
+			return v, changed
+		}),
 	},
 	{
 		Name:   "legal-other-error-messages",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§7.1: message is "Human-readable text", free; every error element has a message of its own wording`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status < 400 {
-					return false
-				}
-				return a.EditJSON(func(v any) (any, bool) {
-					errs, ok := v.([]any)
-					for _, e := range errs {
-						if o := variants.Obj(e); o != nil {
-							f, _ := variants.Str(o, "fieldName")
-							c, _ := variants.Str(o, "error")
-							o["message"] = "Request refused (" + c + ") " + f
-						}
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			if a.Status < 400 {
+				return false
+			}
+			return a.EditJSON(func(v any) (any, bool) {
+				errs, ok := v.([]any)
+				for _, e := range errs {
+					if o := variants.Obj(e); o != nil {
+						f, _ := variants.Str(o, "fieldName")
+						c, _ := variants.Str(o, "error")
+						o["message"] = "Request refused (" + c + ") " + f
 					}
-					return v, ok && len(errs) > 0
-				})
+				}
+				return v, ok && len(errs) > 0
 			})
-		},
+		}),
 	},
 	{
 		Name:   "legal-errors-last-field-first",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§7.1: a 400 body is a JSON array of errors; the spec fixes no order of its elements, so they are answered last field first`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					if len(errs) < 2 {
-						return errs, false
-					}
-					out := make([]any, len(errs))
-					for i, e := range errs {
-						out[len(errs)-1-i] = e
-					}
-					return out, true
-				})
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				if len(errs) < 2 {
+					return errs, false
+				}
+				out := make([]any, len(errs))
+				for i, e := range errs {
+					out[len(errs)-1-i] = e
+				}
+				return out, true
 			})
-		},
+		}),
 	},
 	{
 		Name:   "legal-non-400-errors-as-object",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.1, 7.2",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§7.1 gives the shape of "A 400 response" only; the bodies of 401, 403 and 404 (§7.2) are not specified, so they answer one object {"error", "message"}`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				if a.Status != http.StatusUnauthorized && a.Status != http.StatusForbidden && a.Status != http.StatusNotFound {
-					return false
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			if a.Status != http.StatusUnauthorized && a.Status != http.StatusForbidden && a.Status != http.StatusNotFound {
+				return false
+			}
+			return a.EditJSON(func(v any) (any, bool) {
+				errs, ok := v.([]any)
+				if !ok || len(errs) != 1 || variants.Obj(errs[0]) == nil {
+					return v, false
 				}
-				return a.EditJSON(func(v any) (any, bool) {
-					errs, ok := v.([]any)
-					if !ok || len(errs) != 1 || variants.Obj(errs[0]) == nil {
-						return v, false
-					}
-					o := variants.Obj(errs[0])
-					return map[string]any{"error": o["error"], "message": o["message"]}, true
-				})
+				o := variants.Obj(errs[0])
+				return map[string]any{"error": o["error"], "message": o["message"]}, true
 			})
-		},
+		}),
 	},
 }
 

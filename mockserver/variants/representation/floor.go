@@ -14,36 +14,36 @@ import (
 
 // A client's mistake is a 4xx, never a 5xx (4, 7.2): the robustness floor.
 var floorServers = []variants.Server{
-	{Name: "malformed-json-500", Area: variants.Representation, Rule: "4", Why: "a body that is not JSON is answered 500 (the decoder's error is not mapped to a 4xx)", Origin: variants.FaultClasses,
+	{Name: "malformed-json-500", Rule: "4", Why: "a body that is not JSON is answered 500 (the decoder's error is not mapped to a 4xx)", Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: crashWhen(func(r *http.Request, body []byte) bool {
 			return variants.CarriesBody(r) && variants.SentJSON(r) && len(bytes.TrimSpace(body)) > 0 && !json.Valid(body)
 		}),
 	},
-	{Name: "non-object-body-500", Area: variants.Representation, Rule: "4", Why: "a JSON body that is no object (an array, a string, a number, null) is answered 500", Origin: variants.FaultClasses,
+	{Name: "non-object-body-500", Rule: "4", Why: "a JSON body that is no object (an array, a string, a number, null) is answered 500", Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: crashWhen(func(r *http.Request, body []byte) bool {
 			body = bytes.TrimSpace(body)
 			return variants.CarriesBody(r) && variants.SentJSON(r) && json.Valid(body) && body[0] != '{'
 		}),
 	},
-	{Name: "empty-body-500", Area: variants.Representation, Rule: "4", Why: "a PUT or POST with an empty body is answered 500 (EOF is not mapped to a 4xx)", Origin: variants.FaultClasses,
+	{Name: "empty-body-500", Rule: "4", Why: "a PUT or POST with an empty body is answered 500 (EOF is not mapped to a 4xx)", Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: crashWhen(func(r *http.Request, body []byte) bool {
 			return variants.CarriesBody(r) && len(bytes.TrimSpace(body)) == 0
 		}),
 	},
-	{Name: "name-number-500", Area: variants.Representation, Rule: "4.1", Why: "PUT /users/:userId with a number in firstName or lastName is answered 500 (a string method called on a number)", Origin: variants.FaultClasses,
+	{Name: "name-number-500", Rule: "4.1", Why: "PUT /users/:userId with a number in firstName or lastName is answered 500 (a string method called on a number)", Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: crashWhen(func(r *http.Request, body []byte) bool {
 			o, ok := topLevel(body)
 			return ok && variants.PutUser(r) && (isNumber(o["firstName"]) || isNumber(o["lastName"]))
 		}),
 	},
-	{Name: "currency-not-object-500", Area: variants.Representation, Rule: "4.3", Why: `a client body whose currency is no object ("GBP") is answered 500`, Origin: variants.FaultClasses,
+	{Name: "currency-not-object-500", Rule: "4.3", Why: `a client body whose currency is no object ("GBP") is answered 500`, Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: crashWhen(func(r *http.Request, body []byte) bool {
 			o, ok := topLevel(body)
 			c := bytes.TrimSpace(o["currency"])
 			return ok && variants.ToClients(r) && len(c) > 0 && c[0] != '{' && string(c) != "null"
 		}),
 	},
-	{Name: "flag-not-boolean-500", Area: variants.Representation, Rule: "4.1", Why: `PUT /users/:userId with a subscribe flag that is no boolean ("true") is answered 500`, Origin: variants.FaultClasses,
+	{Name: "flag-not-boolean-500", Rule: "4.1", Why: `PUT /users/:userId with a subscribe flag that is no boolean ("true") is answered 500`, Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: crashWhen(func(r *http.Request, body []byte) bool {
 			o, ok := topLevel(body)
 			if !ok || !variants.PutUser(r) {
@@ -57,16 +57,16 @@ var floorServers = []variants.Server{
 			return false
 		}),
 	},
-	{Name: "huge-path-id-500", Area: variants.Representation, Rule: "4.1", Why: "a path id of digits past int64 (99999999999999999999) is answered 500 (the overflow is not mapped to 404)", Origin: variants.FaultClasses,
+	{Name: "huge-path-id-500", Rule: "4.1", Why: "a path id of digits past int64 (99999999999999999999) is answered 500 (the overflow is not mapped to 404)", Origin: variants.FaultClasses,
 		Answer: crashWhen(func(r *http.Request, _ []byte) bool { return hugeID(variants.PathID(r)) }),
 	},
-	{Name: "path-id-not-number-500", Area: variants.Representation, Rule: "4.4", Why: "a path id that is not a whole number (abc, 1.5) is answered 500", Origin: variants.FaultClasses,
+	{Name: "path-id-not-number-500", Rule: "4.4", Why: "a path id that is not a whole number (abc, 1.5) is answered 500", Origin: variants.FaultClasses,
 		Answer: crashWhen(func(r *http.Request, _ []byte) bool {
 			id := variants.PathID(r)
 			return id != "" && strings.Trim(id, "0123456789") != ""
 		}),
 	},
-	{Name: "unnamed-field-500", Area: variants.Representation, Rule: "4", Why: "a body field the spec does not name is answered 500 (a strict decoder's error not mapped to a 4xx); the status of such a body is the server's choice, so only the floor check sees it", Origin: variants.FaultClasses,
+	{Name: "unnamed-field-500", Rule: "4", Why: "a body field the spec does not name is answered 500 (a strict decoder's error not mapped to a 4xx); the status of such a body is the server's choice, so only the floor check sees it", Origin: variants.FaultClasses,
 		Request: variants.KeepBody, Answer: crashWhen(func(r *http.Request, body []byte) bool {
 			o, _ := topLevel(body)
 			for k := range o {
@@ -77,22 +77,21 @@ var floorServers = []variants.Server{
 			return false
 		}),
 	},
-	{Name: "large-body-500", Area: variants.Representation, Rule: "7.2", Why: "a body over the size limit is answered 500 instead of 413", Origin: variants.Gate3,
+	{Name: "large-body-500", Rule: "7.2", Why: "a body over the size limit is answered 500 instead of 413", Origin: variants.Gate3,
 		Answer: variants.RemapStatus(http.StatusRequestEntityTooLarge, http.StatusInternalServerError),
 	},
-	{Name: "long-field-500", Area: variants.Representation, Rule: "7.2", Why: "a body with a text of over 64 KiB is answered 502 when it is refused: the validation's error report overflows", Origin: variants.Gate3,
+	{Name: "long-field-500", Rule: "7.2", Why: "a body with a text of over 64 KiB is answered 502 when it is refused: the validation's error report overflows", Origin: variants.Gate3,
 		Answer: func(a *rewrite.Answer) {
 			if a.Status == http.StatusBadRequest && a.Request.ContentLength > 64<<10 {
 				variants.SetError(a, http.StatusBadGateway, pricing.CodeInternal.String(), "The upstream failed.")
 			}
 		},
 	},
-	{Name: "large-body-503", Area: variants.Representation, Rule: "7.2", Why: "a body over the size limit is answered 503 Service Unavailable", Origin: variants.Gate3,
+	{Name: "large-body-503", Rule: "7.2", Why: "a body over the size limit is answered 503 Service Unavailable", Origin: variants.Gate3,
 		Answer: variants.RemapStatus(http.StatusRequestEntityTooLarge, http.StatusServiceUnavailable),
 	},
 	{
 		Name:   "client-mistakes-other-4xx",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "7.2, 4",
 		Origin: variants.FaultClasses,

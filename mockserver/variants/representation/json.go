@@ -15,7 +15,7 @@ import (
 
 // JSON bodies, ids, collections and statuses (1, 2, 2.5, 4).
 var jsonServers = []variants.Server{
-	{Name: "ids-as-strings", Area: variants.Representation, Rule: "2", Why: `ids are strings ("1") instead of numbers`, Origin: variants.BuiltIn,
+	{Name: "ids-as-strings", Rule: "2", Why: `ids are strings ("1") instead of numbers`, Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			for k, v := range o {
 				if n, ok := v.(json.Number); ok && (k == "id" || strings.HasSuffix(k, "Id")) {
@@ -24,10 +24,10 @@ var jsonServers = []variants.Server{
 			}
 		}),
 	},
-	{Name: "content-type-text", Area: variants.Representation, Rule: "1", Why: "answers are labelled text/plain instead of application/json", Origin: variants.BuiltIn,
+	{Name: "content-type-text", Rule: "1", Why: "answers are labelled text/plain instead of application/json", Origin: variants.BuiltIn,
 		Answer: func(a *rewrite.Answer) { a.Header.Set("Content-Type", "text/plain; charset=utf-8") },
 	},
-	{Name: "collection-bare-array", Area: variants.Representation, Rule: "2.5", Why: "a collection is answered as a bare array, not a wrapper object", Origin: variants.BuiltIn,
+	{Name: "collection-bare-array", Rule: "2.5", Why: "a collection is answered as a bare array, not a wrapper object", Origin: variants.BuiltIn,
 		Answer: func(a *rewrite.Answer) {
 			if a.Request.Method != http.MethodGet || a.Status != http.StatusOK {
 				return
@@ -46,10 +46,10 @@ var jsonServers = []variants.Server{
 			})
 		},
 	},
-	{Name: "json-quotes-unescaped", Area: variants.Representation, Rule: "1", Why: `a " inside a string is written unescaped, so the answer is not JSON`, Origin: variants.FaultClasses,
+	{Name: "json-quotes-unescaped", Rule: "1", Why: `a " inside a string is written unescaped, so the answer is not JSON`, Origin: variants.FaultClasses,
 		Answer: func(a *rewrite.Answer) { a.Body = bytes.ReplaceAll(a.Body, []byte(`\"`), []byte(`"`)) },
 	},
-	{Name: "post-answers-201", Area: variants.Representation, Rule: "4", Why: "a successful POST is answered 201 Created instead of 200", Origin: variants.BuiltIn,
+	{Name: "post-answers-201", Rule: "4", Why: "a successful POST is answered 201 Created instead of 200", Origin: variants.BuiltIn,
 		Answer: func(a *rewrite.Answer) {
 			if a.Request.Method == http.MethodPost && a.Status == http.StatusOK {
 				a.Status = http.StatusCreated
@@ -58,46 +58,38 @@ var jsonServers = []variants.Server{
 	},
 	{
 		Name:   "extra-fields",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "2.5",
 		Origin: variants.BuiltIn,
 		Why:    "§2.5: a wrapper may add properties such as a page number or the size of the result set; no section closes an object",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.EditJSON(next, hit, func(_ *http.Request, status int, v any) (any, bool) {
-				if top, ok := v.(map[string]any); ok {
-					for _, m := range top {
-						if items, ok := m.([]any); ok {
-							top["page"], top["total"] = 1, len(items)
-							break
-						}
+		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
+			if top, ok := v.(map[string]any); ok {
+				for _, m := range top {
+					if items, ok := m.([]any); ok {
+						top["page"], top["total"] = 1, len(items)
+						break
 					}
 				}
-				changed := false
-				rewrite.EachObject(v, func(_ string, o map[string]any) {
-					o["x-extra"] = 1
-					changed = true
-				})
-				return v, changed
+			}
+			return v, variants.Each(v, func(_ string, o map[string]any) bool {
+				o["x-extra"] = 1
+				return true
 			})
-		},
+		}),
 	},
 	{
 		Name:   "content-type-plain-json",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
 		Origin: variants.BuiltIn,
 		Why:    "§1: bodies are JSON; a charset parameter is not required (RFC 8259 JSON is UTF-8)",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
-				if mt, _, _ := mime.ParseMediaType(a.Header.Get("Content-Type")); mt != "application/json" || a.Header.Get("Content-Type") == mt {
-					return false
-				}
-				a.Header.Set("Content-Type", "application/json")
-				return true
-			})
-		},
+		Wrap: variants.EditAnswersWhen(variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
+			if mt, _, _ := mime.ParseMediaType(a.Header.Get("Content-Type")); mt != "application/json" || a.Header.Get("Content-Type") == mt {
+				return false
+			}
+			a.Header.Set("Content-Type", "application/json")
+			return true
+		}),
 	},
 	largeIDs("ids-large", 1000000, variants.BuiltIn,
 		"§2: ids are Numbers; their values are the server's (here the ids of users, clients, apps and sessions start at 1000001)"),
@@ -107,51 +99,42 @@ var jsonServers = []variants.Server{
 			"its neighbours' too"),
 	{
 		Name:   "legal-alphabetical-properties",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§1: "Request and response bodies are JSON": the order of an object's properties carries no meaning and the spec's tables fix none; every object answers its properties in alphabetical order`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				return a.EditJSON(func(v any) (any, bool) { return v, true })
-			})
-		},
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			return a.EditJSON(func(v any) (any, bool) { return v, true })
+		}),
 	},
 	{
 		Name:   "legal-pretty-json",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§1: "Request and response bodies are JSON"; white space between JSON tokens is not specified, so answers are indented`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				var out bytes.Buffer
-				if len(a.Body) == 0 || json.Indent(&out, a.Body, "", "  ") != nil {
-					return false
-				}
-				a.Body = out.Bytes()
-				return true
-			})
-		},
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			var out bytes.Buffer
+			if len(a.Body) == 0 || json.Indent(&out, a.Body, "", "  ") != nil {
+				return false
+			}
+			a.Body = out.Bytes()
+			return true
+		}),
 	},
 	{
 		Name:   "legal-plain-json-content-type",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "1",
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§1: "Request and response bodies are JSON"; answers are typed application/json without the optional charset parameter (UTF-8 is JSON's default)`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
-				if !strings.HasPrefix(a.Header.Get("Content-Type"), "application/json;") {
-					return false
-				}
-				a.Header.Set("Content-Type", "application/json")
-				return true
-			})
-		},
+		Wrap: variants.EditAnswersWhen(func(r *http.Request) bool { return true }, func(a *rewrite.Answer, _ map[string]any) bool {
+			if !strings.HasPrefix(a.Header.Get("Content-Type"), "application/json;") {
+				return false
+			}
+			a.Header.Set("Content-Type", "application/json")
+			return true
+		}),
 	},
 }
 
@@ -161,7 +144,6 @@ var jsonServers = []variants.Server{
 func largeIDs(name string, offset int64, origin variants.Origin, why string) variants.Server {
 	return variants.Server{
 		Name:   name,
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "2",
 		Origin: origin,

@@ -11,7 +11,7 @@ import (
 
 // Base paths and the endpoints the spec names (4, 9).
 var pathsServers = []variants.Server{
-	{Name: "v1.0-not-served", Area: variants.Representation, Rule: "9", Why: "the base path v1.0 is not routed, only v1", Origin: variants.BuiltIn,
+	{Name: "v1.0-not-served", Rule: "9", Why: "the base path v1.0 is not routed, only v1", Origin: variants.BuiltIn,
 		Request: func(r *http.Request) {
 			if variants.Under(r.URL.Path, "/v1.0") {
 				// A path no route matches, so the mock answers as it does
@@ -20,7 +20,7 @@ var pathsServers = []variants.Server{
 			}
 		},
 	},
-	{Name: "unknown-version-served", Area: variants.Representation, Rule: "9", Why: "the base path v2 serves the v1 API instead of 404", Origin: variants.BuiltIn,
+	{Name: "unknown-version-served", Rule: "9", Why: "the base path v2 serves the v1 API instead of 404", Origin: variants.BuiltIn,
 		Request: func(r *http.Request) {
 			if variants.Under(r.URL.Path, "/v2") {
 				rewrite.SetPath(r, "/v1"+strings.TrimPrefix(r.URL.Path, "/v2"))
@@ -29,7 +29,6 @@ var pathsServers = []variants.Server{
 	},
 	{
 		Name:    "v1-only",
-		Area:    variants.Representation,
 		Legal:   true,
 		Rule:    "9",
 		Origin:  variants.BuiltIn,
@@ -39,7 +38,6 @@ var pathsServers = []variants.Server{
 	},
 	{
 		Name:    "v1.0-only",
-		Area:    variants.Representation,
 		Legal:   true,
 		Rule:    "9",
 		Origin:  variants.BuiltIn,
@@ -49,7 +47,6 @@ var pathsServers = []variants.Server{
 	},
 	{
 		Name:   "no-extensions",
-		Area:   variants.Representation,
 		Legal:  true,
 		Rule:   "4, 4.5",
 		Origin: variants.BuiltIn,

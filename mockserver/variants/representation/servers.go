@@ -3,10 +3,8 @@
 // statuses, base paths, and the 4xx a client's mistake earns.
 package representation
 
-import (
-	"slices"
-)
+import "github.com/pricing-contract/pricing-contract/mockserver/variants"
 
 // Servers are the servers of this area, wrong and legal, in the order the
 // catalogue lists them.
-var Servers = slices.Concat(datesServers, errorsServers, floorServers, jsonServers, pathsServers, shapeServers)
+var Servers = variants.InArea(variants.Representation, datesServers, errorsServers, floorServers, jsonServers, pathsServers, shapeServers)

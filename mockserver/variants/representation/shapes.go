@@ -15,7 +15,7 @@ import (
 // ones break 1, 2 or 7.1, legal ones read where those sections are silent.
 var shapeServers = []variants.Server{
 	{
-		Name: "repr-single-error-object", Area: variants.Representation, Rule: "7.1",
+		Name: "repr-single-error-object", Rule: "7.1",
 		Why:    "A 400 with one error answers that error object alone instead of an array of one element.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: variants.OnBadRequest(func(errs []any) any {
@@ -26,7 +26,7 @@ var shapeServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "repr-client-date-day-first", Area: variants.Representation, Rule: "1, 2.2",
+		Name: "repr-client-date-day-first", Rule: "1, 2.2",
 		Why:    "The client's createdDate is written day first (06/01/2025 09:00:00), not as an ISO 8601 date.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: variants.OnObjects(func(_ string, o map[string]any) {
@@ -38,7 +38,7 @@ var shapeServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "repr-nested-error-no-message", Area: variants.Representation, Rule: "7.1",
+		Name: "repr-nested-error-no-message", Rule: "7.1",
 		Why:    "Errors of nested fields (currency.id, app.marketapp.hash) carry no message member.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: variants.OnErrors(func(e map[string]any) {
@@ -48,7 +48,7 @@ var shapeServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "legal-collection-total", Area: variants.Representation, Legal: true, Rule: "2.5",
+		Name: "legal-collection-total", Legal: true, Rule: "2.5",
 		Why:    "2.5: \"Some collections may add other properties, such as a page number or the size of the result set.\"",
 		Origin: variants.BlindAudit2("passed"),
 		Answer: func(a *rewrite.Answer) {
@@ -68,7 +68,7 @@ var shapeServers = []variants.Server{
 		},
 	},
 	{
-		Name: "legal-error-messages", Area: variants.Representation, Legal: true, Rule: "7.1",
+		Name: "legal-error-messages", Legal: true, Rule: "7.1",
 		Why:    "7.1 says message is a String of \"Human-readable text\"; its wording is not given.",
 		Origin: variants.BlindAudit2("passed"),
 		Answer: variants.OnErrors(func(e map[string]any) {
@@ -82,7 +82,7 @@ var shapeServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "legal-errors-reversed", Area: variants.Representation, Legal: true, Rule: "7.1",
+		Name: "legal-errors-reversed", Legal: true, Rule: "7.1",
 		Why:    "7.1 says a 400 body is a JSON array of error objects; it states no order of its elements.",
 		Origin: variants.BlindAudit2("passed"),
 		Answer: variants.OnBadRequest(func(errs []any) any {
@@ -91,7 +91,7 @@ var shapeServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "legal-dates-milliseconds", Area: variants.Representation, Legal: true, Rule: "1, 2",
+		Name: "legal-dates-milliseconds", Legal: true, Rule: "1, 2",
 		Why:    "1: \"Dates are ISO 8601 strings.\" A date-time with milliseconds (2025-01-06T09:00:00.000Z) is one.",
 		Origin: variants.BlindAudit2("passed"),
 		Wrap: variants.EditDates(func(d string) string {

@@ -16,7 +16,7 @@ const tokenPrefix = "st_"
 // otherwise, or choose ids and tokens of their own (2.4, 5).
 var checkServers = []variants.Server{
 	{
-		Name: "sessions-password-any-case", Area: variants.Sessions, Rule: "5",
+		Name: "sessions-password-any-case", Rule: "5",
 		Why:    "Passwords are lower-cased before they are stored and compared, so a login with the password in another case succeeds.",
 		Origin: variants.BlindAudit2("caught"),
 		Request: variants.EditBody(func(r *http.Request) bool { return variants.PostLogin(r) || variants.PutUser(r) }, func(b map[string]any) bool {
@@ -28,7 +28,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "sessions-user-id-string", Area: variants.Sessions, Rule: "2.4",
+		Name: "sessions-user-id-string", Rule: "2.4",
 		Why:    "The session's userId is a string (\"1\") instead of a Number.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) {
@@ -38,7 +38,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "sessions-created-date-only", Area: variants.Sessions, Rule: "2.4",
+		Name: "sessions-created-date-only", Rule: "2.4",
 		Why:    "The session's created is a date without a time (2026-11-26) where the spec says an ISO 8601 date-time.",
 		Origin: variants.BlindAudit2("caught"),
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) {
@@ -48,7 +48,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "legal-session-id-offset", Area: variants.Sessions, Legal: true, Rule: "2.4",
+		Name: "legal-session-id-offset", Legal: true, Rule: "2.4",
 		Why:    "2.4 gives the session id only as a Number; nothing states where ids start.",
 		Origin: variants.BlindAudit2("passed"),
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) {
@@ -60,7 +60,7 @@ var checkServers = []variants.Server{
 		}),
 	},
 	{
-		Name: "legal-token-prefixed", Area: variants.Sessions, Legal: true, Rule: "2.4, 5",
+		Name: "legal-token-prefixed", Legal: true, Rule: "2.4, 5",
 		Why:    "2.4 types token only as a String, and 5 says it is sent back as given; its form is not stated.",
 		Origin: variants.BlindAudit2("passed"),
 		Wrap: func(next http.Handler, hit func()) http.Handler {

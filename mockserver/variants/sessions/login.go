@@ -13,15 +13,14 @@ import (
 
 // POST /sessions: who logs in, with what, and which user a token acts as (5).
 var loginServers = []variants.Server{
-	{Name: "wrong-password-accepted", Area: variants.Sessions, Rule: "5", Why: "POST /sessions accepts any password for a known email", Origin: variants.BuiltIn,
+	{Name: "wrong-password-accepted", Rule: "5", Why: "POST /sessions accepts any password for a known email", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.AnyPassword = true },
 	},
-	{Name: "session-token-acts-as-last-login", Area: variants.Sessions, Rule: "5", Why: "every session token acts as the user who logged in last", Origin: variants.FaultClasses,
+	{Name: "session-token-acts-as-last-login", Rule: "5", Why: "every session token acts as the user who logged in last", Origin: variants.FaultClasses,
 		Deviate: func(d *pricing.Deviations) { d.LastSessionWins = true },
 	},
 	{
 		Name:   "session-token-of-last-login",
-		Area:   variants.Sessions,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: a session obtained "with the credentials of the account to use" acts as that account; here every known token acts as the account of the latest login, so the first account's token becomes the second's after a second login`,
@@ -49,33 +48,17 @@ var loginServers = []variants.Server{
 				}
 				mu.Lock()
 				l := last
-				swap := func(t string) bool { return t != "" && t != l && known[t] }
 				mu.Unlock()
-				changed := false
-				if t := r.Header.Get("session-token"); swap(t) {
-					r = r.Clone(r.Context())
-					r.Header.Set("session-token", l)
-					changed = true
-				}
-				if q := r.URL.Query(); swap(q.Get("sessionToken")) {
-					if !changed {
-						r = r.Clone(r.Context())
-					}
-					q.Set("sessionToken", l)
-					r.URL.RawQuery = q.Encode()
-					r.RequestURI = r.URL.RequestURI()
-					changed = true
-				}
-				if changed {
-					hit()
-				}
-				next.ServeHTTP(w, r)
+				swapTokens(next, hit, w, r, func(t string) (string, bool) {
+					mu.Lock()
+					defer mu.Unlock()
+					return l, t != "" && t != l && known[t]
+				})
 			})
 		},
 	},
 	{
 		Name:   "plus-email-login-fails",
-		Area:   variants.Sessions,
 		Rule:   "5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§5: POST /sessions opens a session "with the credentials of the account"; a JSON login whose email has a plus sign (qa+tag@example.com, a valid address) is URL-decoded, the plus becomes a space and the login fails`,
@@ -90,7 +73,6 @@ var loginServers = []variants.Server{
 	},
 	{
 		Name:    "form-login-only",
-		Area:    variants.Sessions,
 		Legal:   true,
 		Rule:    "5",
 		Origin:  variants.BuiltIn,
@@ -100,7 +82,6 @@ var loginServers = []variants.Server{
 	},
 	{
 		Name:   "json-login-only",
-		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "5",
 		Origin: variants.BuiltIn,
@@ -109,27 +90,23 @@ var loginServers = []variants.Server{
 	},
 	{
 		Name:   "login-failure-400",
-		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "5, 7.2",
 		Origin: variants.BuiltIn,
 		Why: "§5: \"Request body of POST /sessions: not shown\"; §7.2: \"400 | Validation failure\": wrong credentials " +
 			"are a validation failure of the body here, not 401",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
-				r := a.Request
-				p, ok := variants.Parse(r.URL.Path)
-				if r.Method != http.MethodPost || !ok || p.Resource != "sessions" || a.Status != http.StatusUnauthorized {
-					return false
-				}
-				variants.SetError(a, http.StatusBadRequest, "InvalidCredentials", "The email address or the password is wrong.")
-				return true
-			})
-		},
+		Wrap: variants.EditAnswersWhen(variants.EveryRequest, func(a *rewrite.Answer, _ map[string]any) bool {
+			r := a.Request
+			p, ok := variants.Parse(r.URL.Path)
+			if r.Method != http.MethodPost || !ok || p.Resource != "sessions" || a.Status != http.StatusUnauthorized {
+				return false
+			}
+			variants.SetError(a, http.StatusBadRequest, "InvalidCredentials", "The email address or the password is wrong.")
+			return true
+		}),
 	},
 	{
 		Name:   "sessions-reused",
-		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "5",
 		Origin: variants.FaultClasses,
@@ -176,7 +153,6 @@ var loginServers = []variants.Server{
 	},
 	{
 		Name:   "legal-prefixed-session-tokens",
-		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "2.4, 5",
 		Origin: variants.BlindAudit1("passed"),
@@ -198,25 +174,34 @@ var loginServers = []variants.Server{
 					}).ServeHTTP(w, r)
 					return
 				}
-				r = r.Clone(r.Context())
-				changed := false
-				if t := r.Header.Get("session-token"); strings.HasPrefix(t, prefix) {
-					r.Header.Set("session-token", t[len(prefix):])
-					changed = true
-				}
-				if q := r.URL.Query(); strings.HasPrefix(q.Get("sessionToken"), prefix) {
-					q.Set("sessionToken", q.Get("sessionToken")[len(prefix):])
-					r.URL.RawQuery = q.Encode()
-					r.RequestURI = r.URL.RequestURI()
-					changed = true
-				}
-				if changed {
-					hit()
-				}
-				next.ServeHTTP(w, r)
+				swapTokens(next, hit, w, r, func(t string) (string, bool) { return strings.CutPrefix(t, prefix) })
 			})
 		},
 	},
+}
+
+// swapTokens serves r with next, its session token in the header and in
+// the query argument each replaced by what swap makes of it where swap
+// reports a change; hit is called when it did.
+func swapTokens(next http.Handler, hit func(), w http.ResponseWriter, r *http.Request, swap func(token string) (string, bool)) {
+	r = r.Clone(r.Context())
+	changed := false
+	if t, ok := swap(r.Header.Get("session-token")); ok {
+		r.Header.Set("session-token", t)
+		changed = true
+	}
+	if q := r.URL.Query(); q.Has("sessionToken") {
+		if t, ok := swap(q.Get("sessionToken")); ok {
+			q.Set("sessionToken", t)
+			r.URL.RawQuery = q.Encode()
+			r.RequestURI = r.URL.RequestURI()
+			changed = true
+		}
+	}
+	if changed {
+		hit()
+	}
+	next.ServeHTTP(w, r)
 }
 
 // loginOnly takes the body of POST /sessions in one media type only and

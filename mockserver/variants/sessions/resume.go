@@ -12,7 +12,7 @@ import (
 // already is (5: a session is obtained "with the credentials of the
 // account to use", those of the body).
 var resumeServers = []variants.Server{
-	{Name: "login-answers-the-session-it-carries", Area: variants.Sessions, Rule: "5", Origin: variants.Invariants,
+	{Name: "login-answers-the-session-it-carries", Rule: "5", Origin: variants.Invariants,
 		Why: `§5: "A client obtains a session by POST /sessions with the credentials of the account to use"; this server answers a login that carries a session token it knows with that session, whichever account the body's credentials are`,
 		Wrap: func(next http.Handler, hit func()) http.Handler {
 			var mu sync.Mutex

@@ -2,10 +2,8 @@
 // session object (spec 2.4, 5).
 package sessions
 
-import (
-	"slices"
-)
+import "github.com/pricing-contract/pricing-contract/mockserver/variants"
 
 // Servers are the servers of this area, wrong and legal, in the order the
 // catalogue lists them.
-var Servers = slices.Concat(loginServers, sessionServers, checkServers, resumeServers)
+var Servers = variants.InArea(variants.Sessions, loginServers, sessionServers, checkServers, resumeServers)

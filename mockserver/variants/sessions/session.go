@@ -10,19 +10,18 @@ import (
 
 // The session object of 2.4.
 var sessionServers = []variants.Server{
-	{Name: "session-without-creatorUserId", Area: variants.Sessions, Rule: "2.4", Why: "the session object has no creatorUserId", Origin: variants.BuiltIn,
+	{Name: "session-without-creatorUserId", Rule: "2.4", Why: "the session object has no creatorUserId", Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			if _, isSession := o["token"]; isSession {
 				delete(o, "creatorUserId")
 			}
 		}),
 	},
-	{Name: "session-created-epoch", Area: variants.Sessions, Rule: "2.4", Why: "a session's created is 1970-01-01T00:00:00Z", Origin: variants.Gate3,
+	{Name: "session-created-epoch", Rule: "2.4", Why: "a session's created is 1970-01-01T00:00:00Z", Origin: variants.Gate3,
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) { o["created"] = "1970-01-01T00:00:00Z" }),
 	},
 	{
 		Name:   "session-user-id-of-first-login",
-		Area:   variants.Sessions,
 		Rule:   "2.4, 5",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.4/§5: the session of POST /sessions is the session of the account whose credentials were sent, its userId that user; here userId is cached from the first login, so the second account gets the first one's id`,
@@ -46,7 +45,6 @@ var sessionServers = []variants.Server{
 	},
 	{
 		Name:   "session-without-client-id",
-		Area:   variants.Sessions,
 		Rule:   "2.4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.4: the session returned by POST /sessions has the fields id, created, creatorUserId, userId, clientId and token; clientId is left out`,
@@ -54,7 +52,6 @@ var sessionServers = []variants.Server{
 	},
 	{
 		Name:   "session-created-date-only",
-		Area:   variants.Sessions,
 		Rule:   "2.4",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.4: the session's created is "String, ISO 8601 date-time"; it is answered as a bare date (2025-01-06) without the time`,
@@ -69,7 +66,6 @@ var sessionServers = []variants.Server{
 	},
 	{
 		Name:   "legal-large-session-ids",
-		Area:   variants.Sessions,
 		Legal:  true,
 		Rule:   "2.4",
 		Origin: variants.BlindAudit1("passed"),

@@ -14,30 +14,29 @@ import (
 
 // The email address: its form, its uniqueness, and the login that follows it (4.1, 7.3).
 var emailServers = []variants.Server{
-	{Name: "old-email-still-logs-in", Area: variants.Users, Rule: "4.1", Why: "after an email change the old address still logs in", Origin: variants.FaultClasses,
+	{Name: "old-email-still-logs-in", Rule: "4.1", Why: "after an email change the old address still logs in", Origin: variants.FaultClasses,
 		Deviate: func(d *pricing.Deviations) { d.OldEmailKept = true },
 	},
-	{Name: "new-email-not-logging-in", Area: variants.Users, Rule: "4.1", Why: "an email change is stored, but the login still knows only the old address", Origin: variants.FaultClasses,
+	{Name: "new-email-not-logging-in", Rule: "4.1", Why: "an email change is stored, but the login still knows only the old address", Origin: variants.FaultClasses,
 		Deviate: func(d *pricing.Deviations) { d.LoginEmailStale = true },
 	},
-	{Name: "email-plus-refused", Area: variants.Users, Rule: "7.3", Why: "an email with a + in its local part is refused as invalid", Origin: variants.FaultClasses,
+	{Name: "email-plus-refused", Rule: "7.3", Why: "an email with a + in its local part is refused as invalid", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			return variants.RefuseIf(b, "email", "not-an-email", func(s string) bool { local, _, _ := strings.Cut(s, "@"); return strings.Contains(local, "+") })
 		}),
 	},
-	{Name: "email-dots-refused", Area: variants.Users, Rule: "7.3", Why: "an email with a dot in its local part is refused as invalid", Origin: variants.FaultClasses,
+	{Name: "email-dots-refused", Rule: "7.3", Why: "an email with a dot in its local part is refused as invalid", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			return variants.RefuseIf(b, "email", "not-an-email", func(s string) bool { local, _, _ := strings.Cut(s, "@"); return strings.Contains(local, ".") })
 		}),
 	},
-	{Name: "email-subdomain-refused", Area: variants.Users, Rule: "7.3", Why: "an email whose domain has more than two labels is refused as invalid", Origin: variants.FaultClasses,
+	{Name: "email-subdomain-refused", Rule: "7.3", Why: "an email whose domain has more than two labels is refused as invalid", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			return variants.RefuseIf(b, "email", "not-an-email", func(s string) bool { _, domain, _ := strings.Cut(s, "@"); return strings.Count(domain, ".") > 1 })
 		}),
 	},
 	{
 		Name:   "new-email-login-fails",
-		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: PUT /users "updates a user, for example the email address"; after the change the login index is not updated, so POST /sessions with the new email address (and the right password) answers 401`,
@@ -80,7 +79,6 @@ var emailServers = []variants.Server{
 	},
 	{
 		Name:   "plus-email-refused",
-		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: InvalidEmail is for an invalid address; a plus-addressed email (qa+tag@example.com) is valid but PUT /users refuses it`,
@@ -91,7 +89,6 @@ var emailServers = []variants.Server{
 	},
 	{
 		Name:   "email-display-name-accepted",
-		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§7.3: InvalidEmail when "the email address is invalid"; "Quinn <qa3@example.com>" is not an email address, but it is parsed as a mail header and its address stored`,
@@ -110,7 +107,6 @@ var emailServers = []variants.Server{
 	},
 	{
 		Name:   "own-email-case-change-refused",
-		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("missed"),
 		Why:    `§7.3: InvalidEmail is for an invalid address; changing one's own email only in case (QA@example.com) is refused as taken, because the uniqueness check does not exclude the user himself`,
@@ -128,7 +124,6 @@ var emailServers = []variants.Server{
 	},
 	{
 		Name:   "email-deliverability",
-		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "7.3",
 		Origin: variants.BuiltIn,
@@ -164,32 +159,28 @@ var emailServers = []variants.Server{
 	},
 	{
 		Name:   "email-rfc5321",
-		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "7.3, 8",
 		Origin: variants.BuiltIn,
 		Why: "§7.3: InvalidEmail when \"The email address is invalid\"; §8 caps the field at 255, and RFC 5321 " +
 			"(a path of at most 256 octets, angle brackets included) caps an address at 254: this target refuses 255",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Validating(next, hit, variants.Rule{
-				Applies: func(r *http.Request, p variants.Path) bool {
-					return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-				},
-				Owns: []string{"email"},
-				Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
-					if email, ok := b["email"].(string); ok && len(email) > 254 {
-						return []variants.FieldError{{FieldName: "email", Error: pricing.CodeInvalidEmail.String(), Message: "An email address has at most 254 characters."}}
-					}
-					return nil
-				},
-				Fix:    func(b map[string]any) { b["email"] = "contract-probe@example.com" },
-				Broken: map[string]any{"email": "not-an-email"},
-			})
-		},
+		Wrap: variants.Validates(variants.Rule{
+			Applies: func(r *http.Request, p variants.Path) bool {
+				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
+			},
+			Owns: []string{"email"},
+			Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
+				if email, ok := b["email"].(string); ok && len(email) > 254 {
+					return []variants.FieldError{{FieldName: "email", Error: pricing.CodeInvalidEmail.String(), Message: "An email address has at most 254 characters."}}
+				}
+				return nil
+			},
+			Fix:    func(b map[string]any) { b["email"] = "contract-probe@example.com" },
+			Broken: map[string]any{"email": "not-an-email"},
+		}),
 	},
 	{
 		Name:   "email-of-255-refused",
-		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "8",
 		Origin: variants.BlindAudit1("passed"),

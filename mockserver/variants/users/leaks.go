@@ -16,14 +16,14 @@ import (
 
 // The password is never returned, in any form, in any answer (2.1).
 var leaksServers = []variants.Server{
-	{Name: "password-leaked", Area: variants.Users, Rule: "2.1", Why: "the user object carries the password hash", Origin: variants.BuiltIn,
+	{Name: "password-leaked", Rule: "2.1", Why: "the user object carries the password hash", Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			if _, isUser := o["passwordLastChanged"]; isUser {
 				o["password"] = "$2y$10$leakedleakedleakedleakedleakedleakedleakedleakedlea"
 			}
 		}),
 	},
-	{Name: "password-echoed-by-sessions", Area: variants.Users, Rule: "2.1", Why: "POST /sessions answers the password it was sent", Origin: variants.FaultClasses,
+	{Name: "password-echoed-by-sessions", Rule: "2.1", Why: "POST /sessions answers the password it was sent", Origin: variants.FaultClasses,
 		Request: variants.NotePassword(variants.PostLogin),
 		Answer: func(a *rewrite.Answer) {
 			if pw := a.Request.Header.Get(variants.PasswordMark); pw != "" {
@@ -31,7 +31,7 @@ var leaksServers = []variants.Server{
 			}
 		},
 	},
-	{Name: "password-in-error-message", Area: variants.Users, Rule: "2.1", Why: "the InvalidPassword message quotes the password it refused", Origin: variants.FaultClasses,
+	{Name: "password-in-error-message", Rule: "2.1", Why: "the InvalidPassword message quotes the password it refused", Origin: variants.FaultClasses,
 		Request: variants.NotePassword(variants.PutUser),
 		Answer: func(a *rewrite.Answer) {
 			pw := a.Request.Header.Get(variants.PasswordMark)
@@ -48,22 +48,22 @@ var leaksServers = []variants.Server{
 			})(a)
 		},
 	},
-	{Name: "client-members-leaked", Area: variants.Users, Rule: "2.1", Why: "a client answer lists its members with their password hashes", Origin: variants.FaultClasses,
+	{Name: "client-members-leaked", Rule: "2.1", Why: "a client answer lists its members with their password hashes", Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(func(r *http.Request) bool { return variants.PostClients(r) || variants.PutClient(r) }, func(o map[string]any) {
 			o["users"] = []any{map[string]any{"id": json.Number("1"), "passwordHash": "$2y$10$" + strings.Repeat("Q", 53)}}
 		}),
 	},
-	{Name: "app-creator-leaked", Area: variants.Users, Rule: "2.1", Why: "an app answer carries the user who created it, password hash included", Origin: variants.FaultClasses,
+	{Name: "app-creator-leaked", Rule: "2.1", Why: "an app answer carries the user who created it, password hash included", Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(variants.PostApps, func(o map[string]any) {
 			o["creator"] = map[string]any{"id": json.Number("1"), "passwordHash": "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"}
 		}),
 	},
-	{Name: "password-bcrypt-in-session", Area: variants.Users, Rule: "2.1", Why: "POST /sessions answers the user's bcrypt password hash ($2b$)", Origin: variants.Gate3,
+	{Name: "password-bcrypt-in-session", Rule: "2.1", Why: "POST /sessions answers the user's bcrypt password hash ($2b$)", Origin: variants.Gate3,
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) {
 			o["passwordHash"] = "$2b$12$" + strings.Repeat("Ab1.", 13) + "x"
 		}),
 	},
-	{Name: "password-sha256-base64-leaked", Area: variants.Users, Rule: "2.1", Why: "the answer to a password change carries the base64 SHA-256 of the new password", Origin: variants.Gate3,
+	{Name: "password-sha256-base64-leaked", Rule: "2.1", Why: "the answer to a password change carries the base64 SHA-256 of the new password", Origin: variants.Gate3,
 		Request: variants.NotePassword(variants.PutUser),
 		Answer: func(a *rewrite.Answer) {
 			if pw := a.Request.Header.Get(variants.PasswordMark); pw != "" {
@@ -72,14 +72,14 @@ var leaksServers = []variants.Server{
 			}
 		},
 	},
-	{Name: "password-sha-crypt-leaked", Area: variants.Users, Rule: "2.1", Why: "the user object carries the password as a SHA-512 crypt string ($6$salt$…)", Origin: variants.Gate3,
+	{Name: "password-sha-crypt-leaked", Rule: "2.1", Why: "the user object carries the password as a SHA-512 crypt string ($6$salt$…)", Origin: variants.Gate3,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			if _, isUser := o["passwordLastChanged"]; isUser {
 				o["passwordHash"] = "$6$rounds=5000$contractsalt$" + strings.Repeat("Ab1/", 21) + "xy"
 			}
 		}),
 	},
-	{Name: "password-sha512-hex-leaked", Area: variants.Users, Rule: "2.1", Why: "the answer to a password change carries the unsalted SHA-512 of the new password, in upper-case hex", Origin: variants.Gate3,
+	{Name: "password-sha512-hex-leaked", Rule: "2.1", Why: "the answer to a password change carries the unsalted SHA-512 of the new password, in upper-case hex", Origin: variants.Gate3,
 		Request: variants.NotePassword(variants.PutUser),
 		Answer: func(a *rewrite.Answer) {
 			if pw := a.Request.Header.Get(variants.PasswordMark); pw != "" {
@@ -90,21 +90,18 @@ var leaksServers = []variants.Server{
 	},
 	{
 		Name:   "password-echoed",
-		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.1: "The password is never returned"; PUT /users that changes the password echoes it in the answer`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PutUser, func(a *rewrite.Answer, body map[string]any) bool {
-				pw, ok := variants.Str(body, "password")
-				if a.Status != http.StatusOK || !ok {
-					return false
-				}
-				return variants.EditObject(a, func(o map[string]any) bool {
-					o["password"] = pw
-					return true
-				})
+		Wrap: variants.EditAnswersWhen(variants.PutUser, func(a *rewrite.Answer, body map[string]any) bool {
+			pw, ok := variants.Str(body, "password")
+			if a.Status != http.StatusOK || !ok {
+				return false
+			}
+			return variants.EditObject(a, func(o map[string]any) bool {
+				o["password"] = pw
+				return true
 			})
-		},
+		}),
 	},
 }

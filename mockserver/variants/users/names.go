@@ -14,20 +14,20 @@ import (
 
 // Names and timezone: limits in characters, unusual letters, the codes of 7.3 (2.1, 8).
 var namesServers = []variants.Server{
-	{Name: "firstname-limit-in-bytes", Area: variants.Users, Rule: "8", Why: "firstName is limited to 255 bytes of UTF-8, not 255 characters", Origin: variants.FaultClasses,
+	{Name: "firstname-limit-in-bytes", Rule: "8", Why: "firstName is limited to 255 bytes of UTF-8, not 255 characters", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, variants.OverBytes("firstName")),
 	},
-	{Name: "names-ascii-only", Area: variants.Users, Rule: "2.1", Why: "firstName and lastName refuse letters outside ASCII", Origin: variants.FaultClasses,
+	{Name: "names-ascii-only", Rule: "2.1", Why: "firstName and lastName refuse letters outside ASCII", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			return variants.RefuseIf(b, "firstName", "", notASCII) || variants.RefuseIf(b, "lastName", "", notASCII)
 		}),
 	},
-	{Name: "one-character-name-refused", Area: variants.Users, Rule: "7.3", Why: "a first name of one character is refused as not provided", Origin: variants.FaultClasses,
+	{Name: "one-character-name-refused", Rule: "7.3", Why: "a first name of one character is refused as not provided", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			return variants.RefuseIf(b, "firstName", "", func(s string) bool { return utf8.RuneCountInString(s) == 1 })
 		}),
 	},
-	{Name: "names-html-escaped", Area: variants.Users, Rule: "2.1", Why: "firstName and lastName are stored HTML-escaped (O&#39;Brien)", Origin: variants.FaultClasses,
+	{Name: "names-html-escaped", Rule: "2.1", Why: "firstName and lastName are stored HTML-escaped (O&#39;Brien)", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			changed := false
 			for _, k := range []string{"firstName", "lastName"} {
@@ -38,14 +38,13 @@ var namesServers = []variants.Server{
 			return changed
 		}),
 	},
-	{Name: "timezone-hyphen-refused", Area: variants.Users, Rule: "2.1", Why: "a timezone whose city has a hyphen (America/Port-au-Prince) is refused", Origin: variants.FaultClasses,
+	{Name: "timezone-hyphen-refused", Rule: "2.1", Why: "a timezone whose city has a hyphen (America/Port-au-Prince) is refused", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			return variants.RefuseIf(b, "timezone", "Invalid", func(s string) bool { return strings.Contains(s, "-") })
 		}),
 	},
 	{
 		Name:   "first-name-of-255-refused",
-		Area:   variants.Users,
 		Rule:   "4.1, 8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1/§8: firstName is ..255, "at most 255 characters long"; a first name of exactly 255 characters is refused (< 255 instead of <= 255)`,
@@ -53,7 +52,6 @@ var namesServers = []variants.Server{
 	},
 	{
 		Name:   "last-name-truncated",
-		Area:   variants.Users,
 		Rule:   "4.1, 8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1/§8: lastName is ..255; a longer last name is silently cut to 255 characters and accepted instead of refused with 400`,
@@ -61,53 +59,47 @@ var namesServers = []variants.Server{
 	},
 	{
 		Name:   "first-name-error-coded-last-name",
-		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: a missing first name is InvalidFirstName; PUT /users names it InvalidLastName (copy-paste of the last-name check)`,
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Answers(next, hit, variants.PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
-				return variants.EditErrors(a, func(errs []any) (any, bool) {
-					changed := false
-					for _, e := range errs {
-						if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidFirstName.String() {
-							o["error"] = pricing.CodeInvalidLastName.String()
-							changed = true
-						}
+		Wrap: variants.EditAnswersWhen(variants.PutUser, func(a *rewrite.Answer, _ map[string]any) bool {
+			return variants.EditErrors(a, func(errs []any) (any, bool) {
+				changed := false
+				for _, e := range errs {
+					if o, ok := e.(map[string]any); ok && o["error"] == pricing.CodeInvalidFirstName.String() {
+						o["error"] = pricing.CodeInvalidLastName.String()
+						changed = true
 					}
-					return errs, changed
-				})
+				}
+				return errs, changed
 			})
-		},
+		}),
 	},
 	{
 		Name:   "timezone-iana",
-		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "2.1",
 		Origin: variants.BuiltIn,
 		Why: "§2.1: timezone is a \"Timezone name in the form Area/City\": this target takes only names of the IANA " +
 			"time zone database",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Validating(next, hit, variants.Rule{
-				Applies: func(r *http.Request, p variants.Path) bool {
-					return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-				},
-				Owns: []string{"timezone"},
-				Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
-					tz, ok := b["timezone"].(string)
-					if !ok || !strings.Contains(tz, "/") {
-						return nil // the mock's own rule answers these
-					}
-					if _, err := time.LoadLocation(tz); err != nil {
-						return []variants.FieldError{{FieldName: "timezone", Error: pricing.CodeInvalidTimezone.String(), Message: tz + " is not a time zone."}}
-					}
-					return nil
-				},
-				Fix:    func(b map[string]any) { b["timezone"] = "Europe/London" },
-				Broken: map[string]any{"timezone": ""},
-			})
-		},
+		Wrap: variants.Validates(variants.Rule{
+			Applies: func(r *http.Request, p variants.Path) bool {
+				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
+			},
+			Owns: []string{"timezone"},
+			Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
+				tz, ok := b["timezone"].(string)
+				if !ok || !strings.Contains(tz, "/") {
+					return nil // the mock's own rule answers these
+				}
+				if _, err := time.LoadLocation(tz); err != nil {
+					return []variants.FieldError{{FieldName: "timezone", Error: pricing.CodeInvalidTimezone.String(), Message: tz + " is not a time zone."}}
+				}
+				return nil
+			},
+			Fix:    func(b map[string]any) { b["timezone"] = "Europe/London" },
+			Broken: map[string]any{"timezone": ""},
+		}),
 	},
 }
 

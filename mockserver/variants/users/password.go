@@ -11,24 +11,24 @@ import (
 
 // The password: its limits, its change, and its date (2.1, 4.1, 8).
 var passwordServers = []variants.Server{
-	{Name: "password-minimum-5", Area: variants.Users, Rule: "8", Why: "a password of 5 characters is accepted", Origin: variants.BuiltIn,
+	{Name: "password-minimum-5", Rule: "8", Why: "a password of 5 characters is accepted", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.MinPassword = pricing.MinPassword - 1 },
 	},
-	{Name: "password-minimum-7", Area: variants.Users, Rule: "8", Why: "a password of 6 characters is refused", Origin: variants.BuiltIn,
+	{Name: "password-minimum-7", Rule: "8", Why: "a password of 6 characters is refused", Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.MinPassword = pricing.MinPassword + 1 },
 	},
-	{Name: "password-null-changes", Area: variants.Users, Rule: "4.1", Why: `"password": null sets an empty password instead of keeping it`, Origin: variants.BuiltIn,
+	{Name: "password-null-changes", Rule: "4.1", Why: `"password": null sets an empty password instead of keeping it`, Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.NullPasswordClears = true },
 	},
-	{Name: "password-change-undated", Area: variants.Users, Rule: "2.1", Why: "a new password leaves passwordLastChanged as it was", Origin: variants.FaultClasses,
+	{Name: "password-change-undated", Rule: "2.1", Why: "a new password leaves passwordLastChanged as it was", Origin: variants.FaultClasses,
 		Deviate: func(d *pricing.Deviations) { d.PasswordChangeUndated = true },
 	},
-	{Name: "rejected-password-stored", Area: variants.Users, Rule: "4.1", Why: "a PUT /users/:userId answered 400 still stores its valid new password", Origin: variants.FaultClasses,
+	{Name: "rejected-password-stored", Rule: "4.1", Why: "a PUT /users/:userId answered 400 still stores its valid new password", Origin: variants.FaultClasses,
 		// The blind audit wrote the same server
 		// (refused-put-users-stores-password): one implementation serves
 		// both names.
 		Wrap: storesRefusedPassword},
-	{Name: "password-minimum-in-bytes", Area: variants.Users, Rule: "8", Why: "the password minimum of 6 counts bytes: 5 characters of two bytes each pass", Origin: variants.FaultClasses,
+	{Name: "password-minimum-in-bytes", Rule: "8", Why: "the password minimum of 6 counts bytes: 5 characters of two bytes each pass", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			pw, ok := b["password"].(string)
 			if !ok || utf8.RuneCountInString(pw) >= pricing.MinPassword || len(pw) < pricing.MinPassword {
@@ -38,15 +38,14 @@ var passwordServers = []variants.Server{
 			return true
 		}),
 	},
-	{Name: "password-ascii-only", Area: variants.Users, Rule: "8", Why: "a password with characters outside ASCII is refused", Origin: variants.FaultClasses,
+	{Name: "password-ascii-only", Rule: "8", Why: "a password with characters outside ASCII is refused", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool { return variants.RefuseIf(b, "password", "", notASCII) }),
 	},
-	{Name: "passwordLastChanged-on-every-update", Area: variants.Users, Rule: "2.1", Why: `every PUT /users/:userId answers passwordLastChanged as the time of the update, "password": null included`, Origin: variants.FaultClasses,
+	{Name: "passwordLastChanged-on-every-update", Rule: "2.1", Why: `every PUT /users/:userId answers passwordLastChanged as the time of the update, "password": null included`, Origin: variants.FaultClasses,
 		Answer: variants.AnswerTo(variants.PutUser, func(o map[string]any) { o["passwordLastChanged"] = variants.Now() }),
 	},
 	{
 		Name:   "password-ignored-on-update",
-		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: "A String of at least 6 characters replaces the password"; PUT /users answers 200 but keeps the old password`,
@@ -61,7 +60,6 @@ var passwordServers = []variants.Server{
 	},
 	{
 		Name:   "null-password-refused",
-		Area:   variants.Users,
 		Rule:   "4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§4.1: password "null keeps the existing password"; PUT /users answers a null password with 400 InvalidPassword`,
@@ -72,7 +70,6 @@ var passwordServers = []variants.Server{
 	},
 	{
 		Name:   "password-of-six-refused",
-		Area:   variants.Users,
 		Rule:   "8",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§8: "A password is a String of at least 6 characters"; a password of exactly 6 characters is refused (the check is > 6, not >= 6)`,
@@ -83,7 +80,6 @@ var passwordServers = []variants.Server{
 	},
 	{
 		Name:   "password-last-changed-frozen",
-		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.1: passwordLastChanged is the "ISO 8601 date the password last changed"; PUT /users answers the account's creation date there even after it replaced the password`,
@@ -98,7 +94,6 @@ var passwordServers = []variants.Server{
 	},
 	{
 		Name:   "refused-put-users-stores-password",
-		Area:   variants.Users,
 		Rule:   "7.1, 4.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.1/§4.1: a PUT /users refused with 400 changes nothing; here a valid new password in a body refused for another field (the email) is stored anyway`,

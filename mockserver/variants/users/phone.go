@@ -13,14 +13,14 @@ import (
 
 // The phone fields (2.1, 7.3).
 var phoneServers = []variants.Server{
-	{Name: "dialcode-without-plus", Area: variants.Users, Rule: "2.1", Why: "phoneCountry.dialCode has no leading plus sign", Origin: variants.BuiltIn,
+	{Name: "dialcode-without-plus", Rule: "2.1", Why: "phoneCountry.dialCode has no leading plus sign", Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			if s, ok := o["dialCode"].(string); ok {
 				o["dialCode"] = strings.TrimPrefix(s, "+")
 			}
 		}),
 	},
-	{Name: "phone-country-unchecked", Area: variants.Users, Rule: "7.3", Why: "an unknown phoneCountry.id is accepted (and stored) instead of InvalidPhoneCountryId", Origin: variants.Gate3,
+	{Name: "phone-country-unchecked", Rule: "7.3", Why: "an unknown phoneCountry.id is accepted (and stored) instead of InvalidPhoneCountryId", Origin: variants.Gate3,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			pc, ok := b["phoneCountry"].(map[string]any)
 			if id, isNum := pc["id"].(json.Number); ok && isNum && len(id) > 6 {
@@ -30,14 +30,14 @@ var phoneServers = []variants.Server{
 			return false
 		}),
 	},
-	{Name: "phone-codes-generic", Area: variants.Users, Rule: "7.3", Why: "the phone errors carry the code InvalidPhone instead of InvalidPhoneCountryId, InvalidPhoneNumber, InvalidPhoneExtension", Origin: variants.Gate3,
+	{Name: "phone-codes-generic", Rule: "7.3", Why: "the phone errors carry the code InvalidPhone instead of InvalidPhoneCountryId, InvalidPhoneNumber, InvalidPhoneExtension", Origin: variants.Gate3,
 		Answer: variants.OnErrors(func(e map[string]any) {
 			if c, _ := e["error"].(string); strings.HasPrefix(c, "InvalidPhone") {
 				e["error"] = "InvalidPhone"
 			}
 		}),
 	},
-	{Name: "phone-country-name-wrong-dial-code", Area: variants.Users, Rule: "2.1", Why: "phoneCountry.name carries another country's dial code in brackets: (+1) whatever dialCode says", Origin: variants.Gate3,
+	{Name: "phone-country-name-wrong-dial-code", Rule: "2.1", Why: "phoneCountry.name carries another country's dial code in brackets: (+1) whatever dialCode says", Origin: variants.Gate3,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
 			if name, ok := o["name"].(string); ok && key == "phoneCountry" {
 				if i := strings.LastIndex(name, "("); i >= 0 {
@@ -49,7 +49,7 @@ var phoneServers = []variants.Server{
 			}
 		}),
 	},
-	{Name: "phone-extension-unchecked", Area: variants.Users, Rule: "7.3", Why: "a phoneExtension of another JSON type is ignored instead of InvalidPhoneExtension", Origin: variants.Gate3,
+	{Name: "phone-extension-unchecked", Rule: "7.3", Why: "a phoneExtension of another JSON type is ignored instead of InvalidPhoneExtension", Origin: variants.Gate3,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			if _, isObj := b["phoneExtension"].(map[string]any); isObj {
 				delete(b, "phoneExtension")
@@ -60,7 +60,6 @@ var phoneServers = []variants.Server{
 	},
 	{
 		Name:   "unknown-phone-country-ignored",
-		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: PUT /users answers InvalidPhoneCountryId when "the country ID does not match an allowed value"; an unknown phoneCountry.id is silently dropped and the update answers 200`,
@@ -84,7 +83,6 @@ var phoneServers = []variants.Server{
 	},
 	{
 		Name:   "empty-phone-number-ignored",
-		Area:   variants.Users,
 		Rule:   "7.3",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§7.3: InvalidPhoneNumber when "no phone number was provided"; an empty phoneNumber is dropped and PUT /users answers 200`,
@@ -95,7 +93,6 @@ var phoneServers = []variants.Server{
 	},
 	{
 		Name:   "dial-code-without-plus",
-		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.1: phoneCountry.dialCode is the "dial code of the country, with a leading plus sign"; it is answered without it ("44")`,
@@ -111,7 +108,6 @@ var phoneServers = []variants.Server{
 	},
 	{
 		Name:   "phone-country-name-without-dial-code",
-		Area:   variants.Users,
 		Rule:   "2.1",
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.1: phoneCountry.name "includes the dial code in brackets"; it is answered as the bare country name`,
@@ -128,40 +124,37 @@ var phoneServers = []variants.Server{
 	},
 	{
 		Name:   "phone-fields-required",
-		Area:   variants.Users,
 		Legal:  true,
 		Rule:   "7.3",
 		Origin: variants.BuiltIn,
 		Why: "§7.3: PUT /users/:userId answers InvalidPhoneNumber when \"No phone number was provided\" " +
 			"(and InvalidPhoneCountryId for the country): this target requires both in every body",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return variants.Validating(next, hit, variants.Rule{
-				Applies: func(r *http.Request, p variants.Path) bool {
-					return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-				},
-				Owns: []string{"phoneNumber", "phoneCountry.id"},
-				// The rule owns the two fields: when it refuses a body, the
-				// mock's errors on them are dropped, so it judges a value
-				// that is there as the mock does (an empty phone number is
-				// no phone number, 7.3), not only one that is missing.
-				Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
-					var errs []variants.FieldError
-					number, present := b["phoneNumber"]
-					if s, ok := number.(string); !present || !ok || strings.TrimSpace(s) == "" || utf8.RuneCountInString(s) > 255 {
-						errs = append(errs, variants.FieldError{FieldName: "phoneNumber", Error: pricing.CodeInvalidPhoneNumber.String(), Message: "No phone number was provided."})
-					}
-					if id, ok := variants.BodyPath(b, "phoneCountry.id"); !ok || !knownPhoneCountry(id) {
-						errs = append(errs, variants.FieldError{FieldName: "phoneCountry.id", Error: pricing.CodeInvalidPhoneCountryID.String(), Message: "No phone country was provided."})
-					}
-					return errs
-				},
-				Fix: func(b map[string]any) {
-					b["phoneNumber"] = "7700900123"
-					b["phoneCountry"] = map[string]any{"id": 1}
-				},
-				Broken: map[string]any{"phoneNumber": ""},
-			})
-		},
+		Wrap: variants.Validates(variants.Rule{
+			Applies: func(r *http.Request, p variants.Path) bool {
+				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
+			},
+			Owns: []string{"phoneNumber", "phoneCountry.id"},
+			// The rule owns the two fields: when it refuses a body, the
+			// mock's errors on them are dropped, so it judges a value
+			// that is there as the mock does (an empty phone number is
+			// no phone number, 7.3), not only one that is missing.
+			Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
+				var errs []variants.FieldError
+				number, present := b["phoneNumber"]
+				if s, ok := number.(string); !present || !ok || strings.TrimSpace(s) == "" || utf8.RuneCountInString(s) > 255 {
+					errs = append(errs, variants.FieldError{FieldName: "phoneNumber", Error: pricing.CodeInvalidPhoneNumber.String(), Message: "No phone number was provided."})
+				}
+				if id, ok := variants.BodyPath(b, "phoneCountry.id"); !ok || !knownPhoneCountry(id) {
+					errs = append(errs, variants.FieldError{FieldName: "phoneCountry.id", Error: pricing.CodeInvalidPhoneCountryID.String(), Message: "No phone country was provided."})
+				}
+				return errs
+			},
+			Fix: func(b map[string]any) {
+				b["phoneNumber"] = "7700900123"
+				b["phoneCountry"] = map[string]any{"id": 1}
+			},
+			Broken: map[string]any{"phoneNumber": ""},
+		}),
 	},
 }
 

@@ -3,10 +3,8 @@
 // the phone, what an update stores, and that a password never comes back.
 package users
 
-import (
-	"slices"
-)
+import "github.com/pricing-contract/pricing-contract/mockserver/variants"
 
 // Servers are the servers of this area, wrong and legal, in the order the
 // catalogue lists them.
-var Servers = slices.Concat(emailServers, leaksServers, namesServers, passwordServers, phoneServers, updateServers, checkServers)
+var Servers = variants.InArea(variants.Users, emailServers, leaksServers, namesServers, passwordServers, phoneServers, updateServers, checkServers)

@@ -4,26 +4,14 @@ import (
 	"bytes"
 	"net/http"
 	"strings"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
-// clientView is the client object of section 2.2. The optional strings are
-// left out when the client has none.
-type clientView struct {
-	ID              int64        `json:"id"`
-	CreatedDate     string       `json:"createdDate"`
-	Name            string       `json:"name"`
-	AddressLine1    string       `json:"addressLine1"`
-	AddressLine2    *string      `json:"addressLine2,omitempty"`
-	AddressCity     string       `json:"addressCity"`
-	AddressPostcode string       `json:"addressPostcode"`
-	AddressCountry  string       `json:"addressCountry"`
-	VAT             *string      `json:"vat,omitempty"`
-	Currency        currencyItem `json:"currency"`
-}
-
-func clientViewOf(c clientDoc) clientView {
+// clientViewOf is the client object of section 2.2.
+func clientViewOf(c clientDoc) wire.Client {
 	cur, _ := findCurrency(c.CurrencyID)
-	return clientView{
+	return wire.Client{
 		ID:              c.ID,
 		CreatedDate:     c.CreatedDate,
 		Name:            c.Name,
@@ -33,7 +21,7 @@ func clientViewOf(c clientDoc) clientView {
 		AddressPostcode: c.AddressPostcode,
 		AddressCountry:  c.AddressCountry,
 		VAT:             c.VAT,
-		Currency:        cur,
+		Currency:        wire.Currency(cur),
 	}
 }
 
@@ -45,6 +33,47 @@ const termsLiteral = "I agree"
 // may be omitted); a missing optional member or terms on update keeps its
 // value. It returns the app to create with the client.
 func (s *Server) applyClientFields(body object, c *clientDoc, create, allowApp bool, prefix string, errs *errList) *appInput {
+	s.applyClientText(body, c, prefix, errs)
+	{
+		o, isObj := objectValue(body["currency"])
+		id, isID := idValue(o["id"])
+		if _, known := findCurrency(id); !isObj || !isID || !known {
+			errs.add(prefix+"currency.id", "InvalidCurrencyId", "the currency id does not match a billing currency")
+		} else {
+			c.CurrencyID = id
+		}
+	}
+
+	if raw, ok := body["terms"]; ok || create {
+		v, isStr := stringValue(raw)
+		accepted := isStr && v == termsLiteral
+		if s.is(fTermsUnicodeEscapeRejected) {
+			accepted = string(bytes.TrimSpace(raw)) == `"`+termsLiteral+`"`
+		}
+		if !accepted {
+			errs.add(prefix+"terms", "InvalidTerms", "terms must be the literal text \"I agree\"")
+		}
+	}
+
+	raw, ok := body.given("app")
+	if !ok {
+		return nil
+	}
+	if !allowApp {
+		errs.add(prefix+"app", "InvalidApp", "app may not be given here; create apps with POST /apps")
+		return nil
+	}
+	o, isObj := objectValue(raw)
+	if !isObj {
+		errs.add(prefix+"app", "InvalidApp", "app must be an object")
+		return nil
+	}
+	return s.parseApp(o, prefix+"app.", errs)
+}
+
+// applyClientText validates and applies the name and the address of a
+// client's body; an optional member it leaves out keeps its value.
+func (s *Server) applyClientText(body object, c *clientDoc, prefix string, errs *errList) {
 	v, isStr := stringValue(body["name"])
 	switch {
 	case !isStr || strings.TrimSpace(v) == "":
@@ -95,42 +124,6 @@ func (s *Server) applyClientFields(body object, c *clientDoc, create, allowApp b
 		}
 		*f.dst = &v
 	}
-
-	{
-		o, isObj := objectValue(body["currency"])
-		id, isID := idValue(o["id"])
-		if _, known := findCurrency(id); !isObj || !isID || !known {
-			errs.add(prefix+"currency.id", "InvalidCurrencyId", "the currency id does not match a billing currency")
-		} else {
-			c.CurrencyID = id
-		}
-	}
-
-	if raw, ok := body["terms"]; ok || create {
-		v, isStr := stringValue(raw)
-		accepted := isStr && v == termsLiteral
-		if s.is(fTermsUnicodeEscapeRejected) {
-			accepted = string(bytes.TrimSpace(raw)) == `"`+termsLiteral+`"`
-		}
-		if !accepted {
-			errs.add(prefix+"terms", "InvalidTerms", "terms must be the literal text \"I agree\"")
-		}
-	}
-
-	raw, ok := body.given("app")
-	if !ok {
-		return nil
-	}
-	if !allowApp {
-		errs.add(prefix+"app", "InvalidApp", "app may not be given here; create apps with POST /apps")
-		return nil
-	}
-	o, isObj := objectValue(raw)
-	if !isObj {
-		errs.add(prefix+"app", "InvalidApp", "app must be an object")
-		return nil
-	}
-	return s.parseApp(o, prefix+"app.", errs)
 }
 
 // createClient stores a new client and its first app. The client is not yet
@@ -252,7 +245,7 @@ func (s *Server) putClient(r *http.Request, p principal, arg string) reply {
 
 func (s *Server) listClients(r *http.Request, p principal, _ string) reply {
 	u, _ := s.readUser(p.userID)
-	out := []clientView{}
+	out := []wire.Client{}
 	for _, id := range u.ClientIDs {
 		if d := s.clients.get(id); d != nil {
 			var c clientDoc

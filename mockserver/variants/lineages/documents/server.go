@@ -9,6 +9,7 @@ package documents
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -95,11 +96,7 @@ func New(opts Options) (*Server, error) {
 func (s *Server) BasePath() string { return basePath }
 
 // Accounts are the seeded pairs: Accounts()[i] = (account A, account B) of pair i.
-func (s *Server) Accounts() [][2]Account {
-	out := make([][2]Account, len(s.accounts))
-	copy(out, s.accounts)
-	return out
-}
+func (s *Server) Accounts() [][2]Account { return slices.Clone(s.accounts) }
 
 func (s *Server) is(name string) bool { return s.fault == name }
 

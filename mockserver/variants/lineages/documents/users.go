@@ -8,31 +8,21 @@ import (
 	_ "time/tzdata" // timezone names are checked without depending on the host's zoneinfo
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
-// userView is the user object of section 2.1. The password and everything
-// derived from it stay out, as do the internal links.
+// userView is the user object of section 2.1, with the password hash only
+// a fault leaks. The password and everything derived from it otherwise stay
+// out, as do the internal links.
 type userView struct {
-	ID                  any              `json:"id"`
-	Created             string           `json:"created"`
-	Email               string           `json:"email"`
-	PasswordLastChanged string           `json:"passwordLastChanged"`
-	FirstName           string           `json:"firstName"`
-	LastName            string           `json:"lastName"`
-	SubscribeWelcome    bool             `json:"subscribeWelcome"`
-	SubscribeBlog       bool             `json:"subscribeBlog"`
-	SubscribeHowto      bool             `json:"subscribeHowto"`
-	SubscribeOnboarding bool             `json:"subscribeOnboarding"`
-	PhoneCountry        phoneCountryItem `json:"phoneCountry"`
-	PhoneNumber         string           `json:"phoneNumber"`
-	PhoneExtension      *string          `json:"phoneExtension"`
-	Timezone            string           `json:"timezone"`
-	PasswordHash        string           `json:"passwordHash,omitempty"`
+	wire.User
+	PasswordHash string `json:"passwordHash,omitempty"`
 }
 
 func (s *Server) userView(u userDoc) userView {
 	pc, _ := findPhoneCountry(u.PhoneCountryID)
-	v := userView{
+	v := userView{User: wire.User{
 		ID:                  u.ID,
 		Created:             u.Created,
 		Email:               u.Email,
@@ -43,11 +33,11 @@ func (s *Server) userView(u userDoc) userView {
 		SubscribeBlog:       u.SubscribeBlog,
 		SubscribeHowto:      u.SubscribeHowto,
 		SubscribeOnboarding: u.SubscribeOnboarding,
-		PhoneCountry:        pc,
+		PhoneCountry:        wire.PhoneCountry(pc),
 		PhoneNumber:         u.PhoneNumber,
 		PhoneExtension:      u.PhoneExtension,
 		Timezone:            u.Timezone,
-	}
+	}}
 	if s.is(fUserIDAsString) {
 		v.ID = fmt.Sprint(u.ID)
 	}
@@ -142,23 +132,38 @@ func (s *Server) applyUserFields(body object, u *userDoc, create bool, errs *err
 	} else {
 		u.Email = v
 	}
+	newPassword := s.readPassword(body, create, errs)
+	s.applyProfile(body, u, errs)
+	s.applyPhoneCountry(body, u, create, errs)
+	s.applyPhoneNumber(body, u, create, errs)
+	return newPassword
+}
 
-	var newPassword *string
-	if raw, ok := body.given("password"); ok {
-		v, isStr := stringValue(raw)
-		min := 6
-		if s.is(fPasswordFiveCharsAccepted) {
-			min = 5
+// readPassword is the new password of a user's body: nil when it carries
+// none (required when create) or an invalid one.
+func (s *Server) readPassword(body object, create bool, errs *errList) *string {
+	raw, ok := body.given("password")
+	if !ok {
+		if create {
+			errs.add("password", "InvalidPassword", "a password of at least 6 characters is required")
 		}
-		if !isStr || utf8.RuneCountInString(v) < min {
-			errs.add("password", "InvalidPassword", "the password must be a string of at least 6 characters")
-		} else {
-			newPassword = &v
-		}
-	} else if create {
-		errs.add("password", "InvalidPassword", "a password of at least 6 characters is required")
+		return nil
 	}
+	v, isStr := stringValue(raw)
+	min := 6
+	if s.is(fPasswordFiveCharsAccepted) {
+		min = 5
+	}
+	if !isStr || utf8.RuneCountInString(v) < min {
+		errs.add("password", "InvalidPassword", "the password must be a string of at least 6 characters")
+		return nil
+	}
+	return &v
+}
 
+// applyProfile validates and applies the names, the subscribe flags and
+// the timezone of a user's body.
+func (s *Server) applyProfile(body object, u *userDoc, errs *errList) {
 	names := []struct {
 		key, code, what string
 		dst             *string
@@ -200,9 +205,11 @@ func (s *Server) applyUserFields(body object, u *userDoc, create bool, errs *err
 	} else {
 		u.Timezone = v
 	}
+}
 
-	s.applyPhoneCountry(body, u, create, errs)
-
+// applyPhoneNumber validates and applies the phone number (required when
+// create) and extension of a user's body.
+func (s *Server) applyPhoneNumber(body object, u *userDoc, create bool, errs *errList) {
 	if raw, ok := body["phoneNumber"]; ok || create {
 		v, isStr := stringValue(raw)
 		if !isStr || strings.TrimSpace(v) == "" || !s.fits255(v) {
@@ -221,7 +228,6 @@ func (s *Server) applyUserFields(body object, u *userDoc, create bool, errs *err
 			errs.add("phoneExtension", "InvalidPhoneExtension", "the phone extension must be null or up to 10 digits")
 		}
 	}
-	return newPassword
 }
 
 // applyPhoneCountry takes the country as the response shows it,

@@ -121,28 +121,22 @@ func newCatalogue() *catalogue {
 		sum := sha1.Sum([]byte("marketapp/" + c.platformName(t.platform) + "/" + t.name))
 		c.marketApps = append(c.marketApps, marketApp{Hash: hex.EncodeToString(sum[:]), Name: t.name, PlatformID: t.platform})
 	}
-	c.platformByID = map[int64]platform{}
-	for _, p := range c.platforms {
-		c.platformByID[p.ID] = p
-	}
-	c.currencyByID = map[int64]currency{}
-	for _, x := range c.currencies {
-		c.currencyByID[x.ID] = x
-	}
-	c.planByID = map[int64]plan{}
-	for _, x := range c.plans {
-		c.planByID[x.ID] = x
-	}
-	c.phoneByID = map[int64]phoneCountry{}
-	for _, x := range c.phoneCountries {
-		c.phoneByID[x.ID] = x
-	}
-	c.marketByHash = map[string]marketApp{}
-	for _, m := range c.marketApps {
-		c.marketByHash[m.Hash] = m
-	}
+	c.platformByID = index(c.platforms, func(p platform) int64 { return p.ID })
+	c.currencyByID = index(c.currencies, func(x currency) int64 { return x.ID })
+	c.planByID = index(c.plans, func(x plan) int64 { return x.ID })
+	c.phoneByID = index(c.phoneCountries, func(x phoneCountry) int64 { return x.ID })
+	c.marketByHash = index(c.marketApps, func(m marketApp) string { return m.Hash })
 	sort.Slice(c.currencies, func(i, j int) bool { return c.currencies[i].Code < c.currencies[j].Code })
 	return c
+}
+
+// index maps each of xs by its key.
+func index[K comparable, T any](xs []T, key func(T) K) map[K]T {
+	m := make(map[K]T, len(xs))
+	for _, x := range xs {
+		m[key(x)] = x
+	}
+	return m
 }
 
 func (c *catalogue) platformName(id int64) string {

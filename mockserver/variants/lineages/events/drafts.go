@@ -241,61 +241,9 @@ func (s *Server) readClient(f *fields, allowApp, isUpdate bool) clientDraft {
 // cannot be created.
 func (s *Server) readApp(f *fields) appDraft {
 	var d appDraft
-	hashGiven, hashOK := false, false
-	switch sub, k := f.sub("marketapp"); k {
-	case absent, null:
-	case object:
-		raw, hk := sub.get("hash")
-		switch hk {
-		case absent, null:
-		case text:
-			hashGiven = true
-			d.Market, hashOK = s.lookupHash(sub, str(raw))
-		default:
-			hashGiven = true
-			sub.add("hash", "InvalidMarketappHash", "The marketapp hash must be a string of 40 hexadecimal characters")
-		}
-		sub.rejectUnknown()
-	default:
-		hashGiven = true
-		f.add("marketapp", "InvalidMarketappHash", "marketapp must be an object with a hash")
-	}
-
-	name, nameGiven := "", false
-	if raw, k := f.get("name"); k == text {
-		name, nameGiven = str(raw), true
-		if chars(name, false) > maxText {
-			f.add("name", "InvalidName", "The app name is longer than 255 characters")
-			nameGiven = false
-		}
-	} else if k != absent && k != null {
-		f.add("name", "InvalidName", "The app name must be a string or null")
-	}
-
-	platformID, platformGiven, platformBad := int64(0), false, false
-	switch sub, k := f.sub("platform"); k {
-	case absent, null:
-	case object:
-		sub.tolerate("name")
-		raw, ik := sub.get("id")
-		switch ik {
-		case absent, null:
-		case number:
-			if id, ok := integer(raw); ok {
-				platformID, platformGiven = id, true
-			} else {
-				platformBad = true
-				sub.add("id", "InvalidPlatformId", "The platform id must be an integer")
-			}
-		default:
-			platformBad = true
-			sub.add("id", "InvalidPlatformId", "The platform id must be a number or null")
-		}
-		sub.rejectUnknown()
-	default:
-		platformBad = true
-		f.add("platform", "InvalidPlatformId", "platform must be an object with an id")
-	}
+	hashGiven, hashOK := s.readMarketapp(f, &d)
+	name, nameGiven := readAppName(f)
+	platformID, platformGiven, platformBad := readPlatform(f)
 	_, platformKnown := s.cat.platformByID[platformID]
 
 	switch {
@@ -327,6 +275,76 @@ func (s *Server) readApp(f *fields) appDraft {
 	})
 	f.rejectUnknown()
 	return d
+}
+
+// readMarketapp reads the body's marketapp into d.Market: whether a hash
+// was given (even a wrong one), and whether it names a marketplace app.
+func (s *Server) readMarketapp(f *fields, d *appDraft) (given, ok bool) {
+	switch sub, k := f.sub("marketapp"); k {
+	case absent, null:
+	case object:
+		raw, hk := sub.get("hash")
+		switch hk {
+		case absent, null:
+		case text:
+			given = true
+			d.Market, ok = s.lookupHash(sub, str(raw))
+		default:
+			given = true
+			sub.add("hash", "InvalidMarketappHash", "The marketapp hash must be a string of 40 hexadecimal characters")
+		}
+		sub.rejectUnknown()
+	default:
+		given = true
+		f.add("marketapp", "InvalidMarketappHash", "marketapp must be an object with a hash")
+	}
+	return given, ok
+}
+
+// readAppName reads the body's app name: given is false when there is
+// none, or none of at most 255 characters.
+func readAppName(f *fields) (name string, given bool) {
+	raw, k := f.get("name")
+	switch {
+	case k == text:
+		name, given = str(raw), true
+		if chars(name, false) > maxText {
+			f.add("name", "InvalidName", "The app name is longer than 255 characters")
+			given = false
+		}
+	case k != absent && k != null:
+		f.add("name", "InvalidName", "The app name must be a string or null")
+	}
+	return name, given
+}
+
+// readPlatform reads the body's platform.id: given when it is an integer,
+// bad when it is given but not one.
+func readPlatform(f *fields) (id int64, given, bad bool) {
+	switch sub, k := f.sub("platform"); k {
+	case absent, null:
+	case object:
+		sub.tolerate("name")
+		raw, ik := sub.get("id")
+		switch ik {
+		case absent, null:
+		case number:
+			if n, ok := integer(raw); ok {
+				id, given = n, true
+			} else {
+				bad = true
+				sub.add("id", "InvalidPlatformId", "The platform id must be an integer")
+			}
+		default:
+			bad = true
+			sub.add("id", "InvalidPlatformId", "The platform id must be a number or null")
+		}
+		sub.rejectUnknown()
+	default:
+		bad = true
+		f.add("platform", "InvalidPlatformId", "platform must be an object with an id")
+	}
+	return id, given, bad
 }
 
 func (s *Server) lookupHash(f *fields, hash string) (marketApp, bool) {

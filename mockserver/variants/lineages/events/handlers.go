@@ -18,24 +18,37 @@ func parseID(s string) (int64, bool) {
 	return n, err == nil
 }
 
+// target is the resource a PUT names by the path's id, for an authenticated
+// caller: its id and the caller, or the answer that refuses the request
+// (401, then 404 for an id of no resource that exists; the 404 first with
+// faultNotFoundBeforeAuth). The caller holds the lock.
+func (s *Server) target(c *call, exists func(id int64) bool) (int64, principal, reply, bool) {
+	id, idOK := parseID(c.param)
+	found := idOK && exists(id)
+	if s.fault == faultNotFoundBeforeAuth && !found {
+		return 0, principal{}, notFound(), false
+	}
+	who, authed := s.authenticate(c.r)
+	if !authed {
+		return 0, principal{}, unauthorized(), false
+	}
+	if !found {
+		return 0, principal{}, notFound(), false
+	}
+	return id, who, reply{}, true
+}
+
 func (s *Server) putUser(c *call) reply {
 	d, probs := s.readUser(c.body)
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 
-	id, idOK := parseID(c.param)
-	if s.fault == faultNotFoundBeforeAuth && (!idOK || st.users[id] == nil) {
-		return notFound()
-	}
-	who, authed := s.authenticate(c.r)
-	if !authed {
-		return unauthorized()
+	id, who, refused, found := s.target(c, func(id int64) bool { return st.users[id] != nil })
+	if !found {
+		return refused
 	}
 	u := st.users[id]
-	if !idOK || u == nil {
-		return notFound()
-	}
 	if who.userID != id && s.fault != faultOtherUserUpdateAllowed {
 		return forbidden()
 	}
@@ -132,6 +145,16 @@ func (s *Server) postClient(c *call) reply {
 	if f, ok := readBody(c.body, &probs); ok {
 		d = s.readClient(f, true, false)
 	}
+	return s.create(c, probs, func(st *store, who principal) reply {
+		evs := s.clientEvents(d, who.userID, s.now())
+		st.commit(evs...)
+		return ok(s.clientJSON(st.clients[evs[0].(clientCreated).ClientID]))
+	})
+}
+
+// create answers a POST under the store's lock: 401 to a caller not
+// authenticated, 400 to a body with problems, else what made answers.
+func (s *Server) create(c *call, probs problems, made func(st *store, who principal) reply) reply {
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -142,9 +165,7 @@ func (s *Server) postClient(c *call) reply {
 	if len(probs) > 0 {
 		return invalid(probs)
 	}
-	evs := s.clientEvents(d, who.userID, s.now())
-	st.commit(evs...)
-	return ok(s.clientJSON(st.clients[evs[0].(clientCreated).ClientID]))
+	return made(st, who)
 }
 
 func (s *Server) putClient(c *call) reply {
@@ -157,18 +178,11 @@ func (s *Server) putClient(c *call) reply {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 
-	id, idOK := parseID(c.param)
-	if s.fault == faultNotFoundBeforeAuth && (!idOK || st.clients[id] == nil) {
-		return notFound()
-	}
-	who, authed := s.authenticate(c.r)
-	if !authed {
-		return unauthorized()
+	id, who, refused, found := s.target(c, func(id int64) bool { return st.clients[id] != nil })
+	if !found {
+		return refused
 	}
 	cl := st.clients[id]
-	if !idOK || cl == nil {
-		return notFound()
-	}
 	if !cl.Users[who.userID] {
 		if s.fault == faultForeignClientAs404 {
 			return notFound()
@@ -196,19 +210,11 @@ func (s *Server) postApp(c *call) reply {
 		}
 		d = s.readApp(f)
 	}
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	who, authed := s.authenticate(c.r)
-	if !authed {
-		return unauthorized()
-	}
-	if len(probs) > 0 {
-		return invalid(probs)
-	}
-	e := s.appEvent(d, who.clientID, s.now())
-	st.commit(e)
-	return ok(s.appJSON(st.apps[e.AppID]))
+	return s.create(c, probs, func(st *store, who principal) reply {
+		e := s.appEvent(d, who.clientID, s.now())
+		st.commit(e)
+		return ok(s.appJSON(st.apps[e.AppID]))
+	})
 }
 
 func hasText(f *fields, key string) bool {
@@ -232,7 +238,7 @@ func (s *Server) postSession(c *call) reply {
 	if u == nil || !s.passwordMatches(u.Password, d.Password) {
 		// The same answer for an unknown email and a wrong password, so that
 		// logging in cannot be used to find out who has an account.
-		return invalid(problems{{"password", "InvalidCredentials", "The email address or password is not correct"}})
+		return invalid(problems{{FieldName: "password", Error: "InvalidCredentials", Message: "The email address or password is not correct"}})
 	}
 	e := sessionOpened{At: s.now(), SessionID: st.nextID(kindSession), UserID: uid, ClientID: u.Clients[0], Token: newToken()}
 	st.commit(e)
@@ -248,10 +254,7 @@ func (s *Server) passwordMatches(stored, given string) bool {
 
 // getPlatforms needs no credentials: the list is public reference data.
 func (s *Server) getPlatforms(*call) reply {
-	items := make([]idName, 0, len(s.cat.platforms))
-	for _, p := range s.cat.platforms {
-		items = append(items, idName(p))
-	}
+	items := views(s.cat.platforms, func(p platform) idName { return idName(p) })
 	if s.fault == faultPlatformsBareArray {
 		return ok(items)
 	}
@@ -262,10 +265,7 @@ func (s *Server) getCurrencies(c *call) reply {
 	if r, authed := s.mustAuthenticate(c); !authed {
 		return r
 	}
-	items := make([]currencyJSON, 0, len(s.cat.currencies))
-	for _, x := range s.cat.currencies {
-		items = append(items, currencyJSON(x))
-	}
+	items := views(s.cat.currencies, func(x currency) currencyJSON { return currencyJSON(x) })
 	return ok(currencyList{Currencies: items, Total: len(items)})
 }
 
@@ -273,11 +273,17 @@ func (s *Server) getPlans(c *call) reply {
 	if r, authed := s.mustAuthenticate(c); !authed {
 		return r
 	}
-	items := make([]planItemJSON, 0, len(s.cat.plans))
-	for _, x := range s.cat.plans {
-		items = append(items, planItemJSON(x))
-	}
+	items := views(s.cat.plans, func(x plan) planItemJSON { return planItemJSON(x) })
 	return ok(planList{Plans: items, Total: len(items)})
+}
+
+// views are the items of a collection as its answer lists them.
+func views[T, V any](xs []T, view func(T) V) []V {
+	out := make([]V, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, view(x))
+	}
+	return out
 }
 
 func (s *Server) mustAuthenticate(c *call) (reply, bool) {

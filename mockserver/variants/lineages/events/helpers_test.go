@@ -7,9 +7,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/jsonpath"
 )
 
 type harness struct {
@@ -35,27 +36,7 @@ type resp struct {
 
 // at walks a decoded body by a dotted path such as "0.fieldName" or
 // "phoneCountry.dialCode"; a missing step yields nil.
-func (r resp) at(path string) any {
-	v := r.body
-	if path == "" {
-		return v
-	}
-	for _, step := range strings.Split(path, ".") {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[step]
-		case []any:
-			i, err := strconv.Atoi(step)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
+func (r resp) at(path string) any { return jsonpath.At(r.body, path) }
 
 func (r resp) str(path string) string {
 	switch v := r.at(path).(type) {
@@ -234,17 +215,7 @@ func (h *harness) hashOf(title string, platformID int64) string {
 
 // set changes a body at a dotted path; the value del removes the key.
 func set(body map[string]any, path string, value any) map[string]any {
-	keys := strings.Split(path, ".")
-	m := body
-	for _, k := range keys[:len(keys)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			m[k] = next
-		}
-		m = next
-	}
-	last := keys[len(keys)-1]
+	m, last := jsonpath.Parent(body, path)
 	if value == del {
 		delete(m, last)
 	} else {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -82,11 +83,7 @@ func New(opts Options) (*Server, error) {
 func (s *Server) BasePath() string { return basePath }
 
 // Accounts are the seeded pairs; the slice is a copy.
-func (s *Server) Accounts() [][2]Account {
-	out := make([][2]Account, len(s.accounts))
-	copy(out, s.accounts)
-	return out
-}
+func (s *Server) Accounts() [][2]Account { return slices.Clone(s.accounts) }
 
 // ServeHTTP answers in a fixed order: route (version and path), body size,
 // then, inside each handler, authentication, path id, permission and body.
@@ -113,7 +110,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		rep := reply{problems: problems{{bodyField, "InvalidBody", "The body could not be read"}}}
+		rep := reply{problems: problems{{FieldName: bodyField, Error: "InvalidBody", Message: "The body could not be read"}}}
 		s.write(w, rep)
 		return
 	}

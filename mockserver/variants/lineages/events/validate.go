@@ -8,14 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
 // fieldError is one element of the 400 array of section 7.1.
-type fieldError struct {
-	FieldName string `json:"fieldName"`
-	Error     string `json:"error"`
-	Message   string `json:"message"`
-}
+type fieldError = wire.FieldError
 
 type problems []fieldError
 

@@ -1,30 +1,11 @@
 package events
 
+import "github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
+
 // Representations are structs rather than maps so that fields come out in the
-// order of the spec's tables.
-
-type userJSON struct {
-	ID                  int64            `json:"id"`
-	Created             string           `json:"created"`
-	Email               string           `json:"email"`
-	PasswordLastChanged string           `json:"passwordLastChanged"`
-	FirstName           string           `json:"firstName"`
-	LastName            string           `json:"lastName"`
-	SubscribeWelcome    bool             `json:"subscribeWelcome"`
-	SubscribeBlog       bool             `json:"subscribeBlog"`
-	SubscribeHowto      bool             `json:"subscribeHowto"`
-	SubscribeOnboarding bool             `json:"subscribeOnboarding"`
-	PhoneCountry        phoneCountryJSON `json:"phoneCountry"`
-	PhoneNumber         string           `json:"phoneNumber"`
-	PhoneExtension      *string          `json:"phoneExtension"`
-	Timezone            string           `json:"timezone"`
-}
-
-type phoneCountryJSON struct {
-	ID       int64  `json:"id"`
-	Name     string `json:"name"`
-	DialCode string `json:"dialCode"`
-}
+// order of the spec's tables (the user object's are package wire's; the
+// client's is this lineage's own, for the fault that writes its currency
+// code as a number).
 
 type clientJSON struct {
 	ID              int64   `json:"id"`
@@ -105,10 +86,10 @@ type planList struct {
 	Total int            `json:"total"`
 }
 
-func (s *Server) userJSON(u *userView) userJSON {
+func (s *Server) userJSON(u *userView) wire.User {
 	p := u.Profile
 	pc := s.cat.phoneByID[p.PhoneCountryID]
-	out := userJSON{
+	out := wire.User{
 		ID:                  u.ID,
 		Created:             isoTime(u.Created),
 		Email:               p.Email,
@@ -119,7 +100,7 @@ func (s *Server) userJSON(u *userView) userJSON {
 		SubscribeBlog:       p.SubscribeBlog,
 		SubscribeHowto:      p.SubscribeHowto,
 		SubscribeOnboarding: p.SubscribeOnboarding,
-		PhoneCountry:        phoneCountryJSON{ID: p.PhoneCountryID},
+		PhoneCountry:        wire.PhoneCountry{ID: p.PhoneCountryID},
 		PhoneNumber:         p.PhoneNumber,
 		PhoneExtension:      cloneString(p.PhoneExtension),
 		Timezone:            p.Timezone,

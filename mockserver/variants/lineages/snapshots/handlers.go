@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
 // Order of checks for every authenticated endpoint:
@@ -509,9 +511,9 @@ func (s *Server) handlePlans(w http.ResponseWriter, r *http.Request, _ string) {
 
 func (s *Server) handlePhoneCountries(w http.ResponseWriter, r *http.Request, _ string) {
 	s.readEndpoint(w, r, func(_ *state, _ principal, page int) any {
-		var items []phoneCountryRep
+		var items []wire.PhoneCountry
 		for _, p := range s.cat.phoneCountries {
-			items = append(items, phoneCountryRep{ID: p.id, Name: p.name, DialCode: p.dialCode})
+			items = append(items, wire.PhoneCountry{ID: p.id, Name: p.name, DialCode: p.dialCode})
 		}
 		return paged("phoneCountries", items, page)
 	})
@@ -521,7 +523,7 @@ func (s *Server) handlePhoneCountries(w http.ResponseWriter, r *http.Request, _ 
 func (s *Server) handleListClients(w http.ResponseWriter, r *http.Request, _ string) {
 	s.readEndpoint(w, r, func(st *state, p principal, page int) any {
 		u, _ := st.users.get(p.userID)
-		items := []clientRep{}
+		items := []wire.Client{}
 		for i := len(u.clientIDs) - 1; i >= 0; i-- {
 			if cl, ok := st.clients.get(u.clientIDs[i]); ok {
 				items = append(items, s.clientRep(cl))

@@ -101,76 +101,96 @@ func decodeValue(dec *json.Decoder, depth int, budget *int) (any, error) {
 // spelling, so 7, 7.0, 70e-1 and 0.7E1 are all seven; 7.5 is not whole.
 // It does the arithmetic on the decimal digits so huge exponents cost nothing.
 func parseIntegral(lit string) (int64, bool) {
+	num, ok := lexNumber(lit)
+	if !ok {
+		return 0, false
+	}
+	digits := strings.TrimLeft(num.intPart+num.frac, "0")
+	if digits == "" {
+		return 0, true
+	}
+	if num.hugeExp {
+		return 0, false
+	}
+	return integral(num.neg, digits, num.exp-len(num.frac))
+}
+
+// number is a JSON number split: its sign, its digits before and after
+// the point, and its exponent (hugeExp: of more than seven digits).
+type number struct {
+	neg           bool
+	intPart, frac string
+	exp           int
+	hugeExp       bool
+}
+
+// lexNumber splits a JSON number literal; ok is false for anything else.
+func lexNumber(lit string) (number, bool) {
+	var num number
 	i, n := 0, len(lit)
-	neg := false
 	if i < n && lit[i] == '-' {
-		neg = true
+		num.neg = true
 		i++
 	}
 	if i >= n {
-		return 0, false
+		return num, false
 	}
 	start := i
 	switch {
 	case lit[i] == '0':
 		i++
 	case lit[i] >= '1' && lit[i] <= '9':
-		for i < n && isDigit(lit[i]) {
-			i++
-		}
+		i = skipDigits(lit, i)
 	default:
-		return 0, false
+		return num, false
 	}
-	intPart := lit[start:i]
-	frac := ""
+	num.intPart = lit[start:i]
 	if i < n && lit[i] == '.' {
-		i++
-		fs := i
-		for i < n && isDigit(lit[i]) {
-			i++
-		}
+		fs := i + 1
+		i = skipDigits(lit, fs)
 		if i == fs {
-			return 0, false
+			return num, false
 		}
-		frac = lit[fs:i]
+		num.frac = lit[fs:i]
 	}
-	exp, hugeExp := 0, false
 	if i < n && (lit[i] == 'e' || lit[i] == 'E') {
+		var ok bool
+		if i, ok = num.lexExponent(lit, i+1); !ok {
+			return num, false
+		}
+	}
+	return num, i == n
+}
+
+// lexExponent reads the exponent that begins at lit[i], after its e: it
+// returns where it ends.
+func (num *number) lexExponent(lit string, i int) (int, bool) {
+	n := len(lit)
+	eneg := false
+	if i < n && (lit[i] == '+' || lit[i] == '-') {
+		eneg = lit[i] == '-'
 		i++
-		eneg := false
-		if i < n && (lit[i] == '+' || lit[i] == '-') {
-			eneg = lit[i] == '-'
-			i++
-		}
-		es := i
-		for i < n && isDigit(lit[i]) {
-			i++
-		}
-		if i == es {
-			return 0, false
-		}
-		digits := strings.TrimLeft(lit[es:i], "0")
-		if len(digits) > 7 {
-			hugeExp = true
-		} else if digits != "" {
-			e, _ := strconv.Atoi(digits)
-			exp = e
-		}
-		if eneg {
-			exp = -exp
-		}
 	}
-	if i != n {
-		return 0, false
+	es := i
+	i = skipDigits(lit, es)
+	if i == es {
+		return i, false
 	}
-	digits := strings.TrimLeft(intPart+frac, "0")
-	if digits == "" {
-		return 0, true
+	digits := strings.TrimLeft(lit[es:i], "0")
+	if len(digits) > 7 {
+		num.hugeExp = true
+	} else if digits != "" {
+		num.exp, _ = strconv.Atoi(digits)
 	}
-	if hugeExp {
-		return 0, false
+	if eneg {
+		num.exp = -num.exp
 	}
-	e := exp - len(frac)
+	return i, true
+}
+
+// integral is the int64 of the digits (no leading zero) times 10^e, when
+// it is a whole number of that range.
+func integral(neg bool, digits string, e int) (int64, bool) {
 	for strings.HasSuffix(digits, "0") {
 		digits = digits[:len(digits)-1]
 		e++
@@ -201,3 +221,11 @@ func parseIntegral(lit string) (int64, bool) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// skipDigits is the index of the first byte of lit from i that is no digit.
+func skipDigits(lit string, i int) int {
+	for i < len(lit) && isDigit(lit[i]) {
+		i++
+	}
+	return i
+}

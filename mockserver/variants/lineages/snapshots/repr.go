@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
 // dateLayout writes microseconds and a numeric offset: valid ISO 8601 and
@@ -17,32 +19,9 @@ func fmtDate(t time.Time) string { return t.In(zone).Format(dateLayout) }
 // are the same instant.
 func stamp(t time.Time) time.Time { return t.Truncate(time.Microsecond).In(zone) }
 
-type phoneCountryRep struct {
-	ID       int64  `json:"id"`
-	Name     string `json:"name"`
-	DialCode string `json:"dialCode"`
-}
-
-type userRep struct {
-	ID                  int64           `json:"id"`
-	Created             string          `json:"created"`
-	Email               string          `json:"email"`
-	PasswordLastChanged string          `json:"passwordLastChanged"`
-	FirstName           string          `json:"firstName"`
-	LastName            string          `json:"lastName"`
-	SubscribeWelcome    bool            `json:"subscribeWelcome"`
-	SubscribeBlog       bool            `json:"subscribeBlog"`
-	SubscribeHowto      bool            `json:"subscribeHowto"`
-	SubscribeOnboarding bool            `json:"subscribeOnboarding"`
-	PhoneCountry        phoneCountryRep `json:"phoneCountry"`
-	PhoneNumber         string          `json:"phoneNumber"`
-	PhoneExtension      *string         `json:"phoneExtension"`
-	Timezone            string          `json:"timezone"`
-}
-
-func (s *Server) userRep(u *user) userRep {
+func (s *Server) userRep(u *user) wire.User {
 	pc, _ := s.cat.phoneCountry(u.phoneCountryID)
-	return userRep{
+	return wire.User{
 		ID:                  u.id,
 		Created:             fmtDate(u.created),
 		Email:               u.email,
@@ -53,34 +32,16 @@ func (s *Server) userRep(u *user) userRep {
 		SubscribeBlog:       u.subs[1],
 		SubscribeHowto:      u.subs[2],
 		SubscribeOnboarding: u.subs[3],
-		PhoneCountry:        phoneCountryRep{ID: pc.id, Name: pc.name, DialCode: pc.dialCode},
+		PhoneCountry:        wire.PhoneCountry{ID: pc.id, Name: pc.name, DialCode: pc.dialCode},
 		PhoneNumber:         u.phoneNumber,
 		PhoneExtension:      u.phoneExt,
 		Timezone:            u.timezone,
 	}
 }
 
-type currencyRep struct {
-	ID   int64  `json:"id"`
-	Code string `json:"code"`
-}
-
-type clientRep struct {
-	ID              int64       `json:"id"`
-	CreatedDate     string      `json:"createdDate"`
-	Name            string      `json:"name"`
-	AddressLine1    string      `json:"addressLine1"`
-	AddressLine2    *string     `json:"addressLine2,omitempty"`
-	AddressCity     string      `json:"addressCity"`
-	AddressPostcode string      `json:"addressPostcode"`
-	AddressCountry  string      `json:"addressCountry"`
-	Vat             *string     `json:"vat,omitempty"`
-	Currency        currencyRep `json:"currency"`
-}
-
-func (s *Server) clientRep(c *client) clientRep {
+func (s *Server) clientRep(c *client) wire.Client {
 	cur, _ := s.cat.currency(c.currencyID)
-	return clientRep{
+	return wire.Client{
 		ID:              c.id,
 		CreatedDate:     fmtDate(c.created),
 		Name:            c.name,
@@ -89,8 +50,8 @@ func (s *Server) clientRep(c *client) clientRep {
 		AddressCity:     c.city,
 		AddressPostcode: c.postcode,
 		AddressCountry:  c.country,
-		Vat:             c.vat,
-		Currency:        currencyRep{ID: cur.id, Code: cur.code},
+		VAT:             c.vat,
+		Currency:        wire.Currency{ID: cur.id, Code: cur.code},
 	}
 }
 

@@ -59,11 +59,7 @@ func New(opts Options) (*Server, error) {
 func (s *Server) BasePath() string { return basePath }
 
 // Accounts returns the seeded pairs.
-func (s *Server) Accounts() [][2]Account {
-	out := make([][2]Account, len(s.accounts))
-	copy(out, s.accounts)
-	return out
-}
+func (s *Server) Accounts() [][2]Account { return slices.Clone(s.accounts) }
 
 // write runs fn on a private copy of the current state while holding the
 // writer lock, and publishes the copy only if fn succeeds. A refused

@@ -21,7 +21,6 @@ var shardSeed = maphash.MakeSeed()
 // costs about 1/shardCount of the map instead of all of it.
 type pmap[K comparable, V any] struct {
 	shards *[shardCount]map[K]V
-	n      int
 }
 
 func shardOf[K comparable](k K) int {
@@ -37,8 +36,6 @@ func (m pmap[K, V]) get(k K) (V, bool) {
 	return v, ok
 }
 
-func (m pmap[K, V]) len() int { return m.n }
-
 func (m pmap[K, V]) set(k K, v V) pmap[K, V] {
 	var ns [shardCount]map[K]V
 	if m.shards != nil {
@@ -50,14 +47,9 @@ func (m pmap[K, V]) set(k K, v V) pmap[K, V] {
 	for kk, vv := range old {
 		nm[kk] = vv
 	}
-	_, existed := old[k]
 	nm[k] = v
 	ns[i] = nm
-	n := m.n
-	if !existed {
-		n++
-	}
-	return pmap[K, V]{shards: &ns, n: n}
+	return pmap[K, V]{shards: &ns}
 }
 
 func (m pmap[K, V]) del(k K) pmap[K, V] {
@@ -77,7 +69,7 @@ func (m pmap[K, V]) del(k K) pmap[K, V] {
 		}
 	}
 	ns[i] = nm
-	return pmap[K, V]{shards: &ns, n: m.n - 1}
+	return pmap[K, V]{shards: &ns}
 }
 
 type user struct {

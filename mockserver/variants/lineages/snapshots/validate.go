@@ -6,15 +6,14 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
 const maxText = 255
 
-type fieldError struct {
-	FieldName string `json:"fieldName"`
-	Error     string `json:"error"`
-	Message   string `json:"message"`
-}
+// fieldError is one element of the error array of a 400 (7.1).
+type fieldError = wire.FieldError
 
 // checker collects every field error of a body, so one 400 answer lists
 // all of them rather than only the first.

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
 // Every handler checks, in order: credentials (401), the path id (404) and
@@ -356,7 +358,7 @@ func (s *Server) listClients(r *http.Request) reply {
 	if !authed {
 		return unauthorized()
 	}
-	items := []clientJSON{}
+	items := []wire.Client{}
 	for _, id := range s.t.clientsOf[c.userID] {
 		items = append(items, clientView(s.t.clients[id]))
 	}
@@ -511,10 +513,10 @@ func (s *Server) listPhoneCountries(r *http.Request) reply {
 	if _, authed := s.authenticate(r); !authed {
 		return unauthorized()
 	}
-	items := []phoneCountryJSON{}
+	items := []wire.PhoneCountry{}
 	for _, id := range s.t.phoneOrder {
 		p := s.t.phoneCountries[id]
-		items = append(items, phoneCountryJSON{p.id, p.label(), p.dialCode})
+		items = append(items, wire.PhoneCountry{ID: p.id, Name: p.label(), DialCode: p.dialCode})
 	}
 	return success(collection("phonecountries", items, len(items)))
 }

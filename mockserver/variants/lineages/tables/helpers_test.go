@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/jsonpath"
 )
 
 // harness serves one Server over real HTTP and speaks to it the way a
@@ -124,26 +126,7 @@ func (h *harness) doURL(method, url string, a auth, body any) resp {
 
 // get walks a decoded JSON value along a dotted path; numeric segments
 // index arrays.
-func get(v any, path string) any {
-	if path == "" {
-		return v
-	}
-	for _, seg := range strings.Split(path, ".") {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[seg]
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
+func get(v any, path string) any { return jsonpath.At(v, path) }
 
 func (r resp) get(path string) any { return get(r.v, path) }
 
@@ -314,17 +297,7 @@ var drop = dropped{}
 func with(m map[string]any, kv ...any) map[string]any {
 	out := deepCopy(m).(map[string]any)
 	for i := 0; i < len(kv); i += 2 {
-		path := strings.Split(kv[i].(string), ".")
-		cur := out
-		for _, seg := range path[:len(path)-1] {
-			next, ok := cur[seg].(map[string]any)
-			if !ok {
-				next = map[string]any{}
-				cur[seg] = next
-			}
-			cur = next
-		}
-		last := path[len(path)-1]
+		cur, last := jsonpath.Parent(out, kv[i].(string))
 		if _, isDrop := kv[i+1].(dropped); isDrop {
 			delete(cur, last)
 		} else {

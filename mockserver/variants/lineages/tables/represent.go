@@ -3,39 +3,16 @@ package tables
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
 // Representations are built from committed (or staged) rows only, never from
 // the request, so that what is answered is what is stored.
 
-type phoneCountryJSON struct {
-	ID       int64  `json:"id"`
-	Name     string `json:"name"`
-	DialCode string `json:"dialCode"`
-}
-
-type userJSON struct {
-	// ID is an int64, encoded exactly; it is an any only so that the
-	// float-rounding fault can put a float64 there.
-	ID                  any              `json:"id"`
-	Created             string           `json:"created"`
-	Email               string           `json:"email"`
-	PasswordLastChanged string           `json:"passwordLastChanged"`
-	FirstName           string           `json:"firstName"`
-	LastName            string           `json:"lastName"`
-	SubscribeWelcome    bool             `json:"subscribeWelcome"`
-	SubscribeBlog       bool             `json:"subscribeBlog"`
-	SubscribeHowto      bool             `json:"subscribeHowto"`
-	SubscribeOnboarding bool             `json:"subscribeOnboarding"`
-	PhoneCountry        phoneCountryJSON `json:"phoneCountry"`
-	PhoneNumber         string           `json:"phoneNumber"`
-	PhoneExtension      *string          `json:"phoneExtension"`
-	Timezone            string           `json:"timezone"`
-}
-
-func (s *Server) userView(u userRow) userJSON {
+func (s *Server) userView(u userRow) wire.User {
 	pc := s.t.phoneCountries[u.phoneCountryID]
-	out := userJSON{
+	out := wire.User{
 		ID:                  u.id,
 		Created:             date(u.created),
 		Email:               u.email,
@@ -46,13 +23,13 @@ func (s *Server) userView(u userRow) userJSON {
 		SubscribeBlog:       u.subscribe[1],
 		SubscribeHowto:      u.subscribe[2],
 		SubscribeOnboarding: u.subscribe[3],
-		PhoneCountry:        phoneCountryJSON{u.phoneCountryID, "", ""},
+		PhoneCountry:        wire.PhoneCountry{ID: u.phoneCountryID},
 		PhoneNumber:         u.phoneNumber,
 		PhoneExtension:      u.phoneExtension,
 		Timezone:            u.timezone,
 	}
 	if pc.id != 0 {
-		out.PhoneCountry = phoneCountryJSON{pc.id, pc.label(), pc.dialCode}
+		out.PhoneCountry = wire.PhoneCountry{ID: pc.id, Name: pc.label(), DialCode: pc.dialCode}
 	}
 	if s.is(fDialCodeNoPlus) {
 		out.PhoneCountry.DialCode = strings.TrimPrefix(out.PhoneCountry.DialCode, "+")
@@ -63,26 +40,8 @@ func (s *Server) userView(u userRow) userJSON {
 	return out
 }
 
-type currencyJSON struct {
-	ID   int64  `json:"id"`
-	Code string `json:"code"`
-}
-
-type clientJSON struct {
-	ID              int64        `json:"id"`
-	CreatedDate     string       `json:"createdDate"`
-	Name            string       `json:"name"`
-	AddressLine1    string       `json:"addressLine1"`
-	AddressLine2    *string      `json:"addressLine2,omitempty"`
-	AddressCity     string       `json:"addressCity"`
-	AddressPostcode string       `json:"addressPostcode"`
-	AddressCountry  string       `json:"addressCountry"`
-	Vat             *string      `json:"vat,omitempty"`
-	Currency        currencyJSON `json:"currency"`
-}
-
-func clientView(c clientRow) clientJSON {
-	return clientJSON{
+func clientView(c clientRow) wire.Client {
+	return wire.Client{
 		ID:              c.id,
 		CreatedDate:     date(c.created),
 		Name:            c.name,
@@ -91,8 +50,8 @@ func clientView(c clientRow) clientJSON {
 		AddressCity:     c.addressCity,
 		AddressPostcode: c.postcode,
 		AddressCountry:  c.country,
-		Vat:             c.vat,
-		Currency:        currencyJSON{c.currencyID, c.currencyCode},
+		VAT:             c.vat,
+		Currency:        wire.Currency{ID: c.currencyID, Code: c.currencyCode},
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -79,11 +80,7 @@ func New(opts Options) (*Server, error) {
 func (s *Server) BasePath() string { return basePath }
 
 // Accounts returns the seeded pairs of accounts.
-func (s *Server) Accounts() [][2]Account {
-	out := make([][2]Account, len(s.accounts))
-	copy(out, s.accounts)
-	return out
-}
+func (s *Server) Accounts() [][2]Account { return slices.Clone(s.accounts) }
 
 func (s *Server) is(fault string) bool { return s.fault == fault }
 
