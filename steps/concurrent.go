@@ -108,7 +108,7 @@ func (concurrentSteps) iLookAtTheAnswer(ctx context.Context, name string) error 
 	}
 	ex, ok := st.answers[name]
 	if !ok {
-		return fmt.Errorf("no answer named %q: the names are those of I prepare ... as ...", name)
+		return fmt.Errorf("no answer named %q: name it in a step \"I prepare ... as NAME\" first", name)
 	}
 	st.last = ex
 	return nil
