@@ -119,7 +119,7 @@ func TestRunAgainstMock(t *testing.T) {
 			// environment, which the parallel cases share: not asserted here.
 			verify: func(t *testing.T, r result, _ string) {
 				if !allPassed.MatchString(r.stdout) {
-					t.Errorf("stdout has no summary of passed scenarios only")
+					t.Errorf("stdout has no summary of passed scenarios only\n%s", r)
 				}
 			},
 		},

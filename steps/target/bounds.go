@@ -19,10 +19,17 @@ const CreateBound = 20
 // Creates are the kinds of entity a request makes when it is answered 200:
 // "client" for POST /clients and for PUT /users/:userId with a client,
 // "app" for POST /apps and for a client with its first app. path is below
-// the base URL.
+// the base URL. A body that is not a JSON object creates nothing: its
+// refusal is the spec's (InvalidBody), never a bound.
 func Creates(method, path string, body []byte) []string {
 	var out []string
+	if !gjson.ValidBytes(body) {
+		return nil
+	}
 	b := gjson.ParseBytes(body)
+	if !b.IsObject() {
+		return nil
+	}
 	switch {
 	case method == http.MethodPost && path == "/clients":
 		out = append(out, "client")
