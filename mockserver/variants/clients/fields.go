@@ -206,9 +206,9 @@ var fieldsServers = []variants.Server{
 					if _, client := o["addressLine1"]; !client {
 						return
 					}
-					for _, k := range []string{"addressLine2", "vat"} {
-						if _, ok := o[k]; ok {
-							delete(o, k)
+					for _, f := range pricing.ClientObject.Fields {
+						if _, ok := o[f.Path]; ok && f.Optional {
+							delete(o, f.Path)
 							changed = true
 						}
 					}
