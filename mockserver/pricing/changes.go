@@ -156,11 +156,7 @@ func stateUser(r *userRecord, keyHashes []string) StateUser {
 		ID: u.ID, Created: u.Created, Email: u.Email,
 		PasswordSalt: hex.EncodeToString(r.salt), PasswordHash: hex.EncodeToString(r.hash),
 		PasswordLastChanged: u.PasswordLastChanged, APIKeyHashes: keyHashes,
-		FirstName: u.FirstName, LastName: u.LastName,
-		SubscribeWelcome: u.SubscribeWelcome, SubscribeBlog: u.SubscribeBlog,
-		SubscribeHowto: u.SubscribeHowto, SubscribeOnboarding: u.SubscribeOnboarding,
-		PhoneCountryID: u.PhoneCountryID, PhoneNumber: u.PhoneNumber, PhoneExtension: u.PhoneExtension,
-		Timezone: u.Timezone, ClientIDs: u.ClientIDs, PrimaryClientID: u.PrimaryClientID,
+		UserDetails: u.UserDetails, ClientIDs: u.ClientIDs, PrimaryClientID: u.PrimaryClientID,
 	}
 }
 

@@ -6,9 +6,11 @@ package pricing
 // store; each field is set by the servers of mockserver/variants and by
 // nothing else, and read by the domain alone (no handler knows of them).
 type Deviations struct {
-	// MaxLen overrides the limit of a ..255 field, by its name in the body.
+	// MaxLen overrides the limit of a string field (the field tables' Max),
+	// by its name in the body.
 	MaxLen map[string]int
-	// MinPassword overrides the shortest password accepted (section 8: 6).
+	// MinPassword overrides the shortest password accepted (section 8: 6,
+	// the password's Min in UserBody).
 	MinPassword int
 	// NullPasswordClears: "password": null sets an empty password instead of
 	// keeping the stored one (4.1).
@@ -84,16 +86,19 @@ type Deviations struct {
 	UnknownHashIgnored bool
 }
 
-func (d Deviations) maxLen(field string) int {
+// maxLen is the limit of field: the table's limit, unless overridden.
+func (d Deviations) maxLen(field string, limit int) int {
 	if n, ok := d.MaxLen[field]; ok {
 		return n
 	}
-	return MaxLen
+	return limit
 }
 
-func (d Deviations) minPassword() int {
+// minPassword is the shortest password: the table's least, unless
+// overridden.
+func (d Deviations) minPassword(least int) int {
 	if d.MinPassword != 0 {
 		return d.MinPassword
 	}
-	return MinPassword
+	return least
 }

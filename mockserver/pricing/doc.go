@@ -9,6 +9,9 @@
 //     (credentials and logins) and store_catalogues.go, who may act on a
 //     user or a client (spec section 5) in store_permissions.go, and its
 //     reset to a seed in store_seed.go.
+//   - fields.go: the field tables, every field of the spec's bodies and
+//     objects once (its type, optionality, limits, PUT rule and code),
+//     which validation reads and every other list of fields is held to.
 //   - validate.go: Validator, which turns a decoded request body into typed
 //     input or the field errors of spec 7.3.
 //   - codes.go: the one table of error codes and their HTTP statuses, and

@@ -107,8 +107,8 @@ func ptrBytes(p *string) int64 {
 }
 
 func (r *userRecord) bytes() int64 {
-	return userBytes + 2*strBytes(r.Email) + strBytes(r.FirstName, r.LastName, r.PhoneNumber, r.Timezone) +
-		ptrBytes(r.PhoneExtension) + 16*int64(len(r.ClientIDs)) + int64(len(r.salt)+len(r.hash))
+	return userBytes + 2*strBytes(r.Email) + r.UserDetails.bytes() +
+		16*int64(len(r.ClientIDs)) + int64(len(r.salt)+len(r.hash))
 }
 
 func (c *Client) bytes() int64 {

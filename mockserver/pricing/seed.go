@@ -90,7 +90,7 @@ type Seed struct {
 
 var (
 	writeKeyRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
-	hashRE     = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
+	hashRE     = regexp.MustCompile(fmt.Sprintf(`^[0-9a-fA-F]{%d}$`, AppBody.Field("marketapp.hash").Max))
 	codeRE     = regexp.MustCompile(`^[A-Z]{3}$`)
 	dialCodeRE = regexp.MustCompile(`^\+[0-9]{1,4}$`)
 )
@@ -269,11 +269,11 @@ func (d *Seed) checkMarketapps(ids *seedIDs) error {
 	for i, m := range d.marketapps {
 		switch {
 		case !hashRE.MatchString(m.Hash):
-			return seedError("marketapps.json", i, m.Hash, "hash is not 40 hexadecimal characters")
+			return seedError("marketapps.json", i, m.Hash, "hash is not %d hexadecimal characters", AppBody.Field("marketapp.hash").Max)
 		case ids.marketapps[strings.ToLower(m.Hash)]:
 			return seedError("marketapps.json", i, m.Hash, "duplicate hash")
-		case m.Name == "" || utf8.RuneCountInString(m.Name) > MaxLen:
-			return seedError("marketapps.json", i, m.Hash, "name must be 1 to %d characters", MaxLen)
+		case m.Name == "" || utf8.RuneCountInString(m.Name) > AppBody.Field("name").Max:
+			return seedError("marketapps.json", i, m.Hash, "name must be 1 to %d characters", AppBody.Field("name").Max)
 		case !ids.platforms[m.PlatformID]:
 			return seedError("marketapps.json", i, m.Hash, "unknown platformId %d", m.PlatformID)
 		}

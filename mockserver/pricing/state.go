@@ -65,17 +65,8 @@ type StateUser struct {
 	PasswordLastChanged time.Time `json:"passwordLastChanged"`
 	APIKeys             []string  `json:"apiKeys,omitempty"`
 	APIKeyHashes        []string  `json:"apiKeyHashes,omitempty"`
-	FirstName           string    `json:"firstName"`
-	LastName            string    `json:"lastName"`
-	SubscribeWelcome    bool      `json:"subscribeWelcome"`
-	SubscribeBlog       bool      `json:"subscribeBlog"`
-	SubscribeHowto      bool      `json:"subscribeHowto"`
-	SubscribeOnboarding bool      `json:"subscribeOnboarding"`
-	PhoneCountryID      int64     `json:"phoneCountryId"`
-	PhoneNumber         string    `json:"phoneNumber"`
-	PhoneExtension      *string   `json:"phoneExtension"`
-	Timezone            string    `json:"timezone"`
-	ClientIDs           []int64   `json:"clientIds"`
+	UserDetails
+	ClientIDs []int64 `json:"clientIds"`
 	// PrimaryClientID defaults to the first of ClientIDs.
 	PrimaryClientID int64 `json:"primaryClientId"`
 }
@@ -243,11 +234,7 @@ func (s *Store) build(d *data, st State) {
 	for _, u := range st.Users {
 		r := &userRecord{User: User{
 			ID: u.ID, Created: u.Created.UTC(), Email: u.Email, PasswordLastChanged: u.PasswordLastChanged.UTC(),
-			FirstName: u.FirstName, LastName: u.LastName,
-			SubscribeWelcome: u.SubscribeWelcome, SubscribeBlog: u.SubscribeBlog,
-			SubscribeHowto: u.SubscribeHowto, SubscribeOnboarding: u.SubscribeOnboarding,
-			PhoneCountryID: u.PhoneCountryID, PhoneNumber: u.PhoneNumber, PhoneExtension: clonePtr(u.PhoneExtension),
-			Timezone: u.Timezone, ClientIDs: slices.Clone(u.ClientIDs), PrimaryClientID: u.PrimaryClientID,
+			UserDetails: u.UserDetails.clone(), ClientIDs: slices.Clone(u.ClientIDs), PrimaryClientID: u.PrimaryClientID,
 		}}
 		if r.PrimaryClientID == 0 && len(r.ClientIDs) > 0 {
 			r.PrimaryClientID = r.ClientIDs[0]

@@ -161,8 +161,8 @@ func checkID(bad report, what string, id int64, seen map[int64]bool) {
 
 func (c *stateCheck) client(bad report, cl StateClient) {
 	checkID(bad, "client", cl.ID, c.clients)
-	if cl.Name == "" || utf8.RuneCountInString(cl.Name) > MaxLen {
-		bad("name", "name must be 1 to %d characters", MaxLen)
+	if n := ClientBody.Field("name").Max; cl.Name == "" || utf8.RuneCountInString(cl.Name) > n {
+		bad("name", "name must be 1 to %d characters", n)
 	}
 	if cl.CreatedDate.IsZero() {
 		bad("createdDate", "createdDate is missing")
@@ -202,8 +202,8 @@ func userPassword(bad report, u StateUser) {
 	case u.Password != "" && (u.PasswordSalt != "" || u.PasswordHash != ""):
 		bad("password", "give either password or passwordSalt and passwordHash, not both")
 	case u.Password != "":
-		if utf8.RuneCountInString(u.Password) < MinPassword {
-			bad("password", "password is shorter than %d characters", MinPassword)
+		if n := UserBody.Field("password").Min; utf8.RuneCountInString(u.Password) < n {
+			bad("password", "password is shorter than %d characters", n)
 		}
 	default:
 		_, ok1 := decodeHex(u.PasswordSalt, saltSize)
@@ -264,8 +264,8 @@ func (c *stateCheck) userClients(bad report, u StateUser) {
 
 func (c *stateCheck) app(bad report, a StateApp) {
 	checkID(bad, "app", a.ID, c.apps)
-	if a.Name == "" || utf8.RuneCountInString(a.Name) > MaxLen {
-		bad("name", "name must be 1 to %d characters", MaxLen)
+	if n := AppBody.Field("name").Max; a.Name == "" || utf8.RuneCountInString(a.Name) > n {
+		bad("name", "name must be 1 to %d characters", n)
 	}
 	if a.Created.IsZero() {
 		bad("created", "created is missing")

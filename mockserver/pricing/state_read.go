@@ -238,8 +238,8 @@ func readList[T any](r *stateReader, name string, max int, take func(int, T) err
 // will count them (limits.go).
 
 func (u StateUser) bytes() int64 {
-	return userBytes + 2*strBytes(u.Email) + strBytes(u.FirstName, u.LastName, u.PhoneNumber, u.Timezone) +
-		ptrBytes(u.PhoneExtension) + 16*int64(len(u.ClientIDs)) + saltSize + 32 +
+	return userBytes + 2*strBytes(u.Email) + u.UserDetails.bytes() +
+		16*int64(len(u.ClientIDs)) + saltSize + 32 +
 		apiKeyBytes*int64(len(u.APIKeys)+len(u.APIKeyHashes))
 }
 

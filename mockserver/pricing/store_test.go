@@ -626,7 +626,7 @@ func TestNewSeed(t *testing.T) {
 		Marketapps:     []Marketapp{{Hash: strings.Repeat("AB", 20), Name: "An app", PlatformID: 1008}},
 		Clients:        []StateClient{{ID: 9_007_199_254_740_993, Name: "c", CurrencyID: 1015}},
 		Users: []StateUser{{ID: 9_007_199_254_740_995, Email: "u@example.com", Password: "secret-1", APIKeys: []string{"k"},
-			FirstName: "", PhoneCountryID: 1071, PhoneExtension: &ext, ClientIDs: []int64{9_007_199_254_740_993}}},
+			UserDetails: UserDetails{FirstName: "", PhoneCountryID: 1071, PhoneExtension: &ext}, ClientIDs: []int64{9_007_199_254_740_993}}},
 	}
 	seed, err := NewSeed(v)
 	if err != nil {

@@ -16,21 +16,41 @@ type User struct {
 	Created             time.Time
 	Email               string
 	PasswordLastChanged time.Time
-	FirstName           string
-	LastName            string
-	SubscribeWelcome    bool
-	SubscribeBlog       bool
-	SubscribeHowto      bool
-	SubscribeOnboarding bool
-	PhoneCountryID      int64
-	PhoneNumber         string
-	PhoneExtension      *string
-	Timezone            string
+	UserDetails
 	// ClientIDs are the clients the user is a member of, in the order joined.
 	ClientIDs []int64
 	// PrimaryClientID is the client POST /apps attaches to and a session's
 	// clientId; 0 when the user has no client.
 	PrimaryClientID int64
+}
+
+// UserDetails are what a user holds beside its id, dates, email,
+// credentials and clients: the names, the email preferences, the phone and
+// the timezone. The store's User and the state's StateUser both embed them,
+// so that a field of the user is declared, copied and counted here alone
+// (the JSON names are the state document's).
+type UserDetails struct {
+	FirstName           string  `json:"firstName"`
+	LastName            string  `json:"lastName"`
+	SubscribeWelcome    bool    `json:"subscribeWelcome"`
+	SubscribeBlog       bool    `json:"subscribeBlog"`
+	SubscribeHowto      bool    `json:"subscribeHowto"`
+	SubscribeOnboarding bool    `json:"subscribeOnboarding"`
+	PhoneCountryID      int64   `json:"phoneCountryId"`
+	PhoneNumber         string  `json:"phoneNumber"`
+	PhoneExtension      *string `json:"phoneExtension"`
+	Timezone            string  `json:"timezone"`
+}
+
+// clone is a copy that shares no pointer with d.
+func (d UserDetails) clone() UserDetails {
+	d.PhoneExtension = clonePtr(d.PhoneExtension)
+	return d
+}
+
+// bytes is the estimated size of the details' strings (limits.go).
+func (d *UserDetails) bytes() int64 {
+	return strBytes(d.FirstName, d.LastName, d.PhoneNumber, d.Timezone) + ptrBytes(d.PhoneExtension)
 }
 
 // UserInput is a validated body of PUT /users/:userId or POST /users.
@@ -59,9 +79,7 @@ type userRecord struct {
 func (r *userRecord) copy() User {
 	u := r.User
 	u.ClientIDs = slices.Clone(u.ClientIDs)
-	if u.PhoneExtension != nil {
-		u.PhoneExtension = ptr(*u.PhoneExtension)
-	}
+	u.UserDetails = u.UserDetails.clone()
 	return u
 }
 

@@ -10,18 +10,14 @@ import (
 	"unicode/utf8"
 )
 
-// Limits of spec section 8.
-const (
-	// MaxLen is the limit of every ..255 field, counted in characters (runes).
-	MaxLen = 255
-	// MinPassword is the shortest password.
-	MinPassword     = 6
-	maxPhoneExtDigs = 10
-)
+// The limits of spec section 8 are the field tables' (fields.go); a phone
+// extension is the mock's own: 1 to 10 digits (README, "Where the spec is
+// silent").
+const maxPhoneExtDigs = 10
 
 var (
 	timezoneRE = regexp.MustCompile(`^[A-Za-z0-9_+\-]+(/[A-Za-z0-9_+\-]+)+$`)
-	phoneExtRE = regexp.MustCompile(`^[0-9]{1,10}$`)
+	phoneExtRE = regexp.MustCompile(fmt.Sprintf(`^[0-9]{1,%d}$`, maxPhoneExtDigs))
 )
 
 // Condition is what makes validation refuse a field's value: the rule of
@@ -102,8 +98,8 @@ func idCond(b Body, obj string, absent, valid bool) Condition {
 // formed.
 func (d Deviations) hash(raw any) (string, bool) {
 	h, ok := raw.(string)
-	if d.HashTruncated && len(h) > 40 {
-		h = h[:40]
+	if n := AppBody.Field("marketapp.hash").Max; d.HashTruncated && len(h) > n {
+		h = h[:n]
 	}
 	return h, ok && hashRE.MatchString(h)
 }
@@ -178,8 +174,20 @@ func runes(s string) int { return utf8.RuneCountInString(s) }
 
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
-// requiredText checks a required ..255 string that may not be blank.
-func (v *checker) requiredText(b Body, key string, code Code) string {
+// text checks a string of the table whose content the mock takes as sent
+// (a name, an address): required, and then not blank, unless the table
+// marks it optional; within its limit. It is nil when the field is
+// refused, or optional and absent or null.
+func (v *checker) text(b Body, f Field) *string {
+	if f.Optional {
+		return v.optionalText(b, f)
+	}
+	return v.requiredText(b, f)
+}
+
+// requiredText checks a required string that may not be blank.
+func (v *checker) requiredText(b Body, f Field) *string {
+	key, code := f.Path, f.Code
 	s, present, ok := str(b, key)
 	switch {
 	case !present:
@@ -187,42 +195,52 @@ func (v *checker) requiredText(b Body, key string, code Code) string {
 	case !ok:
 		v.fail(key, code, CondType, fmt.Sprintf("%s must be a string.", key))
 	case blank(s) && v.fails(key, code, blankCond(s), fmt.Sprintf("%s must not be empty.", key)):
-	case v.tooLong(key, code, s):
-	default:
-		return s
-	}
-	return ""
-}
-
-// optionalText checks an optional ..255 string; absent and null give nil.
-func (v *checker) optionalText(b Body, key string, code Code) *string {
-	s, present, ok := str(b, key)
-	switch {
-	case !present:
-		return nil
-	case !ok:
-		v.fail(key, code, CondType, fmt.Sprintf("%s must be a string or null.", key))
-	case v.tooLong(key, code, s):
+	case v.tooLong(f, s):
 	default:
 		return &s
 	}
 	return nil
 }
 
-// tooLong fails a ..255 field whose value is over its limit, and reports
-// whether it did.
-func (v *checker) tooLong(key string, code Code, s string) bool {
-	limit := v.dev.maxLen(key)
+// optionalText checks an optional string; absent and null give nil.
+func (v *checker) optionalText(b Body, f Field) *string {
+	key, code := f.Path, f.Code
+	s, present, ok := str(b, key)
+	switch {
+	case !present:
+		return nil
+	case !ok:
+		v.fail(key, code, CondType, fmt.Sprintf("%s must be a string or null.", key))
+	case v.tooLong(f, s):
+	default:
+		return &s
+	}
+	return nil
+}
+
+// tooLong fails a string over its field's limit (the table's Max, unless
+// the Deviations change it), and reports whether it did.
+func (v *checker) tooLong(f Field, s string) bool {
+	limit := v.dev.maxLen(f.Path, f.Max)
 	if runes(s) <= limit {
 		return false
 	}
-	return v.fails(key, code, CondLength, fmt.Sprintf("%s must be at most %d characters long.", key, limit))
+	return v.fails(f.Path, f.Code, CondLength, fmt.Sprintf("%s must be at most %d characters long.", f.Path, limit))
 }
 
-func (v *checker) requiredBool(b Body, key string, code Code) bool {
+// value is the string p points to, "" for nil.
+func value(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func (v *checker) requiredBool(b Body, f Field) bool {
+	key := f.Path
 	x, ok := b[key].(bool)
 	if !ok {
-		v.fail(key, code, presentCond(b, key, CondType), fmt.Sprintf("%s must be true or false.", key))
+		v.fail(key, f.Code, presentCond(b, key, CondType), fmt.Sprintf("%s must be true or false.", key))
 	}
 	return x
 }
@@ -320,12 +338,12 @@ func (val Validator) App(b Body) (AppInput, []FieldError) {
 func (v *checker) user(b Body, userID int64, create bool) UserInput {
 	var in UserInput
 	in.Email = v.email(b, userID)
-	in.FirstName = v.requiredText(b, "firstName", CodeInvalidFirstName)
-	in.LastName = v.requiredText(b, "lastName", CodeInvalidLastName)
-	in.SubscribeWelcome = v.requiredBool(b, "subscribeWelcome", CodeInvalidSubscribeWelcome)
-	in.SubscribeBlog = v.requiredBool(b, "subscribeBlog", CodeInvalidSubscribeBlog)
-	in.SubscribeHowto = v.requiredBool(b, "subscribeHowto", CodeInvalidSubscribeHowto)
-	in.SubscribeOnboarding = v.requiredBool(b, "subscribeOnboarding", CodeInvalidSubscribeOnboarding)
+	in.FirstName = value(v.text(b, UserBody.Field("firstName")))
+	in.LastName = value(v.text(b, UserBody.Field("lastName")))
+	in.SubscribeWelcome = v.requiredBool(b, UserBody.Field("subscribeWelcome"))
+	in.SubscribeBlog = v.requiredBool(b, UserBody.Field("subscribeBlog"))
+	in.SubscribeHowto = v.requiredBool(b, UserBody.Field("subscribeHowto"))
+	in.SubscribeOnboarding = v.requiredBool(b, UserBody.Field("subscribeOnboarding"))
 	in.Timezone = v.timezone(b)
 	in.Password = v.password(b, create)
 	v.phone(b, create, &in)
@@ -335,14 +353,15 @@ func (v *checker) user(b Body, userID int64, create bool) UserInput {
 
 // email checks a required email: a plain address no other user has.
 func (v *checker) email(b Body, userID int64) string {
-	key, code := "email", CodeInvalidEmail
+	f := UserBody.Field("email")
+	key, code := f.Path, f.Code
 	email, present, ok := str(b, key)
 	switch {
 	case !present:
 		v.fail(key, code, CondRequired, "email is required.")
 	case !ok:
 		v.fail(key, code, CondType, "email must be a string.")
-	case v.tooLong(key, code, email):
+	case v.tooLong(f, email):
 	case !validEmail(email) && v.fails(key, code, CondForm, "email must be a valid email address."):
 	case v.cat.EmailTaken(email, userID):
 		v.fail(key, code, CondTaken, "email is already used by another account.")
@@ -354,14 +373,15 @@ func (v *checker) email(b Body, userID int64) string {
 
 // timezone checks a required Area/City name.
 func (v *checker) timezone(b Body) string {
-	key, code := "timezone", CodeInvalidTimezone
+	f := UserBody.Field("timezone")
+	key, code := f.Path, f.Code
 	tz, present, ok := str(b, key)
 	switch {
 	case !present:
 		v.fail(key, code, CondRequired, "timezone is required.")
 	case !ok:
 		v.fail(key, code, CondType, "timezone must be a string.")
-	case v.tooLong(key, code, tz):
+	case v.tooLong(f, tz):
 	case !timezoneRE.MatchString(tz) && v.fails(key, code, CondForm, "timezone must be a name of the form Area/City, such as Europe/London."):
 	default:
 		return tz
@@ -372,8 +392,9 @@ func (v *checker) timezone(b Body) string {
 // password checks the password: required to create a user; on an update,
 // null or absent (nil) keeps the stored one.
 func (v *checker) password(b Body, create bool) *string {
-	key, code := "password", CodeInvalidPassword
-	least := v.dev.minPassword()
+	f := UserBody.Field("password")
+	key, code := f.Path, f.Code
+	least := v.dev.minPassword(f.Min)
 	pw, present, ok := str(b, key)
 	switch {
 	case !present && create:
@@ -397,33 +418,34 @@ func (v *checker) password(b Body, create bool) *string {
 // the stored value.
 func (v *checker) phone(b Body, create bool, in *UserInput) {
 	if hasKey(b, "phoneCountry") || create {
+		f := UserBody.Field("phoneCountry.id")
 		n, absent, valid := id(b, "phoneCountry")
 		if _, known := v.cat.PhoneCountry(n); !valid || !known {
-			v.fail("phoneCountry.id", CodeInvalidPhoneCountryID, idCond(b, "phoneCountry", absent, valid), "phoneCountry.id must be the id of a phone country (see GET /phoneCountries).")
+			v.fail(f.Path, f.Code, idCond(b, "phoneCountry", absent, valid), "phoneCountry.id must be the id of a phone country (see GET /phoneCountries).")
 		} else {
 			in.PhoneCountryID = n
 		}
 	}
-	if hasKey(b, "phoneNumber") || create {
-		key, code := "phoneNumber", CodeInvalidPhoneNumber
+	if f := UserBody.Field("phoneNumber"); hasKey(b, f.Path) || create {
+		key, code := f.Path, f.Code
 		s, present, ok := str(b, key)
 		switch {
 		case !present || !ok:
 			v.fail(key, code, textCond(present, ok, s), "phoneNumber must be a non-empty string.")
 		case blank(s) && v.fails(key, code, blankCond(s), "phoneNumber must be a non-empty string."):
-		case v.tooLong(key, code, s):
+		case v.tooLong(f, s):
 		default:
 			in.PhoneNumber = &s
 		}
 	}
-	if hasKey(b, "phoneExtension") {
-		s, present, ok := str(b, "phoneExtension")
+	if f := UserBody.Field("phoneExtension"); hasKey(b, f.Path) {
+		s, present, ok := str(b, f.Path)
 		switch {
 		case !present:
 			in.SetPhoneExtension = true
 		case !ok:
-			v.fail("phoneExtension", CodeInvalidPhoneExtension, CondType, fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs))
-		case !phoneExtRE.MatchString(s) && v.fails("phoneExtension", CodeInvalidPhoneExtension, CondForm, fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs)):
+			v.fail(f.Path, f.Code, CondType, fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs))
+		case !phoneExtRE.MatchString(s) && v.fails(f.Path, f.Code, CondForm, fmt.Sprintf("phoneExtension must be null or a string of 1 to %d digits.", maxPhoneExtDigs)):
 		default:
 			in.SetPhoneExtension, in.PhoneExtension = true, &s
 		}
@@ -439,7 +461,7 @@ func (v *checker) userClient(b Body) *ClientInput {
 	}
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		v.fail("client", CodeInvalidClient, CondType, "client must be an object: the body of POST /clients.")
+		v.fail("client", UserBody.Field("client").Code, CondType, "client must be an object: the body of POST /clients.")
 		return nil
 	}
 	cv := v.nested("client.")
@@ -450,35 +472,38 @@ func (v *checker) userClient(b Body) *ClientInput {
 
 func (v *checker) client(b Body, create bool) ClientInput {
 	var in ClientInput
-	in.Name = v.requiredText(b, "name", CodeInvalidName)
-	in.AddressLine1 = v.requiredText(b, "addressLine1", CodeInvalidAddressLine1)
-	in.AddressLine2 = v.optionalText(b, "addressLine2", CodeInvalidAddressLine2)
-	in.AddressCity = v.requiredText(b, "addressCity", CodeInvalidAddressCity)
-	in.AddressPostcode = v.requiredText(b, "addressPostcode", CodeInvalidAddressPostcode)
-	in.AddressCountry = v.requiredText(b, "addressCountry", CodeInvalidAddressCountry)
-	in.VAT = v.optionalText(b, "vat", CodeInvalidVat)
+	in.Name = value(v.text(b, ClientBody.Field("name")))
+	in.AddressLine1 = value(v.text(b, ClientBody.Field("addressLine1")))
+	in.AddressLine2 = v.text(b, ClientBody.Field("addressLine2"))
+	in.AddressCity = value(v.text(b, ClientBody.Field("addressCity")))
+	in.AddressPostcode = value(v.text(b, ClientBody.Field("addressPostcode")))
+	in.AddressCountry = value(v.text(b, ClientBody.Field("addressCountry")))
+	in.VAT = v.text(b, ClientBody.Field("vat"))
 
+	cur := ClientBody.Field("currency.id")
 	n, absent, valid := id(b, "currency")
 	if _, known := v.cat.Currency(n); !valid || !known {
-		v.fail("currency.id", CodeInvalidCurrencyID, idCond(b, "currency", absent, valid), "currency.id must be the id of a currency (see GET /currencies).")
+		v.fail(cur.Path, cur.Code, idCond(b, "currency", absent, valid), "currency.id must be the id of a currency (see GET /currencies).")
 	} else {
 		in.CurrencyID = n
 	}
 
-	if terms, _, _ := str(b, "terms"); terms != "I agree" && !v.dev.TermsUnchecked {
-		v.fail("terms", CodeInvalidTerms, presentCond(b, "terms", CondForm), `terms must be exactly "I agree" to accept the terms and conditions.`)
+	terms := ClientBody.Field("terms")
+	if s, _, _ := str(b, terms.Path); s != "I agree" && !v.dev.TermsUnchecked {
+		v.fail(terms.Path, terms.Code, presentCond(b, terms.Path, CondForm), `terms must be exactly "I agree" to accept the terms and conditions.`)
 	}
 
-	raw, exists := b["app"]
+	app := ClientBody.Field("app")
+	raw, exists := b[app.Path]
 	switch {
 	case !create && exists && v.dev.AppOnUpdateIgnored:
 	case !create && exists:
-		v.fail("app", CodeInvalidApp, CondNotAllowed, "app cannot be given when updating a client; create an app with POST /apps.")
+		v.fail(app.Path, app.Code, CondNotAllowed, "app cannot be given when updating a client; create an app with POST /apps.")
 	case !exists || raw == nil:
 	default:
 		obj, ok := raw.(map[string]any)
 		if !ok {
-			v.fail("app", CodeInvalidApp, CondType, "app must be an object: the body of POST /apps.")
+			v.fail(app.Path, app.Code, CondType, "app must be an object: the body of POST /apps.")
 			break
 		}
 		av := v.nested("app.")
@@ -499,25 +524,27 @@ func (v *checker) app(b Body) AppInput {
 	hashGiven := v.marketapp(b, &in)
 	v.appName(b, hashGiven, &in)
 
+	platform := AppBody.Field("platform.id")
 	pid, absent, valid := id(b, "platform")
 	_, known := v.cat.Platform(pid)
 	switch {
 	case absent && !hashGiven:
-		v.fail("platform.id", CodeInvalidPlatformID, CondRequired, "platform.id is required when no marketapp.hash is given (see GET /platforms).")
+		v.fail(platform.Path, platform.Code, CondRequired, "platform.id is required when no marketapp.hash is given (see GET /platforms).")
 	case absent:
 	case !valid || !known:
-		v.fail("platform.id", CodeInvalidPlatformID, idCond(b, "platform", absent, valid), "platform.id must be the id of a platform (see GET /platforms).")
+		v.fail(platform.Path, platform.Code, idCond(b, "platform", absent, valid), "platform.id must be the id of a platform (see GET /platforms).")
 	case !hashGiven || v.dev.BodyPlatformWins:
 		in.PlatformID = pid
 	}
 
+	nextplan := AppBody.Field("nextplan.id")
 	plan, absent, valid := id(b, "nextplan")
 	_, known = v.cat.Plan(plan)
 	switch {
 	case absent:
 		in.PlanID = v.cat.DefaultPlanID()
 	case !valid || !known:
-		v.fail("nextplan.id", CodeInvalidPlanID, idCond(b, "nextplan", absent, valid), "nextplan.id must be the id of a subscription plan (see GET /plans).")
+		v.fail(nextplan.Path, nextplan.Code, idCond(b, "nextplan", absent, valid), "nextplan.id must be the id of a subscription plan (see GET /plans).")
 	default:
 		in.PlanID = plan
 	}
@@ -532,10 +559,12 @@ func (v *checker) marketapp(b Body, in *AppInput) bool {
 	if !exists || raw == nil {
 		return false
 	}
-	const field, msg = "marketapp.hash", "marketapp.hash must be the 40-hexadecimal-character hash of a marketplace app (see GET /marketapps)."
+	f := AppBody.Field("marketapp.hash")
+	field, code := f.Path, f.Code
+	msg := fmt.Sprintf("marketapp.hash must be the %d-hexadecimal-character hash of a marketplace app (see GET /marketapps).", f.Max)
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		v.fail(field, CodeInvalidMarketappHash, CondType, msg)
+		v.fail(field, code, CondType, msg)
 		return true
 	}
 	rawHash, exists := obj["hash"]
@@ -549,9 +578,9 @@ func (v *checker) marketapp(b Body, in *AppInput) bool {
 	case ok && !known && v.dev.UnknownHashIgnored:
 		return false
 	case !ok:
-		v.fail(field, CodeInvalidMarketappHash, typeOr(rawHash, CondForm), msg)
+		v.fail(field, code, typeOr(rawHash, CondForm), msg)
 	case !known:
-		v.fail(field, CodeInvalidMarketappHash, CondUnknown, "marketapp.hash matches no marketplace app (see GET /marketapps).")
+		v.fail(field, code, CondUnknown, "marketapp.hash matches no marketplace app (see GET /marketapps).")
 	default:
 		in.MarketappHash = ptr(m.Hash)
 		in.Name, in.PlatformID = m.Name, m.PlatformID
@@ -562,15 +591,17 @@ func (v *checker) marketapp(b Body, in *AppInput) bool {
 // appName checks name, required only without a marketplace app, whose
 // name then wins.
 func (v *checker) appName(b Body, hashGiven bool, in *AppInput) {
-	name, present, ok := str(b, "name")
+	f := AppBody.Field("name")
+	key, code := f.Path, f.Code
+	name, present, ok := str(b, key)
 	switch {
 	case !present && !hashGiven && !v.dev.AppNameOptional:
-		v.fail("name", CodeInvalidName, CondRequired, "name is required when no marketapp.hash is given.")
+		v.fail(key, code, CondRequired, "name is required when no marketapp.hash is given.")
 	case !present:
 	case !ok:
-		v.fail("name", CodeInvalidName, CondType, "name must be a string or null.")
-	case v.tooLong("name", CodeInvalidName, name):
-	case blank(name) && !hashGiven && !v.dev.AppNameOptional && v.fails("name", CodeInvalidName, blankCond(name), "name must not be empty when no marketapp.hash is given."):
+		v.fail(key, code, CondType, "name must be a string or null.")
+	case v.tooLong(f, name):
+	case blank(name) && !hashGiven && !v.dev.AppNameOptional && v.fails(key, code, blankCond(name), "name must not be empty when no marketapp.hash is given."):
 	case !hashGiven:
 		in.Name = name
 	}

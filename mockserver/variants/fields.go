@@ -30,11 +30,24 @@ func RefuseIf(b map[string]any, key, refusal string, refused func(string) bool) 
 	return false
 }
 
-// OverBytes refuses a string of more than 255 bytes at key, as a limit
-// counted in bytes does, by a string of 256 characters.
+// LimitOf is the limit of a string field of the bodies, by its name in the
+// body: the field tables' Max (pricing.UserBody, ClientBody, AppBody). A
+// name has one limit in every body that has it (TestLimitOfIsEveryBodys).
+func LimitOf(key string) int {
+	for _, t := range pricing.Bodies() {
+		if f, ok := t.Lookup(key); ok && f.Max > 0 {
+			return f.Max
+		}
+	}
+	panic("no body has a string field " + key + " with a limit")
+}
+
+// OverBytes refuses a string of more bytes than key's limit in characters,
+// as a limit counted in bytes does, by a string one character past it.
 func OverBytes(key string) func(b map[string]any) bool {
+	limit := LimitOf(key)
 	return func(b map[string]any) bool {
-		return RefuseIf(b, key, strings.Repeat("x", pricing.MaxLen+1), func(s string) bool { return len(s) > pricing.MaxLen })
+		return RefuseIf(b, key, strings.Repeat("x", limit+1), func(s string) bool { return len(s) > limit })
 	}
 }
 
@@ -48,19 +61,20 @@ func SetID(b map[string]any, obj, id string) bool {
 	return true
 }
 
-// TruncateAt cuts the string at key to pricing.MaxLen characters.
+// TruncateAt cuts the string at key to its limit (LimitOf).
 func TruncateAt(key string) func(b map[string]any) bool {
+	limit := LimitOf(key)
 	return func(b map[string]any) bool {
 		s, ok := b[key].(string)
-		if !ok || Runes(s) <= pricing.MaxLen {
+		if !ok || Runes(s) <= limit {
 			return false
 		}
-		b[key] = Truncate(s, pricing.MaxLen)
+		b[key] = Truncate(s, limit)
 		return true
 	}
 }
 
-// TruncateField cuts a string field of a route's bodies to 255 characters
+// TruncateField cuts a string field of a route's bodies to its limit
 // before next reads it.
 func TruncateField(method, pattern, field string) func(http.Handler, func()) http.Handler {
 	return RewriteWhen(On(method, pattern), func(_ *http.Request, body map[string]any) bool { return TruncateAt(field)(body) })

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 )
 
@@ -112,26 +113,34 @@ func Call(next http.Handler, orig *http.Request, method, rest string, body any) 
 	return a.Status, v
 }
 
-// UserBody is a PUT /users body that keeps a user as its wire form says.
+// UserBody is a PUT /users body that keeps a user as its wire form says
+// (keepBody); the phone fields, which a PUT leaves as they are when it
+// does not carry them, are left out.
 func UserBody(u map[string]any) map[string]any {
-	b := map[string]any{"password": nil}
-	for _, k := range []string{"email", "firstName", "lastName", "subscribeWelcome", "subscribeBlog", "subscribeHowto", "subscribeOnboarding", "timezone"} {
-		b[k] = u[k]
-	}
-	return b
+	return keepBody(pricing.UserBody, u, map[string]any{})
 }
 
 // ClientBody is a PUT /clients body that keeps a client as its wire form
-// says.
+// says (keepBody), with the terms accepted.
 func ClientBody(c map[string]any) map[string]any {
-	b := map[string]any{"terms": "I agree"}
-	for _, k := range []string{"name", "addressLine1", "addressLine2", "addressCity", "addressPostcode", "addressCountry", "vat"} {
-		if v, ok := c[k]; ok {
-			b[k] = v
+	return keepBody(pricing.ClientBody, c, map[string]any{"terms": "I agree"})
+}
+
+// keepBody completes b into a PUT body of table that keeps the resource o
+// shows: every field the PUT replaces, as o has it (left out where o has
+// none, which clears an optional field as o shows it cleared), and null
+// for a field that null keeps (the password). The field table lists them,
+// so that a new field is kept without a change here.
+func keepBody(table *pricing.Table, o, b map[string]any) map[string]any {
+	for _, f := range table.Leaves() {
+		switch f.Put {
+		case pricing.PutReplaces:
+			if v, ok := BodyPath(o, f.Path); ok {
+				SetBodyPath(b, f.Path, v)
+			}
+		case pricing.PutNullKeeps:
+			SetBodyPath(b, f.Path, nil)
 		}
-	}
-	if cur := Sub(c, "currency"); cur != nil {
-		b["currency"] = map[string]any{"id": cur["id"]}
 	}
 	return b
 }
@@ -177,9 +186,9 @@ func StoreRefused(pattern string, keep func(map[string]any) map[string]any, part
 	}
 }
 
-// ValidText is a string field a server takes as valid: not blank, at most
-// 255 characters.
+// ValidText is a string field a server takes as valid: not blank, within
+// the field's limit (LimitOf).
 func ValidText(body map[string]any, key string) (string, bool) {
 	s, ok := Str(body, key)
-	return s, ok && strings.TrimSpace(s) != "" && Runes(s) <= 255
+	return s, ok && strings.TrimSpace(s) != "" && Runes(s) <= LimitOf(key)
 }

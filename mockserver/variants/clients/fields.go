@@ -14,10 +14,12 @@ import (
 // The fields of a client: limits, terms, currency, address (2.2, 4.3, 8).
 var fieldsServers = []variants.Server{
 	{Name: "addresscity-limit-254", Rule: "8", Why: "addressCity refuses 255 characters (the limit is off by one, low)", Origin: variants.BuiltIn,
-		Deviate: func(d *pricing.Deviations) { d.MaxLen = map[string]int{"addressCity": pricing.MaxLen - 1} },
+		Deviate: func(d *pricing.Deviations) {
+			d.MaxLen = map[string]int{"addressCity": pricing.ClientBody.Field("addressCity").Max - 1}
+		},
 	},
 	{Name: "vat-limit-256", Rule: "8", Why: "vat accepts 256 characters (the limit is off by one, high)", Origin: variants.BuiltIn,
-		Deviate: func(d *pricing.Deviations) { d.MaxLen = map[string]int{"vat": pricing.MaxLen + 1} },
+		Deviate: func(d *pricing.Deviations) { d.MaxLen = map[string]int{"vat": pricing.ClientBody.Field("vat").Max + 1} },
 	},
 	{Name: "terms-not-checked", Rule: "4.3", Why: `terms is accepted whatever it says, not only "I agree"`, Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.TermsUnchecked = true },
@@ -189,9 +191,9 @@ var fieldsServers = []variants.Server{
 				return false
 			}
 			changed := false
-			for _, k := range []string{"addressLine2", "vat"} {
-				if _, ok := o[k]; ok {
-					delete(o, k)
+			for _, f := range pricing.ClientObject.Fields {
+				if _, ok := o[f.Path]; ok && f.Optional {
+					delete(o, f.Path)
 					changed = true
 				}
 			}

@@ -9,13 +9,16 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
 
+// minPassword is the fewest characters of a password (8).
+var minPassword = pricing.UserBody.Field("password").Min
+
 // The password: its limits, its change, and its date (2.1, 4.1, 8).
 var passwordServers = []variants.Server{
 	{Name: "password-minimum-5", Rule: "8", Why: "a password of 5 characters is accepted", Origin: variants.BuiltIn,
-		Deviate: func(d *pricing.Deviations) { d.MinPassword = pricing.MinPassword - 1 },
+		Deviate: func(d *pricing.Deviations) { d.MinPassword = minPassword - 1 },
 	},
 	{Name: "password-minimum-7", Rule: "8", Why: "a password of 6 characters is refused", Origin: variants.BuiltIn,
-		Deviate: func(d *pricing.Deviations) { d.MinPassword = pricing.MinPassword + 1 },
+		Deviate: func(d *pricing.Deviations) { d.MinPassword = minPassword + 1 },
 	},
 	{Name: "password-null-changes", Rule: "4.1", Why: `"password": null sets an empty password instead of keeping it`, Origin: variants.BuiltIn,
 		Deviate: func(d *pricing.Deviations) { d.NullPasswordClears = true },
@@ -31,10 +34,10 @@ var passwordServers = []variants.Server{
 	{Name: "password-minimum-in-bytes", Rule: "8", Why: "the password minimum of 6 counts bytes: 5 characters of two bytes each pass", Origin: variants.FaultClasses,
 		Request: variants.EditBody(variants.PutUser, func(b map[string]any) bool {
 			pw, ok := b["password"].(string)
-			if !ok || utf8.RuneCountInString(pw) >= pricing.MinPassword || len(pw) < pricing.MinPassword {
+			if !ok || utf8.RuneCountInString(pw) >= minPassword || len(pw) < minPassword {
 				return false
 			}
-			b["password"] = pw + strings.Repeat("x", pricing.MinPassword)
+			b["password"] = pw + strings.Repeat("x", minPassword)
 			return true
 		}),
 	},
@@ -105,5 +108,5 @@ var passwordServers = []variants.Server{
 // mock refused for another field.
 var storesRefusedPassword = variants.StoreRefused("/users/*", variants.UserBody, func(b map[string]any) (map[string]any, bool) {
 	pw, ok := variants.Str(b, "password")
-	return map[string]any{"password": pw}, ok && variants.Runes(pw) >= pricing.MinPassword
+	return map[string]any{"password": pw}, ok && variants.Runes(pw) >= minPassword
 })
