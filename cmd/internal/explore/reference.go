@@ -1105,6 +1105,12 @@ func byName(op Op, body map[string]any) string {
 	if m, ok := app["marketapp"].(map[string]any); ok && m["hash"] != nil {
 		return ""
 	}
+	if app["name"] == nil {
+		// Neither a hash nor a name: not an app by name but the case 7.3
+		// decides ("the case where neither a marketapp hash nor a name is
+		// given": InvalidName), whatever a server makes of apps by name.
+		return ""
+	}
 	return where
 }
 
