@@ -13,7 +13,8 @@
 //     objects once (its type, optionality, limits, PUT rule and code),
 //     which validation reads and every other list of fields is held to.
 //   - validate.go: Validator, which turns a decoded request body into typed
-//     input or the field errors of spec 7.3.
+//     input or the field errors of spec 7.3; a user body's checks in
+//     validate_users.go.
 //   - codes.go: the one table of error codes and their HTTP statuses, and
 //     FieldError, the element of every error answer.
 //   - state.go: State, the document of the admin API's state export and
