@@ -262,6 +262,11 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 	}
 	// A field judged with others may go unnamed when one of them is named.
 	excused := func(f string) bool {
+		for _, u := range v.unless {
+			if u[0] == f && named(u[1], fields) {
+				return true
+			}
+		}
 		for _, group := range v.together {
 			if !slices.Contains(group, f) {
 				continue

@@ -66,6 +66,23 @@ func TestJudge(t *testing.T) {
 			return Step{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: testGenerator(wd, 1).newClientBody(false),
 				Muts: []Mutation{{Field: "app", Op: "given", Value: appByName()}, {Field: "app.platform", Op: "null", Value: nil}}}
 		}, jsonAnswer(400, errs(el("name", "InvalidName"))), "errors-names"},
+		{"neither a hash nor a name, the name refused alone", func(s *seqState) Step {
+			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
+				Base: map[string]any{"marketapp": map[string]any{}, "name": nil, "platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": json.Number("1")}}}
+		}, jsonAnswer(400, errs(el("name", "InvalidName"))), ""},
+		{"neither a hash nor a name, the name and the platform refused", func(s *seqState) Step {
+			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
+				Base: map[string]any{"marketapp": map[string]any{}, "name": nil, "platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": json.Number("1")}}}
+		}, jsonAnswer(400, errs(el("name", "InvalidName"), el("platform.id", "InvalidPlatform"))), ""},
+		{"neither a hash nor a name, the platform refused alone", func(s *seqState) Step {
+			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
+				Base: map[string]any{"marketapp": map[string]any{}, "name": nil, "platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": json.Number("1")}}}
+		}, jsonAnswer(400, errs(el("platform.id", "InvalidPlatform"))), "errors-names"},
+		{"neither a hash nor a name, the name refused with another code", func(s *seqState) Step {
+			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
+				Base: map[string]any{"marketapp": map[string]any{}, "name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}},
+				Muts: []Mutation{{Field: "name", Op: "null", Value: nil}}}
+		}, jsonAnswer(400, errs(el("name", "InvalidAppName"))), "errors-code name=InvalidName"},
 		{"an unknown country named, an over-length VAT number not: the address judged by its country", func(s *seqState) Step {
 			return clientStep(s, Mutation{Field: "addressCountry", Op: "new-value", Value: "Atlantis"},
 				Mutation{Field: "vat", Op: "over-length", Value: strings.Repeat("x", 256)},

@@ -182,6 +182,9 @@ type verdict struct {
 	// group, a 400 may leave the others of it unnamed (an address checked
 	// by its country's form, freedom unstated-validity).
 	together [][]string
+	// unless are a field a 400 may leave unnamed where it names the
+	// other of the pair: what the spec decides beside what it leaves open.
+	unless [][2]string
 	// adopt are the fields whose value in a 200 is the target's to choose
 	// (readingSet.adopt): the reference takes what it answers.
 	adopt []string
@@ -285,6 +288,7 @@ func (v *verdict) also(o verdict) {
 	v.anyNames = v.anyNames || o.anyNames
 	v.alone = append(v.alone, o.alone...)
 	v.together = append(v.together, o.together...)
+	v.unless = append(v.unless, o.unless...)
 	v.adopt = append(v.adopt, o.adopt...)
 	v.noField = v.noField || o.noField
 	if v.accept == nil {
@@ -664,7 +668,7 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 	body, errs := plan.Body, fieldErrors(plan)
 	v := verdict{rule: "7.1, 7.3, 8"}
 	mays := wd.readings(st, body, errs)
-	v.together, v.adopt = mays.together, mays.adopt
+	v.together, v.unless, v.adopt = mays.together, mays.unless, mays.adopt
 	for _, m := range mays.refuse {
 		// A body a server may refuse as a whole (a duplicate member, a
 		// member the spec does not name, its size or its type), with any
@@ -854,6 +858,8 @@ type readingSet struct {
 	alts   []altReading   // lenient readings of the body
 	// together: groups of fields a server may judge together.
 	together [][]string
+	// unless: a field a 400 may leave unnamed when the other is named.
+	unless [][2]string
 	// silent are the mutations whose value the spec does not judge: the
 	// target may take or refuse each, and the reference adopts its choice.
 	silent []Mutation
@@ -1023,6 +1029,13 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		setPath(ignored, strings.TrimSuffix(at, ".id"), nil, true)
 		rs.alts = append(rs.alts, altReading{policy.PlatformBesideHash, ignored})
 	}
+	if app, where := appOf(st.Op, body); app != nil && neitherHashNorName(app) {
+		// Neither a hash nor a name: 7.3 decides the name's refusal; the
+		// platform is "used when marketapp.hash is not given" (4.2), and
+		// whether a server judges it without a name the spec leaves open.
+		prefix := strings.TrimPrefix(where+".", ".")
+		rs.unless = append(rs.unless, [2]string{prefix + "platform.id", prefix + "name"})
+	}
 	if at := byName(st.Op, body); at != "" {
 		// An app of no store (1): a server may refuse it, naming the app
 		// or the marketplace app it lacks.
@@ -1085,33 +1098,30 @@ func emptyObject(v any) bool {
 // rather than a marketplace app ("" none): app, client.app, or the body of
 // POST /apps itself.
 func byName(op Op, body map[string]any) string {
-	var app map[string]any
-	var where string
-	switch op {
-	case OpPostApp:
-		app, where = body, "name"
-	case OpPostClient:
-		app, _ = body["app"].(map[string]any)
-		where = "app"
-	case OpPutUser:
-		if c, ok := body["client"].(map[string]any); ok {
-			app, _ = c["app"].(map[string]any)
-		}
-		where = "client.app"
-	}
+	app, where := appOf(op, body)
 	if app == nil {
+		return ""
+	}
+	if op == OpPostApp {
+		where = "name"
+	}
+	if neitherHashNorName(app) {
+		// Not an app by name but the case 7.3 decides ("the case where
+		// neither a marketapp hash nor a name is given": InvalidName),
+		// whatever a server makes of apps by name.
 		return ""
 	}
 	if m, ok := app["marketapp"].(map[string]any); ok && m["hash"] != nil {
 		return ""
 	}
-	if app["name"] == nil {
-		// Neither a hash nor a name: not an app by name but the case 7.3
-		// decides ("the case where neither a marketapp hash nor a name is
-		// given": InvalidName), whatever a server makes of apps by name.
-		return ""
-	}
 	return where
+}
+
+// neitherHashNorName reports whether an app body gives neither a
+// marketplace hash nor a name.
+func neitherHashNorName(app map[string]any) bool {
+	m, _ := app["marketapp"].(map[string]any)
+	return m["hash"] == nil && app["name"] == nil
 }
 
 // besideHash is the path of a platform.id an app body gives beside a
