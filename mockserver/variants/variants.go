@@ -215,6 +215,14 @@ func Lineages2(before string) Origin {
 	return Origin{Round: "lineages-2", Date: "2026-11-28", Author: Independent, Before: before}
 }
 
+// BlindAudit4 is the Origin of a server of the fourth blind audit
+// (2026-11-29, a whole implementation written by a helper with the spec
+// alone: the ledger lineage), with what the suite and the explorer made
+// of it before the fixes the audit led to.
+func BlindAudit4(before string) Origin {
+	return Origin{Round: "blind-4", Date: "2026-11-29", Author: Blind, Before: before}
+}
+
 // BlindAudit3 is the Origin of a server of the third blind audit
 // (2026-11-28, a whole implementation written by a helper with the spec
 // alone, its faults switchable: the documents lineage), with what the

@@ -6,11 +6,13 @@
 package lineages
 
 import (
+	"cmp"
 	"net/http"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/documents"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/events"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/ledger"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/snapshots"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/tables"
 )
@@ -18,7 +20,7 @@ import (
 // Servers are the lineages, each correct server first, then its faults.
 func Servers() []variants.Server {
 	var out []variants.Server
-	for _, l := range []lineage{tablesLineage(), eventsLineage(), snapshotsLineage(), documentsLineage()} {
+	for _, l := range []lineage{tablesLineage(), eventsLineage(), snapshotsLineage(), documentsLineage(), ledgerLineage()} {
 		out = append(out, l.servers()...)
 	}
 	return out
@@ -38,8 +40,9 @@ type lineage struct {
 	// they led to (README, "Other lineages").
 	missed map[string]bool
 	// firstContact is what the suite made of the correct server at first
-	// contact, before the fixes it led to: "passed" or "failed".
-	firstContact string
+	// contact, before the fixes it led to: "passed" or "failed"; and
+	// legalBefore what the gate made of its legal readings ("": passed).
+	firstContact, legalBefore string
 	// origin is the round of the lineage (nil: Lineages1), and
 	// faultOrigin the round of its faults (nil: Lineages1).
 	origin, faultOrigin func(before string) variants.Origin
@@ -75,7 +78,7 @@ func (l lineage) servers() []variants.Server {
 			Lineage: &variants.Lineage{Name: l.name, Fault: f.name, Known: l.known, New: l.new},
 		}
 		if why, ok := l.legal[f.name]; ok {
-			s.Legal, s.Why, s.Origin.Before = true, f.why+" ("+why+")", "passed"
+			s.Legal, s.Why, s.Origin.Before = true, f.why+" ("+why+")", cmp.Or(l.legalBefore, "passed")
 		}
 		if l.missed[f.name] {
 			s.Origin.Before = "missed"
@@ -201,6 +204,52 @@ var documentsMissed = map[string]bool{
 	"duplicate-email-reveals-owner": true,
 }
 
+// ledgerLineage: the fourth blind audit, an append-only ledger of events
+// with one writer, written from the spec alone by an author who never read
+// the features, with 30 faults and 5 readings of its own (its choices.md).
+// In the catalogue: the correct server and the readings the README's table
+// allows. Its wrong faults wait in the package (ledger.Faults) until the
+// spec scenarios kill each of them (README, "Blind audits").
+func ledgerLineage() lineage {
+	l := lineage{
+		name: "ledger",
+		// Its choices.md: five marketplace apps no answer lists.
+		known: map[string]string{"marketapp_hash": "b03a1bb60cd338b32e4bec12d8916e5cc484be1d"},
+		new: func(pairs int, f string) (http.Handler, string, [][2]variants.Account, error) {
+			return served(ledger.New(ledger.Options{Pairs: pairs, Fault: f}))
+		},
+		legal: map[string]string{},
+		// At first contact (2026-11-29), before any fix of the round: the
+		// suite passed, the explorer diverged on every correct server (an
+		// app with neither a hash nor a name, its platform unnamed).
+		firstContact: "failed",
+		legalBefore:  "failed",
+		origin:       variants.BlindAudit4,
+		faultOrigin:  variants.BlindAudit4,
+	}
+	for _, f := range ledger.Faults() {
+		why, ok := ledgerLegal[f.Name]
+		if !ok {
+			continue
+		}
+		l.faults = append(l.faults, fault{f.Name, f.Rule, f.Description})
+		l.legal[f.Name] = why
+	}
+	return l
+}
+
+// ledgerLegal are the README's rows that allow the ledger lineage's legal
+// readings, two of them written as wrong by its author.
+var ledgerLegal = map[string]string{
+	"v1-only":               "README, where the spec is silent, 9: the version forms a server serves",
+	"scheme-case-sensitive": "README, where the spec is silent, 5: the scheme word in another letter case may be refused (scheme-word)",
+	"reject-unknown-fields": "README, where the spec is silent, 7.1: a body field the spec does not name may be refused (unnamed-field)",
+	"public-catalogues":     "README, where the spec is silent, 4.5: a catalogue may be read without credentials (platforms-auth)",
+	// Written as wrong by its author; the table allows them.
+	"token-casefold": "README, where the spec is silent, 5: an api key or session token in another letter case may be taken (secret-forms)",
+	"float-id":       "README, where the spec is silent, 4.2: an id written 2.0 or 2e0 may be refused (an id is an integer literal)",
+}
+
 func eventsLineage() lineage {
 	return lineage{
 		name: "events",
@@ -225,6 +274,9 @@ func eventsLineage() lineage {
 
 // areaOf is the area of the spec each fault is in.
 var areaOf = map[string]variants.Area{
+	// ledger
+	"v1-only": variants.Representation, "scheme-case-sensitive": variants.Auth, "reject-unknown-fields": variants.Representation,
+	"public-catalogues": variants.Auth, "token-casefold": variants.Auth, "float-id": variants.Representation,
 	// tables
 	"query-token-ignored": variants.Auth, "token-prefix-match": variants.Auth, "not-found-before-auth": variants.Auth,
 	"other-user-404": variants.Auth, "forbidden-user-put-applied": variants.Auth, "missing-client-403": variants.Auth,

@@ -1,0 +1,196 @@
+package ledger
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+type resp struct {
+	code int
+	raw  []byte
+	hdr  http.Header
+}
+
+func (r resp) val() any {
+	var v any
+	_ = json.Unmarshal(r.raw, &v)
+	return v
+}
+
+func (r resp) obj() map[string]any {
+	m, _ := r.val().(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m
+}
+
+// codes returns the (fieldName, error) pairs of a 400 body, or nil if the
+// body is not an array of error objects.
+func (r resp) codes() []string {
+	arr, ok := r.val().([]any)
+	if !ok {
+		return nil
+	}
+	out := []string{}
+	for _, e := range arr {
+		m, _ := e.(map[string]any)
+		out = append(out, fmt.Sprintf("%v:%v", m["fieldName"], m["error"]))
+	}
+	return out
+}
+
+func (r resp) hasCode(code string) bool {
+	for _, c := range r.codes() {
+		if strings.HasSuffix(c, ":"+code) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r resp) String() string { return fmt.Sprintf("%d %s", r.code, bytes.TrimSpace(r.raw)) }
+
+// call sends a request straight to ServeHTTP. path is relative to the
+// base path unless it starts with "/api". body: nil, a string (raw) or a
+// value to marshal. hdrs: key, value pairs.
+func call(s *Server, method, path string, body any, hdrs ...string) resp {
+	if !strings.HasPrefix(path, "/api") {
+		path = s.BasePath() + path
+	}
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, _ := json.Marshal(b)
+		rd = bytes.NewReader(j)
+	}
+	req := httptest.NewRequest(method, "http://pricing.test"+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(hdrs); i += 2 {
+		if hdrs[i] == "-" {
+			req.Header.Del(hdrs[i+1])
+			continue
+		}
+		req.Header.Add(hdrs[i], hdrs[i+1])
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	return resp{rec.Code, rec.Body.Bytes(), rec.Header()}
+}
+
+func newSrv(t testing.TB, fault string) *Server {
+	t.Helper()
+	s, err := New(Options{Pairs: 1, Fault: fault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// who is a logged-in account.
+type who struct {
+	acc   Account
+	uid   int64
+	cid   int64
+	token string
+	key   []string // api-key header pair
+	tok   []string // session-token header pair
+}
+
+func num(v any) int64 {
+	f, _ := v.(float64)
+	return int64(f)
+}
+
+func login(t testing.TB, s *Server, acc Account) who {
+	t.Helper()
+	r := call(s, "POST", "/sessions", map[string]any{"email": acc.Email, "password": acc.Password})
+	if r.code != 200 {
+		t.Fatalf("login %s: %v", acc.Email, r)
+	}
+	o := r.obj()
+	tok, _ := o["token"].(string)
+	return who{acc: acc, uid: num(o["userId"]), cid: num(o["clientId"]), token: tok,
+		key: []string{"Authorization", "api-key " + acc.APIKey}, tok: []string{"session-token", tok}}
+}
+
+func pair(t testing.TB, s *Server) (who, who) {
+	p := s.Accounts()[0]
+	return login(t, s, p[0]), login(t, s, p[1])
+}
+
+func userBody(email string) map[string]any {
+	return map[string]any{
+		"email": email, "firstName": "Ada", "lastName": "Lovelace",
+		"subscribeWelcome": true, "subscribeBlog": false, "subscribeHowto": true, "subscribeOnboarding": false,
+		"timezone": "Europe/Paris", "password": nil,
+		"phoneCountry": map[string]any{"id": 3}, "phoneNumber": "030 1234567", "phoneExtension": "42",
+	}
+}
+
+func clientBody(name string) map[string]any {
+	return map[string]any{
+		"name": name, "addressLine1": "1 Main Street", "addressCity": "Leeds", "addressPostcode": "LS1 1AA",
+		"addressCountry": "United Kingdom", "currency": map[string]any{"id": 1}, "terms": "I agree",
+	}
+}
+
+const (
+	hashAndroid = "b03a1bb60cd338b32e4bec12d8916e5cc484be1d" // Puzzle Harbour, Android
+	hashIOS     = "56cce2ac75189011953756631735af3ef4e791f9" // Puzzle Harbour, iOS
+	hashTrail   = "48d63f7f335a9bc1138085353f606d1f9a0059cc" // Trail Runner, Android
+	hashUnknown = "0123456789abcdef0123456789abcdef01234567"
+)
+
+func appBody(hash string) map[string]any {
+	return map[string]any{"marketapp": map[string]any{"hash": hash}, "name": nil,
+		"platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": 1}}
+}
+
+func with(m map[string]any, kv ...any) map[string]any {
+	c := map[string]any{}
+	for k, v := range m {
+		c[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		k := kv[i].(string)
+		if kv[i+1] == del {
+			delete(c, k)
+		} else {
+			c[k] = kv[i+1]
+		}
+	}
+	return c
+}
+
+type delMarker struct{}
+
+var del = delMarker{}
+
+var (
+	isoRe  = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$`)
+	hex32  = regexp.MustCompile(`^[0-9a-f]{32}$`)
+	hash40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
+)
+
+func h(pairs ...[]string) []string {
+	var out []string
+	for _, p := range pairs {
+		out = append(out, p...)
+	}
+	return out
+}
