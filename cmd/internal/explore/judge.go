@@ -187,8 +187,8 @@ func (j judgement) hold(v verdict, got answer) *divergence {
 	case got.status == 200:
 		taken = true
 	case got.status == 400:
-		fields, _, why := errorsOf(got.body, true)
-		if why != "" || !slices.ContainsFunc(fields, func(f string) bool { return f != "" && related(f, v.heldField) }) {
+		fields, _, bad := errorsOf(got.body, true)
+		if bad != nil || !slices.ContainsFunc(fields, func(f string) bool { return f != "" && related(f, v.heldField) }) {
 			return nil // refused for something else, or for no field it names
 		}
 	default:
@@ -224,19 +224,18 @@ func related(a, b string) bool {
 // each offending field named, no valid one (7.1), with 7.3's code where it
 // names one.
 func (v verdict) errorsDiverge(body []byte) *divergence {
-	fields, codes, why := errorsOf(body, v.noField)
-	if why != "" {
+	fields, codes, bad := errorsOf(body, v.noField)
+	if bad != nil {
 		lines := []string{pMatchesShape("errors")}
-		var i int
-		var key string
-		if _, err := fmt.Sscanf(why, "element %d of the errors has the %s", &i, &key); err == nil {
-			if key == "fieldName" && v.noField {
-				lines = append(lines, pJSONIsType(fmt.Sprintf("%d.%s", i, key), "string"))
+		if bad.element >= 0 {
+			at := fmt.Sprintf("%d.%s", bad.element, bad.member)
+			if bad.member == "fieldName" && v.noField {
+				lines = append(lines, pJSONIsType(at, "string"))
 			} else {
-				lines = append(lines, strings.Replace(pJSONMatches(fmt.Sprintf("%d.%s", i, key), `\S`), "Then", "And", 1))
+				lines = append(lines, strings.Replace(pJSONMatches(at, `\S`), "Then", "And", 1))
 			}
 		}
-		return diverged(policy.CheckErrorShape, "errors-shape", why, lines...)
+		return diverged(policy.CheckErrorShape, "errors-shape", bad.reason(), lines...)
 	}
 	if v.anyNames {
 		return nil
@@ -324,21 +323,22 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 }
 
 // errorsOf reads a 400's array: its field names (nested names in either
-// dotted or bracket form) and field=code pairs.
-func errorsOf(body []byte, noField bool) (fields, codes []string, why string) {
+// dotted or bracket form) and field=code pairs, or what makes it no array
+// of 7.1.
+func errorsOf(body []byte, noField bool) (fields, codes []string, bad *shapeFault) {
 	var arr []map[string]any
 	if err := json.Unmarshal(body, &arr); err != nil {
-		return nil, nil, "a 400 body that is not a JSON array of objects (7.1)"
+		return nil, nil, &shapeFault{element: -1}
 	}
 	if len(arr) == 0 {
-		return nil, nil, "a 400 with an empty error array (7.1: each element names an offending field)"
+		return nil, nil, &shapeFault{element: -1, empty: true}
 	}
 	for i, o := range arr {
 		for _, k := range []string{"fieldName", "error", "message"} {
 			s, ok := o[k].(string)
 			empty := s == "" && !(k == "fieldName" && noField)
 			if !ok || empty || (k == "message" && strings.TrimSpace(s) == "") {
-				return nil, nil, fmt.Sprintf("element %d of the errors has the %s %v, not a non-empty string (7.1)", i, k, o[k])
+				return nil, nil, &shapeFault{element: i, member: k, value: o[k]}
 			}
 		}
 		f := normField(o["fieldName"].(string))
@@ -346,7 +346,27 @@ func errorsOf(body []byte, noField bool) (fields, codes []string, why string) {
 		codes = append(codes, f+"="+o["error"].(string))
 	}
 	slices.Sort(fields)
-	return slices.Compact(fields), codes, ""
+	return slices.Compact(fields), codes, nil
+}
+
+// shapeFault is what makes a 400's body no error array of 7.1: no array of
+// objects, an empty array, or an element (0 the first; -1: the body as a
+// whole) one of whose members is no non-empty string.
+type shapeFault struct {
+	element int
+	member  string // fieldName, error or message
+	value   any
+	empty   bool
+}
+
+func (f shapeFault) reason() string {
+	switch {
+	case f.empty:
+		return "a 400 with an empty error array (7.1: each element names an offending field)"
+	case f.element < 0:
+		return "a 400 body that is not a JSON array of objects (7.1)"
+	}
+	return fmt.Sprintf("element %d of the errors has the %s %v, not a non-empty string (7.1)", f.element, f.member, f.value)
 }
 
 // normField writes app[marketapp][hash] as app.marketapp.hash.
