@@ -135,7 +135,9 @@ type runState struct {
 	again       int
 }
 
-func (r *runState) cover(cells []Cell, v verdict, diverged bool) { r.cov.record(cells, v, diverged) }
+func (r *runState) cover(cells []Cell, v verdict, diverged bool) {
+	r.cov.record(cells, v.statusText(), diverged)
+}
 
 // claim reserves a signature for a pair to shrink and verify; false when
 // it was reported already, or tried three times.
