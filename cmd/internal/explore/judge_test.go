@@ -3,6 +3,7 @@ package explore
 import (
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -147,7 +148,7 @@ func TestJudge(t *testing.T) {
 				}
 				t.Errorf("divergence %q (%s), want %q", key, reason, c.key)
 			}
-			if d != nil && len(d.then) == 0 && d.key != "no-answer" {
+			if d != nil && len(d.expect) == 0 && d.key != "no-answer" {
 				t.Errorf("a divergence without the lines that assert the reference's answer: %s", d.reason)
 			}
 		})
@@ -212,12 +213,12 @@ func TestSeedDateReadWhenTheReproducerBegins(t *testing.T) {
 	if d == nil || d.key != "date passwordLastChanged" {
 		t.Fatalf("divergence %v, want the date moved", d)
 	}
-	want := []string{pAccountUsingAPIKey("A"), pReadExtension("/users/{{A.userId}}"), pStatus(200), pRemember("passwordLastChanged", "began_passwordLastChanged")}
-	if strings.Join(d.opening, "\n") != strings.Join(want, "\n") {
-		t.Errorf("the reproducer opens with\n%s\nwant\n%s", strings.Join(d.opening, "\n"), strings.Join(want, "\n"))
+	want := stateRead{path: Text{Before: "/users/", Var: AccountVar("A", "userId")}, as: "A", remember: []remembered{{"passwordLastChanged", "began_passwordLastChanged"}}}
+	if d.opening == nil || !reflect.DeepEqual(*d.opening, want) {
+		t.Errorf("the reproducer opens with %+v, want %+v", d.opening, want)
 	}
-	if len(d.then) != 1 || d.then[0] != pSameInstant("passwordLastChanged", "{{began_passwordLastChanged}}") {
-		t.Errorf("the reproducer asserts %q", d.then)
+	if len(d.expect) != 1 || !reflect.DeepEqual(d.expect[0], expectValue(expectSameInstant, "passwordLastChanged", Of(NamedVar("began_passwordLastChanged")))) {
+		t.Errorf("the reproducer asserts %+v", d.expect)
 	}
 	f := (&sequence{steps: s.steps, div: d, reason: "moved"}).feature()
 	if !strings.Contains(f, "@get-extensions") || strings.Index(f, pReadExtension("/users/{{A.userId}}")) > strings.Index(f, "When I send \"PUT\"") {

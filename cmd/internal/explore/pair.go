@@ -60,11 +60,11 @@ func (l *lists) swap(m func(*lists) map[string]map[string]bool, owner string, no
 }
 
 // tokVar is the reproducer's variable of an account's session token now.
-func tokVar(s *seqState, a string) string {
+func tokVar(s *seqState, a string) Var {
 	if at := s.tokStep[a]; at >= 0 {
-		return rememberName(at, "token")
+		return AnswerVar(at, "token")
 	}
-	return "token" + a + "0"
+	return SessionVar(a)
 }
 
 // materialize is the request of a step, as sent; it fills in the step's
@@ -77,13 +77,13 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 	case OpPutUser, OpPutClient:
 		st.sent, st.gpath = p.idPath(s, st)
 	case OpPostClient:
-		st.sent, st.gpath = "/clients", "/clients"
+		st.sent, st.gpath = "/clients", Lit("/clients")
 	case OpPostApp:
-		st.sent, st.gpath = "/apps", "/apps"
+		st.sent, st.gpath = "/apps", Lit("/apps")
 	case OpLogin:
-		st.sent, st.gpath = "/sessions", "/sessions"
+		st.sent, st.gpath = "/sessions", Lit("/sessions")
 	case OpPlatforms:
-		st.sent, st.gpath = wd.p.MustValue("platforms_path"), "{{platformsPath}}"
+		st.sent, st.gpath = wd.p.MustValue("platforms_path"), Of(NamedVar("platformsPath"))
 	}
 	h, q := wd.credentialOf(st, secrets{wd.acct[a].apiKey, s.tok[a]}, secrets{wd.acct[wd.other(a)].apiKey, s.tok[wd.other(a)]})
 	var body string
@@ -114,7 +114,7 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 
 // idPath is the path of a PUT on its drawn id, as sent and as the
 // reproducer writes it.
-func (p *pair) idPath(s *seqState, st *Step) (sent, gherkin string) {
+func (p *pair) idPath(s *seqState, st *Step) (sent string, gherkin Text) {
 	res, kind, word := "users", "user", "userId"
 	if st.Op == OpPutClient {
 		res, kind, word = "clients", "client", "clientId"
@@ -125,15 +125,15 @@ func (p *pair) idPath(s *seqState, st *Step) (sent, gherkin string) {
 		who = p.wd.other(st.Actor)
 	case "created":
 		if last, ok := s.createdFor(*st); ok {
-			return "/clients/" + s.ids["client"][last.ref], "/clients/{{" + rememberName(last.at, "id") + "}}"
+			return "/clients/" + s.ids["client"][last.ref], Text{Before: "/clients/", Var: AnswerVar(last.at, "id")}
 		}
 	case "leading-zero":
-		return "/" + res + "/0" + s.ids[kind][refID(who)], "/" + res + "/0{{" + who + "." + word + "}}"
+		return "/" + res + "/0" + s.ids[kind][refID(who)], Text{Before: "/" + res + "/0", Var: AccountVar(who, word)}
 	case "own", "":
 	default:
-		return "/" + res + "/" + url.PathEscape(st.PathID), "/" + res + "/" + url.PathEscape(st.PathID)
+		return "/" + res + "/" + url.PathEscape(st.PathID), Lit("/" + res + "/" + url.PathEscape(st.PathID))
 	}
-	return "/" + res + "/" + s.ids[kind][refID(who)], "/" + res + "/{{" + who + "." + word + "}}"
+	return "/" + res + "/" + s.ids[kind][refID(who)], Text{Before: "/" + res + "/", Var: AccountVar(who, word)}
 }
 
 // take is step i of a sequence: the reference's verdict, the target's
@@ -176,11 +176,13 @@ func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdic
 	return v, got, d
 }
 
-// read is one read of the state after a step.
+// read is one read of the state after a step: the path as sent and as
+// the reproducer writes it.
 type read struct {
-	path, gherkin string
-	as            string // the account whose api key reads it
-	check         func(c *checker, body gjson.Result)
+	path    string
+	gherkin Text
+	as      string // the account whose api key reads it
+	check   func(c *checker, body gjson.Result)
 }
 
 // readBack reads, where the target has the read extensions, what a step
@@ -201,16 +203,16 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 			break
 		}
 		u := s.user(who)
-		reads = append(reads, read{"/users/" + userTid, "/users/{{" + who + ".userId}}", who, func(c *checker, b gjson.Result) { c.b = b; c.user(u) }})
+		reads = append(reads, read{"/users/" + userTid, Text{Before: "/users/", Var: AccountVar(who, "userId")}, who, func(c *checker, b gjson.Result) { c.b = b; c.user(u) }})
 		if _, hasClient := st.body()["client"]; hasClient && wd.clientsList != "" {
 			reads = append(reads, p.clientsRead(s, who))
 		}
 	case OpPutClient:
 		id := refID(who)
-		gc := "/clients/{{" + who + ".clientId}}"
+		gc := Text{Before: "/clients/", Var: AccountVar(who, "clientId")}
 		if st.Path == "created" {
 			if last, ok := s.createdFor(st); ok {
-				id, gc = last.ref, "/clients/{{"+rememberName(last.at, "id")+"}}"
+				id, gc.Var = last.ref, AnswerVar(last.at, "id")
 			}
 		} else if st.Path != "own" && st.Path != "other" && st.Path != "leading-zero" {
 			break
@@ -258,8 +260,8 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 		r.check(&c, gjson.ParseBytes(a.body))
 		if c.d != nil {
 			c.d.reason = "afterwards GET " + r.path + ": " + c.d.reason
-			c.d.key = "read " + strings.Split(r.gherkin, "{{")[0] + ": " + c.d.key
-			c.d.read, c.d.readAs = r.gherkin, r.as
+			c.d.key = "read " + r.gherkin.Before + ": " + c.d.key // the path up to its variable
+			c.d.read = &stateRead{path: r.gherkin, as: r.as}
 			return c.d
 		}
 	}
@@ -270,10 +272,10 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 // client the user holds listed, none that no request made.
 func (p *pair) clientsRead(s *seqState, who string) read {
 	userTid := s.ids["user"][refID(who)]
-	path, gherkin := "/users/"+userTid+"/clients", "/users/{{"+who+".userId}}/clients"
+	path, gherkin := "/users/"+userTid+"/clients", Text{Before: "/users/", Var: AccountVar(who, "userId"), After: "/clients"}
 	if p.wd.clientsList == "/clients" {
 		// The target lists the caller's clients at /clients instead.
-		path, gherkin = "/clients", "/clients"
+		path, gherkin = "/clients", Lit("/clients")
 	}
 	return read{path, gherkin, who, func(c *checker, b gjson.Result) {
 		list := b.Get("clients")
@@ -298,7 +300,7 @@ func (p *pair) clientsRead(s *seqState, who string) read {
 			made[tid] = true
 			if !listed[tid] {
 				c.fail(policy.CheckState, "clients missing", fmt.Sprintf("client %s of the user is not among its clients", tid),
-					pJSONPresent(fmt.Sprintf("clients.#(id==%s)", c.idRef("client", tid))))
+					expect{kind: expectPresent, path: c.listed("clients", "client", tid)})
 				return
 			}
 		}
@@ -321,12 +323,12 @@ func (p *pair) clientsRead(s *seqState, who string) read {
 		switch {
 		case len(fresh) > len(unbound):
 			c.fail(policy.CheckState, "clients grew", fmt.Sprintf("clients lists the client %s, which no request of the sequence made (%d listed before)", fresh[len(unbound)], len(before)),
-				pJSONIs("clients.#", "{{listedBefore}}"))
-			c.d.remember(pRemember("clients.#", "listedBefore"))
+				expectValue(expectIs, "clients.#", Of(NamedVar("listedBefore"))))
+			c.d.remember(remembered{"clients.#", "listedBefore"})
 		case len(fresh) < len(unbound):
 			c.fail(policy.CheckState, "clients not grown", fmt.Sprintf("clients lists %d new clients, the reference made %d (4.1: a client is created too)", len(fresh), len(unbound)),
-				pJSONDiffers("clients.#", "{{listedBefore}}"))
-			c.d.remember(pRemember("clients.#", "listedBefore"))
+				expectValue(expectDiffers, "clients.#", Of(NamedVar("listedBefore"))))
+			c.d.remember(remembered{"clients.#", "listedBefore"})
 		case len(fresh) == 1:
 			s.bind("client", unbound[0], fresh[0], c.i)
 		default:
@@ -359,12 +361,12 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 		if !bound {
 			continue
 		}
-		gclient := "{{" + who + ".clientId}}"
+		gclient := AccountVar(who, "clientId")
 		if at, ok := s.idStep["client:"+ctid]; ok && at >= 0 {
-			gclient = "{{" + rememberName(at, "id") + "}}"
+			gclient = AnswerVar(at, "id")
 		}
 		cref := cl.ID
-		out = append(out, read{"/clients/" + ctid + "/apps", "/clients/" + gclient + "/apps", who, func(c *checker, b gjson.Result) {
+		out = append(out, read{"/clients/" + ctid + "/apps", Text{Before: "/clients/", Var: gclient, After: "/apps"}, who, func(c *checker, b gjson.Result) {
 			list := b.Get("apps")
 			if !list.IsArray() {
 				return
@@ -384,9 +386,9 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 					made[tid] = true
 				}
 				if mine != listed[tid] {
-					verb, line := "is not among its apps", pJSONPresent(fmt.Sprintf("apps.#(id==%s)", c.idRef("app", tid)))
+					verb, line := "is not among its apps", expect{kind: expectPresent, path: c.listed("apps", "app", tid)}
 					if !mine {
-						verb, line = "made under another client, is among its apps", pJSONAbsent(fmt.Sprintf("apps.#(id==%s)", c.idRef("app", tid)))
+						verb, line = "made under another client, is among its apps", expect{kind: expectAbsent, path: c.listed("apps", "app", tid)}
 					}
 					c.fail(policy.CheckState, "apps of a client", fmt.Sprintf("app %s %s", tid, verb), line)
 					return
@@ -399,8 +401,8 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 			for id := range listed {
 				if !before[id] && !made[id] {
 					c.fail(policy.CheckState, "apps grew", fmt.Sprintf("apps lists the app %s, which no request of the sequence made (%d listed before)", id, len(before)),
-						pJSONIs("apps.#", "{{listedBefore}}"))
-					c.d.remember(pRemember("apps.#", "listedBefore"))
+						expectValue(expectIs, "apps.#", Of(NamedVar("listedBefore"))))
+					c.d.remember(remembered{"apps.#", "listedBefore"})
 					return
 				}
 			}
@@ -411,11 +413,19 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 
 // idRef is an id as the reproducer names it: the variable of the step
 // whose answer showed it, or the id.
-func (c *checker) idRef(kind, tid string) string {
+func (c *checker) idRef(kind, tid string) Text {
 	if at, ok := c.s.idStep[kind+":"+tid]; ok && at >= 0 {
-		return "{{" + rememberName(at, "id") + "}}"
+		return Of(AnswerVar(at, "id"))
 	}
-	return tid
+	return Lit(tid)
+}
+
+// listed is the path of an entity of kind in a list of the answer (clients,
+// apps): its member whose id is tid.
+func (c *checker) listed(list, kind, tid string) Text {
+	id := c.idRef(kind, tid)
+	id.Before, id.After = list+".#(id=="+id.Before, id.After+")"
+	return id
 }
 
 // redate forgets the date of the account's password, set again (by a

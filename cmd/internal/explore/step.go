@@ -107,7 +107,9 @@ type Step struct {
 	// Filled in when sent: the path as sent and as the reproducer writes
 	// it, and the reproducer's variables of the session tokens of the
 	// actor and of the other account.
-	sent, gpath, tokVar, otherTokVar string
+	sent                string
+	gpath               Text
+	tokVar, otherTokVar Var
 }
 
 // body is the step's body as a value: Base with the mutations.
