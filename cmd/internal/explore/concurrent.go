@@ -332,7 +332,7 @@ func batchFeature(b batch, d *divergence, subst map[string]string) string {
 			continue // a login at once is the suite's own phrase, sent alone after
 		}
 		w.lines = append(w.lines, w.requestLines(st)...)
-		w.say(fmt.Sprintf("When I prepare %q to %s as %q", st.Op.method(), arg(w.text(st.gpath)), names[i]))
+		w.say(fmt.Sprintf("When I prepare %q to %s as %q", st.Op.Method(), arg(w.text(st.GherkinPath)), names[i]))
 	}
 	w.say("When I send the prepared requests at once")
 	switch {

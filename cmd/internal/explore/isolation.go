@@ -102,8 +102,8 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 		if owner != me && len(tok) >= 8 && strings.Contains(answer, tok) && !carried(tok) {
 			tokens = append(tokens, "a session token of account "+owner)
 			switch {
-			case named == (Text{}) && owner == j.owner(otherName) && st.otherTokVar.Set():
-				named = Of(st.otherTokVar)
+			case named == (Text{}) && owner == j.owner(otherName) && st.OtherToken.Set():
+				named = Of(st.OtherToken)
 			case named == (Text{}):
 				named = Lit(tok) // another pair's: the reproducer has no name for it
 			}

@@ -326,20 +326,20 @@ func (j judgement) leak(st Step, body []byte) *divergence {
 	}
 	wd, s := j.wd, j.s
 	pws := []string{wd.acct["A"].password, wd.acct["B"].password, s.password["A"], s.password["B"]}
-	b := st.body()
-	if p, ok := plainValue(b["password"]).(string); ok {
+	b := st.Body()
+	if p, ok := PlainValue(b["password"]).(string); ok {
 		pws = append(pws, p)
 	}
 	if st.Op == OpLogin {
 		pws = append(pws, expandLogin(st.Login[1], wd.acct))
 	}
-	sent, _ := json.Marshal(plainValue(b))
+	sent, _ := json.Marshal(PlainValue(b))
 	known := match.SentStrings(sent)
 	known = append(known, expandLogin(st.Login[0], wd.acct), s.user("A").Email, s.user("B").Email)
 	// A password the step sent, even one refused as too short: an error
 	// message may quote it.
 	var short string
-	if p, ok := plainValue(b["password"]).(string); ok && len([]rune(p)) == 5 {
+	if p, ok := PlainValue(b["password"]).(string); ok && len([]rune(p)) == 5 {
 		short = p
 	}
 	slices.Sort(pws)
@@ -719,7 +719,7 @@ func (c *checker) learn(key, path string) {
 	if known && !match.JSONEqual(v, gjson.Parse(prev.raw)) {
 		c.fail(policy.CheckLearned, "learned "+path, fmt.Sprintf("%s is %s, the target answered %s for the same %s before (%s)", path, match.Describe(v), prev.raw, key, prev.where),
 			expectValue(expectIs, path, Lit(prev.raw)))
-		if prev.taught != nil && !prev.taught.gpath.Var.Answered() && c.d != nil && c.d.taught == nil {
+		if prev.taught != nil && !prev.taught.GherkinPath.Var.Answered() && c.d != nil && c.d.taught == nil {
 			// Both answers in the reproducer: the one that taught the
 			// value, then this one, which must agree with it.
 			want := Of(NamedVar("taught"))

@@ -38,7 +38,7 @@ func TestJudge(t *testing.T) {
 	}{
 		{"the answer the spec gives", func(s *seqState) Step { return userStep(s) }, jsonAnswer(200, user(nil)), ""},
 		{"another status", func(s *seqState) Step { return userStep(s) }, jsonAnswer(201, user(nil)), "status 201"},
-		{"a 5xx, whatever the verdict", func(s *seqState) Step { st := userStep(s); st.Wire = wireNotJSON; return st },
+		{"a 5xx, whatever the verdict", func(s *seqState) Step { st := userStep(s); st.Wire = WireNotJSON; return st },
 			jsonAnswer(500, `{}`), "5xx"},
 		{"no answer", func(s *seqState) Step { return userStep(s) }, answer{status: -1, err: "connection refused"}, "no-answer"},
 		{"a 400 that is not the error array", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
@@ -134,7 +134,7 @@ func TestJudge(t *testing.T) {
 			wd.acct["A"].user.PasswordLastChanged = wd.acct["A"].user.Created
 			s := testSequence(t, wd)
 			st := c.step(s)
-			v := wd.verdictOf(s, st, st.encode())
+			v := wd.verdictOf(s, st, st.Encode())
 			s.steps = append(s.steps, st)
 			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, pair: "1"}.judge(st, v, c.got)
 			key := ""
@@ -202,7 +202,7 @@ func TestSeedDateReadWhenTheReproducerBegins(t *testing.T) {
 	wd.acct["A"].user.Created, wd.acct["A"].user.PasswordLastChanged = seed, seed
 	s := testSequence(t, wd)
 	st := userStep(s)
-	v := wd.verdictOf(s, st, st.encode())
+	v := wd.verdictOf(s, st, st.Encode())
 	s.steps = append(s.steps, st)
 	moved := strings.Replace(`{"id":1,"created":"2025-01-01T00:00:00Z","email":"qa@example.com","passwordLastChanged":"2025-01-01T00:00:00Z",`+
 		`"firstName":"Quinn","lastName":"Assurance","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,`+

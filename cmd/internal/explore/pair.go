@@ -72,18 +72,18 @@ func tokVar(s *seqState, a string) Var {
 func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 	wd := p.wd
 	a := st.Actor
-	st.tokVar, st.otherTokVar = tokVar(s, a), tokVar(s, wd.other(a))
+	st.Token, st.OtherToken = tokVar(s, a), tokVar(s, wd.other(a))
 	switch st.Op {
 	case OpPutUser, OpPutClient:
-		st.sent, st.gpath = p.idPath(s, st)
+		st.Sent, st.GherkinPath = p.idPath(s, st)
 	case OpPostClient:
-		st.sent, st.gpath = "/clients", Lit("/clients")
+		st.Sent, st.GherkinPath = "/clients", Lit("/clients")
 	case OpPostApp:
-		st.sent, st.gpath = "/apps", Lit("/apps")
+		st.Sent, st.GherkinPath = "/apps", Lit("/apps")
 	case OpLogin:
-		st.sent, st.gpath = "/sessions", Lit("/sessions")
+		st.Sent, st.GherkinPath = "/sessions", Lit("/sessions")
 	case OpPlatforms:
-		st.sent, st.gpath = wd.p.MustValue("platforms_path"), Of(NamedVar("platformsPath"))
+		st.Sent, st.GherkinPath = wd.p.MustValue("platforms_path"), Of(NamedVar("platformsPath"))
 	}
 	h, q := wd.credentialOf(st, secrets{wd.acct[a].apiKey, s.tok[a]}, secrets{wd.acct[wd.other(a)].apiKey, s.tok[wd.other(a)]})
 	var body string
@@ -93,10 +93,10 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 		lh, body = p.w.loginBody(map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)})
 		h.Set("Content-Type", lh.Get("Content-Type"))
 	case st.Op == OpLogin:
-		body = Step{Base: map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)}, Wire: st.Wire}.encode()
+		body = Step{Base: map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)}, Wire: st.Wire}.Encode()
 		h.Set("Content-Type", "application/json")
-	case st.Op.hasBody():
-		body = st.encode()
+	case st.Op.HasBody():
+		body = st.Encode()
 		h.Set("Content-Type", "application/json")
 		if st.ContentType != "" {
 			h.Set("Content-Type", st.ContentType)
@@ -105,11 +105,11 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 	if st.Accept != "" {
 		h.Set("Accept", st.Accept)
 	}
-	target := versioned(wd.p.BaseURL, st.Version) + "/" + strings.TrimLeft(st.sent, "/")
+	target := versioned(wd.p.BaseURL, st.Version) + "/" + strings.TrimLeft(st.Sent, "/")
 	if len(q) > 0 {
 		target += "?" + q.Encode()
 	}
-	return request{method: st.Op.method(), url: target, header: h, body: body, chunked: st.Chunked}, body
+	return request{method: st.Op.Method(), url: target, header: h, body: body, chunked: st.Chunked}, body
 }
 
 // idPath is the path of a PUT on its drawn id, as sent and as the
@@ -172,7 +172,7 @@ func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdic
 	if d == nil && p.wd.hasRead {
 		d = p.readBack(ctx, j, *st)
 	}
-	p.run.cover(st.cells, v, d != nil)
+	p.run.cover(st.Cells, v, d != nil)
 	return v, got, d
 }
 
@@ -204,7 +204,7 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 		}
 		u := s.user(who)
 		reads = append(reads, read{"/users/" + userTid, Text{Before: "/users/", Var: AccountVar(who, "userId")}, who, func(c *checker, b gjson.Result) { c.b = b; c.user(u) }})
-		if _, hasClient := st.body()["client"]; hasClient && wd.clientsList != "" {
+		if _, hasClient := st.Body()["client"]; hasClient && wd.clientsList != "" {
 			reads = append(reads, p.clientsRead(s, who))
 		}
 	case OpPutClient:
@@ -226,7 +226,7 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 		if wd.clientsList != "" {
 			reads = append(reads, p.clientsRead(s, st.Actor))
 		}
-		if _, withApp := st.body()["app"]; withApp {
+		if _, withApp := st.Body()["app"]; withApp {
 			reads = append(reads, p.appsReads(s, st.Actor)...)
 		}
 	case OpPostApp:
@@ -499,14 +499,14 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []
 				inner.Add(1)
 				go func() {
 					defer inner.Done()
-					_, _, _ = p.w.put(ctx, "/users/"+a.userID, h, Step{Base: ub}.encode())
+					_, _, _ = p.w.put(ctx, "/users/"+a.userID, h, Step{Base: ub}.Encode())
 				}()
 			}
 			if all || fmt.Sprint(clientBody(c0)) != fmt.Sprint(clientBody(c1)) {
 				inner.Add(1)
 				go func() {
 					defer inner.Done()
-					_, _, _ = p.w.put(ctx, "/clients/"+a.clientID, h, Step{Base: clientBody(c0)}.encode())
+					_, _, _ = p.w.put(ctx, "/clients/"+a.clientID, h, Step{Base: clientBody(c0)}.Encode())
 				}()
 			}
 			inner.Wait()
@@ -571,7 +571,7 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []
 		a := wd.acct[name]
 		ub := userBody(start.user(name))
 		ub["password"] = a.password
-		_, _, _ = p.w.put(ctx, "/users/"+a.userID, http.Header{"Authorization": {"api-key " + a.apiKey}}, Step{Base: ub}.encode())
+		_, _, _ = p.w.put(ctx, "/users/"+a.userID, http.Header{"Authorization": {"api-key " + a.apiKey}}, Step{Base: ub}.Encode())
 		redate(a)
 		login(name)
 	}

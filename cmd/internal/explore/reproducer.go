@@ -54,14 +54,14 @@ func (s *sequence) feature() string {
 	if o := s.div.opening; o != nil {
 		w.read(*o, o.remember)
 	}
-	if t := s.div.taught; t != nil && !t.gpath.Var.Answered() {
+	if t := s.div.taught; t != nil && !t.GherkinPath.Var.Answered() {
 		// From another sequence: its session is any of the account's.
 		taught := *t
 		other := "A"
 		if taught.Actor == "A" {
 			other = "B"
 		}
-		taught.tokVar, taught.otherTokVar = SessionVar(taught.Actor), SessionVar(other)
+		taught.Token, taught.OtherToken = SessionVar(taught.Actor), SessionVar(other)
 		w.stepLines(taught)
 		w.say(pStatus(200), pRemember(s.div.taughtPath, "taught"))
 	}
@@ -159,16 +159,16 @@ func (w *script) requestLines(st Step) []line {
 	if change, ok := nearMisses[st.Cred.Op]; ok && st.Op != OpLogin {
 		l = say(pAccountNearMiss(a, st.Cred.Scheme, change))
 	} else if c := credential(st.Cred); c.name != "" && st.Op != OpLogin {
-		l = append(l, say(w.credLine(c, a, st.tokVar))...)
+		l = append(l, say(w.credLine(c, a, st.Token))...)
 	}
-	other, otherTok := "B", st.otherTokVar
+	other, otherTok := "B", st.OtherToken
 	if a == "B" {
 		other = "A"
 	}
 	if b, whose := beside(st.Cred); b.name != "" && whose == credBesideOther {
 		l = append(l, say(w.credLine(b, other, otherTok))...)
 	} else if b.name != "" {
-		l = append(l, say(w.credLine(b, a, st.tokVar))...)
+		l = append(l, say(w.credLine(b, a, st.Token))...)
 	}
 	if st.Op == OpLogin && st.Cred.Op == credAtLogin.Name {
 		l = append(l, say(w.credLine(credential(Cred{Scheme: st.Cred.Scheme}), other, otherTok))...)
@@ -186,18 +186,18 @@ func (w *script) requestLines(st Step) []line {
 		if st.Wire == "" {
 			return l
 		}
-		text := Step{Base: map[string]any{"email": st.Login[0], "password": st.Login[1]}, Wire: st.Wire}.encode()
+		text := Step{Base: map[string]any{"email": st.Login[0], "password": st.Login[1]}, Wire: st.Wire}.Encode()
 		return append(l, rawBody(text)...)
 	}
 	switch {
-	case !st.Op.hasBody():
-	case rawWire(st.Wire) || st.Wire == wirePretty:
-		l = append(l, rawBody(st.encode())...)
-	case st.Wire == wireLarge:
+	case !st.Op.HasBody():
+	case RawWire(st.Wire) || st.Wire == WirePretty:
+		l = append(l, rawBody(st.Encode())...)
+	case st.Wire == WireLarge:
 		plain := st
 		plain.Wire = ""
-		l = append(l, jsonBody(plain.encode())...)
-		l = append(l, say(pFieldOfLength("contractPadding", largePad))...)
+		l = append(l, jsonBody(plain.Encode())...)
+		l = append(l, say(pFieldOfLength("contractPadding", LargePad))...)
 	default:
 		// A string longer than a Gherkin line holds is written by its
 		// length: the suite's value is another, of the same length.
@@ -211,7 +211,7 @@ func (w *script) requestLines(st Step) []line {
 			}
 			long.Muts = append(long.Muts, m)
 		}
-		l = append(l, jsonBody(long.encode())...)
+		l = append(l, jsonBody(long.Encode())...)
 		l = append(l, say(after...)...)
 	}
 	return l
@@ -224,9 +224,9 @@ const longString = 4096
 // send is the line that sends a step's request.
 func (w *script) send(st Step) string {
 	if st.Version != "" {
-		return pSendUnder(st.Op.method(), w.text(st.gpath), st.Version)
+		return pSendUnder(st.Op.Method(), w.text(st.GherkinPath), st.Version)
 	}
-	return pSend(st.Op.method(), w.text(st.gpath))
+	return pSend(st.Op.Method(), w.text(st.GherkinPath))
 }
 
 // rawBody is a body as it is sent, in a doc string.

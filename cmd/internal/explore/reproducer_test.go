@@ -33,11 +33,11 @@ func parseFeature(t *testing.T, text string) []string {
 func TestReproducer(t *testing.T) {
 	wd := testWorld(t)
 	made := Step{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "session-token", Op: "as-specified"}, Base: map[string]any{"name": "c"},
-		sent: "/clients", gpath: Lit("/clients"), tokVar: SessionVar("A")}
+		Sent: "/clients", GherkinPath: Lit("/clients"), Token: SessionVar("A")}
 	put := Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "secret-upper-case"}, Path: "created",
 		Base: map[string]any{"name": "x", "terms": "I agree"}, Muts: []Mutation{{Field: "name", Op: "huge", Value: strings.Repeat("h", 100_000)}},
-		sent: "/clients/7", gpath: Text{Before: "/clients/", Var: AnswerVar(0, "id")}, tokVar: SessionVar("A")}
-	login := Step{Op: OpLogin, Actor: "A", Login: [2]string{"{{A.email}}", "{{A.password}}x"}, gpath: Lit("/sessions")}
+		Sent: "/clients/7", GherkinPath: Text{Before: "/clients/", Var: AnswerVar(0, "id")}, Token: SessionVar("A")}
+	login := Step{Op: OpLogin, Actor: "A", Login: [2]string{"{{A.email}}", "{{A.password}}x"}, GherkinPath: Lit("/sessions")}
 	seq := &sequence{steps: []Step{made, login, put}, reason: "PUT /clients: answered 200",
 		div:   diverged(policy.CheckStatus, "status 200", "answered 200", expectStatuses([]int{400, 413}, false)),
 		subst: map[string]string{wd.acct["A"].email: "{{A.email}}", wd.acct["A"].password: "{{A.password}}"}}
@@ -69,7 +69,7 @@ func TestReproducer(t *testing.T) {
 // A list that grew is read before the last step, its length remembered,
 // and read again after it.
 func TestReproducerOfAList(t *testing.T) {
-	st := Step{Op: OpPostClient, Actor: "B", Cred: Cred{Scheme: "none"}, Base: map[string]any{"name": ""}, gpath: Lit("/clients")}
+	st := Step{Op: OpPostClient, Actor: "B", Cred: Cred{Scheme: "none"}, Base: map[string]any{"name": ""}, GherkinPath: Lit("/clients")}
 	d := diverged(policy.CheckState, "clients grew", "clients lists a client no request made", expectValue(expectIs, "clients.#", Of(NamedVar("listedBefore"))))
 	d.read = &stateRead{path: Text{Before: "/users/", Var: AccountVar("B", "userId"), After: "/clients"}, as: "B"}
 	d.before = []remembered{{"clients.#", "listedBefore"}}
@@ -90,10 +90,10 @@ func TestReproducerOfAList(t *testing.T) {
 // secret; the credential a login carries goes before the login.
 func TestReproducerOfTwoCredentials(t *testing.T) {
 	put := Step{Op: OpPutUser, Actor: "A", Cred: Cred{Scheme: "session-query", Op: credBesideOther}, Path: "own",
-		Base: map[string]any{"firstName": "x"}, sent: "/users/1", gpath: Text{Before: "/users/", Var: AccountVar("A", "userId")}, tokVar: SessionVar("A"), otherTokVar: SessionVar("B")}
-	own := Step{Op: OpPlatforms, Actor: "B", Cred: Cred{Scheme: "api-key", Op: credBesideOwn}, gpath: Of(NamedVar("platformsPath")), tokVar: SessionVar("B"), otherTokVar: SessionVar("A")}
+		Base: map[string]any{"firstName": "x"}, Sent: "/users/1", GherkinPath: Text{Before: "/users/", Var: AccountVar("A", "userId")}, Token: SessionVar("A"), OtherToken: SessionVar("B")}
+	own := Step{Op: OpPlatforms, Actor: "B", Cred: Cred{Scheme: "api-key", Op: credBesideOwn}, GherkinPath: Of(NamedVar("platformsPath")), Token: SessionVar("B"), OtherToken: SessionVar("A")}
 	login := Step{Op: OpLogin, Actor: "A", Cred: Cred{Scheme: "session-token", Op: credAtLogin.Name}, Login: [2]string{"{{A.email}}", "{{A.password}}"},
-		gpath: Lit("/sessions"), tokVar: SessionVar("A"), otherTokVar: SessionVar("B")}
+		GherkinPath: Lit("/sessions"), Token: SessionVar("A"), OtherToken: SessionVar("B")}
 	seq := &sequence{steps: []Step{put, own, login}, reason: "r",
 		div: diverged(policy.CheckStatus, "status 200", "answered 200", expectStatuses([]int{400, 401}, false))}
 	got := parseFeature(t, seq.feature())

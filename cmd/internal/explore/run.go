@@ -450,7 +450,7 @@ func signature(steps []Step, d *divergence) string {
 // suite against the target: failed is true when it fails there.
 func (p *pair) verify(ctx context.Context, steps []Step, d *divergence, sig string) (dv Divergence, failed bool) {
 	last := steps[len(steps)-1]
-	seq := p.shrink(ctx, &sequence{steps: steps, div: d, reason: last.describe() + ": " + d.reason})
+	seq := p.shrink(ctx, &sequence{steps: steps, div: d, reason: last.Describe() + ": " + d.reason})
 	seq.replay = p.run.cfg.Replay
 	seq.subst = p.wd.placeholders()
 	feature := seq.feature()
@@ -480,10 +480,10 @@ func (p *pair) replay(ctx context.Context, steps []Step) *sequence {
 	}
 	var out *sequence
 	for i, st := range steps {
-		st.cells = nil // a replay covers nothing new
+		st.Cells = nil // a replay covers nothing new
 		if d := p.take(ctx, s, i, &st); d != nil {
 			if i == len(steps)-1 {
-				out = &sequence{steps: s.steps, div: d, reason: st.describe() + ": " + d.reason}
+				out = &sequence{steps: s.steps, div: d, reason: st.Describe() + ": " + d.reason}
 			}
 			break
 		}
