@@ -25,7 +25,7 @@ func creates(st Step) string {
 	case OpPostApp:
 		return "app"
 	case OpPutUser:
-		if _, ok := st.body()["client"].(map[string]any); ok {
+		if _, ok := st.Body()["client"].(map[string]any); ok {
 			return "client"
 		}
 	}

@@ -227,8 +227,12 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 	if r.Linearizable || r.Unknown {
 		return nil
 	}
-	return diverged(policy.CheckLinearizable, "history "+b.kind,
-		fmt.Sprintf("%s: no serial order of the requests, consistent with when they were sent and answered, explains every answer:\n%s", b.kind, interleaving(ops, r.Longest)))
+	d := diverged(policy.CheckLinearizable, "history "+b.kind,
+		b.kind+": no serial order of the requests, consistent with when they were sent and answered, explains every answer:")
+	if d != nil {
+		d.detail = interleaving(ops, r.Longest)
+	}
+	return d
 }
 
 // distinctIDs: two creates at once, both answered 200, got two ids and two
@@ -313,54 +317,52 @@ func (p *pair) foundBatch(ctx context.Context, b batch, d *divergence) {
 	for i := 0; i < batchTries && !failed && ctx.Err() == nil; i++ {
 		failed, proof = p.reproduces(ctx, feature)
 	}
-	p.run.report(Divergence{Reason: d.reason, Check: d.check.ID, Cite: d.check.Decided.String(), Feature: feature, Pair: p.n,
+	p.run.report(Divergence{Reason: d.text(), Check: d.check.ID, Cite: d.check.Decided.String(), Feature: feature, Pair: p.n,
 		Steps: len(b.steps), Signature: sig, Proof: proof}, failed)
 }
 
 // batchFeature is a batch's reproducer: its requests prepared and sent at
 // once, then what every serial order of them gives.
 func batchFeature(b batch, d *divergence, subst map[string]string) string {
-	var body []string
+	w := newScript()
 	names := make([]string, len(b.steps))
 	for i, st := range b.steps {
 		names[i] = fmt.Sprint(i + 1)
-		lines := stepLines(st)
 		if st.Op == OpLogin {
 			continue // a login at once is the suite's own phrase, sent alone after
 		}
-		lines[len(lines)-1] = fmt.Sprintf("When I prepare %q to %s as %q", st.Op.method(), arg(st.gpath), names[i])
-		body = append(body, lines...)
+		w.lines = append(w.lines, w.requestLines(st)...)
+		w.say(fmt.Sprintf("When I prepare %q to %s as %q", st.Op.Method(), arg(w.text(st.GherkinPath)), names[i]))
 	}
-	body = append(body, "When I send the prepared requests at once")
+	w.say("When I send the prepared requests at once")
 	switch {
 	case b.kind == batchKinds[2]:
-		body = append(body, fmt.Sprintf("Then exactly one of the answers %q and %q has the status 200", names[0], names[1]))
+		w.say(fmt.Sprintf("Then exactly one of the answers %q and %q has the status 200", names[0], names[1]))
 	case b.steps[0].Op == OpPostClient || b.steps[0].Op == OpPostApp:
-		body = append(body, "Then I look at the answer \"1\"", pStatus(200), pRemember("id", "firstId"),
-			"Then I look at the answer \"2\"", pStatus(200), strings.Replace(pJSONDiffers("id", "{{firstId}}"), "Then", "And", 1))
+		w.say("Then I look at the answer \"1\"", pStatus(200), pRemember("id", "firstId"),
+			"Then I look at the answer \"2\"", pStatus(200), and(pJSONDiffers("id", "{{firstId}}")))
 	default:
 		for i, st := range b.steps {
 			if st.Op == OpLogin {
 				continue
 			}
-			body = append(body, fmt.Sprintf("Then I look at the answer %q", names[i]), pStatus(200))
+			w.say(fmt.Sprintf("Then I look at the answer %q", names[i]), pStatus(200))
 			for _, f := range []string{"firstName", "name", "email"} {
 				if v, ok := st.Base[f].(string); ok && strings.HasPrefix(v, "contract-") {
-					body = append(body, strings.Replace(pJSONIs(f, q(v)), "Then", "And", 1))
+					w.say(and(pJSONIs(f, q(v))))
 				}
 			}
 		}
 		for _, r := range b.reads {
 			if r.login != nil {
-				body = append(body, pLogInWith(r.login.Login[0], r.login.Login[1]), pStatus(200))
+				w.say(pLogInWith(r.login.Login[0], r.login.Login[1]), pStatus(200))
 			}
 		}
 		if b.kind == batchKinds[8] {
 			// In every order the number the first sent holds: the second
 			// keeps it.
 			if n, ok := b.steps[0].Base["phoneNumber"].(string); ok {
-				body = append(body, pAccountUsingAPIKey("A"), pReadExtension("/users/{{A.userId}}"), pStatus(200),
-					strings.Replace(pJSONIs("phoneNumber", q(n)), "Then", "And", 1))
+				w.say(pAccountUsingAPIKey("A"), pReadExtension("/users/{{A.userId}}"), pStatus(200), and(pJSONIs("phoneNumber", q(n))))
 			}
 		}
 	}
@@ -369,23 +371,7 @@ func batchFeature(b batch, d *divergence, subst map[string]string) string {
 	b2.WriteString("# A race shows in some runs only: run it several times (the explorer ran it until it failed).\n")
 	b2.WriteString("@explorer @s4 @mutates-A @mutates-B\n")
 	b2.WriteString("Feature: a divergence found by pricing-contract explore\n\n")
-	fmt.Fprintf(&b2, "  Scenario: %s\n", oneLine(strings.SplitN(d.reason, "\n", 2)[0]))
-	inDoc := false
-	for _, l := range body {
-		for value, placeholder := range subst {
-			if len(value) >= 6 {
-				l = strings.ReplaceAll(l, q(value), `"`+placeholder+`"`)
-			}
-		}
-		switch {
-		case l == `"""`:
-			inDoc = !inDoc
-			b2.WriteString("      " + l + "\n")
-		case inDoc:
-			b2.WriteString("      " + l + "\n")
-		default:
-			b2.WriteString("    " + l + "\n")
-		}
-	}
+	fmt.Fprintf(&b2, "  Scenario: %s\n", oneLine(d.reason))
+	w.write(&b2, subst)
 	return b2.String()
 }

@@ -62,7 +62,7 @@ func (wd *world) cells() []Cell {
 				}
 			}
 		}
-		if op.authenticated() || op == OpPlatforms {
+		if op.Authenticated() || op == OpPlatforms {
 			for _, scheme := range credSchemes {
 				for _, o := range credOps {
 					// Another account's credential beside the caller's
@@ -95,7 +95,7 @@ func (wd *world) cells() []Cell {
 				out = append(out, Cell{op, posVersion, o.Name})
 			}
 		}
-		if op.hasBody() && op != OpLogin {
+		if op.HasBody() && op != OpLogin {
 			for _, o := range typeOps {
 				out = append(out, Cell{op, posContentType, o.Name})
 			}
@@ -103,12 +103,12 @@ func (wd *world) cells() []Cell {
 		for _, o := range acceptOps {
 			out = append(out, Cell{op, posAccept, o.Name})
 		}
-		if op.hasBody() {
+		if op.HasBody() {
 			for _, o := range transferOps {
 				out = append(out, Cell{op, posTransfer, o.Name})
 			}
 		}
-		if op.hasBody() {
+		if op.HasBody() {
 			for _, o := range wireOps {
 				if wireFits(op, o.Name, wd.form) {
 					out = append(out, Cell{op, posBody, o.Name})
@@ -226,7 +226,7 @@ func (g *generator) next(s *seqState) Step {
 	}
 	st := g.base(s, c)
 	applied := g.apply(s, &st, c)
-	if st.Op != OpLogin && st.Op != OpPlatforms && !rawWire(st.Wire) {
+	if st.Op != OpLogin && st.Op != OpPlatforms && !RawWire(st.Wire) {
 		k := g.r.IntN(6)
 		if strings.HasPrefix(c.Position, "credential") && k < 2 && g.r.IntN(2) == 0 {
 			k = 2 // more changes than refusals behind a refused credential: it must change nothing
@@ -247,7 +247,7 @@ func (g *generator) next(s *seqState) Step {
 			g.crossed(s, &st, c)
 		}
 	}
-	st.cells = cellsOf(st, c, applied)
+	st.Cells = cellsOf(st, c, applied)
 	return st
 }
 
@@ -408,7 +408,7 @@ func (g *generator) changedActor(s *seqState, changed func(string) bool, fallbac
 
 // draw is what an operator draws from, for a field of a step's body.
 func (g *generator) draw(s *seqState, st *Step, f field) draw {
-	cur, _ := getPath(st.body(), f.path)
+	cur, _ := GetPath(st.Body(), f.path)
 	return draw{
 		r: g.r, f: f, current: cur, domain: g.wd.domain,
 		ownEmail: s.user(st.Actor).Email, taken: s.user(g.wd.other(st.Actor)).Email,
@@ -456,7 +456,7 @@ func (g *generator) apply(s *seqState, st *Step, c Cell) bool {
 		if !ok || !known {
 			return false
 		}
-		if v, there := getPath(st.Base, f.path); (!there || v == nil) && st.Base != nil {
+		if v, there := GetPath(st.Base, f.path); (!there || v == nil) && st.Base != nil {
 			// The base has no value there (an app made from its hash has
 			// a platform id of null): a valid one first, for the operator
 			// to change.
@@ -493,7 +493,7 @@ func (g *generator) make(o BodyOp, d draw) (Mutation, bool) {
 		return w
 	}
 	m, ok := o.Make(d)
-	shape := jsonOf(plainValue(m.Value))
+	shape := jsonOf(PlainValue(m.Value))
 	if m.Remove {
 		shape = "absent"
 	}
@@ -509,12 +509,12 @@ func (g *generator) fill(st *Step, f field) {
 	switch f.kind {
 	case kID:
 		if ids := g.wd.cat.ids()[f.catalogue]; len(ids) > 0 {
-			setPath(st.Base, f.path, json.Number(strconv.FormatInt(ids[0], 10)), false)
+			SetPath(st.Base, f.path, json.Number(strconv.FormatInt(ids[0], 10)), false)
 		}
 	case kText, kValue:
-		setPath(st.Base, f.path, "contract-"+g.unique(), false)
+		SetPath(st.Base, f.path, "contract-"+g.unique(), false)
 	case kHash:
-		setPath(st.Base, f.path, g.wd.cat.hash, false)
+		SetPath(st.Base, f.path, g.wd.cat.hash, false)
 	}
 }
 
@@ -545,10 +545,10 @@ func (g *generator) extras(s *seqState, st *Step, aim Cell, legal bool) {
 	n := 1 + g.r.IntN(3)
 	for i := 0; i < n; i++ {
 		f := fields[g.r.IntN(len(fields))]
-		if f.path == aim.Position || st.mutated(f.path) || !g.wd.fieldFits(st.Op, f) {
+		if f.path == aim.Position || st.Mutated(f.path) || !g.wd.fieldFits(st.Op, f) {
 			continue
 		}
-		if _, there := getPath(st.body(), f.path); !there && strings.Contains(f.path, ".") {
+		if _, there := GetPath(st.Body(), f.path); !there && strings.Contains(f.path, ".") {
 			continue // below an object the body does not have
 		}
 		var fits []BodyOp
@@ -580,8 +580,8 @@ func (g *generator) bodyCell(c Cell) bool {
 func (g *generator) refusal(s *seqState, st *Step) {
 	var fits []field
 	for _, f := range bodyFields(st.Op) {
-		if _, ok := f.codes[condMissing]; ok && g.wd.fieldFits(st.Op, f) && !st.mutated(f.path) {
-			if _, there := getPath(st.body(), f.path); there {
+		if _, ok := f.codes[condMissing]; ok && g.wd.fieldFits(st.Op, f) && !st.Mutated(f.path) {
+			if _, there := GetPath(st.Body(), f.path); there {
 				fits = append(fits, f)
 			}
 		}

@@ -85,10 +85,10 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 
 	k := j.k
 	k.mu.Lock()
-	var words []string
+	var words []found
 	for _, m := range uniqueWord.FindAllStringSubmatch(answer, -1) {
 		if owner, ok := k.written[m[1]]; ok && owner != me && !carried(m[1]) {
-			words = append(words, fmt.Sprintf("%s (written by account %s)", m[0], owner))
+			words = append(words, found{m[0], fmt.Sprintf("written by account %s", owner)})
 		}
 	}
 	// The secrets found, and how the reproducer names the first: the
@@ -96,16 +96,16 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 	// reproducer's variable of the other account's (an older one of its
 	// is no variable: the reproducer looks for its newest).
 	var tokens []string
-	var named string
+	var named Text
 	otherName := j.wd.other(st.Actor)
 	for tok, owner := range k.tokens {
 		if owner != me && len(tok) >= 8 && strings.Contains(answer, tok) && !carried(tok) {
 			tokens = append(tokens, "a session token of account "+owner)
 			switch {
-			case named == "" && owner == j.owner(otherName) && st.otherTokVar != "":
-				named = "{{" + st.otherTokVar + "}}"
-			case named == "":
-				named = tok // another pair's: the reproducer has no name for it
+			case named == (Text{}) && owner == j.owner(otherName) && st.OtherToken.Set():
+				named = Of(st.OtherToken)
+			case named == (Text{}):
+				named = Lit(tok) // another pair's: the reproducer has no name for it
 			}
 		}
 	}
@@ -113,12 +113,12 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 	other := j.wd.acct[otherName]
 	if key := other.apiKey; len(key) >= 8 && strings.Contains(answer, key) && !carried(key) {
 		tokens = append([]string{"the api key of account " + j.pair + other.name}, tokens...)
-		named = "{{" + otherName + ".apiKey}}"
+		named = Of(AccountVar(otherName, "apiKey"))
 	}
 	if email := j.s.user(otherName).Email; len(email) >= 6 && !carried(email) && strings.Contains(strings.ToLower(answer), strings.ToLower(email)) {
 		// The other account's email, whatever the run made of it: whose
 		// record a 403 refuses is no business of the caller's.
-		words = append(words, fmt.Sprintf("%s (the email of account %s%s)", email, j.pair, other.name))
+		words = append(words, found{email, fmt.Sprintf("the email of account %s%s", j.pair, other.name)})
 	}
 	if got.status >= 400 {
 		// The other account's ids in an error's message: which user holds
@@ -126,29 +126,39 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 		for _, m := range gjson.GetBytes(got.body, "#.message").Array() {
 			for _, id := range []string{other.userID, other.clientID} {
 				if len(id) >= 3 && !carried(id) && regexp.MustCompile(`(^|\D)`+regexp.QuoteMeta(id)+`(\D|$)`).MatchString(m.String()) {
-					words = append(words, fmt.Sprintf("%s (an id of account %s%s)", id, j.pair, other.name))
+					words = append(words, found{id, fmt.Sprintf("an id of account %s%s", j.pair, other.name)})
 				}
 			}
 		}
 	}
-	slices.Sort(words)
+	slices.SortFunc(words, func(a, b found) int { return strings.Compare(a.String(), b.String()) })
 	words = slices.Compact(words)
 	switch {
 	case len(tokens) > 0:
 		return diverged(policy.CheckIsolation, "secret of another account",
 			fmt.Sprintf("answered %d to account %s with %s (5: a caller may not view another's resources)", got.status, st.Actor, strings.Join(tokens, ", ")),
-			pNoText(named))
+			expectValue(expectNoText, "", named))
 	case len(words) > 0:
-		first := strings.SplitN(words[0], " ", 2)[0]
-		switch first {
+		first := Lit(words[0].text)
+		switch words[0].text {
 		case other.userID:
-			first = "{{" + otherName + ".userId}}"
+			first = Of(AccountVar(otherName, "userId"))
 		case other.clientID:
-			first = "{{" + otherName + ".clientId}}"
+			first = Of(AccountVar(otherName, "clientId"))
+		}
+		said := make([]string, len(words))
+		for i, w := range words {
+			said[i] = w.String()
 		}
 		return diverged(policy.CheckIsolation, "data of another account",
-			fmt.Sprintf("answered %d to account %s with %s, which only the other account wrote or holds (5: a caller may not view another's resources)", got.status, st.Actor, strings.Join(words, ", ")),
-			pNoText(first))
+			fmt.Sprintf("answered %d to account %s with %s, which only the other account wrote or holds (5: a caller may not view another's resources)", got.status, st.Actor, strings.Join(said, ", ")),
+			expectValue(expectNoText, "", first))
 	}
 	return nil
 }
+
+// found is a text of another account's that an answer carried, and whose
+// it is.
+type found struct{ text, whose string }
+
+func (f found) String() string { return f.text + " (" + f.whose + ")" }

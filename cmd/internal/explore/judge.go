@@ -26,51 +26,6 @@ import (
 // the target (ids, learned values), the freedoms of package freedom already
 // in the verdict.
 
-// divergence is where a target departs from the reference.
-type divergence struct {
-	// check is the judgement that found it, which the spec decides
-	// (policy.Check): the reason ends with its cite.
-	check policy.Check
-	// key names the kind of difference (a status, a field, the errors, a
-	// date), so that one defect found twice is reported once.
-	key    string
-	reason string
-	// then are the reproducer's lines that assert the reference's answer,
-	// after the request that diverged (or after a read of the state).
-	then []string
-	// read is the read of the state that showed it ("" the step's own
-	// answer): the path to GET as account readAs. before are lines the
-	// reproducer runs after the same read made before the last step (a
-	// list's length remembered).
-	read, readAs string
-	before       []string
-	// taught is a request sent first, whose answer's value at taughtPath
-	// the reproducer remembers as "taught": a value the reference cannot
-	// know, which two answers give differently.
-	taught     *Step
-	taughtPath string
-	// opening are lines the reproducer runs before the sequence: a read of
-	// the state the sequence began with, which later lines name.
-	opening []string
-}
-
-// remember sets the lines the reproducer runs after the same read made
-// before the last step; nothing for no divergence.
-func (d *divergence) remember(lines ...string) {
-	if d != nil {
-		d.before = lines
-	}
-}
-
-// diverged is a divergence of a check, or nil where the check is silent:
-// whatever the target answered there is its choice.
-func diverged(check policy.Check, key, reason string, then ...string) *divergence {
-	if check.Silent() {
-		return nil
-	}
-	return &divergence{check: check, key: key, reason: reason, then: then}
-}
-
 // knowledge is what a run learned of the target, for every later answer,
 // shared by its pairs: the values the reference cannot know (learned), the
 // ids of the entities it made and the write keys (seen), the session tokens
@@ -135,11 +90,11 @@ func (j judgement) judge(st Step, v verdict, got answer) *divergence {
 		return diverged(policy.CheckNoAnswer, "no-answer", "no answer: "+got.err)
 	}
 	if got.status >= 500 {
-		return diverged(policy.CheckServerError, "5xx", fmt.Sprintf("answered %d: no request earns a 5xx; the spec's answer is %s", got.status, v.statusText()), v.statusLine())
+		return diverged(policy.CheckServerError, "5xx", fmt.Sprintf("answered %d: no request earns a 5xx; the spec's answer is %s", got.status, v.statusText()), expectStatuses(v.statuses, v.any4xx))
 	}
 	if !v.allows(got.status) {
 		return diverged(policy.CheckStatus, fmt.Sprintf("status %d", got.status),
-			fmt.Sprintf("answered %d, the spec's answer is %s (%s%s)", got.status, v.statusText(), v.rule, v.freedomsText()), v.statusLine())
+			fmt.Sprintf("answered %d, the spec's answer is %s (%s%s)", got.status, v.statusText(), v.rule, v.freedomsText()), expectStatuses(v.statuses, v.any4xx))
 	}
 	if d := j.leak(st, got.body); d != nil {
 		return d
@@ -148,10 +103,10 @@ func (j judgement) judge(st Step, v verdict, got answer) *divergence {
 		return nil
 	}
 	if !gjson.ValidBytes(got.body) {
-		return diverged(policy.CheckJSON, "not-json", fmt.Sprintf("answered %d with a body that is not JSON (1: bodies are JSON)", got.status), pIsJSON())
+		return diverged(policy.CheckJSON, "not-json", fmt.Sprintf("answered %d with a body that is not JSON (1: bodies are JSON)", got.status), expect{kind: expectJSON})
 	}
 	if mt, _, _ := mime.ParseMediaType(got.header.Get("Content-Type")); mt != "application/json" && !strings.HasSuffix(mt, "+json") {
-		return diverged(policy.CheckJSON, "json-label", fmt.Sprintf("answered JSON labelled %q (1: bodies are JSON)", got.header.Get("Content-Type")), pIsJSON())
+		return diverged(policy.CheckJSON, "json-label", fmt.Sprintf("answered JSON labelled %q (1: bodies are JSON)", got.header.Get("Content-Type")), expect{kind: expectJSON})
 	}
 	if got.status == 400 {
 		return v.errorsDiverge(got.body)
@@ -187,8 +142,8 @@ func (j judgement) hold(v verdict, got answer) *divergence {
 	case got.status == 200:
 		taken = true
 	case got.status == 400:
-		fields, _, why := errorsOf(got.body, true)
-		if why != "" || !slices.ContainsFunc(fields, func(f string) bool { return f != "" && related(f, v.heldField) }) {
+		fields, _, bad := errorsOf(got.body, true)
+		if bad != nil || !slices.ContainsFunc(fields, func(f string) bool { return f != "" && related(f, v.heldField) }) {
 			return nil // refused for something else, or for no field it names
 		}
 	default:
@@ -206,9 +161,9 @@ func (j judgement) hold(v verdict, got answer) *divergence {
 		return nil
 	}
 	verb := map[bool]string{true: "took", false: "refused"}
-	line := pStatus(200)
+	line := expectStatuses([]int{200}, false)
 	if !prev.taken {
-		line = pStatus4xxNot401()
+		line = expectStatuses(nil, true) // any 4xx but 401
 	}
 	return diverged(policy.CheckHeld, "held "+v.heldField, fmt.Sprintf("the target %s the same kind of input at %s before (%s, answered %d), and now %s it (answered %d): the spec leaves the choice to it, once",
 		verb[prev.taken], v.heldField, prev.where, prev.status, verb[taken], got.status), line)
@@ -224,19 +179,10 @@ func related(a, b string) bool {
 // each offending field named, no valid one (7.1), with 7.3's code where it
 // names one.
 func (v verdict) errorsDiverge(body []byte) *divergence {
-	fields, codes, why := errorsOf(body, v.noField)
-	if why != "" {
-		lines := []string{pMatchesShape("errors")}
-		var i int
-		var key string
-		if _, err := fmt.Sscanf(why, "element %d of the errors has the %s", &i, &key); err == nil {
-			if key == "fieldName" && v.noField {
-				lines = append(lines, pJSONIsType(fmt.Sprintf("%d.%s", i, key), "string"))
-			} else {
-				lines = append(lines, strings.Replace(pJSONMatches(fmt.Sprintf("%d.%s", i, key), `\S`), "Then", "And", 1))
-			}
-		}
-		return diverged(policy.CheckErrorShape, "errors-shape", why, lines...)
+	fields, codes, bad := errorsOf(body, v.noField)
+	if bad != nil {
+		shape := expect{kind: expectErrorsShape, element: bad.element, member: bad.member, anyString: bad.member == "fieldName" && v.noField}
+		return diverged(policy.CheckErrorShape, "errors-shape", bad.reason(), shape)
 	}
 	if v.anyNames {
 		return nil
@@ -293,20 +239,20 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 	if len(missing) > 0 || len(wrong) > 0 {
 		reason := fmt.Sprintf("the errors name %q, the offending fields are %q (7.1: each offending field named, no valid one%s)", fields, v.required, v.freedomsText())
 		if len(v.mayName) == 0 && len(v.required) > 0 {
-			var lines []string
+			var names []expect
 			for _, f := range v.required {
-				lines = append(lines, pNamesField(f))
+				names = append(names, expectValue(expectNamesField, "", Lit(f)))
 			}
-			return diverged(policy.CheckErrorNames, "errors-names", reason, append(lines, pNamesOnly(v.required))...)
+			return diverged(policy.CheckErrorNames, "errors-names", reason, append(names, expect{kind: expectNamesOnly, fields: v.required})...)
 		}
-		var lines []string
+		var names []expect
 		for _, f := range missing {
-			lines = append(lines, pNamesField(f))
+			names = append(names, expectValue(expectNamesField, "", Lit(f)))
 		}
 		for _, f := range wrong {
-			lines = append(lines, pJSONAbsent(fmt.Sprintf("#(fieldName==%q)", f)))
+			names = append(names, expectAt(expectAbsent, fmt.Sprintf("#(fieldName==%q)", f)))
 		}
-		return diverged(policy.CheckErrorNames, "errors-names", reason, lines...)
+		return diverged(policy.CheckErrorNames, "errors-names", reason, names...)
 	}
 	for _, c := range v.codes {
 		f, code, _ := strings.Cut(c, "=")
@@ -317,28 +263,29 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 			}
 		}
 		if !named(f, with) {
-			return diverged(policy.CheckErrorCode, "errors-code "+c, fmt.Sprintf("the error of %s is not %s (7.3)", f, code), pIncludesCode(code, f))
+			return diverged(policy.CheckErrorCode, "errors-code "+c, fmt.Sprintf("the error of %s is not %s (7.3)", f, code), expect{kind: expectCode, code: code, value: Lit(f)})
 		}
 	}
 	return nil
 }
 
 // errorsOf reads a 400's array: its field names (nested names in either
-// dotted or bracket form) and field=code pairs.
-func errorsOf(body []byte, noField bool) (fields, codes []string, why string) {
+// dotted or bracket form) and field=code pairs, or what makes it no array
+// of 7.1.
+func errorsOf(body []byte, noField bool) (fields, codes []string, bad *shapeFault) {
 	var arr []map[string]any
 	if err := json.Unmarshal(body, &arr); err != nil {
-		return nil, nil, "a 400 body that is not a JSON array of objects (7.1)"
+		return nil, nil, &shapeFault{element: -1}
 	}
 	if len(arr) == 0 {
-		return nil, nil, "a 400 with an empty error array (7.1: each element names an offending field)"
+		return nil, nil, &shapeFault{element: -1, empty: true}
 	}
 	for i, o := range arr {
 		for _, k := range []string{"fieldName", "error", "message"} {
 			s, ok := o[k].(string)
 			empty := s == "" && !(k == "fieldName" && noField)
 			if !ok || empty || (k == "message" && strings.TrimSpace(s) == "") {
-				return nil, nil, fmt.Sprintf("element %d of the errors has the %s %v, not a non-empty string (7.1)", i, k, o[k])
+				return nil, nil, &shapeFault{element: i, member: k, value: o[k]}
 			}
 		}
 		f := normField(o["fieldName"].(string))
@@ -346,7 +293,27 @@ func errorsOf(body []byte, noField bool) (fields, codes []string, why string) {
 		codes = append(codes, f+"="+o["error"].(string))
 	}
 	slices.Sort(fields)
-	return slices.Compact(fields), codes, ""
+	return slices.Compact(fields), codes, nil
+}
+
+// shapeFault is what makes a 400's body no error array of 7.1: no array of
+// objects, an empty array, or an element (0 the first; -1: the body as a
+// whole) one of whose members is no non-empty string.
+type shapeFault struct {
+	element int
+	member  string // fieldName, error or message
+	value   any
+	empty   bool
+}
+
+func (f shapeFault) reason() string {
+	switch {
+	case f.empty:
+		return "a 400 with an empty error array (7.1: each element names an offending field)"
+	case f.element < 0:
+		return "a 400 body that is not a JSON array of objects (7.1)"
+	}
+	return fmt.Sprintf("element %d of the errors has the %s %v, not a non-empty string (7.1)", f.element, f.member, f.value)
 }
 
 // normField writes app[marketapp][hash] as app.marketapp.hash.
@@ -359,20 +326,20 @@ func (j judgement) leak(st Step, body []byte) *divergence {
 	}
 	wd, s := j.wd, j.s
 	pws := []string{wd.acct["A"].password, wd.acct["B"].password, s.password["A"], s.password["B"]}
-	b := st.body()
-	if p, ok := plainValue(b["password"]).(string); ok {
+	b := st.Body()
+	if p, ok := PlainValue(b["password"]).(string); ok {
 		pws = append(pws, p)
 	}
 	if st.Op == OpLogin {
 		pws = append(pws, expandLogin(st.Login[1], wd.acct))
 	}
-	sent, _ := json.Marshal(plainValue(b))
+	sent, _ := json.Marshal(PlainValue(b))
 	known := match.SentStrings(sent)
 	known = append(known, expandLogin(st.Login[0], wd.acct), s.user("A").Email, s.user("B").Email)
 	// A password the step sent, even one refused as too short: an error
 	// message may quote it.
 	var short string
-	if p, ok := plainValue(b["password"]).(string); ok && len([]rune(p)) == 5 {
+	if p, ok := PlainValue(b["password"]).(string); ok && len([]rune(p)) == 5 {
 		short = p
 	}
 	slices.Sort(pws)
@@ -381,7 +348,7 @@ func (j judgement) leak(st Step, body []byte) *divergence {
 			continue
 		}
 		if where := match.PasswordIn(maskEchoes(body, pw, known), pw, known...); where != "" {
-			return diverged(policy.CheckPassword, "password", fmt.Sprintf("the answer carries the password (%s; 2.1: the password is never returned)", where), pNoPassword(pw))
+			return diverged(policy.CheckPassword, "password", fmt.Sprintf("the answer carries the password (%s; 2.1: the password is never returned)", where), expectValue(expectNoPassword, "", Lit(pw)))
 		}
 	}
 	return nil
@@ -438,7 +405,7 @@ func maskEchoes(body []byte, pw string, known []string) []byte {
 // matches compares a 200's body with what the reference holds.
 func (j judgement) matches(w *want, b gjson.Result) *divergence {
 	if !b.IsObject() {
-		return diverged(policy.CheckEntity, "not-object", "a 200 whose body is no JSON object", pJSONIsType("@this", "object"))
+		return diverged(policy.CheckEntity, "not-object", "a 200 whose body is no JSON object", expectTyped("@this", "object"))
 	}
 	c := checker{judgement: j, b: b, adopt: w.adopt, kept: w.kept}
 	switch w.kind {
@@ -473,7 +440,7 @@ type checker struct {
 	kept map[string]string
 }
 
-func (c *checker) fail(check policy.Check, key, reason string, then ...string) {
+func (c *checker) fail(check policy.Check, key, reason string, then ...expect) {
 	if c.d == nil {
 		c.d = diverged(check, key, reason, then...)
 	}
@@ -490,7 +457,7 @@ func (c *checker) exact(path string, want any) {
 		return
 	}
 	if !same {
-		c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is %s, the reference's %s", path, match.Describe(got), wantJSON), pJSONIs(path, wantJSON))
+		c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is %s, the reference's %s", path, match.Describe(got), wantJSON), expectValue(expectIs, path, Lit(wantJSON)))
 	}
 }
 
@@ -537,7 +504,7 @@ func (c *checker) optional(path string, want *string) {
 	}
 	if want == nil {
 		if got.Type != gjson.Null && !c.omitted(path, got) {
-			c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is %s, the reference holds none (%s)", path, match.Describe(got), policy.OptionalFields.ID), pJSONIsNull(path))
+			c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is %s, the reference holds none (%s)", path, match.Describe(got), policy.OptionalFields.ID), expectAt(expectNull, path))
 		}
 		return
 	}
@@ -570,9 +537,9 @@ func (c *checker) omitted(path string, got gjson.Result) bool {
 	}
 	k.mu.Unlock()
 	if known && prev.raw != reading {
-		line := pJSONIsNull(path)
+		line := expectAt(expectNull, path)
 		if prev.raw == "kept" {
-			line = pJSONIs(path, jsonOf(before))
+			line = expectValue(expectIs, path, Lit(jsonOf(before)))
 		}
 		c.fail(policy.CheckHeld, "held "+path, fmt.Sprintf("%s left out of a PUT is %s; the target %s such a field before (%s): the spec leaves the choice to it, once (%s)",
 			path, reading, prev.raw, prev.where, policy.OmittedOptional.ID), line)
@@ -605,7 +572,7 @@ func (c *checker) id(kind, path string, ref int64, fresh bool) string {
 	v := c.b.Get(path)
 	tid := idText(v)
 	if tid == "" {
-		c.fail(policy.CheckID, "id "+path, fmt.Sprintf("%s is %s, not a whole number (2: ids are Numbers)", path, match.Describe(v)), pJSONIsType(path, "number"))
+		c.fail(policy.CheckID, "id "+path, fmt.Sprintf("%s is %s, not a whole number (2: ids are Numbers)", path, match.Describe(v)), expectTyped(path, "number"))
 		return ""
 	}
 	s := c.s
@@ -627,22 +594,18 @@ func (c *checker) id(kind, path string, ref int64, fresh bool) string {
 	}
 	k.mu.Unlock()
 	if fresh && seen {
-		c.fail(policy.CheckID, "id "+path, fmt.Sprintf("%s is %s, the id of another %s (%s)", path, tid, kind, where), pJSONDiffers(path, tid))
+		c.fail(policy.CheckID, "id "+path, fmt.Sprintf("%s is %s, the id of another %s (%s)", path, tid, kind, where), expectValue(expectDiffers, path, Lit(tid)))
 	}
 	s.bind(kind, ref, tid, c.i)
 	return tid
 }
 
 // idLine asserts an id against the one a step of the sequence answered.
-func (c *checker) idLine(path, kind, tid, verb string) string {
-	want := tid
-	if at, ok := c.s.idStep[kind+":"+tid]; ok && at >= 0 {
-		want = "{{" + rememberName(at, "id") + "}}"
-	}
+func (c *checker) idLine(path, kind, tid, verb string) expect {
 	if verb == "is" {
-		return pJSONIs(path, want)
+		return expectValue(expectIs, path, c.idRef(kind, tid))
 	}
-	return pJSONDiffers(path, want)
+	return expectValue(expectDiffers, path, c.idRef(kind, tid))
 }
 
 // date compares a date as the instant it names (policy.Dates): a date the
@@ -651,7 +614,7 @@ func (c *checker) idLine(path, kind, tid, verb string) string {
 func (c *checker) date(kind, tid, field string, ref time.Time) {
 	v := c.b.Get(field)
 	if v.Type != gjson.String || !match.IsISO8601(v.String()) {
-		c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s, not an ISO 8601 date (1)", field, match.Describe(v)), pJSONMatches(field, `^\d{4}-?\d{2}-?\d{2}`))
+		c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s, not an ISO 8601 date (1)", field, match.Describe(v)), expectValue(expectPattern, field, Lit(`^\d{4}-?\d{2}-?\d{2}`)))
 		return
 	}
 	got, _ := match.ParseISORange(v.String())
@@ -662,12 +625,13 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 		if ref.Before(got.Lo.Add(-time.Second)) || ref.After(got.Hi.Add(time.Second)) {
 			was := ref.UTC().Format(time.RFC3339Nano)
 			first := c.d == nil
-			c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s; it was %s and nothing the spec names moved it", field, v.String(), was), pSameInstant(field, was))
+			c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s; it was %s and nothing the spec names moved it", field, v.String(), was), expectValue(expectSameInstant, field, Lit(was)))
 			if owner := wd.ownerOf(tid); first && c.d != nil && kind == "user" && owner != "" {
 				// The reproducer reads the date it began with, not the
 				// run's: the suite's own restores set a password again.
-				c.d.then = []string{pSameInstant(field, "{{began_"+field+"}}")}
-				c.d.opening = []string{pAccountUsingAPIKey(owner), pReadExtension("/users/{{" + owner + ".userId}}"), pStatus(200), pRemember(field, "began_"+field)}
+				c.d.expect = []expect{expectValue(expectSameInstant, field, Of(NamedVar("began_"+field)))}
+				c.d.opening = &stateRead{path: Text{Before: "/users/", Var: AccountVar(owner, "userId")}, as: owner,
+					remember: []remembered{{field, "began_" + field}}}
 			}
 		}
 		return
@@ -693,9 +657,9 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 	if known {
 		p, _ := match.ParseISORange(prev.raw)
 		if !(got.Lo.Before(p.Hi) && p.Lo.Before(got.Hi)) {
-			line := pSameInstant(field, prev.raw)
+			line := expectValue(expectSameInstant, field, Lit(prev.raw))
 			if at, ok := c.s.dateStep[key]; ok {
-				line = pSameInstant(field, "{{"+rememberName(at, field)+"}}")
+				line = expectValue(expectSameInstant, field, Of(AnswerVar(at, field)))
 			}
 			c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s; the same %s answered %s before (%s) and nothing changed it", field, v.String(), kind, prev.raw, prev.where), line)
 		}
@@ -706,7 +670,7 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 	}
 	if ref.Before(got.Lo.Add(-wd.skew)) || ref.After(got.Hi.Add(wd.skew)) {
 		c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s, %s from the runner's clock (%s) beyond the clock skew %s: a date of an event that just happened",
-			field, v.String(), ref.Sub(got.Lo).Round(time.Second), ref.Format(time.RFC3339), wd.skew), pWithinSkew(field))
+			field, v.String(), ref.Sub(got.Lo).Round(time.Second), ref.Format(time.RFC3339), wd.skew), expectAt(expectWithinSkew, field))
 	}
 }
 
@@ -737,7 +701,7 @@ func (wd *world) seedDate(d time.Time) bool {
 func (c *checker) learn(key, path string) {
 	v := c.b.Get(path)
 	if !v.Exists() {
-		c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is absent", path), pJSONPresent(path))
+		c.fail(policy.CheckField, "field "+path, fmt.Sprintf("%s is absent", path), expectAt(expectPresent, path))
 		return
 	}
 	k := c.k
@@ -754,15 +718,15 @@ func (c *checker) learn(key, path string) {
 	k.mu.Unlock()
 	if known && !match.JSONEqual(v, gjson.Parse(prev.raw)) {
 		c.fail(policy.CheckLearned, "learned "+path, fmt.Sprintf("%s is %s, the target answered %s for the same %s before (%s)", path, match.Describe(v), prev.raw, key, prev.where),
-			pJSONIs(path, prev.raw))
-		if prev.taught != nil && !strings.Contains(prev.taught.gpath, "{{step") && c.d != nil && c.d.taught == nil {
+			expectValue(expectIs, path, Lit(prev.raw)))
+		if prev.taught != nil && !prev.taught.GherkinPath.Var.Answered() && c.d != nil && c.d.taught == nil {
 			// Both answers in the reproducer: the one that taught the
 			// value, then this one, which must agree with it.
-			want := "{{taught}}"
+			want := Of(NamedVar("taught"))
 			if strings.HasPrefix(prev.raw, `"`) {
-				want = `"{{taught}}"`
+				want.Before, want.After = `"`, `"` // a string: the remembered text, quoted
 			}
-			c.d.then = []string{pJSONIs(path, want)}
+			c.d.expect = []expect{expectValue(expectIs, path, want)}
 			c.d.taught, c.d.taughtPath = prev.taught, path
 		}
 	}
@@ -770,7 +734,7 @@ func (c *checker) learn(key, path string) {
 
 func (c *checker) user(u pricing.User) {
 	if pw := c.b.Get("password"); pw.Exists() && pw.Type != gjson.Null {
-		c.fail(policy.CheckPassword, "password", fmt.Sprintf("the user carries a password, %s (2.1: the password is never returned)", match.Describe(pw)), pJSONAbsent("password"))
+		c.fail(policy.CheckPassword, "password", fmt.Sprintf("the user carries a password, %s (2.1: the password is never returned)", match.Describe(pw)), expectAt(expectAbsent, "password"))
 	}
 	tid := c.id("user", "id", u.ID, false)
 	c.date("user", tid, "created", u.Created)
@@ -794,9 +758,9 @@ func (c *checker) user(u pricing.User) {
 	}
 	name, dial := c.b.Get("phoneCountry.name").String(), c.b.Get("phoneCountry.dialCode").String()
 	if !strings.HasPrefix(dial, "+") || !strings.Contains(name, "("+dial+")") {
-		line := pJSONMatches("phoneCountry.dialCode", `^\+`)
+		line := expectValue(expectPattern, "phoneCountry.dialCode", Lit(`^\+`))
 		if strings.HasPrefix(dial, "+") {
-			line = pJSONMatches("phoneCountry.name", `\(`+regexp.QuoteMeta(dial)+`\)`)
+			line = expectValue(expectPattern, "phoneCountry.name", Lit(`\(`+regexp.QuoteMeta(dial)+`\)`))
 		}
 		c.fail(policy.CheckField, "field phoneCountry", fmt.Sprintf("phoneCountry is %s: 2.1 wants the dial code with a leading plus, in brackets in the name", match.Describe(c.b.Get("phoneCountry"))), line)
 	}
@@ -825,7 +789,7 @@ func (c *checker) client(cl pricing.Client, fresh bool) {
 	} else if got := c.b.Get("currency.code"); !strings.EqualFold(got.String(), code) || got.Type != gjson.String {
 		// Any letter case (policy.CurrencyCode).
 		c.fail(policy.CheckField, "field currency.code", fmt.Sprintf("currency.code is %s, the code of currency %d is %s (2.2; %s)", match.Describe(got), cl.CurrencyID, code, policy.CurrencyCode.ID),
-			pJSONMatches("currency.code", "(?i)^"+code+"$"))
+			expectValue(expectPattern, "currency.code", Lit("(?i)^"+code+"$")))
 	}
 }
 
@@ -837,7 +801,7 @@ func (c *checker) app(a pricing.App) {
 		c.learn("marketapp:"+*a.MarketappHash+":platform", "platform.id")
 		if got := c.b.Get("marketapp.hash"); !strings.EqualFold(got.String(), *a.MarketappHash) {
 			c.fail(policy.CheckField, "field marketapp.hash", fmt.Sprintf("marketapp.hash is %s, the app was made from %s", match.Describe(got), *a.MarketappHash),
-				pJSONMatches("marketapp.hash", "(?i)^"+*a.MarketappHash+"$"))
+				expectValue(expectPattern, "marketapp.hash", Lit("(?i)^"+*a.MarketappHash+"$")))
 		}
 	} else {
 		c.exact("name", a.Name)
@@ -851,7 +815,7 @@ func (c *checker) app(a pricing.App) {
 	}
 	wk := c.b.Get("writeKey")
 	if !writeKeyRE.MatchString(wk.String()) {
-		c.fail(policy.CheckWriteKey, "field writeKey", fmt.Sprintf("writeKey is %s, not 32 hexadecimal characters (2.3)", match.Describe(wk)), pJSONMatches("writeKey", `^[0-9a-fA-F]{32}$`))
+		c.fail(policy.CheckWriteKey, "field writeKey", fmt.Sprintf("writeKey is %s, not 32 hexadecimal characters (2.3)", match.Describe(wk)), expectValue(expectPattern, "writeKey", Lit(`^[0-9a-fA-F]{32}$`)))
 	} else {
 		k := c.k
 		k.mu.Lock()
@@ -859,7 +823,7 @@ func (c *checker) app(a pricing.App) {
 		k.seen["writeKey:"+strings.ToLower(wk.String())] = fmt.Sprintf("sequence %d, step %d", c.s.n, c.i+1)
 		k.mu.Unlock()
 		if seen {
-			c.fail(policy.CheckWriteKey, "writeKey shared", fmt.Sprintf("writeKey %s is the write key of another app (%s)", wk.String(), where), pJSONDiffers("writeKey", q(wk.String())))
+			c.fail(policy.CheckWriteKey, "writeKey shared", fmt.Sprintf("writeKey %s is the write key of another app (%s)", wk.String(), where), expectValue(expectDiffers, "writeKey", Lit(strconv.Quote(wk.String()))))
 		}
 	}
 	c.planFlags()
@@ -872,7 +836,7 @@ func (c *checker) planFlags() {
 	for i, k := range []string{"isLite", "isPro", "isDynamic", "needBilling"} {
 		v := c.b.Get("plan." + k)
 		if !v.IsBool() {
-			c.fail(policy.CheckPlan, "field plan."+k, fmt.Sprintf("plan.%s is %s, not a Boolean (2.3)", k, match.Describe(v)), pJSONIsType("plan."+k, "boolean"))
+			c.fail(policy.CheckPlan, "field plan."+k, fmt.Sprintf("plan.%s is %s, not a Boolean (2.3)", k, match.Describe(v)), expectTyped("plan."+k, "boolean"))
 			return
 		}
 		got[i] = v.Bool()
@@ -887,7 +851,7 @@ func (c *checker) planFlags() {
 		}
 	}
 	c.fail(policy.CheckPlan, "field plan", fmt.Sprintf("plan is %s, the flags of no plan of the catalogue (%s)", c.b.Get("plan").Raw, policy.PlanFlags.ID),
-		pJSONDiffers("plan.isLite", strconv.FormatBool(got[0])))
+		expectValue(expectDiffers, "plan.isLite", Lit(strconv.FormatBool(got[0]))))
 }
 
 func (c *checker) session(sess pricing.Session) {
@@ -895,7 +859,7 @@ func (c *checker) session(sess pricing.Session) {
 	c.id("user", "creatorUserId", sess.CreatorUserID, false)
 	id := c.b.Get("id")
 	if idText(id) == "" {
-		c.fail(policy.CheckID, "id id", fmt.Sprintf("id is %s, not a whole number (2.4)", match.Describe(id)), pJSONIsType("id", "number"))
+		c.fail(policy.CheckID, "id id", fmt.Sprintf("id is %s, not a whole number (2.4)", match.Describe(id)), expectTyped("id", "number"))
 	}
 	u, _ := c.s.ref.User(sess.UserID)
 	cid := idText(c.b.Get("clientId"))
@@ -909,11 +873,11 @@ func (c *checker) session(sess pricing.Session) {
 	actor := c.s.actorOf(sess.UserID)
 	if !ok {
 		c.fail(policy.CheckSession, "field clientId", fmt.Sprintf("clientId is %s, no client of the user (%s)", match.Describe(c.b.Get("clientId")), policy.SessionClient.ID),
-			pJSONIs("clientId", "{{"+actor+".clientId}}"))
+			expectValue(expectIs, "clientId", Of(AccountVar(actor, "clientId"))))
 	}
 	tok := c.b.Get("token")
 	if tok.Type != gjson.String || tok.String() == "" {
-		c.fail(policy.CheckSession, "field token", fmt.Sprintf("token is %s, not a string (2.4)", match.Describe(tok)), pJSONIsType("token", "string"))
+		c.fail(policy.CheckSession, "field token", fmt.Sprintf("token is %s, not a string (2.4)", match.Describe(tok)), expectTyped("token", "string"))
 		return
 	}
 	owner := c.pair + actor
@@ -923,13 +887,13 @@ func (c *checker) session(sess pricing.Session) {
 	k.tokens[tok.String()] = owner
 	k.mu.Unlock()
 	if seen && was != owner {
-		c.fail(policy.CheckSession, "token shared", fmt.Sprintf("token is the token of account %s, answered to account %s", was, owner), pJSONDiffers("token", q(tok.String())))
+		c.fail(policy.CheckSession, "token shared", fmt.Sprintf("token is the token of account %s, answered to account %s", was, owner), expectValue(expectDiffers, "token", Lit(strconv.Quote(tok.String()))))
 		return
 	}
 	if created := c.b.Get("created"); created.Type == gjson.String {
 		if r, err := match.ParseISORange(created.String()); err == nil && r.Hi.Sub(r.Lo) > time.Hour {
 			c.fail(policy.CheckDate, "date created", fmt.Sprintf("created is %s, a date without a time (2.4: an ISO 8601 date-time)", created.Raw),
-				pJSONMatches("created", `T\d\d`))
+				expectValue(expectPattern, "created", Lit(`T\d\d`)))
 			return
 		}
 	}
@@ -949,7 +913,7 @@ func (c *checker) session(sess pricing.Session) {
 func (c *checker) platforms() {
 	list := c.b.Get("platforms")
 	if !list.IsArray() {
-		c.fail(policy.CheckPlatforms, "field platforms", fmt.Sprintf("platforms is %s, not an array in a wrapper object (2.5)", match.Describe(list)), pJSONIsType("platforms", "array"))
+		c.fail(policy.CheckPlatforms, "field platforms", fmt.Sprintf("platforms is %s, not an array in a wrapper object (2.5)", match.Describe(list)), expectTyped("platforms", "array"))
 		return
 	}
 	items := map[string]gjson.Result{}
@@ -961,17 +925,11 @@ func (c *checker) platforms() {
 		tid := strconv.FormatInt(id, 10)
 		item, ok := items[tid]
 		if !ok {
-			c.fail(policy.CheckPlatforms, "field platforms", fmt.Sprintf("the platforms collection has no platform %s", tid), pJSONPresent(fmt.Sprintf("platforms.#(id==%s)", tid)))
+			c.fail(policy.CheckPlatforms, "field platforms", fmt.Sprintf("the platforms collection has no platform %s", tid), expectAt(expectPresent, fmt.Sprintf("platforms.#(id==%s)", tid)))
 			return
 		}
 		if n := item.Get("name"); n.Exists() && name != unknownName && n.String() != name {
-			c.fail(policy.CheckPlatforms, "field platforms.name", fmt.Sprintf("platform %s is named %s, not %s", tid, n.Raw, name), pJSONIs(fmt.Sprintf("platforms.#(id==%s).name", tid), q(name)))
+			c.fail(policy.CheckPlatforms, "field platforms.name", fmt.Sprintf("platform %s is named %s, not %s", tid, n.Raw, name), expectValue(expectIs, fmt.Sprintf("platforms.#(id==%s).name", tid), Lit(strconv.Quote(name))))
 		}
 	}
-}
-
-// rememberName is the variable a reproducer remembers a value of step at
-// under.
-func rememberName(at int, field string) string {
-	return fmt.Sprintf("step%d.%s", at+1, strings.ReplaceAll(field, ".", "_"))
 }

@@ -3,6 +3,7 @@ package explore
 import (
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +38,7 @@ func TestJudge(t *testing.T) {
 	}{
 		{"the answer the spec gives", func(s *seqState) Step { return userStep(s) }, jsonAnswer(200, user(nil)), ""},
 		{"another status", func(s *seqState) Step { return userStep(s) }, jsonAnswer(201, user(nil)), "status 201"},
-		{"a 5xx, whatever the verdict", func(s *seqState) Step { st := userStep(s); st.Wire = wireNotJSON; return st },
+		{"a 5xx, whatever the verdict", func(s *seqState) Step { st := userStep(s); st.Wire = WireNotJSON; return st },
 			jsonAnswer(500, `{}`), "5xx"},
 		{"no answer", func(s *seqState) Step { return userStep(s) }, answer{status: -1, err: "connection refused"}, "no-answer"},
 		{"a 400 that is not the error array", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
@@ -133,7 +134,7 @@ func TestJudge(t *testing.T) {
 			wd.acct["A"].user.PasswordLastChanged = wd.acct["A"].user.Created
 			s := testSequence(t, wd)
 			st := c.step(s)
-			v := wd.verdictOf(s, st, st.encode())
+			v := wd.verdictOf(s, st, st.Encode())
 			s.steps = append(s.steps, st)
 			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, pair: "1"}.judge(st, v, c.got)
 			key := ""
@@ -147,7 +148,7 @@ func TestJudge(t *testing.T) {
 				}
 				t.Errorf("divergence %q (%s), want %q", key, reason, c.key)
 			}
-			if d != nil && len(d.then) == 0 && d.key != "no-answer" {
+			if d != nil && len(d.expect) == 0 && d.key != "no-answer" {
 				t.Errorf("a divergence without the lines that assert the reference's answer: %s", d.reason)
 			}
 		})
@@ -201,7 +202,7 @@ func TestSeedDateReadWhenTheReproducerBegins(t *testing.T) {
 	wd.acct["A"].user.Created, wd.acct["A"].user.PasswordLastChanged = seed, seed
 	s := testSequence(t, wd)
 	st := userStep(s)
-	v := wd.verdictOf(s, st, st.encode())
+	v := wd.verdictOf(s, st, st.Encode())
 	s.steps = append(s.steps, st)
 	moved := strings.Replace(`{"id":1,"created":"2025-01-01T00:00:00Z","email":"qa@example.com","passwordLastChanged":"2025-01-01T00:00:00Z",`+
 		`"firstName":"Quinn","lastName":"Assurance","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,`+
@@ -212,12 +213,12 @@ func TestSeedDateReadWhenTheReproducerBegins(t *testing.T) {
 	if d == nil || d.key != "date passwordLastChanged" {
 		t.Fatalf("divergence %v, want the date moved", d)
 	}
-	want := []string{pAccountUsingAPIKey("A"), pReadExtension("/users/{{A.userId}}"), pStatus(200), pRemember("passwordLastChanged", "began_passwordLastChanged")}
-	if strings.Join(d.opening, "\n") != strings.Join(want, "\n") {
-		t.Errorf("the reproducer opens with\n%s\nwant\n%s", strings.Join(d.opening, "\n"), strings.Join(want, "\n"))
+	want := stateRead{path: Text{Before: "/users/", Var: AccountVar("A", "userId")}, as: "A", remember: []remembered{{"passwordLastChanged", "began_passwordLastChanged"}}}
+	if d.opening == nil || !reflect.DeepEqual(*d.opening, want) {
+		t.Errorf("the reproducer opens with %+v, want %+v", d.opening, want)
 	}
-	if len(d.then) != 1 || d.then[0] != pSameInstant("passwordLastChanged", "{{began_passwordLastChanged}}") {
-		t.Errorf("the reproducer asserts %q", d.then)
+	if len(d.expect) != 1 || !reflect.DeepEqual(d.expect[0], expectValue(expectSameInstant, "passwordLastChanged", Of(NamedVar("began_passwordLastChanged")))) {
+		t.Errorf("the reproducer asserts %+v", d.expect)
 	}
 	f := (&sequence{steps: s.steps, div: d, reason: "moved"}).feature()
 	if !strings.Contains(f, "@get-extensions") || strings.Index(f, pReadExtension("/users/{{A.userId}}")) > strings.Index(f, "When I send \"PUT\"") {

@@ -181,9 +181,9 @@ var bodyOps = []BodyOp{
 	{Name: "number-for-string", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types); WSTG-INPV (type confusion)",
 		On: isString, Make: set(json.Number("7"))},
 	{Name: "array-for-value", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5; WSTG-INPV-04 (parameter pollution as an array)",
-		On: func(f field) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return []any{plainValue(d.current)} })},
+		On: func(f field) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return []any{PlainValue(d.current)} })},
 	{Name: "object-for-value", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 4; WSTG-INPV (type confusion)",
-		On: func(f field) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return map[string]any{"value": plainValue(d.current)} })},
+		On: func(f field) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return map[string]any{"value": PlainValue(d.current)} })},
 	{Name: "string-for-value", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3; BLNS Numeric Strings",
 		On: kinds(kFlag, kID, kObject), Make: setf(func(d draw) any {
 			if d.f.kind == kFlag {
@@ -192,7 +192,7 @@ var bodyOps = []BodyOp{
 			if d.f.kind == kObject {
 				return "1"
 			}
-			return fmt.Sprint(plainValue(d.current))
+			return fmt.Sprint(PlainValue(d.current))
 		})},
 	{Name: "number-for-flag", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3; BLNS Numeric Strings",
 		On: kinds(kFlag), Make: set(json.Number("1"))},
@@ -242,11 +242,11 @@ var bodyOps = []BodyOp{
 		})},
 	{Name: "escaped-in-json", Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 7 (every character may be written as a \\u escape)",
 		On: kinds(kText, kValue, kEmail, kPassword, kTimezone, kTerms, kHash), Make: func(d draw) (Mutation, bool) {
-			s, ok := plainValue(d.current).(string)
+			s, ok := PlainValue(d.current).(string)
 			if !ok || s == "" {
 				s = fresh(d) // the field holds nothing to write otherwise: a new valid value
 			}
-			return Mutation{Value: escaped(s)}, true
+			return Mutation{Value: Escaped(s)}, true
 		}},
 	{Name: "values-unstated", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnstatedValidity, Source: "7.3 (no code for them); freedom unstated-validity",
 		On: kinds(kValue, kPhone), Make: setf(func(d draw) any { return repeat("9", 255) })},
@@ -348,7 +348,7 @@ var bodyOps = []BodyOp{
 			ids := d.ids[d.f.catalogue]
 			var others []int64
 			for _, id := range ids {
-				if fmt.Sprint(plainValue(d.current)) != strconv.FormatInt(id, 10) {
+				if fmt.Sprint(PlainValue(d.current)) != strconv.FormatInt(id, 10) {
 					others = append(others, id)
 				}
 			}
@@ -367,7 +367,7 @@ var bodyOps = []BodyOp{
 		On: kinds(kID), Make: set(json.Number("9223372036854775808"))},
 	{Name: "id-decimal-form", Kind: LegalVariety, Reading: mayReadAs, Freedom: &policy.NumberForms, Source: "RFC 8259 6 (1.0 and 1e0 are numbers)",
 		On: kinds(kID), Make: func(d draw) (Mutation, bool) {
-			n, ok := plainValue(d.current).(json.Number)
+			n, ok := PlainValue(d.current).(json.Number)
 			if !ok {
 				return Mutation{}, false
 			}
@@ -606,30 +606,30 @@ var typeValue = map[string]string{
 
 // wireOps are the operators on the whole body.
 var wireOps = []posOp{
-	{Name: wirePretty, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 2 (insignificant whitespace)"},
-	{Name: wireReordered, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 4 (an object is an unordered collection)"},
-	{Name: wireEscapes, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 7 (\\u escapes, surrogate pairs)"},
-	{Name: wireSolidus, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 7 (\\/ is /)"},
-	{Name: wireDuplicate, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.DuplicateKeys, Source: "RFC 8259 4 (names should be unique); WSTG-INPV-04 (parameter pollution)"},
-	{Name: wireUnnamed, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnnamedField, Source: "WSTG-INPV (mass assignment); freedom unnamed-field"},
-	{Name: wireNotJSON, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2; BLNS"},
-	{Name: wireArray, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5 (an array is JSON, not the object 4 asks for)"},
-	{Name: wireScalar, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2 (a scalar is a JSON text)"},
-	{Name: wireEmpty, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 9110 8.6 (an empty content)"},
-	{Name: wireDeep, Kind: NearMiss, Reading: openRefusal, Source: "RFC 8259 9 (limits on nesting); WSTG-INPV (resource exhaustion)"},
-	{Name: wireLarge, Kind: PlainlyWrong, Reading: mayRefuse, Freedom: &policy.SizeLimitFreedom, Source: "RFC 9110 15.5.14 (413); freedom size-limit"},
+	{Name: WirePretty, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 2 (insignificant whitespace)"},
+	{Name: WireReordered, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 4 (an object is an unordered collection)"},
+	{Name: WireEscapes, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 7 (\\u escapes, surrogate pairs)"},
+	{Name: WireSolidus, Decided: citeJSON, Kind: LegalVariety, Source: "RFC 8259 7 (\\/ is /)"},
+	{Name: WireDuplicate, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.DuplicateKeys, Source: "RFC 8259 4 (names should be unique); WSTG-INPV-04 (parameter pollution)"},
+	{Name: WireUnnamed, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnnamedField, Source: "WSTG-INPV (mass assignment); freedom unnamed-field"},
+	{Name: WireNotJSON, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2; BLNS"},
+	{Name: WireArray, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5 (an array is JSON, not the object 4 asks for)"},
+	{Name: WireScalar, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2 (a scalar is a JSON text)"},
+	{Name: WireEmpty, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 9110 8.6 (an empty content)"},
+	{Name: WireDeep, Kind: NearMiss, Reading: openRefusal, Source: "RFC 8259 9 (limits on nesting); WSTG-INPV (resource exhaustion)"},
+	{Name: WireLarge, Kind: PlainlyWrong, Reading: mayRefuse, Freedom: &policy.SizeLimitFreedom, Source: "RFC 9110 15.5.14 (413); freedom size-limit"},
 }
 
 // wireFits reports whether a wire operator applies to an operation's body.
 func wireFits(op Op, w string, loginForm bool) bool {
 	if op == OpLogin {
 		switch w {
-		case wirePretty, wireReordered, wireEscapes, wireNotJSON, wireArray, wireEmpty:
+		case WirePretty, WireReordered, WireEscapes, WireNotJSON, WireArray, WireEmpty:
 			return !loginForm
 		}
 		return false
 	}
-	return w != wireSolidus || op == OpPutUser
+	return w != WireSolidus || op == OpPutUser
 }
 
 func findPosOp(ops []posOp, name string) (posOp, bool) {

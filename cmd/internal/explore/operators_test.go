@@ -51,7 +51,7 @@ func TestEveryCellIsDrawn(t *testing.T) {
 			}
 		}
 		if !ok {
-			t.Errorf("cell %s: the step drawn for it does not carry it: %s", c, st.describe())
+			t.Errorf("cell %s: the step drawn for it does not carry it: %s", c, st.Describe())
 		}
 	}
 	for _, o := range bodyOps {

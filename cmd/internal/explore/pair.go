@@ -60,11 +60,11 @@ func (l *lists) swap(m func(*lists) map[string]map[string]bool, owner string, no
 }
 
 // tokVar is the reproducer's variable of an account's session token now.
-func tokVar(s *seqState, a string) string {
+func tokVar(s *seqState, a string) Var {
 	if at := s.tokStep[a]; at >= 0 {
-		return rememberName(at, "token")
+		return AnswerVar(at, "token")
 	}
-	return "token" + a + "0"
+	return SessionVar(a)
 }
 
 // materialize is the request of a step, as sent; it fills in the step's
@@ -72,18 +72,18 @@ func tokVar(s *seqState, a string) string {
 func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 	wd := p.wd
 	a := st.Actor
-	st.tokVar, st.otherTokVar = tokVar(s, a), tokVar(s, wd.other(a))
+	st.Token, st.OtherToken = tokVar(s, a), tokVar(s, wd.other(a))
 	switch st.Op {
 	case OpPutUser, OpPutClient:
-		st.sent, st.gpath = p.idPath(s, st)
+		st.Sent, st.GherkinPath = p.idPath(s, st)
 	case OpPostClient:
-		st.sent, st.gpath = "/clients", "/clients"
+		st.Sent, st.GherkinPath = "/clients", Lit("/clients")
 	case OpPostApp:
-		st.sent, st.gpath = "/apps", "/apps"
+		st.Sent, st.GherkinPath = "/apps", Lit("/apps")
 	case OpLogin:
-		st.sent, st.gpath = "/sessions", "/sessions"
+		st.Sent, st.GherkinPath = "/sessions", Lit("/sessions")
 	case OpPlatforms:
-		st.sent, st.gpath = wd.p.MustValue("platforms_path"), "{{platformsPath}}"
+		st.Sent, st.GherkinPath = wd.p.MustValue("platforms_path"), Of(NamedVar("platformsPath"))
 	}
 	h, q := wd.credentialOf(st, secrets{wd.acct[a].apiKey, s.tok[a]}, secrets{wd.acct[wd.other(a)].apiKey, s.tok[wd.other(a)]})
 	var body string
@@ -93,10 +93,10 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 		lh, body = p.w.loginBody(map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)})
 		h.Set("Content-Type", lh.Get("Content-Type"))
 	case st.Op == OpLogin:
-		body = Step{Base: map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)}, Wire: st.Wire}.encode()
+		body = Step{Base: map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)}, Wire: st.Wire}.Encode()
 		h.Set("Content-Type", "application/json")
-	case st.Op.hasBody():
-		body = st.encode()
+	case st.Op.HasBody():
+		body = st.Encode()
 		h.Set("Content-Type", "application/json")
 		if st.ContentType != "" {
 			h.Set("Content-Type", st.ContentType)
@@ -105,16 +105,16 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 	if st.Accept != "" {
 		h.Set("Accept", st.Accept)
 	}
-	target := versioned(wd.p.BaseURL, st.Version) + "/" + strings.TrimLeft(st.sent, "/")
+	target := versioned(wd.p.BaseURL, st.Version) + "/" + strings.TrimLeft(st.Sent, "/")
 	if len(q) > 0 {
 		target += "?" + q.Encode()
 	}
-	return request{method: st.Op.method(), url: target, header: h, body: body, chunked: st.Chunked}, body
+	return request{method: st.Op.Method(), url: target, header: h, body: body, chunked: st.Chunked}, body
 }
 
 // idPath is the path of a PUT on its drawn id, as sent and as the
 // reproducer writes it.
-func (p *pair) idPath(s *seqState, st *Step) (sent, gherkin string) {
+func (p *pair) idPath(s *seqState, st *Step) (sent string, gherkin Text) {
 	res, kind, word := "users", "user", "userId"
 	if st.Op == OpPutClient {
 		res, kind, word = "clients", "client", "clientId"
@@ -125,15 +125,15 @@ func (p *pair) idPath(s *seqState, st *Step) (sent, gherkin string) {
 		who = p.wd.other(st.Actor)
 	case "created":
 		if last, ok := s.createdFor(*st); ok {
-			return "/clients/" + s.ids["client"][last.ref], "/clients/{{" + rememberName(last.at, "id") + "}}"
+			return "/clients/" + s.ids["client"][last.ref], Text{Before: "/clients/", Var: AnswerVar(last.at, "id")}
 		}
 	case "leading-zero":
-		return "/" + res + "/0" + s.ids[kind][refID(who)], "/" + res + "/0{{" + who + "." + word + "}}"
+		return "/" + res + "/0" + s.ids[kind][refID(who)], Text{Before: "/" + res + "/0", Var: AccountVar(who, word)}
 	case "own", "":
 	default:
-		return "/" + res + "/" + url.PathEscape(st.PathID), "/" + res + "/" + url.PathEscape(st.PathID)
+		return "/" + res + "/" + url.PathEscape(st.PathID), Lit("/" + res + "/" + url.PathEscape(st.PathID))
 	}
-	return "/" + res + "/" + s.ids[kind][refID(who)], "/" + res + "/{{" + who + "." + word + "}}"
+	return "/" + res + "/" + s.ids[kind][refID(who)], Text{Before: "/" + res + "/", Var: AccountVar(who, word)}
 }
 
 // take is step i of a sequence: the reference's verdict, the target's
@@ -172,15 +172,17 @@ func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdic
 	if d == nil && p.wd.hasRead {
 		d = p.readBack(ctx, j, *st)
 	}
-	p.run.cover(st.cells, v, d != nil)
+	p.run.cover(st.Cells, v, d != nil)
 	return v, got, d
 }
 
-// read is one read of the state after a step.
+// read is one read of the state after a step: the path as sent and as
+// the reproducer writes it.
 type read struct {
-	path, gherkin string
-	as            string // the account whose api key reads it
-	check         func(c *checker, body gjson.Result)
+	path    string
+	gherkin Text
+	as      string // the account whose api key reads it
+	check   func(c *checker, body gjson.Result)
 }
 
 // readBack reads, where the target has the read extensions, what a step
@@ -201,16 +203,16 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 			break
 		}
 		u := s.user(who)
-		reads = append(reads, read{"/users/" + userTid, "/users/{{" + who + ".userId}}", who, func(c *checker, b gjson.Result) { c.b = b; c.user(u) }})
-		if _, hasClient := st.body()["client"]; hasClient && wd.clientsList != "" {
+		reads = append(reads, read{"/users/" + userTid, Text{Before: "/users/", Var: AccountVar(who, "userId")}, who, func(c *checker, b gjson.Result) { c.b = b; c.user(u) }})
+		if _, hasClient := st.Body()["client"]; hasClient && wd.clientsList != "" {
 			reads = append(reads, p.clientsRead(s, who))
 		}
 	case OpPutClient:
 		id := refID(who)
-		gc := "/clients/{{" + who + ".clientId}}"
+		gc := Text{Before: "/clients/", Var: AccountVar(who, "clientId")}
 		if st.Path == "created" {
 			if last, ok := s.createdFor(st); ok {
-				id, gc = last.ref, "/clients/{{"+rememberName(last.at, "id")+"}}"
+				id, gc.Var = last.ref, AnswerVar(last.at, "id")
 			}
 		} else if st.Path != "own" && st.Path != "other" && st.Path != "leading-zero" {
 			break
@@ -224,7 +226,7 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 		if wd.clientsList != "" {
 			reads = append(reads, p.clientsRead(s, st.Actor))
 		}
-		if _, withApp := st.body()["app"]; withApp {
+		if _, withApp := st.Body()["app"]; withApp {
 			reads = append(reads, p.appsReads(s, st.Actor)...)
 		}
 	case OpPostApp:
@@ -258,8 +260,8 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 		r.check(&c, gjson.ParseBytes(a.body))
 		if c.d != nil {
 			c.d.reason = "afterwards GET " + r.path + ": " + c.d.reason
-			c.d.key = "read " + strings.Split(r.gherkin, "{{")[0] + ": " + c.d.key
-			c.d.read, c.d.readAs = r.gherkin, r.as
+			c.d.key = "read " + r.gherkin.Before + ": " + c.d.key // the path up to its variable
+			c.d.read = &stateRead{path: r.gherkin, as: r.as}
 			return c.d
 		}
 	}
@@ -270,10 +272,10 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 // client the user holds listed, none that no request made.
 func (p *pair) clientsRead(s *seqState, who string) read {
 	userTid := s.ids["user"][refID(who)]
-	path, gherkin := "/users/"+userTid+"/clients", "/users/{{"+who+".userId}}/clients"
+	path, gherkin := "/users/"+userTid+"/clients", Text{Before: "/users/", Var: AccountVar(who, "userId"), After: "/clients"}
 	if p.wd.clientsList == "/clients" {
 		// The target lists the caller's clients at /clients instead.
-		path, gherkin = "/clients", "/clients"
+		path, gherkin = "/clients", Lit("/clients")
 	}
 	return read{path, gherkin, who, func(c *checker, b gjson.Result) {
 		list := b.Get("clients")
@@ -298,7 +300,7 @@ func (p *pair) clientsRead(s *seqState, who string) read {
 			made[tid] = true
 			if !listed[tid] {
 				c.fail(policy.CheckState, "clients missing", fmt.Sprintf("client %s of the user is not among its clients", tid),
-					pJSONPresent(fmt.Sprintf("clients.#(id==%s)", c.idRef("client", tid))))
+					expect{kind: expectPresent, path: c.listed("clients", "client", tid)})
 				return
 			}
 		}
@@ -321,12 +323,12 @@ func (p *pair) clientsRead(s *seqState, who string) read {
 		switch {
 		case len(fresh) > len(unbound):
 			c.fail(policy.CheckState, "clients grew", fmt.Sprintf("clients lists the client %s, which no request of the sequence made (%d listed before)", fresh[len(unbound)], len(before)),
-				pJSONIs("clients.#", "{{listedBefore}}"))
-			c.d.remember(pRemember("clients.#", "listedBefore"))
+				expectValue(expectIs, "clients.#", Of(NamedVar("listedBefore"))))
+			c.d.remember(remembered{"clients.#", "listedBefore"})
 		case len(fresh) < len(unbound):
 			c.fail(policy.CheckState, "clients not grown", fmt.Sprintf("clients lists %d new clients, the reference made %d (4.1: a client is created too)", len(fresh), len(unbound)),
-				pJSONDiffers("clients.#", "{{listedBefore}}"))
-			c.d.remember(pRemember("clients.#", "listedBefore"))
+				expectValue(expectDiffers, "clients.#", Of(NamedVar("listedBefore"))))
+			c.d.remember(remembered{"clients.#", "listedBefore"})
 		case len(fresh) == 1:
 			s.bind("client", unbound[0], fresh[0], c.i)
 		default:
@@ -359,12 +361,12 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 		if !bound {
 			continue
 		}
-		gclient := "{{" + who + ".clientId}}"
+		gclient := AccountVar(who, "clientId")
 		if at, ok := s.idStep["client:"+ctid]; ok && at >= 0 {
-			gclient = "{{" + rememberName(at, "id") + "}}"
+			gclient = AnswerVar(at, "id")
 		}
 		cref := cl.ID
-		out = append(out, read{"/clients/" + ctid + "/apps", "/clients/" + gclient + "/apps", who, func(c *checker, b gjson.Result) {
+		out = append(out, read{"/clients/" + ctid + "/apps", Text{Before: "/clients/", Var: gclient, After: "/apps"}, who, func(c *checker, b gjson.Result) {
 			list := b.Get("apps")
 			if !list.IsArray() {
 				return
@@ -384,9 +386,9 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 					made[tid] = true
 				}
 				if mine != listed[tid] {
-					verb, line := "is not among its apps", pJSONPresent(fmt.Sprintf("apps.#(id==%s)", c.idRef("app", tid)))
+					verb, line := "is not among its apps", expect{kind: expectPresent, path: c.listed("apps", "app", tid)}
 					if !mine {
-						verb, line = "made under another client, is among its apps", pJSONAbsent(fmt.Sprintf("apps.#(id==%s)", c.idRef("app", tid)))
+						verb, line = "made under another client, is among its apps", expect{kind: expectAbsent, path: c.listed("apps", "app", tid)}
 					}
 					c.fail(policy.CheckState, "apps of a client", fmt.Sprintf("app %s %s", tid, verb), line)
 					return
@@ -399,8 +401,8 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 			for id := range listed {
 				if !before[id] && !made[id] {
 					c.fail(policy.CheckState, "apps grew", fmt.Sprintf("apps lists the app %s, which no request of the sequence made (%d listed before)", id, len(before)),
-						pJSONIs("apps.#", "{{listedBefore}}"))
-					c.d.remember(pRemember("apps.#", "listedBefore"))
+						expectValue(expectIs, "apps.#", Of(NamedVar("listedBefore"))))
+					c.d.remember(remembered{"apps.#", "listedBefore"})
 					return
 				}
 			}
@@ -411,11 +413,19 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 
 // idRef is an id as the reproducer names it: the variable of the step
 // whose answer showed it, or the id.
-func (c *checker) idRef(kind, tid string) string {
+func (c *checker) idRef(kind, tid string) Text {
 	if at, ok := c.s.idStep[kind+":"+tid]; ok && at >= 0 {
-		return "{{" + rememberName(at, "id") + "}}"
+		return Of(AnswerVar(at, "id"))
 	}
-	return tid
+	return Lit(tid)
+}
+
+// listed is the path of an entity of kind in a list of the answer (clients,
+// apps): its member whose id is tid.
+func (c *checker) listed(list, kind, tid string) Text {
+	id := c.idRef(kind, tid)
+	id.Before, id.After = list+".#(id=="+id.Before, id.After+")"
+	return id
 }
 
 // redate forgets the date of the account's password, set again (by a
@@ -489,14 +499,14 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []
 				inner.Add(1)
 				go func() {
 					defer inner.Done()
-					_, _, _ = p.w.put(ctx, "/users/"+a.userID, h, Step{Base: ub}.encode())
+					_, _, _ = p.w.put(ctx, "/users/"+a.userID, h, Step{Base: ub}.Encode())
 				}()
 			}
 			if all || fmt.Sprint(clientBody(c0)) != fmt.Sprint(clientBody(c1)) {
 				inner.Add(1)
 				go func() {
 					defer inner.Done()
-					_, _, _ = p.w.put(ctx, "/clients/"+a.clientID, h, Step{Base: clientBody(c0)}.encode())
+					_, _, _ = p.w.put(ctx, "/clients/"+a.clientID, h, Step{Base: clientBody(c0)}.Encode())
 				}()
 			}
 			inner.Wait()
@@ -561,7 +571,7 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []
 		a := wd.acct[name]
 		ub := userBody(start.user(name))
 		ub["password"] = a.password
-		_, _, _ = p.w.put(ctx, "/users/"+a.userID, http.Header{"Authorization": {"api-key " + a.apiKey}}, Step{Base: ub}.encode())
+		_, _, _ = p.w.put(ctx, "/users/"+a.userID, http.Header{"Authorization": {"api-key " + a.apiKey}}, Step{Base: ub}.Encode())
 		redate(a)
 		login(name)
 	}

@@ -2,7 +2,6 @@ package explore
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -110,32 +109,15 @@ func pIncludesCode(code, f string) string {
 	return fmt.Sprintf("Then the errors include the code %s for the field %s", arg(code), arg(f))
 }
 
-// statusLine is the phrase for the statuses a verdict allows.
-func (v verdict) statusLine() string {
-	has200, has401 := slices.Contains(v.statuses, 200), slices.Contains(v.statuses, 401)
-	switch {
-	case v.any4xx && has200 && !has401:
-		return pStatus200Or4xxNot401()
-	case v.any4xx && !has200 && !has401:
-		return pStatus4xxNot401()
-	case v.any4xx && !has200:
-		return pStatusClass()
-	case v.any4xx:
-		return pStatus200Or4xxNot401() // 401 too: no phrase says it; the reproducer shows the rest
-	case len(v.statuses) == 1:
-		return pStatus(v.statuses[0])
-	case len(v.statuses) == 2:
-		return pStatusEither(v.statuses[0], v.statuses[1])
-	}
-	return pOneOf(v.statuses)
-}
-
-// pOneOf is "the response is one of" with a row per status; the lines
-// after the first are the table's, each starting with |.
-func pOneOf(statuses []int) string {
+// pOneOf is "the response is one of" with a row per status: the first
+// line is the step's, the others the rows of its table.
+func pOneOf(statuses []int) []string {
 	lines := []string{"Then the response is one of:", "| status | shape |"}
 	for _, s := range statuses {
 		lines = append(lines, fmt.Sprintf("| %d | |", s))
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
+
+// and is a phrase said with And, after another about the same answer.
+func and(phrase string) string { return "And" + strings.TrimPrefix(phrase, "Then") }

@@ -63,7 +63,7 @@ var phrases = []phrase{
 	{pNamesOnly([]string{"email", "firstName"})},
 	{pNamesOnly([]string{"email", "firstName", "lastName"})},
 	{pIncludesCode(pricing.CodeInvalidEmail.String(), "email")},
-	{pOneOf([]int{200, 400, 401})},
+	{strings.Join(pOneOf([]int{200, 400, 401}), "\n")},
 }
 
 // registeredSteps are the expressions of the suite's registered steps, as

@@ -43,7 +43,7 @@ var recordedOps = []BodyOp{
 // read against what the reference holds now: a value a PUT sends unchanged
 // is no operator's.
 func (wd *world) classify(s *seqState, st Step) []Mutation {
-	if st.Op == OpLogin || st.Op == OpPlatforms || rawWire(st.Wire) || st.Base == nil {
+	if st.Op == OpLogin || st.Op == OpPlatforms || RawWire(st.Wire) || st.Base == nil {
 		return nil
 	}
 	var top []field
@@ -284,6 +284,6 @@ func (c *classifier) unchanged(f field, v string) bool {
 	if c.now == nil {
 		return false
 	}
-	cur, ok := getPath(c.now, f.path)
+	cur, ok := GetPath(c.now, f.path)
 	return ok && cur == v
 }

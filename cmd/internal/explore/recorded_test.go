@@ -82,7 +82,7 @@ func TestRecordedBodies(t *testing.T) {
 			s := testSequence(t, wd)
 			st := c.st
 			st.Muts = wd.classify(s, st)
-			v := wd.verdictOf(s, st, st.encode())
+			v := wd.verdictOf(s, st, st.Encode())
 			s.steps = append(s.steps, st)
 			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, pair: "1"}.judge(st, v, c.got)
 			key := ""
@@ -100,8 +100,8 @@ func TestRecordedBodies(t *testing.T) {
 				}
 				t.Errorf("divergence %q (%s), want %q; operators: %s", key, reason, c.key, strings.Join(ops, ", "))
 			}
-			if st.encode() != c.st.encode() {
-				t.Errorf("the operators changed the body sent:\n%s\nwant:\n%s", st.encode(), c.st.encode())
+			if st.Encode() != c.st.Encode() {
+				t.Errorf("the operators changed the body sent:\n%s\nwant:\n%s", st.Encode(), c.st.Encode())
 			}
 		})
 	}

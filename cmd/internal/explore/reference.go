@@ -240,9 +240,9 @@ func (s *seqState) patch(res string, id int64, path string, v any, held any) boo
 			}
 		}
 	}
-	setPath(body, path, v, false)
+	SetPath(body, path, v, false)
 	req := api.Request{Method: http.MethodPut, Path: "/v1" + res + strconv.FormatInt(id, 10),
-		Header: http.Header{"Authorization": {"api-key " + key}, "Content-Type": {"application/json"}}, Body: []byte(Step{Base: body}.encode())}
+		Header: http.Header{"Authorization": {"api-key " + key}, "Content-Type": {"application/json"}}, Body: []byte(Step{Base: body}.Encode())}
 	plan := refAPI.ExplainWaiving(s.ref, req, func(string, pricing.Condition) bool { return true })
 	if !plan.Accepted() || plan.Commit().Status != http.StatusOK {
 		return false
@@ -356,7 +356,7 @@ func (wd *world) refRequest(s *seqState, st Step, sent string) api.Request {
 		body = []byte(sent)
 	case st.Op == OpLogin:
 		header.Set("Content-Type", "application/json")
-	case st.Op.hasBody():
+	case st.Op.HasBody():
 		header.Set("Content-Type", "application/json")
 		if st.ContentType != "" {
 			header.Set("Content-Type", st.ContentType)
@@ -371,7 +371,7 @@ func (wd *world) refRequest(s *seqState, st Step, sent string) api.Request {
 	if st.Version != "" && !wd.serves(st.Version) {
 		version = "v0" // a version the reference serves none of either
 	}
-	return api.Request{Method: st.Op.method(), Path: "/" + version + wd.refPath(s, st), Query: q, Header: header, Body: body}
+	return api.Request{Method: st.Op.Method(), Path: "/" + version + wd.refPath(s, st), Query: q, Header: header, Body: body}
 }
 
 // refPath is the path of a step's endpoint below the version, with the
@@ -470,7 +470,7 @@ func (s *seqState) sessionMayHaveEnded(actor string) bool {
 func (wd *world) verdictOf(s *seqState, st Step, sent string) verdict {
 	big := len(sent) > policy.SizeLimit
 	v := wd.verdictOfSized(s, st, sent)
-	if st.Wire == wireDeep {
+	if st.Wire == WireDeep {
 		// A body nested past the server's limit may be refused for it, at
 		// any point of the order of the checks.
 		for _, status := range policy.NestingLimit.Statuses {
@@ -651,7 +651,7 @@ func unreadBody(plan api.Plan) bool {
 // bodyVerdict judges the body of a request, as the reference's plan read
 // it.
 func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Plan) verdict {
-	if rawWire(st.Wire) {
+	if RawWire(st.Wire) {
 		v := verdict{any4xx: true, anyNames: true, noField: true, rule: "7.2: a body that is no JSON object is a client's mistake"}
 		v.grant(policy.UnstatedRefusal)
 		return v
@@ -735,7 +735,7 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 	// is correct too.
 	for _, alt := range mays.alts {
 		// The target's own values stay its own in a lenient reading too.
-		req := wd.refRequest(s, st, Step{Base: plainValue(alt.body).(map[string]any)}.encode())
+		req := wd.refRequest(s, st, Step{Base: PlainValue(alt.body).(map[string]any)}.Encode())
 		if ap := refAPI.ExplainWaiving(s.ref, req, waiving(own)); ap.Accepted() {
 			v.statuses = append(v.statuses, 200)
 			v.any4xx = true
@@ -748,32 +748,32 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 		// The target may take the values the spec does not judge: the
 		// reference adopts that reading, waiving their conditions, and
 		// keeping (or the target defaulting) a field left out.
-		taken := st.body()
-		if lenient, ok := st.altBody(); ok {
+		taken := st.Body()
+		if lenient, ok := st.AltBody(); ok {
 			taken = lenient // 1.0 read as 1 beside a value taken as sent
 		}
 		paths := slices.Clone(own)
 		for _, m := range mays.silent {
 			paths = append(paths, m.Field)
-			if kept, ok := getPath(st.Base, m.Field); ok && (m.Remove || m.Value == nil) {
-				setPath(taken, m.Field, kept, false)
+			if kept, ok := GetPath(st.Base, m.Field); ok && (m.Remove || m.Value == nil) {
+				SetPath(taken, m.Field, kept, false)
 			}
 		}
 		// And each lenient reading with the values taken (a null app
 		// read as none beside an empty address line).
 		bodies := []map[string]any{taken}
 		for _, a := range mays.alts {
-			b := deepCopy(a.body).(map[string]any)
+			b := DeepCopy(a.body).(map[string]any)
 			for _, m := range mays.silent {
-				if kept, ok := getPath(st.Base, m.Field); ok && (m.Remove || m.Value == nil) {
-					setPath(b, m.Field, kept, false)
+				if kept, ok := GetPath(st.Base, m.Field); ok && (m.Remove || m.Value == nil) {
+					SetPath(b, m.Field, kept, false)
 				}
 			}
 			bodies = append(bodies, b)
 		}
 		for _, b := range bodies {
-			alt := Step{Base: plainValue(b).(map[string]any), Wire: st.Wire}
-			if ap := refAPI.ExplainWaiving(s.ref, wd.refRequest(s, st, alt.encode()), waiving(paths)); ap.Accepted() && !slices.Contains(v.statuses, 200) {
+			alt := Step{Base: PlainValue(b).(map[string]any), Wire: st.Wire}
+			if ap := refAPI.ExplainWaiving(s.ref, wd.refRequest(s, st, alt.Encode()), waiving(paths)); ap.Accepted() && !slices.Contains(v.statuses, 200) {
 				v.statuses = append(v.statuses, 200)
 				v.accept = wd.acceptOf(s, st, ap)
 				v.grant(policy.Silent)
@@ -806,7 +806,7 @@ func ownValues(st Step, errs []pricing.FieldError) []string {
 	for _, e := range errs {
 		switch pricing.Condition(e.Rule) {
 		case pricing.CondEmpty, pricing.CondBlank, pricing.CondLength, pricing.CondForm:
-			if !st.mutated(e.FieldName) {
+			if !st.Mutated(e.FieldName) {
 				out = append(out, e.FieldName)
 			}
 		}
@@ -986,7 +986,7 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		}
 		rs.byPath = append(rs.byPath, r)
 	}
-	lenient, hasLenient := st.altBody()
+	lenient, hasLenient := st.AltBody()
 	if hasLenient {
 		f := policy.NumberForms
 		for _, r := range rs.byPath {
@@ -1016,8 +1016,8 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 			if b == nil {
 				continue
 			}
-			none := deepCopy(b).(map[string]any)
-			setPath(none, n.at, nil, true)
+			none := DeepCopy(b).(map[string]any)
+			SetPath(none, n.at, nil, true)
 			rs.alts = append(rs.alts, altReading{n.f, none})
 		}
 	}
@@ -1025,8 +1025,8 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		// A platform beside a hash: a server may refuse it, or ignore it
 		// whatever it is (4.2: it is used when no hash is given).
 		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: policy.PlatformBesideHash})
-		ignored := deepCopy(body).(map[string]any)
-		setPath(ignored, strings.TrimSuffix(at, ".id"), nil, true)
+		ignored := DeepCopy(body).(map[string]any)
+		SetPath(ignored, strings.TrimSuffix(at, ".id"), nil, true)
 		rs.alts = append(rs.alts, altReading{policy.PlatformBesideHash, ignored})
 	}
 	if app, where := appOf(st.Op, body); app != nil && neitherHashNorName(app) {
@@ -1056,10 +1056,10 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		rs.together = append(rs.together, group)
 	}
 	switch st.Wire {
-	case wireDuplicate, wireUnnamed, wireLarge:
+	case WireDuplicate, WireUnnamed, WireLarge:
 		o, _ := findPosOp(wireOps, st.Wire)
 		rs.refuse = append(rs.refuse, fieldReading{field: "", reading: mayRefuse, f: *o.Freedom})
-		for _, extra := range []string{"contractExtra", "contractPadding", firstKey(body)} {
+		for _, extra := range []string{"contractExtra", "contractPadding", FirstKey(body)} {
 			rs.refuse = append(rs.refuse, fieldReading{field: extra, reading: mayRefuse, f: *o.Freedom})
 		}
 	}
@@ -1251,7 +1251,7 @@ func (wd *world) acceptOf(s *seqState, st Step, plan api.Plan) func() (*want, er
 func (wd *world) loginVerdict(s *seqState, st Step, plan api.Plan) verdict {
 	refused := verdict{statuses: policy.LoginRefused.Statuses, anyNames: true, noField: true, rule: "5: only an account's credentials open a session"}
 	refused.grant(policy.LoginRefused)
-	if rawWire(st.Wire) || unreadBody(plan) {
+	if RawWire(st.Wire) || unreadBody(plan) {
 		refused.any4xx = true
 		return refused
 	}

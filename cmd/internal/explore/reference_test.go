@@ -91,11 +91,11 @@ func TestVerdicts(t *testing.T) {
 			st.Cred.Op = "secret-character-added"
 			return st
 		}, statuses: []int{401}},
-		{name: "a body with a duplicate member: that value, or refused", step: func(s *seqState) Step { st := userStep(s); st.Wire = wireDuplicate; return st },
+		{name: "a body with a duplicate member: that value, or refused", step: func(s *seqState) Step { st := userStep(s); st.Wire = WireDuplicate; return st },
 			statuses: []int{200}, any4xx: true, freedoms: []string{"duplicate-keys"}, ok200: true},
-		{name: "a body of 1 MiB: accepted, refused, or 413", step: func(s *seqState) Step { st := userStep(s); st.Wire = wireLarge; return st },
+		{name: "a body of 1 MiB: accepted, refused, or 413", step: func(s *seqState) Step { st := userStep(s); st.Wire = WireLarge; return st },
 			statuses: []int{200, 413}, any4xx: true, freedoms: []string{"size-limit"}, ok200: true},
-		{name: "a body that is no JSON: any 4xx", step: func(s *seqState) Step { st := userStep(s); st.Wire = wireNotJSON; return st },
+		{name: "a body that is no JSON: any 4xx", step: func(s *seqState) Step { st := userStep(s); st.Wire = WireNotJSON; return st },
 			any4xx: true, freedoms: []string{"unstated-refusal"}},
 		{name: "a body labelled text/plain: read, or refused", step: func(s *seqState) Step { st := userStep(s); st.ContentType = "text/plain"; return st },
 			statuses: []int{200}, any4xx: true, freedoms: []string{"content-type"}, ok200: true},
@@ -161,7 +161,7 @@ func TestVerdicts(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := testSequence(t, wd)
 			st := c.step(s)
-			sent := st.encode()
+			sent := st.Encode()
 			if st.Op == OpLogin {
 				sent = string(mustJSON(t, map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)}))
 			}

@@ -193,7 +193,7 @@ func (r *Replayer) Verify(ctx context.Context, x *Replay, o Judged) Verified {
 	}
 	sig := signature(x.s.steps, o.div)
 	if !r.run.claim(sig) {
-		return Verified{Divergence: Divergence{Reason: x.s.steps[len(x.s.steps)-1].describe() + ": " + o.div.reason, Signature: sig}, Again: true}
+		return Verified{Divergence: Divergence{Reason: x.s.steps[len(x.s.steps)-1].Describe() + ": " + o.div.reason, Signature: sig}, Again: true}
 	}
 	dv, failed := r.pr.verify(ctx, x.s.steps, o.div, sig)
 	r.run.report(dv, failed)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -48,47 +47,37 @@ func (s *sequence) feature() string {
 			tags = append(tags, opTag)
 		}
 	}
-	if (s.div.read != "" || len(s.div.opening) > 0) && !slices.Contains(tags, "@get-extensions") {
+	if (s.div.read != nil || s.div.opening != nil) && !slices.Contains(tags, "@get-extensions") {
 		tags = append(tags, "@get-extensions")
 	}
-	body := slices.Clone(s.div.opening)
-	if t := s.div.taught; t != nil && !strings.Contains(t.gpath, "{{step") {
+	w := newScript()
+	if o := s.div.opening; o != nil {
+		w.read(*o, o.remember)
+	}
+	if t := s.div.taught; t != nil && !t.GherkinPath.Var.Answered() {
 		// From another sequence: its session is any of the account's.
 		taught := *t
 		other := "A"
 		if taught.Actor == "A" {
 			other = "B"
 		}
-		taught.tokVar, taught.otherTokVar = "token"+taught.Actor+"0", "token"+other+"0"
-		body = append(body, stepLines(taught)...)
-		body = append(body, pStatus(200), pRemember(s.div.taughtPath, "taught"))
+		taught.Token, taught.OtherToken = SessionVar(taught.Actor), SessionVar(other)
+		w.stepLines(taught)
+		w.say(pStatus(200), pRemember(s.div.taughtPath, "taught"))
 	}
 	last := len(s.steps) - 1
 	for i, st := range s.steps {
-		if i == last && len(s.div.before) > 0 {
-			body = append(body, pAccountUsingAPIKey(s.div.readAs), pReadExtension(s.div.read), pStatus(200))
-			body = append(body, s.div.before...)
+		if i == last && len(s.div.before) > 0 && s.div.read != nil {
+			w.read(*s.div.read, s.div.before)
 		}
-		body = append(body, stepLines(st)...)
-		body = append(body, fmt.Sprintf("@@remember %d@@", i))
+		w.stepLines(st)
+		w.lines = append(w.lines, line{mark: true, step: i})
 		if i == last {
-			if s.div.read != "" {
-				body = append(body, pAccountUsingAPIKey(s.div.readAs), pReadExtension(s.div.read), pStatus(200))
+			if s.div.read != nil {
+				w.read(*s.div.read, nil)
 			}
-			for _, l := range s.div.then {
-				body = append(body, strings.Split(l, "\n")...)
-			}
-		}
-	}
-	// Remember, after the step that answered it, each value a later line
-	// names as {{stepN.field}}.
-	wanted := map[int][]string{}
-	for _, l := range body {
-		for _, m := range rememberRE.FindAllStringSubmatch(l, -1) {
-			var n int
-			fmt.Sscan(m[1], &n)
-			if !slices.Contains(wanted[n-1], m[2]) {
-				wanted[n-1] = append(wanted[n-1], m[2])
+			for _, e := range s.div.expect {
+				w.expect(e)
 			}
 		}
 	}
@@ -103,109 +92,112 @@ func (s *sequence) feature() string {
 	b.WriteString(strings.Join(tags, " ") + "\n")
 	fmt.Fprintf(&b, "Feature: a divergence found by %s\n\n", command)
 	fmt.Fprintf(&b, "  Scenario: %s\n", strings.ReplaceAll(s.reason, "\n", " "))
-	// The sessions each account had when the sequence began, opened in the
-	// explorer's order.
-	if text := strings.Join(body, "\n"); strings.Contains(text, "tokenA0}}") || strings.Contains(text, "tokenB0}}") {
+	if w.sessions {
+		// The sessions each account had when the sequence began, opened
+		// in the explorer's order.
 		for _, acct := range []string{"A", "B"} {
 			b.WriteString("    " + pLogInAsAccount(acct) + "\n")
-			b.WriteString("    " + pRemember("token", "token"+acct+"0") + "\n")
+			b.WriteString("    " + pRemember("token", SessionVar(acct).Name()) + "\n")
 		}
 	}
-	inDoc := false
-	for _, l := range body {
-		for value, placeholder := range s.subst {
-			if len(value) >= 6 {
-				l = strings.ReplaceAll(l, q(value), `"`+placeholder+`"`)
-			}
-		}
-		if l == `"""` {
-			inDoc = !inDoc
-			b.WriteString("      " + l + "\n")
-			continue
-		}
-		var n int
-		if _, err := fmt.Sscanf(l, "@@remember %d@@", &n); err == nil {
-			for _, f := range wanted[n] {
-				b.WriteString("    " + pRemember(strings.ReplaceAll(f, "_", "."), fmt.Sprintf("step%d.%s", n+1, f)) + "\n")
-			}
-			continue
-		}
-		if inDoc || strings.HasPrefix(l, "|") {
-			b.WriteString("      " + l + "\n")
-			continue
-		}
-		b.WriteString("    " + l + "\n")
-	}
+	w.write(&b, s.subst)
 	return b.String()
 }
 
 // oneLine is s with its line breaks as spaces, for a comment.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-var rememberRE = regexp.MustCompile(`\{\{step(\d+)\.(\w+)\}\}`)
-
 // credLine is the line that sends a credential of an account, its session
 // token the reproducer's variable tok.
-func credLine(c credPlace, account, tok string) string {
-	value := strings.NewReplacer("{key}", "{{"+account+".apiKey}}", "{token}", "{{"+tok+"}}",
-		"{KEY}", "{{upper:"+account+".apiKey}}", "{TOKEN}", "{{upper:"+tok+"}}").Replace(c.value)
+func (w *script) credLine(c credPlace, account string, tok Var) string {
+	key := AccountVar(account, "apiKey").Name()
+	r := []string{"{key}", "{{" + key + "}}", "{KEY}", "{{upper:" + key + "}}"}
+	if strings.Contains(c.value, "{token}") {
+		r = append(r, "{token}", w.name(tok))
+	}
+	if strings.Contains(c.value, "{TOKEN}") {
+		// A session in capitals is opened first; the value of an answer
+		// in capitals is not remembered for it (it never was).
+		if tok.Session() {
+			w.named(tok)
+		}
+		r = append(r, "{TOKEN}", "{{upper:"+tok.Name()+"}}")
+	}
+	value := strings.NewReplacer(r...).Replace(c.value)
 	if c.query {
 		return pQuery(c.name, value)
 	}
 	return pHeader(c.name, value)
 }
 
-// stepLines are the Given and When lines of one step, after a comment
+// stepLines adds the Given and When lines of one step, after a comment
 // naming the recorded request it replays, if it replays one.
-func stepLines(st Step) []string {
-	l := []string{pNotAuthenticated()}
+func (w *script) stepLines(st Step) {
+	w.lines = append(w.lines, w.requestLines(st)...)
+	if st.Op == OpLogin && st.Wire == "" {
+		w.say(pLogInWith(st.Login[0], st.Login[1]))
+		return
+	}
+	w.say(w.send(st))
+}
+
+// requestLines are the lines that prepare a step's request, all but the
+// one that sends it (a login as the suite's own phrase sends it as well).
+func (w *script) requestLines(st Step) []line {
+	say := func(texts ...string) []line {
+		out := make([]line, len(texts))
+		for i, t := range texts {
+			out[i] = line{text: t}
+		}
+		return out
+	}
+	l := say(pNotAuthenticated())
 	if st.Recorded != "" {
-		l = append([]string{"# " + oneLine(st.Recorded)}, l...)
+		l = append(say("# "+oneLine(st.Recorded)), l...)
 	}
 	a := st.Actor
 	if change, ok := nearMisses[st.Cred.Op]; ok && st.Op != OpLogin {
-		l = []string{pAccountNearMiss(a, st.Cred.Scheme, change)}
+		l = say(pAccountNearMiss(a, st.Cred.Scheme, change))
 	} else if c := credential(st.Cred); c.name != "" && st.Op != OpLogin {
-		l = append(l, credLine(c, a, st.tokVar))
+		l = append(l, say(w.credLine(c, a, st.Token))...)
 	}
-	other, otherTok := "B", st.otherTokVar
+	other, otherTok := "B", st.OtherToken
 	if a == "B" {
 		other = "A"
 	}
 	if b, whose := beside(st.Cred); b.name != "" && whose == credBesideOther {
-		l = append(l, credLine(b, other, otherTok))
+		l = append(l, say(w.credLine(b, other, otherTok))...)
 	} else if b.name != "" {
-		l = append(l, credLine(b, a, st.tokVar))
+		l = append(l, say(w.credLine(b, a, st.Token))...)
 	}
 	if st.Op == OpLogin && st.Cred.Op == credAtLogin.Name {
-		l = append(l, credLine(credential(Cred{Scheme: st.Cred.Scheme}), other, otherTok))
+		l = append(l, say(w.credLine(credential(Cred{Scheme: st.Cred.Scheme}), other, otherTok))...)
 	}
 	if st.ContentType != "" {
-		l = append(l, pContentType(st.ContentType))
+		l = append(l, say(pContentType(st.ContentType))...)
 	}
 	if st.Accept != "" {
-		l = append(l, pHeader("Accept", st.Accept))
+		l = append(l, say(pHeader("Accept", st.Accept))...)
 	}
 	if st.Chunked {
-		l = append(l, pChunked())
+		l = append(l, say(pChunked())...)
 	}
 	if st.Op == OpLogin {
 		if st.Wire == "" {
-			return append(l, pLogInWith(st.Login[0], st.Login[1]))
+			return l
 		}
-		text := Step{Base: map[string]any{"email": st.Login[0], "password": st.Login[1]}, Wire: st.Wire}.encode()
-		l = append(l, rawBody(text)...)
-		return append(l, send(st)...)
+		text := Step{Base: map[string]any{"email": st.Login[0], "password": st.Login[1]}, Wire: st.Wire}.Encode()
+		return append(l, rawBody(text)...)
 	}
 	switch {
-	case !st.Op.hasBody():
-	case rawWire(st.Wire) || st.Wire == wirePretty:
-		l = append(l, rawBody(st.encode())...)
-	case st.Wire == wireLarge:
+	case !st.Op.HasBody():
+	case RawWire(st.Wire) || st.Wire == WirePretty:
+		l = append(l, rawBody(st.Encode())...)
+	case st.Wire == WireLarge:
 		plain := st
 		plain.Wire = ""
-		l = append(l, jsonBody(plain.encode())...)
-		l = append(l, pFieldOfLength("contractPadding", largePad))
+		l = append(l, jsonBody(plain.Encode())...)
+		l = append(l, say(pFieldOfLength("contractPadding", LargePad))...)
 	default:
 		// A string longer than a Gherkin line holds is written by its
 		// length: the suite's value is another, of the same length.
@@ -219,35 +211,44 @@ func stepLines(st Step) []string {
 			}
 			long.Muts = append(long.Muts, m)
 		}
-		l = append(l, jsonBody(long.encode())...)
-		l = append(l, after...)
+		l = append(l, jsonBody(long.Encode())...)
+		l = append(l, say(after...)...)
 	}
-	return append(l, send(st)...)
+	return l
 }
 
 // longString is the longest string a reproducer writes in its body; a line
 // of Gherkin holds at most 64 KiB.
 const longString = 4096
 
-func send(st Step) []string {
+// send is the line that sends a step's request.
+func (w *script) send(st Step) string {
 	if st.Version != "" {
-		return []string{pSendUnder(st.Op.method(), st.gpath, st.Version)}
+		return pSendUnder(st.Op.Method(), w.text(st.GherkinPath), st.Version)
 	}
-	return []string{pSend(st.Op.method(), st.gpath)}
+	return pSend(st.Op.Method(), w.text(st.GherkinPath))
 }
 
-func rawBody(text string) []string {
-	l := []string{pRawBody(), `"""`}
+// rawBody is a body as it is sent, in a doc string.
+func rawBody(text string) []line {
+	l := []line{{text: pRawBody()}, {text: `"""`, inner: true}}
 	if text != "" {
-		l = append(l, strings.Split(text, "\n")...)
+		for _, t := range strings.Split(text, "\n") {
+			l = append(l, line{text: t, inner: true})
+		}
 	}
-	return append(l, `"""`)
+	return append(l, line{text: `"""`, inner: true})
 }
 
-func jsonBody(text string) []string {
+// jsonBody is a JSON body, indented, in a doc string.
+func jsonBody(text string) []line {
 	var out bytes.Buffer
 	if err := json.Indent(&out, []byte(text), "", "  "); err != nil {
 		return rawBody(text)
 	}
-	return append(append([]string{pBody(), `"""`}, strings.Split(out.String(), "\n")...), `"""`)
+	l := []line{{text: pBody()}, {text: `"""`, inner: true}}
+	for _, t := range strings.Split(out.String(), "\n") {
+		l = append(l, line{text: t, inner: true})
+	}
+	return append(l, line{text: `"""`, inner: true})
 }

@@ -33,13 +33,13 @@ func parseFeature(t *testing.T, text string) []string {
 func TestReproducer(t *testing.T) {
 	wd := testWorld(t)
 	made := Step{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "session-token", Op: "as-specified"}, Base: map[string]any{"name": "c"},
-		sent: "/clients", gpath: "/clients", tokVar: "tokenA0"}
+		Sent: "/clients", GherkinPath: Lit("/clients"), Token: SessionVar("A")}
 	put := Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "secret-upper-case"}, Path: "created",
 		Base: map[string]any{"name": "x", "terms": "I agree"}, Muts: []Mutation{{Field: "name", Op: "huge", Value: strings.Repeat("h", 100_000)}},
-		sent: "/clients/7", gpath: "/clients/{{step1.id}}", tokVar: "tokenA0"}
-	login := Step{Op: OpLogin, Actor: "A", Login: [2]string{"{{A.email}}", "{{A.password}}x"}, gpath: "/sessions"}
+		Sent: "/clients/7", GherkinPath: Text{Before: "/clients/", Var: AnswerVar(0, "id")}, Token: SessionVar("A")}
+	login := Step{Op: OpLogin, Actor: "A", Login: [2]string{"{{A.email}}", "{{A.password}}x"}, GherkinPath: Lit("/sessions")}
 	seq := &sequence{steps: []Step{made, login, put}, reason: "PUT /clients: answered 200",
-		div:   diverged(policy.CheckStatus, "status 200", "answered 200", pStatusEither(400, 413)),
+		div:   diverged(policy.CheckStatus, "status 200", "answered 200", expectStatuses([]int{400, 413}, false)),
 		subst: map[string]string{wd.acct["A"].email: "{{A.email}}", wd.acct["A"].password: "{{A.password}}"}}
 	text := seq.feature()
 	got := parseFeature(t, text)
@@ -69,9 +69,10 @@ func TestReproducer(t *testing.T) {
 // A list that grew is read before the last step, its length remembered,
 // and read again after it.
 func TestReproducerOfAList(t *testing.T) {
-	st := Step{Op: OpPostClient, Actor: "B", Cred: Cred{Scheme: "none"}, Base: map[string]any{"name": ""}, gpath: "/clients"}
-	d := diverged(policy.CheckState, "clients grew", "clients lists a client no request made", pJSONIs("clients.#", "{{listedBefore}}"))
-	d.read, d.readAs, d.before = "/users/{{B.userId}}/clients", "B", []string{pRemember("clients.#", "listedBefore")}
+	st := Step{Op: OpPostClient, Actor: "B", Cred: Cred{Scheme: "none"}, Base: map[string]any{"name": ""}, GherkinPath: Lit("/clients")}
+	d := diverged(policy.CheckState, "clients grew", "clients lists a client no request made", expectValue(expectIs, "clients.#", Of(NamedVar("listedBefore"))))
+	d.read = &stateRead{path: Text{Before: "/users/", Var: AccountVar("B", "userId"), After: "/clients"}, as: "B"}
+	d.before = []remembered{{"clients.#", "listedBefore"}}
 	got := parseFeature(t, (&sequence{steps: []Step{st}, div: d, reason: "r"}).feature())
 	want := []string{
 		`I am account "B" using the api-key header`, `I send "GET" to "/users/{{B.userId}}/clients" if the target has that read extension`,
@@ -89,12 +90,12 @@ func TestReproducerOfAList(t *testing.T) {
 // secret; the credential a login carries goes before the login.
 func TestReproducerOfTwoCredentials(t *testing.T) {
 	put := Step{Op: OpPutUser, Actor: "A", Cred: Cred{Scheme: "session-query", Op: credBesideOther}, Path: "own",
-		Base: map[string]any{"firstName": "x"}, sent: "/users/1", gpath: "/users/{{A.userId}}", tokVar: "tokenA0", otherTokVar: "tokenB0"}
-	own := Step{Op: OpPlatforms, Actor: "B", Cred: Cred{Scheme: "api-key", Op: credBesideOwn}, gpath: "{{platformsPath}}", tokVar: "tokenB0", otherTokVar: "tokenA0"}
+		Base: map[string]any{"firstName": "x"}, Sent: "/users/1", GherkinPath: Text{Before: "/users/", Var: AccountVar("A", "userId")}, Token: SessionVar("A"), OtherToken: SessionVar("B")}
+	own := Step{Op: OpPlatforms, Actor: "B", Cred: Cred{Scheme: "api-key", Op: credBesideOwn}, GherkinPath: Of(NamedVar("platformsPath")), Token: SessionVar("B"), OtherToken: SessionVar("A")}
 	login := Step{Op: OpLogin, Actor: "A", Cred: Cred{Scheme: "session-token", Op: credAtLogin.Name}, Login: [2]string{"{{A.email}}", "{{A.password}}"},
-		gpath: "/sessions", tokVar: "tokenA0", otherTokVar: "tokenB0"}
+		GherkinPath: Lit("/sessions"), Token: SessionVar("A"), OtherToken: SessionVar("B")}
 	seq := &sequence{steps: []Step{put, own, login}, reason: "r",
-		div: diverged(policy.CheckStatus, "status 200", "answered 200", pStatusEither(400, 401))}
+		div: diverged(policy.CheckStatus, "status 200", "answered 200", expectStatuses([]int{400, 401}, false))}
 	got := parseFeature(t, seq.feature())
 	want := []string{
 		`I log in as account "A"`, `I remember the JSON at "token" as "tokenA0"`,

@@ -135,7 +135,9 @@ type runState struct {
 	again       int
 }
 
-func (r *runState) cover(cells []Cell, v verdict, diverged bool) { r.cov.record(cells, v, diverged) }
+func (r *runState) cover(cells []Cell, v verdict, diverged bool) {
+	r.cov.record(cells, v.statusText(), diverged)
+}
 
 // claim reserves a signature for a pair to shrink and verify; false when
 // it was reported already, or tried three times.
@@ -448,7 +450,7 @@ func signature(steps []Step, d *divergence) string {
 // suite against the target: failed is true when it fails there.
 func (p *pair) verify(ctx context.Context, steps []Step, d *divergence, sig string) (dv Divergence, failed bool) {
 	last := steps[len(steps)-1]
-	seq := p.shrink(ctx, &sequence{steps: steps, div: d, reason: last.describe() + ": " + d.reason})
+	seq := p.shrink(ctx, &sequence{steps: steps, div: d, reason: last.Describe() + ": " + d.reason})
 	seq.replay = p.run.cfg.Replay
 	seq.subst = p.wd.placeholders()
 	feature := seq.feature()
@@ -478,10 +480,10 @@ func (p *pair) replay(ctx context.Context, steps []Step) *sequence {
 	}
 	var out *sequence
 	for i, st := range steps {
-		st.cells = nil // a replay covers nothing new
+		st.Cells = nil // a replay covers nothing new
 		if d := p.take(ctx, s, i, &st); d != nil {
 			if i == len(steps)-1 {
-				out = &sequence{steps: s.steps, div: d, reason: st.describe() + ": " + d.reason}
+				out = &sequence{steps: s.steps, div: d, reason: st.Describe() + ": " + d.reason}
 			}
 			break
 		}

@@ -33,7 +33,7 @@ const (
 // Ops are the operations, in the order of the reports.
 var Ops = []Op{OpPutUser, OpPutClient, OpPostClient, OpPostApp, OpLogin, OpPlatforms}
 
-func (op Op) method() string {
+func (op Op) Method() string {
 	switch op {
 	case OpPutUser, OpPutClient:
 		return "PUT"
@@ -43,10 +43,10 @@ func (op Op) method() string {
 	return "POST"
 }
 
-func (op Op) hasBody() bool { return op != OpPlatforms }
+func (op Op) HasBody() bool { return op != OpPlatforms }
 
-// authenticated: the operation needs credentials (5).
-func (op Op) authenticated() bool { return op != OpLogin && op != OpPlatforms }
+// Authenticated: the operation needs credentials (5).
+func (op Op) Authenticated() bool { return op != OpLogin && op != OpPlatforms }
 
 // Mutation is one operator applied to one field of a body.
 type Mutation struct {
@@ -102,44 +102,46 @@ type Step struct {
 	// which a later step's path names by it (Path "created", PathID the
 	// label), and the reason line and the reproducer name it.
 	Recorded string
-	// cells are the cells of the catalogue the step exercises, as drawn.
-	cells []Cell
-	// Filled in when sent: the path as sent and as the reproducer writes
-	// it, and the reproducer's variables of the session tokens of the
-	// actor and of the other account.
-	sent, gpath, tokVar, otherTokVar string
+	// Cells are the cells of the catalogue the step exercises, as drawn.
+	Cells []Cell
+	// Filled in when sent: the path as sent (below the base URL) and as
+	// the reproducer writes it, and the reproducer's variables of the
+	// session tokens of the actor and of the other account.
+	Sent              string
+	GherkinPath       Text
+	Token, OtherToken Var
 }
 
-// body is the step's body as a value: Base with the mutations.
-func (s Step) body() map[string]any {
+// Body is the step's body as a value: Base with the mutations.
+func (s Step) Body() map[string]any {
 	if s.Base == nil {
 		return nil
 	}
-	b := deepCopy(s.Base).(map[string]any)
+	b := DeepCopy(s.Base).(map[string]any)
 	for _, m := range s.Muts {
-		setPath(b, m.Field, m.Value, m.Remove)
+		SetPath(b, m.Field, m.Value, m.Remove)
 	}
 	return b
 }
 
-// altBody is the body as a lenient server reads it: each mutation with an
+// AltBody is the body as a lenient server reads it: each mutation with an
 // Alt takes it. ok is false when no mutation has one.
-func (s Step) altBody() (map[string]any, bool) {
-	b, alt := deepCopy(s.Base).(map[string]any), false
+func (s Step) AltBody() (map[string]any, bool) {
+	b, alt := DeepCopy(s.Base).(map[string]any), false
 	for _, m := range s.Muts {
 		if m.Alt != nil {
-			setPath(b, m.Field, m.Alt, false)
+			SetPath(b, m.Field, m.Alt, false)
 			alt = true
 			continue
 		}
-		setPath(b, m.Field, m.Value, m.Remove)
+		SetPath(b, m.Field, m.Value, m.Remove)
 	}
 	return b, alt
 }
 
-// mutated reports whether the step's operators touch field (or a field
+// Mutated reports whether the step's operators touch field (or a field
 // above or below it).
-func (s Step) mutated(path string) bool {
+func (s Step) Mutated(path string) bool {
 	for _, m := range s.Muts {
 		if m.Field == path || strings.HasPrefix(path, m.Field+".") || strings.HasPrefix(m.Field, path+".") {
 			return true
@@ -149,35 +151,35 @@ func (s Step) mutated(path string) bool {
 }
 
 // CopyBody is a deep copy of a JSON object as encoding/json decodes it.
-func CopyBody(b map[string]any) map[string]any { return deepCopy(b).(map[string]any) }
+func CopyBody(b map[string]any) map[string]any { return DeepCopy(b).(map[string]any) }
 
-func deepCopy(v any) any {
+func DeepCopy(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = deepCopy(e)
+			out[k] = DeepCopy(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = deepCopy(e)
+			out[i] = DeepCopy(e)
 		}
 		return out
 	}
 	return v
 }
 
-// setPath sets (or removes) the value at a dotted path, making the objects
+// SetPath sets (or removes) the value at a dotted path, making the objects
 // on the way; a path through a value that is no object is left alone.
-func setPath(b map[string]any, path string, v any, remove bool) {
+func SetPath(b map[string]any, path string, v any, remove bool) {
 	head, rest, nested := strings.Cut(path, ".")
 	if !nested {
 		if remove {
 			delete(b, head)
 		} else {
-			b[head] = deepCopy(v)
+			b[head] = DeepCopy(v)
 		}
 		return
 	}
@@ -189,11 +191,11 @@ func setPath(b map[string]any, path string, v any, remove bool) {
 		next = map[string]any{}
 		b[head] = next
 	}
-	setPath(next, rest, v, remove)
+	SetPath(next, rest, v, remove)
 }
 
-// getPath is the value at a dotted path.
-func getPath(b map[string]any, path string) (any, bool) {
+// GetPath is the value at a dotted path.
+func GetPath(b map[string]any, path string) (any, bool) {
 	head, rest, nested := strings.Cut(path, ".")
 	v, ok := b[head]
 	if !ok || !nested {
@@ -203,77 +205,77 @@ func getPath(b map[string]any, path string) (any, bool) {
 	if !isObj {
 		return nil, false
 	}
-	return getPath(next, rest)
+	return GetPath(next, rest)
 }
 
-// escaped is a string a body writes with every character as a \u escape
+// Escaped is a string a body writes with every character as a \u escape
 // (RFC 8259 7): the same value on the wire in another form.
-type escaped string
+type Escaped string
 
 // The wire operators of a whole body.
 const (
-	wirePretty    = "pretty"          // whitespace between every token (RFC 8259 2)
-	wireReordered = "reordered"       // the members in another order (RFC 8259 4)
-	wireEscapes   = "escaped-unicode" // non-ASCII characters and some letters as \u escapes (RFC 8259 7)
-	wireSolidus   = "escaped-solidus" // every / as \/ (RFC 8259 7)
-	wireDuplicate = "duplicate-key"   // a member written twice with the same value
-	wireUnnamed   = "unnamed-field"   // a member the spec does not name
-	wireNotJSON   = "not-json"
-	wireArray     = "array"
-	wireScalar    = "scalar"
-	wireEmpty     = "empty-body"
-	wireDeep      = "deep-nesting" // 5000 nested arrays, under 64 KiB
-	wireLarge     = "large-body"   // a member the spec does not name, of 1 MiB
+	WirePretty    = "pretty"          // whitespace between every token (RFC 8259 2)
+	WireReordered = "reordered"       // the members in another order (RFC 8259 4)
+	WireEscapes   = "escaped-unicode" // non-ASCII characters and some letters as \u escapes (RFC 8259 7)
+	WireSolidus   = "escaped-solidus" // every / as \/ (RFC 8259 7)
+	WireDuplicate = "duplicate-key"   // a member written twice with the same value
+	WireUnnamed   = "unnamed-field"   // a member the spec does not name
+	WireNotJSON   = "not-json"
+	WireArray     = "array"
+	WireScalar    = "scalar"
+	WireEmpty     = "empty-body"
+	WireDeep      = "deep-nesting" // 5000 nested arrays, under 64 KiB
+	WireLarge     = "large-body"   // a member the spec does not name, of 1 MiB
 )
 
-// largePad is the size of the wireLarge member.
-const largePad = 1 << 20
+// LargePad is the size of the WireLarge member.
+const LargePad = 1 << 20
 
-// rawWire reports whether a wire operator replaces the body by text that
+// RawWire reports whether a wire operator replaces the body by text that
 // is no JSON object.
-func rawWire(w string) bool {
+func RawWire(w string) bool {
 	switch w {
-	case wireNotJSON, wireArray, wireScalar, wireEmpty, wireDeep:
+	case WireNotJSON, WireArray, WireScalar, WireEmpty, WireDeep:
 		return true
 	}
 	return false
 }
 
-// encode is the step's body as sent.
-func (s Step) encode() string {
-	b := s.body()
+// Encode is the step's body as sent.
+func (s Step) Encode() string {
+	b := s.Body()
 	switch s.Wire {
-	case wireNotJSON:
-		return `{"` + firstKey(b) + `": `
-	case wireArray:
+	case WireNotJSON:
+		return `{"` + FirstKey(b) + `": `
+	case WireArray:
 		return `["not", "an", "object"]`
-	case wireScalar:
+	case WireScalar:
 		return `"an object was expected"`
-	case wireEmpty:
+	case WireEmpty:
 		return ""
-	case wireDeep:
-		return `{"` + firstKey(b) + `": ` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "}"
+	case WireDeep:
+		return `{"` + FirstKey(b) + `": ` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "}"
 	}
 	if b == nil {
 		return ""
 	}
-	e := encoder{reorder: s.Wire == wireReordered, pretty: s.Wire == wirePretty, escapeAll: s.Wire == wireEscapes, solidus: s.Wire == wireSolidus}
-	if s.Wire == wireDuplicate {
-		e.duplicate = firstKey(b)
+	e := encoder{reorder: s.Wire == WireReordered, pretty: s.Wire == WirePretty, escapeAll: s.Wire == WireEscapes, solidus: s.Wire == WireSolidus}
+	if s.Wire == WireDuplicate {
+		e.duplicate = FirstKey(b)
 	}
 	e.value(b, 0)
 	out := e.String()
 	switch s.Wire {
-	case wireUnnamed:
+	case WireUnnamed:
 		out = strings.TrimSuffix(out, "}") + `,"contractExtra":"x"}`
-	case wireLarge:
-		out = strings.TrimSuffix(out, "}") + `,"contractPadding":"` + strings.Repeat("x", largePad) + `"}`
+	case WireLarge:
+		out = strings.TrimSuffix(out, "}") + `,"contractPadding":"` + strings.Repeat("x", LargePad) + `"}`
 	}
 	return out
 }
 
-// firstKey is the first member of a body in key order.
-func firstKey(b map[string]any) string {
+// FirstKey is the first member of a body in key order.
+func FirstKey(b map[string]any) string {
 	keys := make([]string, 0, len(b))
 	for k := range b {
 		keys = append(keys, k)
@@ -342,7 +344,7 @@ func (e *encoder) value(v any, depth int) {
 			e.value(el, depth+1)
 		}
 		e.WriteByte(']')
-	case escaped:
+	case Escaped:
 		e.str(string(x), true)
 	case string:
 		e.str(x, e.escapeAll)
@@ -392,33 +394,30 @@ func (e *encoder) str(s string, all bool) {
 	e.WriteByte('"')
 }
 
-// plainValue is a body value as the reference reads it: escaped strings
+// PlainValue is a body value as the reference reads it: escaped strings
 // are strings.
-func plainValue(v any) any {
+func PlainValue(v any) any {
 	switch x := v.(type) {
-	case escaped:
+	case Escaped:
 		return string(x)
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = plainValue(e)
+			out[k] = PlainValue(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = plainValue(e)
+			out[i] = PlainValue(e)
 		}
 		return out
 	}
 	return v
 }
 
-// Describe is the step in words, as a reason line starts.
-func (s Step) Describe() string { return s.describe() }
-
-// describe is the step in words: the first half of a reason line.
-func (s Step) describe() string {
+// Describe is the step in words: the first half of a reason line.
+func (s Step) Describe() string {
 	var b strings.Builder
 	b.WriteString(string(s.Op))
 	if s.Path != "" {

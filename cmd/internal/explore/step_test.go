@@ -15,12 +15,12 @@ func TestWireFormsAreTheSameValue(t *testing.T) {
 	value := rapid.Deferred(func() *rapid.Generator[any] { return jsonValue(3) })
 	rapid.Check(t, func(t *rapid.T) {
 		body := rapid.MapOfN(rapid.StringMatching(`[a-zA-Z]{1,8}`), value, 1, 6).Draw(t, "body")
-		plain, ok := decodeBody(Step{Base: body}.encode())
+		plain, ok := decodeBody(Step{Base: body}.Encode())
 		if !ok {
-			t.Fatalf("the plain body does not decode: %s", Step{Base: body}.encode())
+			t.Fatalf("the plain body does not decode: %s", Step{Base: body}.Encode())
 		}
-		for _, w := range []string{wirePretty, wireReordered, wireEscapes, wireSolidus, wireDuplicate} {
-			sent := Step{Base: body, Wire: w}.encode()
+		for _, w := range []string{WirePretty, WireReordered, WireEscapes, WireSolidus, WireDuplicate} {
+			sent := Step{Base: body, Wire: w}.Encode()
 			got, ok := decodeBody(sent)
 			if !ok {
 				t.Fatalf("%s: no JSON object: %s", w, sent)
@@ -65,19 +65,19 @@ func TestWireForms(t *testing.T) {
 		json bool // a JSON object
 	}{
 		{"", []string{`"firstName":"Zoë"`, `"timezone":"Europe/London"`}, true},
-		{wirePretty, []string{"{\n\t\"firstName\": \"Zoë\",\n\t", "\n\t\t\"a\": 1"}, true},
-		{wireReordered, []string{`{"timezone":"Europe/London","nested":{"b":true,"a":1},"firstName"`}, true},
-		{wireEscapes, []string{`"firstN\u0061m\u0065":"Zo\u00eb"`}, true},
-		{wireSolidus, []string{`"Europe\/London"`}, true},
-		{wireDuplicate, []string{`{"firstName":"Zoë","firstName":"Zoë",`}, true},
-		{wireUnnamed, []string{`,"contractExtra":"x"}`}, true},
-		{wireLarge, []string{`,"contractPadding":"xxxx`}, true},
-		{wireNotJSON, []string{`{"firstName": `}, false},
-		{wireArray, []string{`["not", "an", "object"]`}, false},
-		{wireScalar, []string{`"an object was expected"`}, false},
-		{wireDeep, []string{`{"firstName": [[[[`}, true},
+		{WirePretty, []string{"{\n\t\"firstName\": \"Zoë\",\n\t", "\n\t\t\"a\": 1"}, true},
+		{WireReordered, []string{`{"timezone":"Europe/London","nested":{"b":true,"a":1},"firstName"`}, true},
+		{WireEscapes, []string{`"firstN\u0061m\u0065":"Zo\u00eb"`}, true},
+		{WireSolidus, []string{`"Europe\/London"`}, true},
+		{WireDuplicate, []string{`{"firstName":"Zoë","firstName":"Zoë",`}, true},
+		{WireUnnamed, []string{`,"contractExtra":"x"}`}, true},
+		{WireLarge, []string{`,"contractPadding":"xxxx`}, true},
+		{WireNotJSON, []string{`{"firstName": `}, false},
+		{WireArray, []string{`["not", "an", "object"]`}, false},
+		{WireScalar, []string{`"an object was expected"`}, false},
+		{WireDeep, []string{`{"firstName": [[[[`}, true},
 	} {
-		sent := Step{Base: body, Wire: c.wire}.encode()
+		sent := Step{Base: body, Wire: c.wire}.Encode()
 		for _, h := range c.has {
 			if !strings.Contains(sent, h) {
 				t.Errorf("%s: %.200s has no %q", c.wire, sent, h)
@@ -87,10 +87,10 @@ func TestWireForms(t *testing.T) {
 			t.Errorf("%s: a JSON object %v, want %v", c.wire, ok, c.json)
 		}
 	}
-	if n := len(Step{Base: body, Wire: wireLarge}.encode()); n <= largePad {
+	if n := len(Step{Base: body, Wire: WireLarge}.Encode()); n <= LargePad {
 		t.Errorf("the large body is %d bytes", n)
 	}
-	if n := len(Step{Base: body, Wire: wireDeep}.encode()); n >= 64<<10 {
+	if n := len(Step{Base: body, Wire: WireDeep}.Encode()); n >= 64<<10 {
 		t.Errorf("the deep body is %d bytes: over the size limit, it would test the limit, not the nesting", n)
 	}
 }
@@ -98,8 +98,8 @@ func TestWireForms(t *testing.T) {
 // Escaped values go on the wire as \u escapes and read back as the
 // string; astral characters as surrogate pairs.
 func TestEscapedValues(t *testing.T) {
-	st := Step{Base: map[string]any{"name": "x"}, Muts: []Mutation{{Field: "name", Value: escaped("a😀")}}}
-	sent := st.encode()
+	st := Step{Base: map[string]any{"name": "x"}, Muts: []Mutation{{Field: "name", Value: Escaped("a😀")}}}
+	sent := st.Encode()
 	if sent != `{"name":"\u0061\ud83d\ude00"}` {
 		t.Errorf("sent %s", sent)
 	}
@@ -112,14 +112,14 @@ func TestEscapedValues(t *testing.T) {
 // a value that is no object is left alone.
 func TestPaths(t *testing.T) {
 	b := map[string]any{"client": map[string]any{"name": "c"}, "email": "x"}
-	setPath(b, "client.app.name", "a", false)
-	setPath(b, "email.sub", "no", false)
-	setPath(b, "client.name", nil, true)
+	SetPath(b, "client.app.name", "a", false)
+	SetPath(b, "email.sub", "no", false)
+	SetPath(b, "client.name", nil, true)
 	got, _ := json.Marshal(b)
 	if string(got) != `{"client":{"app":{"name":"a"}},"email":"x"}` {
 		t.Errorf("body %s", got)
 	}
-	if v, ok := getPath(b, "client.app.name"); !ok || v != "a" {
+	if v, ok := GetPath(b, "client.app.name"); !ok || v != "a" {
 		t.Errorf("client.app.name is %v %v", v, ok)
 	}
 }
