@@ -6,6 +6,10 @@ Feature: authentication and permission on every endpoint that needs them
   check permission first). Bodies are valid, so that only authentication decides.
 
   Scenario Outline: <method> <path> accepts the <scheme>
+    The sessionToken query with every character percent-encoded is the same query: any octet of a
+    URI may be written %HH, and a percent-encoded unreserved character is that character (RFC 3986
+    2.1, 6.2.2.2), as every server's query decoding reads it.
+
     Given I am account "A" using the <scheme>
     And the request body is the template "<body>"
     When I send "<method>" to "<path>"
@@ -14,17 +18,19 @@ Feature: authentication and permission on every endpoint that needs them
 
     @put-users @s4.1 @mutates-A
     Examples: PUT /users/:userId
-      | method | path                | body | scheme               |
-      | PUT    | /users/{{A.userId}} | user | api-key header       |
-      | PUT    | /users/{{A.userId}} | user | session-token header |
-      | PUT    | /users/{{A.userId}} | user | sessionToken query   |
+      | method | path                | body | scheme                                                  |
+      | PUT    | /users/{{A.userId}} | user | api-key header                                          |
+      | PUT    | /users/{{A.userId}} | user | session-token header                                    |
+      | PUT    | /users/{{A.userId}} | user | sessionToken query                                      |
+      | PUT    | /users/{{A.userId}} | user | sessionToken query with every character percent-encoded |
 
     @put-clients @s4.4 @mutates-A
     Examples: PUT /clients/:clientId
-      | method | path                    | body   | scheme               |
-      | PUT    | /clients/{{A.clientId}} | client | api-key header       |
-      | PUT    | /clients/{{A.clientId}} | client | session-token header |
-      | PUT    | /clients/{{A.clientId}} | client | sessionToken query   |
+      | method | path                    | body   | scheme                                                  |
+      | PUT    | /clients/{{A.clientId}} | client | api-key header                                          |
+      | PUT    | /clients/{{A.clientId}} | client | session-token header                                    |
+      | PUT    | /clients/{{A.clientId}} | client | sessionToken query                                      |
+      | PUT    | /clients/{{A.clientId}} | client | sessionToken query with every character percent-encoded |
 
   Scenario Outline: account B's <scheme> authenticates account B, not another user
     Every scheme for every account: a server whose session tokens all act as one user, or whose

@@ -43,6 +43,7 @@ func (a authSteps) steps() []stepDef {
 	return []stepDef{
 		{`^I am account "([AB])" using the (api-key header|session-token header|sessionToken query)$`, a.iAmAccountUsing},
 		{`^I am account "([AB])" using the (api-key header|session-token header|sessionToken query) with (its last character changed|its first character changed|a character added|its last character removed)$`, a.iAmAccountUsingANearMiss},
+		{`^I am account "([AB])" using the sessionToken query with every character percent-encoded$`, a.iAmAccountUsingThePercentEncodedQuery},
 		{`^I am not authenticated$`, a.iAmNotAuthenticated},
 		{`^I log in as account "([AB])"$`, a.iLogInAsAccount},
 		{`^I log in as account "([AB])" after the server's clock has moved on a second$`, a.iLogInAsAccountAfterASecond},
@@ -64,7 +65,7 @@ func (a authSteps) iAmAccountUsing(ctx context.Context, acct, scheme string) err
 	if err != nil {
 		return err
 	}
-	st.nearMiss = ""
+	st.nearMiss, st.percentEncoded = "", false
 	switch scheme {
 	case "api-key header":
 		st.scheme = schemeAPIKey
@@ -96,6 +97,31 @@ func (a authSteps) iAmAccountUsingANearMiss(ctx context.Context, acct, scheme, c
 	}
 	st.nearMiss = change
 	return nil
+}
+
+// iAmAccountUsingThePercentEncodedQuery sends the account's session token
+// in the sessionToken query with every character percent-encoded, which is
+// the same query (RFC 3986 2.1: any octet may be written %HH; 6.2.2.2: a
+// percent-encoded unreserved character is the character).
+func (a authSteps) iAmAccountUsingThePercentEncodedQuery(ctx context.Context, acct string) error {
+	if err := a.iAmAccountUsing(ctx, acct, "sessionToken query"); err != nil {
+		return err
+	}
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	st.percentEncoded = true
+	return nil
+}
+
+// percentEncodeAll writes every byte of s as %HH.
+func percentEncodeAll(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&b, "%%%02X", s[i])
+	}
+	return b.String()
 }
 
 // nearMiss is the credential secret changed as change says; the result is
@@ -162,7 +188,7 @@ func (authSteps) iAmNotAuthenticated(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	st.account, st.scheme, st.nearMiss = "", schemeNone, ""
+	st.account, st.scheme, st.nearMiss, st.percentEncoded = "", schemeNone, "", false
 	return nil
 }
 
@@ -434,9 +460,14 @@ func (st *scenarioState) authenticate(ctx context.Context, out *outgoing) error 
 			tok = nearMiss(tok, st.nearMiss, st.takenSecret)
 			st.addSecret(tok)
 		}
-		if st.scheme == schemeSessionHeader {
+		switch {
+		case st.scheme == schemeSessionHeader:
 			out.header.Set("session-token", tok)
-		} else {
+		case st.percentEncoded:
+			enc := percentEncodeAll(tok)
+			st.addSecret(enc)
+			out.rawQuery = append(out.rawQuery, "sessionToken="+enc)
+		default:
 			out.query = append(out.query, [2]string{"sessionToken", tok})
 		}
 	}

@@ -96,6 +96,7 @@
 //	Given I am account "A" using the session-token header
 //	Given I am account "A" using the sessionToken query
 //	Given I am account "A" using the api-key header with its last character changed
+//	Given I am account "A" using the sessionToken query with every character percent-encoded
 //	Given I am not authenticated
 //	Given the request header "<name>" is "<value>"
 //	Given the request query parameter "<name>" is "<value>"

@@ -26,6 +26,7 @@ var vocabulary = []struct{ text, handler string }{
 	{`I am account "A" using the sessionToken query`, "iAmAccountUsing"},
 	{`I am account "B" using the session-token header with its first character changed`, "iAmAccountUsingANearMiss"},
 	{`I am account "A" using the api-key header with a character added`, "iAmAccountUsingANearMiss"},
+	{`I am account "B" using the sessionToken query with every character percent-encoded`, "iAmAccountUsingThePercentEncodedQuery"},
 	{`I am not authenticated`, "iAmNotAuthenticated"},
 	{`the request header "Authorization" is "Bearer x"`, "theRequestHeaderIs"},
 	{`the request header "session-token" is ""`, "theRequestHeaderIs"},

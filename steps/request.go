@@ -561,17 +561,19 @@ func (s *Suite) endpointURL(p, version string) (string, error) {
 
 // outgoing is a request ready to go.
 type outgoing struct {
-	method  string
-	url     string
-	query   [][2]string
-	header  http.Header
-	body    []byte
-	version string // set by the under-the-version step
-	chunked bool   // the body is sent with no Content-Length
+	method string
+	url    string
+	query  [][2]string
+	// rawQuery are query arguments written as they go, already encoded.
+	rawQuery []string
+	header   http.Header
+	body     []byte
+	version  string // set by the under-the-version step
+	chunked  bool   // the body is sent with no Content-Length
 }
 
 func (o outgoing) fullURL() string {
-	if len(o.query) == 0 {
+	if len(o.query) == 0 && len(o.rawQuery) == 0 {
 		return o.url
 	}
 	var b strings.Builder
@@ -582,6 +584,10 @@ func (o outgoing) fullURL() string {
 	}
 	for _, q := range o.query {
 		b.WriteString(sep + url.QueryEscape(q[0]) + "=" + url.QueryEscape(q[1]))
+		sep = "&"
+	}
+	for _, q := range o.rawQuery {
+		b.WriteString(sep + q)
 		sep = "&"
 	}
 	return b.String()

@@ -182,8 +182,11 @@ type scenarioState struct {
 	// nearMiss, when set, changes the credential by one character as it
 	// says (iAmAccountUsingANearMiss).
 	nearMiss string
-	tokens   map[string]string // account -> session token of this scenario
-	secrets  []string          // values masked in failure output
+	// percentEncoded sends the sessionToken query's value with every
+	// character percent-encoded: the same URI (RFC 3986 2.1, 6.2.2.2).
+	percentEncoded bool
+	tokens         map[string]string // account -> session token of this scenario
+	secrets        []string          // values masked in failure output
 
 	pending  pendingRequest
 	standIns bool // a template's missing catalogue values get stand-ins (theRequestBodyIsTheTemplate)

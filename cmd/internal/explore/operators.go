@@ -160,6 +160,7 @@ var (
 	citeBodyJSON       = policy.Cite{Section: "4", Words: "Requests carrying a body use JSON.", Also: "RFC 9110 8.3.1 (media types)"}
 	citeAuth           = policy.Cite{Section: "5", Words: "When a request to an endpoint that needs authentication is not authenticated correctly, the response is HTTP 401 (Unauthorized)."}
 	citeSchemes        = policy.Cite{Section: "5", Words: "Two schemes appear."}
+	citeQueryToken     = policy.Cite{Section: "5", Words: "in the query-string argument `sessionToken=<SESSION_TOKEN>`", Also: "RFC 3986 2.1, 6.2.2.2 (a percent-encoded character is that character)"}
 	citeHeaderCase     = policy.Cite{Section: "5", Words: "the request carries the header `Authorization` with the value `api-key <API_KEY>`", Also: "RFC 9110 5.1 (field names are case-insensitive)"}
 	citeForbidden      = policy.Cite{Section: "5", Words: "When the authenticated caller may not view or modify the resource, the response is HTTP 403."}
 	citeNotFound       = policy.Cite{Section: "7.2", Words: "| 404 | Resource not found |"}
@@ -488,7 +489,12 @@ var credOps = []posOp{
 	{Name: credBesideOther, Kind: NearMiss, Reading: mayRefuse, Freedom: &policy.CredentialsTogether, Source: "5 (the authenticated caller's answer); WSTG-ATHZ-02, WSTG-SESS (another account's credential beside the caller's)"},
 	{Name: "scheme-word-case", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.SchemeWord, Source: "RFC 9110 11.1 (the auth-scheme is case-insensitive)"},
 	{Name: "scheme-spaces", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.SchemeWord, Source: "RFC 9110 11.4 (1*SP between scheme and credentials)"},
+	{Name: credPercentEncoded, Decided: citeQueryToken, Kind: LegalVariety, Source: "RFC 3986 2.1, 6.2.2.2 (a percent-encoded character is that character)"},
 }
+
+// credPercentEncoded sends the sessionToken query's value with every
+// character percent-encoded: the same query.
+const credPercentEncoded = "secret-percent-encoded"
 
 // The operators that send a second credential beside the first, in another
 // scheme: the same account's, or the other account's (the position's
@@ -513,6 +519,8 @@ func credOpFits(scheme, op string) bool {
 		return scheme == "api-key"
 	case "header-name-case":
 		return scheme != "session-query"
+	case credPercentEncoded:
+		return scheme == "session-query"
 	}
 	return true
 }

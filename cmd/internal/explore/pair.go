@@ -107,7 +107,7 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 	}
 	target := versioned(wd.p.BaseURL, st.Version) + "/" + strings.TrimLeft(st.Sent, "/")
 	if len(q) > 0 {
-		target += "?" + q.Encode()
+		target += "?" + encodeQuery(q, credential(st.Cred))
 	}
 	return request{method: st.Op.Method(), url: target, header: h, body: body, chunked: st.Chunked}, body
 }

@@ -158,6 +158,10 @@ func (w *script) requestLines(st Step) []line {
 	a := st.Actor
 	if change, ok := nearMisses[st.Cred.Op]; ok && st.Op != OpLogin {
 		l = say(pAccountNearMiss(a, st.Cred.Scheme, change))
+	} else if st.Cred.Op == credPercentEncoded && st.Op != OpLogin {
+		// The suite's own session of the account, sent as the operator
+		// sent the explorer's.
+		l = say(pAccountNearMiss(a, st.Cred.Scheme, "every character percent-encoded"))
 	} else if c := credential(st.Cred); c.name != "" && st.Op != OpLogin {
 		l = append(l, say(w.credLine(c, a, st.Token))...)
 	}

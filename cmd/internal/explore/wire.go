@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -128,6 +129,32 @@ func loginBody(form bool, b map[string]any) (http.Header, string) {
 type credPlace struct {
 	query       bool
 	name, value string
+	// percent writes the query argument's value with every character
+	// percent-encoded (RFC 3986 2.1).
+	percent bool
+}
+
+// encodeQuery is a query as url.Values.Encode writes it, the credential's
+// argument percent-encoded whole where its place says so.
+func encodeQuery(q url.Values, c credPlace) string {
+	if !c.query || !c.percent || len(q[c.name]) != 1 {
+		return q.Encode()
+	}
+	rest := url.Values{}
+	for k, v := range q {
+		if k != c.name {
+			rest[k] = v
+		}
+	}
+	var b strings.Builder
+	b.WriteString(url.QueryEscape(c.name) + "=")
+	for _, x := range []byte(q.Get(c.name)) {
+		fmt.Fprintf(&b, "%%%02X", x)
+	}
+	if len(rest) > 0 {
+		b.WriteString("&" + rest.Encode())
+	}
+	return b.String()
 }
 
 // credential is where a step's credential goes ("" name: none).
@@ -188,6 +215,8 @@ func credential(c Cred) credPlace {
 			p.name, p.value = "apiKey", "{key}"
 		case "neighbouring-place":
 			p.name = "session_token"
+		case credPercentEncoded:
+			p.percent = true
 		case "wrong-secret":
 			p.value = "contract-explore-no-such-token"
 		}
