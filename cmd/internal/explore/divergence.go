@@ -51,6 +51,8 @@ type stateRead struct {
 	path     Text
 	as       string
 	remember []remembered
+	// anyStatus: the read is a probe, whatever it is answered.
+	anyStatus bool
 }
 
 // remembered is a value of an answer the reproducer remembers under a name.
