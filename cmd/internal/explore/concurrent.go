@@ -39,6 +39,7 @@ var batchKinds = []string{
 	"two apps created at once",
 	"two apps created at once by both accounts",
 	"one user updated twice at once, one body without its phone number",
+	"both accounts logging in at once",
 }
 
 // batch is one concurrent batch: the steps sent at once, and the reads made
@@ -133,6 +134,14 @@ func (p *pair) drawBatch(g *generator, s *seqState) batch {
 			delete(other.Base, "phoneNumber")
 			b.steps = []Step{put("A", map[string]any{"phoneNumber": number}), other}
 			b.reads = []batchRead{readUser("A")}
+		case batchKinds[9]:
+			// Two sessions opened at once: each its own token (2.4), which
+			// a server that mints it from a counter read before the write
+			// gives twice.
+			b.steps = []Step{
+				{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), g.passwordTemplate(s, "A")}},
+				{Op: OpLogin, Actor: "B", Login: [2]string{g.emailTemplate(s, "B"), g.passwordTemplate(s, "B")}},
+			}
 		}
 		if !wd.hasRead {
 			var keep []batchRead
@@ -236,14 +245,15 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 }
 
 // distinctIDs: two creates at once, both answered 200, got two ids and two
-// write keys.
+// write keys; two logins two session ids and two tokens.
 func distinctIDs(b batch, ops []linear.Op) *divergence {
 	seen := map[string]string{}
 	for i, st := range b.steps {
-		if (st.Op != OpPostClient && st.Op != OpPostApp) || ops[i].Got.Status != 200 {
+		fields := map[Op][]string{OpPostClient: {"id", "writeKey"}, OpPostApp: {"id", "writeKey"}, OpLogin: {"id", "token"}}[st.Op]
+		if len(fields) == 0 || ops[i].Got.Status != 200 {
 			continue
 		}
-		for _, field := range []string{"id", "writeKey"} {
+		for _, field := range fields {
 			v := gjson.GetBytes(ops[i].Got.Body, field)
 			if !v.Exists() {
 				continue
@@ -328,6 +338,13 @@ func batchFeature(b batch, d *divergence, subst map[string]string) string {
 	names := make([]string, len(b.steps))
 	for i, st := range b.steps {
 		names[i] = fmt.Sprint(i + 1)
+		if st.Op == OpLogin && b.kind == batchKinds[9] {
+			// The logins are the batch: each prepared with its body.
+			w.say(pNotAuthenticated())
+			w.lines = append(w.lines, rawBody(Step{Base: map[string]any{"email": st.Login[0], "password": st.Login[1]}}.Encode())...)
+			w.say(fmt.Sprintf("When I prepare %q to %s as %q", "POST", arg("/sessions"), names[i]))
+			continue
+		}
 		if st.Op == OpLogin {
 			continue // a login at once is the suite's own phrase, sent alone after
 		}
@@ -338,6 +355,9 @@ func batchFeature(b batch, d *divergence, subst map[string]string) string {
 	switch {
 	case b.kind == batchKinds[2]:
 		w.say(fmt.Sprintf("Then exactly one of the answers %q and %q has the status 200", names[0], names[1]))
+	case b.kind == batchKinds[9]:
+		w.say("Then I look at the answer \"1\"", pStatus(200), pRemember("id", "firstId"), pRemember("token", "firstToken"),
+			"Then I look at the answer \"2\"", pStatus(200), and(pJSONDiffers("id", "{{firstId}}")), and(pJSONDiffers("token", "{{firstToken}}")))
 	case b.steps[0].Op == OpPostClient || b.steps[0].Op == OpPostApp:
 		w.say("Then I look at the answer \"1\"", pStatus(200), pRemember("id", "firstId"),
 			"Then I look at the answer \"2\"", pStatus(200), and(pJSONDiffers("id", "{{firstId}}")))
