@@ -473,6 +473,28 @@ Feature: authentication and permission on every endpoint that needs them
       | another user's id and invalid body     | I am account "A" using the api-key header   | /users/{{B.userId}} | 403    |
       | own id and invalid body                | I am account "A" using the api-key header   | /users/{{A.userId}} | 400    |
 
+  @s5 @s2.3 @post-apps
+  Scenario Outline: account A asking for account B's new app <how> is shown nothing of it
+    5: a caller may not view another account's resources. Whatever a server answers at a path
+    the spec does not show (an extension, 403, 404), the answer carries nothing of the app, its
+    write key least of all.
+
+    Given the profile value "apps_per_marketapp" is "several"
+    And I am account "B" using the api-key header
+    And the request body is the template "app"
+    When I send "POST" to "/apps"
+    Then the response status is 200
+    And I remember the JSON at "id" as "appId"
+    And I remember the JSON at "writeKey" as "writeKey"
+    Given I am account "A" using the api-key header
+    When I send "GET" to "<path>"
+    Then the response does not carry the text "{{writeKey}}"
+
+    Examples:
+      | how            | path                          |
+      | by its id      | /apps/{{appId}}               |
+      | by its client  | /apps?clientId={{B.clientId}} |
+
   @reference @s7.2 @get-extensions
   Scenario Outline: the read endpoint GET <path> of account <owner> answers <status> to account A
     Given I am account "A" using the session-token header

@@ -77,3 +77,29 @@ Feature: requests sent at once are answered as some order of them would answer t
     And I prepare "PUT" to "/users/{{B.userId}}" as "B's claim"
     When I send the prepared requests at once
     Then exactly one of the answers "A's claim" and "B's claim" has the status 200
+
+  @s2.4 @s5 @post-sessions
+  Scenario: two accounts logging in at once get two sessions, each its own token
+    2.4: a session has its id and its token, and 5 makes the token the session's credential: two
+    logins in any order open two sessions, and one token for both would act as both accounts.
+
+    Given I am not authenticated
+    And the request body is:
+      """json
+      {"email": "{{A.email}}", "password": "{{A.password}}"}
+      """
+    And I prepare "POST" to "/sessions" as "A's login"
+    And the request body is:
+      """json
+      {"email": "{{B.email}}", "password": "{{B.password}}"}
+      """
+    And I prepare "POST" to "/sessions" as "B's login"
+    When I send the prepared requests at once
+    Then I look at the answer "A's login"
+    And the response status is 200
+    And I remember the JSON at "id" as "firstId"
+    And I remember the JSON at "token" as "firstToken"
+    Then I look at the answer "B's login"
+    And the response status is 200
+    And the JSON at "id" differs from {{firstId}}
+    And the JSON at "token" differs from {{firstToken}}
