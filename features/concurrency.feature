@@ -103,3 +103,32 @@ Feature: requests sent at once are answered as some order of them would answer t
     And the response status is 200
     And the JSON at "id" differs from {{firstId}}
     And the JSON at "token" differs from {{firstToken}}
+
+  @s4.1 @put-users @mutates-A
+  Scenario: a new password sent beside an update that keeps the password logs in
+    4.1: "null keeps the existing password", so of a PUT that sets a new password and one with
+    password null sent at once, in either order the new password is the one kept: it logs in, and
+    the old one no longer does.
+
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:password}}" as "newPassword"
+    And I remember "{{gen:name}}" as "name"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is "{{newPassword}}"
+    And I prepare "PUT" to "/users/{{A.userId}}" as "the new password"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is null
+    And the request body field "firstName" is "{{name}}"
+    And I prepare "PUT" to "/users/{{A.userId}}" as "the password kept"
+    When I send the prepared requests at once
+    Then I look at the answer "the new password"
+    And the response status is 200
+    Then I look at the answer "the password kept"
+    And the response status is 200
+    When I log in with email "{{A.email}}" and password "{{newPassword}}"
+    Then the response status is 200
+    And the JSON at "userId" is {{A.userId}}
+    When I log in with email "{{A.email}}" and password "{{A.password}}"
+    Then the response status is 401 or 400
