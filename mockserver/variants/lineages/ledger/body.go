@@ -113,8 +113,6 @@ func (c *vctx) add(field, code, msg string) {
 	c.errs = append(c.errs, fieldError{c.prefix + field, code, msg})
 }
 
-func (c *vctx) sub(prefix string) *vctx { return &vctx{s: c.s, prefix: c.prefix + prefix} }
-
 func (s *Server) strLen(v string) int {
 	if s.is("len-bytes") {
 		return len(v)

@@ -182,9 +182,8 @@ type delMarker struct{}
 var del = delMarker{}
 
 var (
-	isoRe  = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$`)
-	hex32  = regexp.MustCompile(`^[0-9a-f]{32}$`)
-	hash40 = regexp.MustCompile(`^[0-9a-f]{40}$`)
+	isoRe = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$`)
+	hex32 = regexp.MustCompile(`^[0-9a-f]{32}$`)
 )
 
 func h(pairs ...[]string) []string {
