@@ -677,7 +677,7 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 			v.noField, v.any4xx = true, true
 		}
 	}
-	if m := mays.silent; len(m) == 1 && len(st.Muts) == 1 && plainForm(st) {
+	if m := mays.silent; len(m) == 1 && len(st.Muts) == 1 && plainForm(st) && !judgedByItsCountry(st.Op, m[0].Field) {
 		// The kind of input, its place, and what the reference made of it:
 		// the reference's answer tells the contexts the spec's rules tell
 		// apart (an empty app name beside a hash, or without one).
@@ -1092,6 +1092,15 @@ func parentOf(path string) string {
 func emptyObject(v any) bool {
 	o, ok := v.(map[string]any)
 	return ok && len(o) == 0
+}
+
+// judgedByItsCountry reports whether a field is one of an address's that a
+// server may judge by the country's form (a postcode, a country, a VAT
+// number): the same value may be taken beside one country and refused
+// beside another, so its choice is not held by its kind and place alone.
+func judgedByItsCountry(op Op, path string) bool {
+	f, ok := fieldOf(op, path)
+	return ok && f.form
 }
 
 // byName is the path of an app a body makes from a name and a platform

@@ -193,3 +193,24 @@ func TestVerdicts(t *testing.T) {
 		})
 	}
 }
+
+// A choice of a field an address judges by its country is not held by its
+// kind and place: a VAT number taken beside one country may be refused
+// beside another (freedom unstated-validity).
+func TestCountryFormFieldsAreNotHeld(t *testing.T) {
+	for _, c := range []struct {
+		op   Op
+		path string
+		want bool
+	}{
+		{OpPutClient, "vat", true},
+		{OpPostClient, "addressPostcode", true},
+		{OpPutUser, "client.addressCountry", true},
+		{OpPutClient, "name", false},
+		{OpPutUser, "firstName", false},
+	} {
+		if got := judgedByItsCountry(c.op, c.path); got != c.want {
+			t.Errorf("judgedByItsCountry(%s, %s) = %v, want %v", c.op, c.path, got, c.want)
+		}
+	}
+}
