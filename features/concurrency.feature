@@ -81,9 +81,11 @@ Feature: requests sent at once are answered as some order of them would answer t
   @s2.4 @s5 @post-sessions
   Scenario: two accounts logging in at once get two sessions, each its own token
     2.4: a session has its id and its token, and 5 makes the token the session's credential: two
-    logins in any order open two sessions, and one token for both would act as both accounts.
+    logins in any order open two sessions, and one token for both would act as both accounts. The
+    logins are prepared as JSON, the body of section 4, on a target whose login takes it.
 
-    Given I am not authenticated
+    Given the profile value "login_encoding" is "json"
+    And I am not authenticated
     And the request body is:
       """json
       {"email": "{{A.email}}", "password": "{{A.password}}"}
