@@ -538,3 +538,27 @@ Feature: authentication and permission on every endpoint that needs them
     Given I am account "A" using the api-key header
     When I send "GET" to "/apps/{{appId}}"
     Then the response status is 403
+
+  @s7.2 @s2.1 @put-users @mutates-B
+  Scenario: the 403 for another account's user does not show that user's email address
+    5: the caller may not view the resource, so the answer that refuses it shows nothing of it the
+    request did not send: account A sent B's id, never B's email address (2.1).
+
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    When I send "PUT" to "/users/{{B.userId}}"
+    Then the response status is 403
+    And the response does not carry the text "{{B.email}}"
+
+  @s7.1 @s4.1 @s2.1 @put-users @mutates-A
+  Scenario: an email address another account holds is refused without naming the user that holds it
+    Two users with one email address could not both log in with their credentials (5), so account
+    A may not take B's; but which user holds it is B's user's data (its id, 2.1), which A may not
+    view (5): no message of the refusal names B's user id.
+
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    And the request body field "email" is "{{B.email}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 4xx but not 401
+    And the error messages do not carry the number "{{B.userId}}"

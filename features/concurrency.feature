@@ -134,3 +134,95 @@ Feature: requests sent at once are answered as some order of them would answer t
     And the JSON at "userId" is {{A.userId}}
     When I log in with email "{{A.email}}" and password "{{A.password}}"
     Then the response status is 401 or 400
+
+  @s2.3 @s4.2 @post-apps
+  Scenario Outline: four apps created at once by two accounts have their own ids (attempt <attempt>)
+    Each account's app is its own (4.2 creates it on the caller's client): one id for two apps would
+    name both, so that one of them could not be told from the other by its id (2.3). Sent five
+    times, two apps of each account each time: a server that hands out an id read before its write
+    shows it only when the requests overlap.
+
+    Given the profile value "apps_per_marketapp" is "several"
+    And I am account "A" using the api-key header
+    And the request body is the template "app"
+    And I prepare "POST" to "/apps" as "A's first app"
+    And the request body is the template "app"
+    And I prepare "POST" to "/apps" as "A's second app"
+    And I am account "B" using the api-key header
+    And the request body is the template "app"
+    And I prepare "POST" to "/apps" as "B's first app"
+    And the request body is the template "app"
+    And I prepare "POST" to "/apps" as "B's second app"
+    When I send the prepared requests at once
+    Then I look at the answer "A's first app"
+    And the response status is 200
+    And I remember the JSON at "id" as "firstOfA"
+    Then I look at the answer "A's second app"
+    And the response status is 200
+    And the JSON at "id" differs from {{firstOfA}}
+    And I remember the JSON at "id" as "secondOfA"
+    Then I look at the answer "B's first app"
+    And the response status is 200
+    And the JSON at "id" differs from {{firstOfA}}
+    And the JSON at "id" differs from {{secondOfA}}
+    And I remember the JSON at "id" as "firstOfB"
+    Then I look at the answer "B's second app"
+    And the response status is 200
+    And the JSON at "id" differs from {{firstOfA}}
+    And the JSON at "id" differs from {{secondOfA}}
+    And the JSON at "id" differs from {{firstOfB}}
+
+    Examples:
+      | attempt |
+      | 1       |
+      | 2       |
+      | 3       |
+      | 4       |
+      | 5       |
+
+  @s4.1 @s5 @put-users @post-sessions @mutates-A
+  Scenario Outline: of updates of one user at once, one with a new password and the others with a null one, the new password holds (attempt <attempt>)
+    4.1: a null password keeps the existing password, so in every order of these updates the new
+    password is the user's afterwards, and it logs in (5). The scenario above sends one of each,
+    once; a server that writes back a copy of the user it read before the new password was stored
+    loses it only when the requests overlap and a null one is written last, about one run in two
+    there, so this one sends three null ones beside the new password, five times.
+
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:password}}" as "newPassword"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is null
+    And I prepare "PUT" to "/users/{{A.userId}}" as "null first"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is "{{newPassword}}"
+    And I prepare "PUT" to "/users/{{A.userId}}" as "new password"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is null
+    And I prepare "PUT" to "/users/{{A.userId}}" as "null second"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is null
+    And I prepare "PUT" to "/users/{{A.userId}}" as "null third"
+    When I send the prepared requests at once
+    Then I look at the answer "new password"
+    And the response status is 200
+    Then I look at the answer "null first"
+    And the response status is 200
+    Then I look at the answer "null second"
+    And the response status is 200
+    Then I look at the answer "null third"
+    And the response status is 200
+    When I log in with email "{{A.email}}" and password "{{newPassword}}"
+    Then the response status is 200
+    And the JSON at "userId" is {{A.userId}}
+
+    Examples:
+      | attempt |
+      | 1       |
+      | 2       |
+      | 3       |
+      | 4       |
+      | 5       |

@@ -7,7 +7,11 @@ Feature: valid but unusual input is accepted
   is hexadecimal; a one-character name is a name provided; a name may hold quotes, a backslash and
   markup; a timezone's city may have a hyphen. And every catalogue value the profile lists works,
   so that a server that ignores currency.id or nextplan.id (and always takes its first entry) is
-  caught; platform.id is checked in consequences.feature.
+  caught; platform.id is checked in consequences.feature. The equivalent forms HTTP and JSON
+  give a request are taken as the plain one: a string with \u escapes is the same string (RFC
+  8259 7), a body in chunks the same body (RFC 9112 7.1), application/json with a charset or in
+  capitals the same media type (RFC 9110 8.3.1), and an Accept header that admits JSON asks for
+  the answer a request without one gets (RFC 9110 12.5.1).
 
   Scenario Outline: <method> <path> accepts 255 non-ASCII characters in <field> and answers them as sent
     Given I am account "A" using the api-key header
@@ -211,3 +215,96 @@ Feature: valid but unusual input is accepted
       | n |
       | 1 |
       | 2 |
+
+  @put-clients @s4.4 @s4.3 @s1 @mutates-A
+  Scenario Outline: PUT /clients/:clientId takes terms written <case>, the same JSON string as I agree
+    RFC 8259 7: any character of a JSON string may be written as a \u escape, and the string is the
+    same; terms that read as the literal I agree once the JSON is parsed are I agree (4.3), and
+    PUT /clients/:clientId takes the fields of POST /clients (4.4). A PUT, so that the scenario
+    creates nothing a target may bound.
+
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:name}}" as "name"
+    And the raw request body is:
+      """
+      {"name": "{{name}}", "addressLine1": "{{addressLine1}}", "addressCity": "{{addressCity}}", "addressPostcode": "{{addressPostcode}}", "addressCountry": "{{addressCountry}}", "currency": {"id": {{currencyId}}}, "terms": "<terms>"}
+      """
+    When I send "PUT" to "/clients/{{A.clientId}}"
+    Then the response status is 200
+    And the response matches the shape "client"
+    And the JSON at "name" is "{{name}}"
+
+    Examples:
+      | case                         | terms                                      |
+      | with its space escaped       | I\u0020agree                               |
+      | with every character escaped | \u0049\u0020\u0061\u0067\u0072\u0065\u0065 |
+
+  Scenario Outline: <method> <path> with its body sent in chunks is answered as with a Content-Length
+    RFC 9112 7.1: the chunked transfer coding carries the same content, and every HTTP/1.1
+    recipient parses it; a body in chunks is not an empty body. 6.3 lets a server refuse a body
+    without a Content-Length with 411 (Length Required) instead, never read it as another body.
+
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:name}}" as "value"
+    And the request body is the template "<body>"
+    And the request body field "<field>" is "{{value}}"
+    And the request body is sent in chunks
+    When I send "<method>" to "<path>"
+    Then the response is one of:
+      | status | shape                       |
+      | 200    | {"<field>": "{{value}}"}    |
+      | 411    |                             |
+
+    @put-users @s4.1 @s4 @mutates-A
+    Examples: PUT /users/:userId
+      | method | path                | body | field     |
+      | PUT    | /users/{{A.userId}} | user | firstName |
+
+    @put-clients @s4.4 @s4 @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | body   | field |
+      | PUT    | /clients/{{A.clientId}} | client | name  |
+
+  @put-users @s4.1 @s4 @s1 @mutates-A
+  Scenario Outline: a body labelled <type> is read as JSON
+    RFC 9110 8.3.1: the type and subtype of a media type are case-insensitive; RFC 8259 11 defines
+    no charset parameter for application/json, and adding one has no effect on a compliant
+    recipient. The body is the JSON that 4 asks for.
+
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:name}}" as "firstName"
+    And the request body is the template "user"
+    And the request body field "firstName" is "{{firstName}}"
+    And the request content type is "<type>"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the JSON at "firstName" is "{{firstName}}"
+
+    Examples:
+      | type                            |
+      | application/json; charset=utf-8 |
+      | application/json;charset=UTF-8  |
+      | Application/JSON                |
+
+  @put-users @s4.1 @s4 @s1 @mutates-A
+  Scenario Outline: an Accept header of <accept> is answered as a request without one, with JSON
+    RFC 9110 12.5.1: <accept> admits application/json, and the API answers JSON (1), so the answer
+    is the one a request without an Accept header gets: 406 is for a request that admits none of
+    the available media types.
+
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:name}}" as "firstName"
+    And the request body is the template "user"
+    And the request body field "firstName" is "{{firstName}}"
+    And the request header "Accept" is "<accept>"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 200
+    And the response is JSON
+    And the JSON at "firstName" is "{{firstName}}"
+
+    Examples:
+      | accept                                       |
+      | */*                                          |
+      | application/*                                |
+      | application/json; charset=utf-8              |
+      | text/html;q=0.9, application/json, */*;q=0.1 |

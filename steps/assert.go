@@ -46,6 +46,7 @@ type assertSteps struct{}
 //	Then the errors name one of the fields "<fieldName>, <fieldName>"
 //	Then the errors name only the field "<fieldName>"
 //	Then the errors name only the fields "<a>", "<b>" and "<c>"
+//	Then the error messages do not carry the number "<n>"
 //	Then the response is one of:                    (table status | shape [| when])
 func (a assertSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.steps()) }
 
@@ -75,6 +76,7 @@ func (a assertSteps) steps() []stepDef {
 		{`^the errors name one of the fields ` + match.Quoted + `$`, a.theErrorsNameOneOfTheFields},
 		{`^the errors include the code ` + match.Quoted + ` for the field ` + match.Quoted + `$`, a.theErrorsIncludeTheCodeFor},
 		{`^the errors name only the fields? (` + quotedList + `)$`, a.theErrorsNameOnlyTheFields},
+		{`^the error messages do not carry the number ` + match.Quoted + `$`, a.theErrorMessagesDoNotCarryTheNumber},
 		{`^the response is one of:$`, a.theResponseIsOneOf},
 	}
 }

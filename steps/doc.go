@@ -203,6 +203,7 @@
 //	Then the errors include the code "<code>" for the field "<field>"
 //	Then the errors name only the field "<fieldName>"
 //	Then the errors name only the fields "<a>", "<b>" and "<c>"
+//	Then the error messages do not carry the number "<n>"
 //	Then the response is one of:
 //	  | status | shape                                  | when                 |
 //	  | 200    | {"platform": {"id": "{{platformId}}"}} |                      |
@@ -226,7 +227,14 @@
 // "are exactly" compares the (fieldName, error) pairs as a multiset,
 // "include" as a subset; "name only" requires each listed field to be named
 // and no element to name anything else (spec 7.1: "Name of the offending
-// body field"), for a body whose other fields are all valid. "is one
+// body field"), for a body whose other fields are all valid. "the error
+// messages do not carry the number" holds spec 5 (a caller may not view
+// another's resources) for an id in an error's text: no string member
+// named message, at any depth (each element of the error array, or the
+// object of another status), holds the number as a whole number (a run of
+// digits equal to it, not part of a longer number or a decimal), so that
+// an id as small as 2 is found in "user 2" and not in "255"; a body that
+// is not JSON is one message. It asks for no status. "is one
 // of" lists every answer the spec allows where it allows several: it passes
 // when a row has the response's status and the body matches that row's
 // shape (a shape's name or JSON; an empty cell checks the status alone). The

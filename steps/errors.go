@@ -304,3 +304,93 @@ func (assertSteps) theErrorsNameOnlyTheFields(ctx context.Context, list string) 
 const quotedList = `"(?:[^"\\]|\\.)*"(?:(?:, | and )"(?:[^"\\]|\\.)*")*`
 
 var quotedItem = regexp.MustCompile(match.Quoted)
+
+// theErrorMessagesDoNotCarryTheNumber checks that no message of an error
+// answer names a number that is another account's data (its user id, 5:
+// a caller may not view another's resources). Ids may be small numbers, so
+// only whole numbers count, and only inside the messages: 2 is not in 12
+// nor in 2.5, and a fieldName or a code is no message.
+func (assertSteps) theErrorMessagesDoNotCarryTheNumber(ctx context.Context, n string) error {
+	n = match.UnescapeArg(n)
+	st, err := response(ctx)
+	if err != nil {
+		return err
+	}
+	if n, err = st.substText(ctx, n); err != nil {
+		return err
+	}
+	where, err := messageCarriesNumber(st.last.respBody, n)
+	if err != nil {
+		return err
+	}
+	if where != "" {
+		return st.fail("the error message at %s carries the number %s", where, n)
+	}
+	return nil
+}
+
+// wholeNumber is a run of digits; messageCarriesNumber leaves out the
+// parts of a decimal (2.5).
+var wholeNumber = regexp.MustCompile(`[0-9]+`)
+
+// messageCarriesNumber says where a message of the body holds n as a whole
+// number (a run of digits equal to it, leading zeros aside, not part of a
+// decimal), or "": the string members named message, at any depth (the
+// elements of 7.1's error array, or the object another status answers); a
+// body that is not JSON, or is one JSON string, is one message.
+func messageCarriesNumber(body []byte, n string) (string, error) {
+	want := strings.TrimLeft(n, "0")
+	if n == "" || strings.Trim(n, "0123456789") != "" {
+		return "", fmt.Errorf("%q is not a whole number", n)
+	}
+	carries := func(s string) bool {
+		for _, loc := range wholeNumber.FindAllStringIndex(s, -1) {
+			if loc[0] > 0 && s[loc[0]-1] == '.' && loc[0] > 1 && isDigit(s[loc[0]-2]) {
+				continue // the fraction of a decimal
+			}
+			if loc[1] < len(s)-1 && s[loc[1]] == '.' && isDigit(s[loc[1]+1]) {
+				continue // the integer part of a decimal
+			}
+			if strings.TrimLeft(s[loc[0]:loc[1]], "0") == want {
+				return true
+			}
+		}
+		return false
+	}
+	if !gjson.ValidBytes(body) {
+		if carries(string(body)) {
+			return "(the body, not JSON)", nil
+		}
+		return "", nil
+	}
+	root := gjson.ParseBytes(body)
+	if root.Type == gjson.String {
+		if carries(root.Str) {
+			return "(the body, a JSON string)", nil
+		}
+		return "", nil
+	}
+	var where string
+	var walk func(path string, v gjson.Result)
+	walk = func(path string, v gjson.Result) {
+		v.ForEach(func(k, e gjson.Result) bool {
+			p := k.String()
+			if path != "" {
+				p = path + "." + p
+			}
+			switch {
+			case k.Type == gjson.String && k.Str == "message" && e.Type == gjson.String:
+				if carries(e.Str) {
+					where = p
+				}
+			case e.IsObject() || e.IsArray():
+				walk(p, e)
+			}
+			return where == ""
+		})
+	}
+	walk("", root)
+	return where, nil
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }

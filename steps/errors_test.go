@@ -73,3 +73,43 @@ func TestErrorArraySteps(t *testing.T) {
 		})
 	}
 }
+
+// TestMessageCarriesNumber holds "the error messages do not carry the
+// number" to whole numbers inside messages: an id of 2 is in "user 2" and
+// "#2", never in 12, 2.5, a fieldName or a code.
+func TestMessageCarriesNumber(t *testing.T) {
+	tests := []struct {
+		name, body, n, where, err string
+	}{
+		{"the id named", `[{"fieldName": "email", "error": "InvalidEmail", "message": "the email address is already used by user 2"}]`, "2", "0.message", ""},
+		{"the id after a sign", `[{"fieldName": "email", "error": "InvalidEmail", "message": "taken by #2."}]`, "2", "0.message", ""},
+		{"the id in brackets", `[{"fieldName": "email", "error": "InvalidEmail", "message": "taken (2)"}]`, "2", "0.message", ""},
+		{"the id with leading zeros", `[{"fieldName": "email", "error": "InvalidEmail", "message": "taken by user 002"}]`, "2", "0.message", ""},
+		{"a later element", `[{"fieldName": "a", "error": "A", "message": "a"}, {"fieldName": "email", "error": "B", "message": "user 17 has it"}]`, "17", "1.message", ""},
+		{"a longer number", `[{"fieldName": "email", "error": "InvalidEmail", "message": "at most 12 or 255 characters"}]`, "2", "", ""},
+		{"a decimal", `[{"fieldName": "email", "error": "InvalidEmail", "message": "see section 2.5 or 1.2"}]`, "2", "", ""},
+		{"a message without it", `[{"fieldName": "email", "error": "InvalidEmail", "message": "the email address is already in use"}]`, "2", "", ""},
+		{"the number in the fieldName only", `[{"fieldName": "2", "error": "Invalid2", "message": "invalid"}]`, "2", "", ""},
+		{"the number in another member", `[{"fieldName": "email", "error": "InvalidEmail", "message": "taken", "owner": 2, "detail": "user 2"}]`, "2", "", ""},
+		{"an object of another status", `{"error": "Forbidden", "message": "user 2 belongs to another account"}`, "2", "message", ""},
+		{"a nested message", `{"errors": [{"message": "user 2"}]}`, "2", "errors.0.message", ""},
+		{"a body that is not JSON", `user 2 holds it`, "2", "(the body, not JSON)", ""},
+		{"a body that is one JSON string", `"user 2 holds it"`, "2", "(the body, a JSON string)", ""},
+		{"an empty body", ``, "2", "", ""},
+		{"no whole number asked for", `[]`, "2a", "", "is not a whole number"},
+		{"nothing asked for", `[]`, "", "", "is not a whole number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			where, err := messageCarriesNumber([]byte(tt.body), tt.n)
+			switch {
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Fatalf("error %v, want one with %q", err, tt.err)
+			case tt.err == "" && err != nil:
+				t.Fatalf("error %v", err)
+			case where != tt.where:
+				t.Fatalf("where = %q, want %q", where, tt.where)
+			}
+		})
+	}
+}

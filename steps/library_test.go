@@ -92,6 +92,7 @@ var vocabulary = []struct{ text, handler string }{
 	{`the errors name only the field "email"`, "theErrorsNameOnlyTheFields"},
 	{`the errors name only the fields "email", "firstName" and "lastName"`, "theErrorsNameOnlyTheFields"},
 	{`the errors name only the fields "a\"b" and "c"`, "theErrorsNameOnlyTheFields"},
+	{`the error messages do not carry the number "{{B.userId}}"`, "theErrorMessagesDoNotCarryTheNumber"},
 	{`I remember the JSON at "id" as "appId"`, "iRememberTheJSONAt"},
 	{`I remember the JSON at "clients.#(name=="x").id" as "clientId"`, "iRememberTheJSONAt"},
 	{`the profile value "clients_per_user" is "several"`, "theProfileValue"},
