@@ -67,6 +67,10 @@ func TestJudge(t *testing.T) {
 			return Step{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: testGenerator(wd, 1).newClientBody(false),
 				Muts: []Mutation{{Field: "app", Op: "given", Value: appByName()}, {Field: "app.platform", Op: "null", Value: nil}}}
 		}, jsonAnswer(400, errs(el("name", "InvalidName"))), "errors-names"},
+		{"no credential and no name: 401 before the body's 400", func(s *seqState) Step {
+			return Step{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "none"}, Base: testGenerator(wd, 1).newClientBody(false),
+				Muts: []Mutation{{Field: "name", Op: "empty", Value: ""}}}
+		}, jsonAnswer(400, errs(el("name", "InvalidName"))), "status 400"},
 		{"neither a hash nor a name, the name refused alone", func(s *seqState) Step {
 			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
 				Base: map[string]any{"marketapp": map[string]any{}, "name": nil, "platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": json.Number("1")}}}
