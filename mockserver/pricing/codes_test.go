@@ -113,7 +113,7 @@ func moduleRoot(t *testing.T) string {
 }
 
 // TestEveryValidationCodeIsCompleted is the contributor's checklist of
-// README's "Adding a validation code", run: a field code of the table
+// README's "Changing the spec", run: a field code of the table
 // (Invalid…, 400) needs a case in validate_test.go, a scenario in
 // features/ that expects it, and a mention in the README (the table of the
 // spec's codes or "Where the spec is silent"). The message says which is
