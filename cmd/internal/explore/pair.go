@@ -179,48 +179,6 @@ func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdic
 	return v, got, d
 }
 
-// probeOther asks, as the other account, for the app an account has just
-// made, by the paths a server names an app by (GET /apps/:appId, GET
-// /apps?clientId=), with or without such an extension: whatever the
-// status, the answer carries nothing of the app's owner (5: a caller may
-// not view another's resources).
-func (p *pair) probeOther(ctx context.Context, j judgement, st Step, got answer) *divergence {
-	if st.Op != OpPostApp || got.status != http.StatusOK {
-		return nil
-	}
-	id := idText(gjson.GetBytes(got.body, "id"))
-	if id == "" {
-		return nil
-	}
-	owner, other := st.Actor, p.wd.other(st.Actor)
-	writeKey := gjson.GetBytes(got.body, "writeKey").String()
-	probes := []read{{path: "/apps/" + id, gherkin: Text{Before: "/apps/", Var: AnswerVar(j.i, "id")}, as: other}}
-	if ctid, ok := j.s.ids["client"][refID(owner)]; ok {
-		probes = append(probes, read{path: "/apps?clientId=" + ctid, gherkin: Text{Before: "/apps?clientId=", Var: AccountVar(owner, "clientId")}, as: other})
-	}
-	for _, r := range probes {
-		h := http.Header{"Authorization": {"api-key " + p.wd.acct[other].apiKey}}
-		status, body, err := p.w.get(ctx, r.path, h)
-		if err != nil {
-			continue
-		}
-		req := request{method: http.MethodGet, url: p.w.base + r.path, header: h}
-		d := j.isolation(Step{Op: OpPlatforms, Actor: other}, req, answer{status: status, body: body})
-		if d == nil && len(writeKey) >= 8 && !req.carries(writeKey) && strings.Contains(strings.ToLower(string(body)), strings.ToLower(writeKey)) {
-			d = diverged(policy.CheckIsolation, "write key of another account",
-				fmt.Sprintf("answered %d to account %s with the write key of account %s's app (5: a caller may not view another's resources)", status, other, owner),
-				expectValue(expectNoText, "", Of(AnswerVar(j.i, "writeKey"))))
-		}
-		if d != nil {
-			d.reason = "afterwards GET " + r.path + " as account " + other + ": " + d.reason
-			d.key = "probe " + r.gherkin.Before + ": " + d.key
-			d.read = &stateRead{path: r.gherkin, as: other, anyStatus: true}
-			return d
-		}
-	}
-	return nil
-}
-
 // read is one read of the state after a step: the path as sent and as
 // the reproducer writes it.
 type read struct {
