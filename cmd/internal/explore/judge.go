@@ -468,7 +468,15 @@ func (c *checker) exact(path string, want any) {
 // address). Only a 200 of the step's own does: a read shows what the step
 // left, compared.
 func (c *checker) adopts(path string, got gjson.Result, want any) bool {
-	if c.reading || c.patch == nil || got.Type != gjson.String && got.Type != gjson.Number && got.Type != gjson.True && got.Type != gjson.False {
+	if c.reading || c.patch == nil {
+		return false
+	}
+	if got.Type == gjson.Null && slices.Contains(c.adopt, path) {
+		// A silent null taken as none: the stored value cleared, where the
+		// reference kept it.
+		return c.patch(path, nil)
+	}
+	if got.Type != gjson.String && got.Type != gjson.Number && got.Type != gjson.True && got.Type != gjson.False {
 		return false
 	}
 	ws, isString := want.(string)

@@ -2,8 +2,10 @@ package explore
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -256,5 +258,30 @@ func TestOmittedOptionalIsAdoptedThenHeld(t *testing.T) {
 	}
 	if d := check(`{}`); d == nil || d.check != policy.CheckHeld {
 		t.Errorf("vat left out of the answer after it was kept: %v, want a held divergence", d)
+	}
+}
+
+// A silent null the target took as none: the answer's null is adopted,
+// where the reference kept the stored value (a phone extension a PUT sent
+// as null beside another silent value).
+func TestSilentNullIsAdopted(t *testing.T) {
+	wd := testWorld(t)
+	s := testSequence(t, wd)
+	var patched []string
+	c := checker{judgement: judgement{wd: wd, k: newKnowledge(), s: s}, b: parse(`{"phoneExtension":null}`),
+		adopt: []string{"phoneExtension"}, patch: func(path string, v any) bool {
+			patched = append(patched, fmt.Sprintf("%s=%v", path, v))
+			return true
+		}}
+	want := "101"
+	c.optional("phoneExtension", &want)
+	if c.d != nil || !slices.Equal(patched, []string{"phoneExtension=<nil>"}) {
+		t.Errorf("a null answered for an adopted field: divergence %v, patched %q; want it adopted as none", c.d, patched)
+	}
+	c = checker{judgement: judgement{wd: wd, k: newKnowledge(), s: s}, b: parse(`{"phoneExtension":null}`),
+		patch: func(string, any) bool { return true }}
+	c.optional("phoneExtension", &want)
+	if c.d == nil {
+		t.Error("a null answered for a field the spec decides: no divergence")
 	}
 }
