@@ -285,3 +285,23 @@ func TestSilentNullIsAdopted(t *testing.T) {
 		t.Error("a null answered for a field the spec decides: no divergence")
 	}
 }
+
+// Past the bound on what an account keeps, a create may be refused with any
+// 4xx but 401; one without correct credentials is still 401's (5), and a
+// 400 for its body is no bound.
+func TestBoundWidensOnlyAuthenticatedCreates(t *testing.T) {
+	wd := testWorld(t)
+	k := newKnowledge()
+	j := judgement{wd: wd, k: k, s: testSequence(t, wd), pair: "1"}
+	k.created[j.owner("A")+" client"] = createBound
+	valid := verdict{statuses: []int{http.StatusOK}}
+	j.bounded(Step{Op: OpPostClient, Actor: "A"}, &valid)
+	if !valid.any4xx {
+		t.Error("a valid create past the bound: not widened to any 4xx")
+	}
+	unauthenticated := verdict{statuses: []int{http.StatusUnauthorized}}
+	j.bounded(Step{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "none"}}, &unauthenticated)
+	if unauthenticated.any4xx || unauthenticated.anyNames {
+		t.Error("a create without credentials past the bound: widened beyond 401")
+	}
+}
