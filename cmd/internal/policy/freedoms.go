@@ -217,7 +217,7 @@ var (
 	Bounds = Freedom{
 		ID: "bounds", Section: "8", Question: "may a server bound what an account keeps?",
 		Mock:     "the mock keeps what a namespace's limits allow (README, \"Limits and security\"), 409 `LimitReached` past them",
-		Accepted: "past 20 clients or 20 apps that an account made in the run, a create refused with a 4xx but 401, no field named (nothing in the spec deletes a client or an app)",
+		Accepted: "past 20 clients or 20 apps that an account made in the run, a create with correct credentials refused with a 4xx but 401, naming no field (nothing in the spec deletes a client or an app); one without correct credentials is 401 still",
 	}
 	SessionEnd = Freedom{
 		ID: "session-end", Section: "5", Question: "may a session end when its user's password changes?",
