@@ -207,9 +207,10 @@ var documentsMissed = map[string]bool{
 // ledgerLineage: the fourth blind audit, an append-only ledger of events
 // with one writer, written from the spec alone by an author who never read
 // the features, with 30 faults and 5 readings of its own (its choices.md).
-// In the catalogue: the correct server and the readings the README's table
-// allows. Its wrong faults wait in the package (ledger.Faults) until the
-// spec scenarios kill each of them (README, "Blind audits").
+// In the catalogue: the correct server, the readings the README's table
+// allows, and every wrong fault the spec scenarios can reach; three act
+// only where the spec shows nothing (ledgerOutside), and stay in the
+// package (README, "Blind audits").
 func ledgerLineage() lineage {
 	l := lineage{
 		name: "ledger",
@@ -218,7 +219,8 @@ func ledgerLineage() lineage {
 		new: func(pairs int, f string) (http.Handler, string, [][2]variants.Account, error) {
 			return served(ledger.New(ledger.Options{Pairs: pairs, Fault: f}))
 		},
-		legal: map[string]string{},
+		legal:  map[string]string{},
+		missed: ledgerMissed,
 		// At first contact (2026-11-29), before any fix of the round: the
 		// suite passed, the explorer diverged on every correct server (an
 		// app with neither a hash nor a name, its platform unnamed).
@@ -228,15 +230,27 @@ func ledgerLineage() lineage {
 		faultOrigin:  variants.BlindAudit4,
 	}
 	for _, f := range ledger.Faults() {
-		why, ok := ledgerLegal[f.Name]
-		if !ok {
+		if ledgerOutside[f.Name] {
 			continue
 		}
 		l.faults = append(l.faults, fault{f.Name, f.Rule, f.Description})
-		l.legal[f.Name] = why
+		if why, ok := ledgerLegal[f.Name]; ok {
+			l.legal[f.Name] = why
+		}
 	}
 	return l
 }
+
+// ledgerOutside are the ledger lineage's wrong faults that act only where
+// the spec shows nothing a test may send or read: a login body's clientId
+// (the body of POST /sessions is not shown), users made by POST /users
+// (its body is not shown), an empty GET /apps (an extension).
+var ledgerOutside = map[string]bool{"session-client-unchecked": true, "empty-apikey-matches": true, "empty-collection-null": true}
+
+// ledgerMissed are the faults of the ledger lineage that neither the spec
+// scenarios nor the explorer found before the fixes of the round (README,
+// "Blind audits").
+var ledgerMissed = map[string]bool{"query-raw": true, "forbidden-body-leak": true, "apps-clientid-filter": true, "token-collision": true}
 
 // ledgerLegal are the README's rows that allow the ledger lineage's legal
 // readings, two of them written as wrong by its author.
@@ -274,8 +288,17 @@ func eventsLineage() lineage {
 
 // areaOf is the area of the spec each fault is in.
 var areaOf = map[string]variants.Area{
-	// ledger
-	"v1-only": variants.Representation, "scheme-case-sensitive": variants.Auth, "reject-unknown-fields": variants.Representation,
+	// ledger (writekey-uuid is the tables' name too)
+	"len-bytes": variants.Users, "optional-unbounded": variants.Clients, "terms-casefold": variants.Clients,
+	"hash-truncated": variants.Apps, "apikey-any-scheme": variants.Auth, "lookup-before-auth": variants.Auth,
+	"refused-put-partial": variants.Users, "client-app-orphan": variants.Clients, "old-password-valid": variants.Sessions,
+	"stale-client-read": variants.Clients, "old-email-login": variants.Sessions, "email-race": variants.Users,
+	"password-lost-update": variants.Users, "app-id-race": variants.Apps, "token-collision": variants.Sessions,
+	"apps-clientid-filter": variants.Auth, "password-echo": variants.Users, "forbidden-body-leak": variants.Auth,
+	"writekey-from-hash": variants.Apps, "charset-415": variants.Representation, "query-raw": variants.Auth,
+	"chunked-empty": variants.Representation, "currency-numeric": variants.Clients, "single-error-object": variants.Representation,
+	"partial-put": variants.Users,
+	"v1-only":     variants.Representation, "scheme-case-sensitive": variants.Auth, "reject-unknown-fields": variants.Representation,
 	"public-catalogues": variants.Auth, "token-casefold": variants.Auth, "float-id": variants.Representation,
 	// tables
 	"query-token-ignored": variants.Auth, "token-prefix-match": variants.Auth, "not-found-before-auth": variants.Auth,

@@ -25,7 +25,7 @@ func TestEveryFaultHasItsPlace(t *testing.T) {
 	for name := range areaOf {
 		t.Errorf("areaOf names %q, which no lineage has", name)
 	}
-	for _, l := range []lineage{tablesLineage(), eventsLineage(), documentsLineage()} {
+	for _, l := range []lineage{tablesLineage(), eventsLineage(), documentsLineage(), ledgerLineage()} {
 		for name := range l.missed {
 			if !seen[l.name+"-"+name] {
 				t.Errorf("%s: missed names %q, no fault of it", l.name, name)
