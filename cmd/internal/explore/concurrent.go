@@ -111,19 +111,16 @@ func (p *pair) drawBatch(g *generator, s *seqState) batch {
 			b.steps = []Step{c, put("A", map[string]any{"firstName": "contract-" + g.unique()})}
 			b.reads = []batchRead{readUser("A"), {label: "GET /clients/A", refPath: fmt.Sprintf("/clients/%d", refID("A")), targetPath: "/clients/" + wd.acct["A"].clientID, as: "A"}}
 		case batchKinds[6]:
-			// From the profile's marketplace app where the target takes
-			// several apps of one: a target that makes apps only from a
-			// store refuses every app by name.
 			b.steps = []Step{
-				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(g.wd.byHash)},
-				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(g.wd.byHash)},
+				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
+				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
 			}
 		case batchKinds[7]:
 			// Two clients' apps: a server that serialises the apps of one
 			// client may still race between two.
 			b.steps = []Step{
-				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(g.wd.byHash)},
-				{Op: OpPostApp, Actor: "B", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(g.wd.byHash)},
+				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
+				{Op: OpPostApp, Actor: "B", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
 			}
 		case batchKinds[8]:
 			// A body that leaves the phone number out keeps it (the
