@@ -259,6 +259,14 @@ func distinctIDs(b batch, ops []linear.Op) *divergence {
 				continue
 			}
 			key := field + "=" + v.Raw
+			if st.Op == OpLogin {
+				// One account's logins may share a session (the legal
+				// sessions-reused); two accounts' never.
+				key = st.Actor + " " + key
+				if other, ok := seen[map[string]string{"A": "B", "B": "A"}[st.Actor]+" "+field+"="+v.Raw]; ok {
+					return diverged(policy.CheckID, "history "+b.kind+" "+field, fmt.Sprintf("%s: %s and %s were both answered %s %s", b.kind, other, ops[i].Label, field, v.Raw))
+				}
+			}
 			if other, ok := seen[key]; ok {
 				return diverged(policy.CheckID, "history "+b.kind+" "+field, fmt.Sprintf("%s: %s and %s were both answered %s %s", b.kind, other, ops[i].Label, field, v.Raw))
 			}
