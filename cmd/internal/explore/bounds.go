@@ -53,11 +53,13 @@ func (j judgement) pastBound(actor, kind string) bool {
 }
 
 // bounded widens the verdict of a create past the bound: a refusal with
-// any 4xx but 401 is correct too. A create without correct credentials is
-// judged as it is: 5's 401 comes before any bound of an account the server
-// does not know.
+// any 4xx but 401 is correct too. A create the reference answers with 401
+// alone (no correct credentials) is judged as it is: 5's 401 comes before
+// any bound of an account the server does not know. One it may answer 401
+// or otherwise (a session its user's new password may have ended) is
+// widened.
 func (j judgement) bounded(st Step, v *verdict) {
-	if slices.Contains(v.statuses, http.StatusUnauthorized) && !slices.Contains(v.statuses, http.StatusOK) {
+	if slices.Contains(v.statuses, http.StatusUnauthorized) && !slices.Contains(v.statuses, http.StatusOK) && !slices.Contains(v.statuses, http.StatusBadRequest) {
 		return
 	}
 	if j.pastBound(st.Actor, creates(st)) {

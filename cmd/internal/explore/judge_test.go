@@ -304,4 +304,9 @@ func TestBoundWidensOnlyAuthenticatedCreates(t *testing.T) {
 	if unauthenticated.any4xx || unauthenticated.anyNames {
 		t.Error("a create without credentials past the bound: widened beyond 401")
 	}
+	ended := verdict{statuses: []int{http.StatusBadRequest, http.StatusUnauthorized}}
+	j.bounded(Step{Op: OpPutUser, Actor: "A", Cred: Cred{Scheme: "session-token", Op: "as-specified"}, Base: map[string]any{"client": map[string]any{}}}, &ended)
+	if !ended.any4xx {
+		t.Error("a create whose session may have ended, past the bound: not widened")
+	}
 }
