@@ -39,6 +39,11 @@ func NearMiss(secret, change string, taken func(string) bool) string {
 	return nearMiss(secret, change, taken)
 }
 
+// PercentEncodeAll is a value with every byte written %HH, as the phrase
+// "... using the sessionToken query with every character percent-encoded"
+// sends the token: the explorer sends what its reproducers ask for.
+func PercentEncodeAll(s string) string { return percentEncodeAll(s) }
+
 // Placeholder matches a {{name}} of a step argument.
 var Placeholder *regexp.Regexp = placeholder
 

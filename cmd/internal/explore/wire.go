@@ -3,7 +3,6 @@ package explore
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -146,15 +145,11 @@ func encodeQuery(q url.Values, c credPlace) string {
 			rest[k] = v
 		}
 	}
-	var b strings.Builder
-	b.WriteString(url.QueryEscape(c.name) + "=")
-	for _, x := range []byte(q.Get(c.name)) {
-		fmt.Fprintf(&b, "%%%02X", x)
-	}
+	out := url.QueryEscape(c.name) + "=" + steps.PercentEncodeAll(q.Get(c.name))
 	if len(rest) > 0 {
-		b.WriteString("&" + rest.Encode())
+		out += "&" + rest.Encode()
 	}
-	return b.String()
+	return out
 }
 
 // credential is where a step's credential goes ("" name: none).
