@@ -92,22 +92,9 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 	if err != nil {
 		return err
 	}
-	if t == nil || len(t.Rows) < 2 {
-		return fmt.Errorf("expected a table with the header | status | shape | (and optionally when) and at least one row")
-	}
-	statusCol, shapeCol, whenCol := -1, -1, -1
-	for i, c := range t.Rows[0].Cells {
-		switch strings.TrimSpace(c.Value) {
-		case "status":
-			statusCol = i
-		case "shape":
-			shapeCol = i
-		case "when":
-			whenCol = i
-		}
-	}
-	if statusCol < 0 || shapeCol < 0 {
-		return fmt.Errorf("the table header must name the columns status and shape")
+	statusCol, shapeCol, whenCol, err := oneOfColumns(t)
+	if err != nil {
+		return err
 	}
 	body := gjson.ParseBytes(st.last.respBody)
 	var allowed, why []string
@@ -135,25 +122,9 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 			allowed = append(allowed, label)
 			st.askedFor(status)
 		}
-		if shape != "" && !strings.ContainsAny(shape[:1], `{["`) {
-			data, err := st.suite.fixture("shapes", shape)
-			if err != nil {
-				return err
-			}
-			shape = string(data)
-		}
-		if shape, err = st.substJSON(ctx, shape); err != nil {
+		mm, err := st.rowMismatches(ctx, label, shape, body)
+		if err != nil {
 			return err
-		}
-		var mm []match.Mismatch
-		if shape != "" {
-			// A malformed shape is an error of the feature, whatever the status.
-			if mm, err = match.Shape(shape, body); err != nil {
-				return fmt.Errorf("the shape of %s: %w", label, err)
-			}
-			if !gjson.ValidBytes(st.last.respBody) {
-				mm = append(mm, match.Mismatch{Path: "$", Want: "a JSON body", Got: "not JSON"})
-			}
 		}
 		if !applies || status != strconv.Itoa(st.last.status) {
 			continue
@@ -173,6 +144,55 @@ func (assertSteps) theResponseIsOneOf(ctx context.Context, t *godog.Table) error
 		return st.fail("expected one of: %s; got status %d", strings.Join(allowed, "; "), st.last.status)
 	}
 	return st.fail("expected one of: %s; got status %d, which does not match:\n%s", strings.Join(allowed, "; "), st.last.status, strings.Join(why, "\n"))
+}
+
+// oneOfColumns are the columns of a "one of" table: status and shape,
+// and when (-1 when the table has none).
+func oneOfColumns(t *godog.Table) (status, shape, when int, err error) {
+	if t == nil || len(t.Rows) < 2 {
+		return 0, 0, 0, fmt.Errorf("expected a table with the header | status | shape | (and optionally when) and at least one row")
+	}
+	status, shape, when = -1, -1, -1
+	for i, c := range t.Rows[0].Cells {
+		switch strings.TrimSpace(c.Value) {
+		case "status":
+			status = i
+		case "shape":
+			shape = i
+		case "when":
+			when = i
+		}
+	}
+	if status < 0 || shape < 0 {
+		return 0, 0, 0, fmt.Errorf("the table header must name the columns status and shape")
+	}
+	return status, shape, when, nil
+}
+
+// rowMismatches matches the last response's body against the shape of a
+// row of a "one of" table (a fixture's name or JSON, with variables); none
+// for a row without a shape. A malformed shape is an error of the
+// feature, whatever the status.
+func (st *scenarioState) rowMismatches(ctx context.Context, label, shape string, body gjson.Result) ([]match.Mismatch, error) {
+	if shape != "" && !strings.ContainsAny(shape[:1], `{["`) {
+		data, err := st.suite.fixture("shapes", shape)
+		if err != nil {
+			return nil, err
+		}
+		shape = string(data)
+	}
+	shape, err := st.substJSON(ctx, shape)
+	if err != nil || shape == "" {
+		return nil, err
+	}
+	mm, err := match.Shape(shape, body)
+	if err != nil {
+		return nil, fmt.Errorf("the shape of %s: %w", label, err)
+	}
+	if !gjson.ValidBytes(st.last.respBody) {
+		mm = append(mm, match.Mismatch{Path: "$", Want: "a JSON body", Got: "not JSON"})
+	}
+	return mm, nil
 }
 
 // response returns the scenario state with a last response, or the error

@@ -207,6 +207,39 @@ type probe struct {
 	field, value, key      string
 }
 
+// sendProbe sends the probe's request: its template with the probe's
+// fields set, with account A's api key. It sends nothing (nil) when the
+// template needs a value the profile does not give (a plan id, say): this
+// value cannot ride on it, and the scenarios that need the missing one say
+// so themselves.
+func (s *Suite) sendProbe(ctx context.Context, pr probe) (*exchange, error) {
+	st := s.newState(nil)
+	st.pair, st.need[0] = s.pool.pairs[0], sharedAccess
+	data, err := s.fixture("bodies", pr.template)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.setJSONBody(ctx, "template "+pr.template, string(data)); err != nil {
+		var missing *missingValue
+		if errors.As(err, &missing) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	for field, v := range pr.set {
+		if err := st.setBodyField(ctx, field, v, true); err != nil {
+			return nil, err
+		}
+	}
+	out := outgoing{method: pr.method, header: http.Header{}}
+	out.url, _ = s.endpointURL(pr.path, "")
+	out.header.Set("Authorization", "api-key "+st.pair.accounts[0].apiKey)
+	if err := st.pending.apply(&out); err != nil {
+		return nil, err
+	}
+	return st.do(ctx, out), nil
+}
+
 // probes are the checks of every value of the profile that a refused
 // request can show: each currency, platform, plan and phone country id, the
 // address, the phone and the email domain. The marketplace hash cannot be
@@ -297,36 +330,9 @@ func (s *Suite) checkProfileValues(ctx context.Context, userID string) ([]refusa
 	)
 	err := parallel(len(probes), func(i int) error {
 		pr := probes[i]
-		st := s.newState(nil)
-		st.pair, st.need[0] = s.pool.pairs[0], sharedAccess
-		data, err := s.fixture("bodies", pr.template)
-		if err != nil {
+		ex, err := s.sendProbe(ctx, pr)
+		if err != nil || ex == nil || ex.err != nil || (ex.status != http.StatusBadRequest && ex.status != http.StatusNotFound) {
 			return err
-		}
-		if err := st.setJSONBody(ctx, "template "+pr.template, string(data)); err != nil {
-			// The template needs a value the profile does not give (a
-			// plan id, say): this value cannot ride on it, and the
-			// scenarios that need the missing one say so themselves.
-			var missing *missingValue
-			if errors.As(err, &missing) {
-				return nil
-			}
-			return err
-		}
-		for field, v := range pr.set {
-			if err := st.setBodyField(ctx, field, v, true); err != nil {
-				return err
-			}
-		}
-		out := outgoing{method: pr.method, header: http.Header{}}
-		out.url, _ = s.endpointURL(pr.path, "")
-		out.header.Set("Authorization", "api-key "+st.pair.accounts[0].apiKey)
-		if err := st.pending.apply(&out); err != nil {
-			return err
-		}
-		ex := st.do(ctx, out)
-		if ex.err != nil || (ex.status != http.StatusBadRequest && ex.status != http.StatusNotFound) {
-			return nil
 		}
 		sent := gjson.GetBytes(ex.out.body, pr.field).String()
 		for _, e := range gjson.ParseBytes(ex.respBody).Array() {

@@ -204,28 +204,8 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		return v, nil
 	}
 	p := st.suite.profile
-	if acct, field, ok := strings.Cut(name, "."); ok && (acct == "A" || acct == "B") {
-		a, err := st.accountOf(acct)
-		if err != nil {
-			return value{}, fmt.Errorf("{{%s}}: %w", name, err)
-		}
-		switch field {
-		case "email":
-			return value{text: a.email}, nil
-		case "password":
-			return value{text: a.password}, nil
-		case "apiKey":
-			return value{text: a.apiKey}, nil
-		case "userId", "clientId":
-			ids, err := st.accountIDs(ctx, acct)
-			if err != nil {
-				return value{}, fmt.Errorf("{{%s}}: %w", name, err)
-			}
-			if field == "userId" {
-				return value{text: ids.userID, json: true}, nil
-			}
-			return value{text: ids.clientID, json: true}, nil
-		}
+	if v, ok, err := st.accountVar(ctx, name); ok {
+		return v, err
 	}
 	switch name {
 	case "currencyId", "planId", "platformId", "phoneCountryId", "marketappHash":
@@ -254,6 +234,37 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		return catalogueValue(p, list, rest)
 	}
 	return value{}, fmt.Errorf("unknown variable {{%s}}: not remembered in this scenario and not a profile value or generator", name)
+}
+
+// accountVar is an account's variable ({{A.email}}, {{B.userId}}, ...);
+// ok is false for a name that is none.
+func (st *scenarioState) accountVar(ctx context.Context, name string) (v value, ok bool, err error) {
+	acct, field, ok := strings.Cut(name, ".")
+	if !ok || (acct != "A" && acct != "B") {
+		return value{}, false, nil
+	}
+	a, err := st.accountOf(acct)
+	if err != nil {
+		return value{}, true, fmt.Errorf("{{%s}}: %w", name, err)
+	}
+	switch field {
+	case "email":
+		return value{text: a.email}, true, nil
+	case "password":
+		return value{text: a.password}, true, nil
+	case "apiKey":
+		return value{text: a.apiKey}, true, nil
+	case "userId", "clientId":
+		ids, err := st.accountIDs(ctx, acct)
+		if err != nil {
+			return value{}, true, fmt.Errorf("{{%s}}: %w", name, err)
+		}
+		if field == "userId" {
+			return value{text: ids.userID, json: true}, true, nil
+		}
+		return value{text: ids.clientID, json: true}, true, nil
+	}
+	return value{}, false, nil
 }
 
 // nearMisses are the variable prefixes that change a value by one

@@ -84,6 +84,13 @@ type Field struct {
 	Form Form
 	// Nullable: the spec's type admits null ("Mixed: String or null").
 	Nullable bool
+	// MockNull: the mock answers null where the spec's type does not admit
+	// it, its choice where the spec is silent (README, "Where the spec is
+	// silent": a session's clientId when its user has no client, 2.4; the
+	// hash of an app made from a name and a platform, 4.2). Only on a
+	// response object's field that is not Nullable; the wire structs and
+	// the OpenAPI document follow it, the suite's shapes do not.
+	MockNull bool
 	// Optional: the spec marks the field optional, so that a body or an
 	// object may leave it out (2).
 	Optional bool
@@ -291,7 +298,7 @@ var (
 		Field{Path: "plan.isDynamic", Type: TypeBoolean},
 		Field{Path: "plan.needBilling", Type: TypeBoolean},
 		Field{Path: "marketapp", Type: TypeObject},
-		Field{Path: "marketapp.hash", Type: TypeString},
+		Field{Path: "marketapp.hash", Type: TypeString, MockNull: true},
 	)
 
 	// SessionObject is the session of 2.4.
@@ -300,7 +307,7 @@ var (
 		Field{Path: "created", Type: TypeString},
 		Field{Path: "creatorUserId", Type: TypeNumber},
 		Field{Path: "userId", Type: TypeNumber},
-		Field{Path: "clientId", Type: TypeNumber},
+		Field{Path: "clientId", Type: TypeNumber, MockNull: true},
 		Field{Path: "token", Type: TypeString},
 	)
 )

@@ -40,6 +40,8 @@ func TestFieldTablesAreWellFormed(t *testing.T) {
 				t.Errorf("%s: 7.3's code, but no Code", where)
 			case body && (f.Form == FormNone) != (f.Type != TypeString):
 				t.Errorf("%s: a %s of form %d (a body's string has a form, nothing else)", where, f.Type, f.Form)
+			case f.MockNull && (body || f.Nullable):
+				t.Errorf("%s: the mock's null on a body's field or on one the spec makes nullable", where)
 			case !body && (f.Required || f.Limited() || f.Put != PutNone || f.Code != (Code{}) || f.Form != FormNone || f.Unlisted):
 				t.Errorf("%s: a response object's field carries a rule of a body", where)
 			}

@@ -297,7 +297,35 @@ func (s *Server) parseUser(o obj, create bool) (*userInput, []fieldError) {
 	if v, ok := c.str(o, "lastName", "InvalidLastName", req, false); ok {
 		in.LastName = &v
 	}
-	// phone: phoneCountry {id} (or phoneCountryId), phoneNumber, phoneExtension
+	c.phone(o, create, in)
+	for i, k := range subKeys {
+		if b, ok := c.boolean(o, k, subCodes[i], req); ok {
+			in.Subs[i] = &b
+		}
+	}
+	if v, ok := c.str(o, "timezone", "InvalidTimezone", req, false); ok {
+		if !tzRe.MatchString(v) {
+			c.add("timezone", "InvalidTimezone", "timezone must be a name of the form Area/City")
+		} else {
+			in.Timezone = &v
+		}
+	}
+	if cv, present := o["client"]; present && cv != nil {
+		cm, ok := cv.(map[string]any)
+		if !ok {
+			c.add("client", "InvalidClient", "client must be an object")
+		} else {
+			ci, errs := s.parseClient(cm, true, "client.", false)
+			c.errs = append(c.errs, errs...)
+			in.Client = ci
+		}
+	}
+	return in, c.errs
+}
+
+// phone validates a user body's phoneCountry {id} (or phoneCountryId),
+// phoneNumber and phoneExtension into in.
+func (c *vctx) phone(o obj, create bool, in *userInput) {
 	pcKey := "phoneCountry"
 	if _, ok := o["phoneCountry"]; !ok {
 		if _, ok := o["phoneCountryId"]; ok {
@@ -308,7 +336,7 @@ func (s *Server) parseUser(o obj, create bool) (*userInput, []fieldError) {
 		var id int64
 		ok := false
 		if pcKey == "phoneCountryId" {
-			id, ok = s.intOf(pv)
+			id, ok = c.s.intOf(pv)
 			if !ok {
 				c.add("phoneCountryId", "InvalidPhoneCountryId", "phoneCountryId must be the id of a phone country")
 			}
@@ -341,29 +369,6 @@ func (s *Server) parseUser(o obj, create bool) (*userInput, []fieldError) {
 			}
 		}
 	}
-	for i, k := range subKeys {
-		if b, ok := c.boolean(o, k, subCodes[i], req); ok {
-			in.Subs[i] = &b
-		}
-	}
-	if v, ok := c.str(o, "timezone", "InvalidTimezone", req, false); ok {
-		if !tzRe.MatchString(v) {
-			c.add("timezone", "InvalidTimezone", "timezone must be a name of the form Area/City")
-		} else {
-			in.Timezone = &v
-		}
-	}
-	if cv, present := o["client"]; present && cv != nil {
-		cm, ok := cv.(map[string]any)
-		if !ok {
-			c.add("client", "InvalidClient", "client must be an object")
-		} else {
-			ci, errs := s.parseClient(cm, true, "client.", false)
-			c.errs = append(c.errs, errs...)
-			in.Client = ci
-		}
-	}
-	return in, c.errs
 }
 
 // apply writes the given fields into u (a copy).

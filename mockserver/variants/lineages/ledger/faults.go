@@ -1,5 +1,7 @@
 package ledger
 
+import "slices"
+
 // Fault is a switchable behaviour: a wrong one (Legal false) or another
 // reading the specification leaves open (Legal true).
 type Fault struct {
@@ -19,6 +21,12 @@ const (
 
 // Faults lists the switchable behaviours, the wrong ones first.
 func Faults() []Fault {
+	return slices.Concat(ruleFaults(), wireFaults(), legalFaults())
+}
+
+// ruleFaults are the wrong behaviours of validation, authentication and
+// behaviour over time.
+func ruleFaults() []Fault {
 	return []Fault{
 		// (a) validation and limits
 		{"len-bytes", false, "8", q255,
@@ -51,6 +59,13 @@ func Faults() []Fault {
 			"GET /clients/:clientId is served from a read cache filled on first read and never invalidated by PUT, so a client read once keeps showing its old details."},
 		{"old-email-login", false, "4.1", "Updates a user, for example the email address or password.",
 			"After an email change the old address stays in the login index: POST /sessions with the old email still succeeds (and nobody else may take it)."},
+	}
+}
+
+// wireFaults are the wrong behaviours of concurrency, isolation, the wire
+// and the representation.
+func wireFaults() []Fault {
+	return []Fault{
 		// (d) concurrency
 		{"email-race", false, "7.3, 5", "| PUT /users/:userId | InvalidEmail | The email address is invalid |",
 			"Email uniqueness is checked against the snapshot in the handler and not again by the writer; two overlapping requests can give two accounts the same email (the later then owns the login)."},
@@ -87,8 +102,12 @@ func Faults() []Fault {
 			"An empty GET /apps answers {\"apps\": null, ...} instead of an empty list."},
 		{"single-error-object", false, "7.1", "A 400 response (HTTP 400 Bad Request) has a body that is a JSON array.",
 			"A 400 with exactly one error has the bare error object as body; only two or more errors come as an array."},
+	}
+}
 
-		// legal readings
+// legalFaults are the other readings the specification leaves open.
+func legalFaults() []Fault {
+	return []Fault{
 		{"partial-put", true, "4.1, 4.4", "Body fields, all typed as shown",
 			"PUT /users/:userId and PUT /clients/:clientId treat omitted fields as unchanged (terms is then only checked when given) instead of requiring every non-optional field."},
 		{"v1-only", true, "9", "The endpoint pages show the form `v1.0`, and the overview describes the form `v1`.",

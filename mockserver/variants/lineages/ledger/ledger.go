@@ -154,23 +154,7 @@ func replay(base *view, evs []event) *view {
 		switch ev.Kind {
 		case evUserPut:
 			cow("users")
-			u := ev.User
-			if old, ok := nv.Users[u.ID]; ok {
-				if id, ok := nv.Emails[lower(old.Email)]; ok && id == u.ID {
-					delete(nv.Emails, lower(old.Email))
-				}
-			}
-			for _, e := range u.PrevEmails {
-				nv.Emails[lower(e)] = u.ID
-			}
-			nv.Emails[lower(u.Email)] = u.ID
-			if u.APIKey != "" {
-				nv.APIKeys[u.APIKey] = u.ID
-			}
-			nv.Users[u.ID] = u
-			if u.ID >= nv.NextUser {
-				nv.NextUser = u.ID + 1
-			}
+			nv.putUser(ev.User)
 		case evClientPut:
 			cow("clients")
 			nv.Clients[ev.Client.ID] = ev.Client
@@ -179,20 +163,7 @@ func replay(base *view, evs []event) *view {
 			}
 		case evMemberAdd:
 			cow("members")
-			list := append([]int64(nil), nv.Members[ev.UserID]...)
-			found := false
-			for _, c := range list {
-				if c == ev.ClientID {
-					found = true
-				}
-			}
-			if !found {
-				list = append(list, ev.ClientID)
-				for i := len(list) - 1; i > 0 && list[i] < list[i-1]; i-- {
-					list[i], list[i-1] = list[i-1], list[i]
-				}
-			}
-			nv.Members[ev.UserID] = list
+			nv.addMember(ev.UserID, ev.ClientID)
 		case evAppPut:
 			cow("apps")
 			nv.Apps[ev.App.ID] = ev.App
@@ -209,6 +180,47 @@ func replay(base *view, evs []event) *view {
 		}
 	}
 	return &nv
+}
+
+// putUser writes a user event into a view replay has copied the users
+// of: the user, its emails (the old one let go, earlier ones kept) and
+// its api key.
+func (nv *view) putUser(u *userRec) {
+	if old, ok := nv.Users[u.ID]; ok {
+		if id, ok := nv.Emails[lower(old.Email)]; ok && id == u.ID {
+			delete(nv.Emails, lower(old.Email))
+		}
+	}
+	for _, e := range u.PrevEmails {
+		nv.Emails[lower(e)] = u.ID
+	}
+	nv.Emails[lower(u.Email)] = u.ID
+	if u.APIKey != "" {
+		nv.APIKeys[u.APIKey] = u.ID
+	}
+	nv.Users[u.ID] = u
+	if u.ID >= nv.NextUser {
+		nv.NextUser = u.ID + 1
+	}
+}
+
+// addMember adds a client to a user's list, kept ascending, in a view
+// replay has copied the members of; the list itself is a new one.
+func (nv *view) addMember(userID, clientID int64) {
+	list := append([]int64(nil), nv.Members[userID]...)
+	found := false
+	for _, c := range list {
+		if c == clientID {
+			found = true
+		}
+	}
+	if !found {
+		list = append(list, clientID)
+		for i := len(list) - 1; i > 0 && list[i] < list[i-1]; i-- {
+			list[i], list[i-1] = list[i-1], list[i]
+		}
+	}
+	nv.Members[userID] = list
 }
 
 func (v *view) isMember(userID, clientID int64) bool {
