@@ -13,8 +13,11 @@ import (
 // what it is given in memory must stop somewhere. Past it, a create
 // refused with a 4xx but 401 that names no field of the body is the
 // target's bound, not a defect (README, "Where the spec is silent", 8).
-// The suite and the explorer both read it.
-const CreateBound = 20
+// The suite and the explorer both read it. It is 10, not the 20 it was: a
+// server may count what the account held before the run (the fifth blind
+// audit's correct server keeps 20 clients per user, the one it was seeded
+// with among them), and a staging account holds what earlier runs made.
+const CreateBound = 10
 
 // Creates are the kinds of entity a request makes when it is answered 200:
 // "client" for POST /clients and for PUT /users/:userId with a client,
