@@ -677,6 +677,7 @@ func (st *scenarioState) record(ex *exchange) {
 	if ex.err != nil {
 		return
 	}
+	st.suite.acceptedProfileValues(ex)
 	key := coverageKey{endpoint: st.suite.endpointTemplate(ex.out), status: ex.status}
 	if !st.covered[key] {
 		st.covered[key] = true

@@ -257,6 +257,23 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 			t.Errorf("the failed scenarios do not say that the profile is wrong:\n%s", r.stdout)
 		}
 	})
+	t.Run("a target that takes one app of a marketplace app, the profile left at several: the failures name apps_per_marketapp, exit 3", func(t *testing.T) {
+		t.Parallel()
+		// The seed's app already uses the profile's hash, which the mock
+		// took: the refusal of the next is the choice's, not the hash's.
+		ds, err := catalogue.Find([]string{"one-app-per-marketapp"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := mocktest.MustStart(t, mocktest.Options{Servers: ds})
+		r := runMain(map[string]string{"PRICING_APPS_PER_MARKETAPP": "several"}, "--base-url", m.URL, "--godog.tags", "@post-apps", "--godog.concurrency", "4", "--godog.format", "progress")
+		// The mock never took the hash in this run (the seed's app took
+		// it before), so the failures name both keys.
+		want := "or another app of its marketplace app where it takes one (PRICING_APPS_PER_MARKETAPP, apps_per_marketapp"
+		if r.code != 3 || !strings.Contains(r.stdout, "profile error: ") || !strings.Contains(r.stdout, want) || !strings.Contains(r.stderr, want) {
+			t.Fatalf("want exit 3 and %q, got %s", want, r)
+		}
+	})
 	t.Run("a target that chose otherwise than the profile says: each failure names the value it assumed", func(t *testing.T) {
 		t.Parallel()
 		// One client per user, a reading the profile can declare
