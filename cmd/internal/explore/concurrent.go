@@ -181,7 +181,7 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 		// An app of no store (freedom app-by-name), a create past the
 		// account's bound (freedom bounds), or a user body without its
 		// phone number (freedom omitted-fields) may be refused.
-		past := (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound(st.Actor, creates(*st))
+		past := (judgement{k: p.run.k, label: fmt.Sprint(p.n)}).pastBound(st.Actor, creates(*st))
 		_, phone := st.Base["phoneNumber"]
 		ops[i] = linear.Op{Label: batchLabel(*st), Lane: i, Partition: "pair", Req: p.wd.refRequest(s, *st, sent), AnyRefusal: st.Op == OpLogin,
 			MayRefuse: byName(st.Op, st.Base) != "" || past || st.Op == OpPutUser && !phone}

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-
-	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // The second stage: generation. A generator draws the steps of a sequence
@@ -15,27 +13,6 @@ import (
 // a cell (an operation, an input position, an operator), the least
 // exercised first, so that a run covers every cell early; other operators
 // ride along at random, so that they meet in one body.
-
-// Cell is one (operation, input position, operator) of the catalogue.
-type Cell struct {
-	Op       Op
-	Position string // a body field's path, "credential <scheme>", "login email", "path", "version", "content-type", "body"
-	Operator string
-}
-
-func (c Cell) String() string { return string(c.Op) + " | " + c.Position + " | " + c.Operator }
-
-// Positions of what is not a body field.
-const (
-	posCredential  = "credential "
-	posLogin       = "login "
-	posPath        = "path"
-	posVersion     = "version"
-	posContentType = "content-type"
-	posAccept      = "accept"
-	posTransfer    = "transfer"
-	posBody        = "body"
-)
 
 // cells are every cell of the catalogue that the target's profile makes
 // meaningful (no POST /clients where a user holds one client, no hash where
@@ -139,7 +116,6 @@ type generator struct {
 	counter  *atomic.Int64 // the run's unique words
 	// mint records a unique word the generator made (knowledge.minted).
 	mint    func(string)
-	pair    int
 	pending *Cell // a cell whose setup step came first
 	// only is the one account of a lane's sequences ("" both): it draws
 	// no cell that reaches the other account's resources (crossCell).
@@ -717,39 +693,6 @@ func (g *generator) login(s *seqState, st *Step, pos, op string) {
 		st.Actor = a
 		st.Login = [2]string{g.emailTemplate(s, a), "{{" + a + ".password}}"}
 	}
-}
-
-// userBody is the body of PUT /users that changes nothing: the user as the
-// reference holds it.
-func userBody(u pricing.User) map[string]any {
-	b := map[string]any{
-		"email": u.Email, "firstName": u.FirstName, "lastName": u.LastName,
-		"subscribeWelcome": u.SubscribeWelcome, "subscribeBlog": u.SubscribeBlog,
-		"subscribeHowto": u.SubscribeHowto, "subscribeOnboarding": u.SubscribeOnboarding,
-		"timezone": u.Timezone, "password": nil,
-		"phoneCountry": map[string]any{"id": json.Number(strconv.FormatInt(u.PhoneCountryID, 10))}, "phoneNumber": u.PhoneNumber,
-		"phoneExtension": nil,
-	}
-	if u.PhoneExtension != nil {
-		b["phoneExtension"] = *u.PhoneExtension
-	}
-	return b
-}
-
-// clientBody is the body of PUT /clients that changes nothing.
-func clientBody(c pricing.Client) map[string]any {
-	b := map[string]any{
-		"name": c.Name, "addressLine1": c.AddressLine1, "addressCity": c.AddressCity,
-		"addressPostcode": c.AddressPostcode, "addressCountry": c.AddressCountry,
-		"currency": map[string]any{"id": json.Number(strconv.FormatInt(c.CurrencyID, 10))}, "terms": "I agree",
-	}
-	if c.AddressLine2 != nil {
-		b["addressLine2"] = *c.AddressLine2
-	}
-	if c.VAT != nil {
-		b["vat"] = *c.VAT
-	}
-	return b
 }
 
 // newClientBody is a valid body of POST /clients, with an app or not.

@@ -55,7 +55,7 @@ func testSequence(t *testing.T, wd *world) *seqState {
 // testGenerator draws from a test world.
 func testGenerator(wd *world, seed uint64) *generator {
 	cells := wd.cells()
-	return &generator{wd: wd, r: rand.New(rand.NewPCG(seed, 1)), coverage: newCoverage(cells), cells: cells, counter: &atomic.Int64{}, pair: 1}
+	return &generator{wd: wd, r: rand.New(rand.NewPCG(seed, 1)), coverage: newCoverage(cells), cells: cells, counter: &atomic.Int64{}}
 }
 
 // userStep is a PUT /users of account A on its own id with a valid body and

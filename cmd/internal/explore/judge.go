@@ -76,11 +76,11 @@ var writeKeyRE = regexp.MustCompile(`^[0-9a-fA-F]{32}$`)
 
 // judgement is one answer to judge.
 type judgement struct {
-	wd   *world
-	k    *knowledge
-	s    *seqState
-	i    int    // the step
-	pair string // the pair's label, for tokens
+	wd    *world
+	k     *knowledge
+	s     *seqState
+	i     int    // the step
+	label string // the pair's label, for tokens
 }
 
 // judge compares the target's answer to a step with the verdict; on an
@@ -559,21 +559,6 @@ func (c *checker) omitted(path string, got gjson.Result) bool {
 	return true
 }
 
-func jsonOf(v any) string {
-	switch x := v.(type) {
-	case bool:
-		return strconv.FormatBool(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case nil:
-		return "null"
-	case string:
-		b, _ := json.Marshal(x)
-		return strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(b))
-	}
-	return fmt.Sprint(v)
-}
-
 // id compares an id by identity, exactly as written (policy.Identity):
 // the same entity has the same id, two entities never share one.
 func (c *checker) id(kind, path string, ref int64, fresh bool) string {
@@ -888,7 +873,7 @@ func (c *checker) session(sess pricing.Session) {
 		c.fail(policy.CheckSession, "field token", fmt.Sprintf("token is %s, not a string (2.4)", match.Describe(tok)), expectTyped("token", "string"))
 		return
 	}
-	owner := c.pair + actor
+	owner := c.label + actor
 	k := c.k
 	k.mu.Lock()
 	was, seen := k.tokens[tok.String()]
@@ -940,4 +925,13 @@ func (c *checker) platforms() {
 			c.fail(policy.CheckPlatforms, "field platforms.name", fmt.Sprintf("platform %s is named %s, not %s", tid, n.Raw, name), expectValue(expectIs, fmt.Sprintf("platforms.#(id==%s).name", tid), Lit(strconv.Quote(name))))
 		}
 	}
+}
+
+// idRef is an id as the reproducer names it: the variable of the step
+// whose answer showed it, or the id.
+func (c *checker) idRef(kind, tid string) Text {
+	if at, ok := c.s.idStep[kind+":"+tid]; ok && at >= 0 {
+		return Of(AnswerVar(at, "id"))
+	}
+	return Lit(tid)
 }

@@ -142,7 +142,7 @@ func TestJudge(t *testing.T) {
 			st := c.step(s)
 			v := wd.verdictOf(s, st, st.Encode())
 			s.steps = append(s.steps, st)
-			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, pair: "1"}.judge(st, v, c.got)
+			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, label: "1"}.judge(st, v, c.got)
 			key := ""
 			if d != nil {
 				key = d.key
@@ -215,7 +215,7 @@ func TestSeedDateReadWhenTheReproducerBegins(t *testing.T) {
 		`"subscribeOnboarding":false,"phoneCountry":{"id":1,"name":"United Kingdom (+44)","dialCode":"+44"},`+
 		`"phoneNumber":"7700900123","phoneExtension":null,"timezone":"Europe/London"}`,
 		`"passwordLastChanged":"2025-01-01T00:00:00Z"`, `"passwordLastChanged":"2026-01-01T00:00:00Z"`, 1)
-	d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, pair: "1"}.judge(st, v, jsonAnswer(200, moved))
+	d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, label: "1"}.judge(st, v, jsonAnswer(200, moved))
 	if d == nil || d.key != "date passwordLastChanged" {
 		t.Fatalf("divergence %v, want the date moved", d)
 	}
@@ -292,7 +292,7 @@ func TestSilentNullIsAdopted(t *testing.T) {
 func TestBoundWidensOnlyAuthenticatedCreates(t *testing.T) {
 	wd := testWorld(t)
 	k := newKnowledge()
-	j := judgement{wd: wd, k: k, s: testSequence(t, wd), pair: "1"}
+	j := judgement{wd: wd, k: k, s: testSequence(t, wd), label: "1"}
 	k.created[j.owner("A")+" client"] = createBound
 	valid := verdict{statuses: []int{http.StatusOK}}
 	j.bounded(Step{Op: OpPostClient, Actor: "A"}, &valid)

@@ -720,3 +720,15 @@ func operatorCounts() (decided, free, silent int) {
 func positionOps() [][]posOp {
 	return [][]posOp{append([]posOp{noCred}, credOps...), {credAtLogin}, loginOps["email"], loginOps["password"], pathOps, versionOps, typeOps, acceptOps, transferOps, wireOps}
 }
+
+// The operators only a recording has: no generator draws them, and
+// operatorRows does not list them.
+const (
+	opWrongType    = "wrong-type"    // a value of another JSON type than the field's
+	opUnnamedField = "unnamed-field" // a field the spec does not name
+)
+
+var recordedOps = []BodyOp{
+	{Name: opWrongType, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types): a recorded value of another type than the field's"},
+	{Name: opUnnamedField, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnnamedField, Source: "freedom unnamed-field: a recorded field the spec does not name"},
+}

@@ -10,8 +10,6 @@ import (
 	"time"
 	_ "time/tzdata" // timezones known wherever the binary runs
 	"unicode"
-
-	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 )
 
 // A recorded step: a request a recording holds (pricing-contract replay),
@@ -25,18 +23,6 @@ import (
 // the verdict takes in the same freedoms as for the explorer's own steps.
 // A value no operator describes is judged as the explorer judges the
 // values it does not change: by the reference alone.
-
-// The operators only a recording has: no generator draws them, and
-// operatorRows does not list them.
-const (
-	opWrongType    = "wrong-type"    // a value of another JSON type than the field's
-	opUnnamedField = "unnamed-field" // a field the spec does not name
-)
-
-var recordedOps = []BodyOp{
-	{Name: opWrongType, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types): a recorded value of another type than the field's"},
-	{Name: opUnnamedField, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnnamedField, Source: "freedom unnamed-field: a recorded field the spec does not name"},
-}
 
 // classify is the operators that describe a recorded step's body, each
 // with the value the body holds (so that the body sent is the recording's),

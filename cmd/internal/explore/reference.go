@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"encoding/json"
 	"fmt"
 	"mime"
 	"net/http"
@@ -1299,4 +1300,37 @@ func (v verdict) freedomsText() string {
 		return ""
 	}
 	return fmt.Sprintf("; freedoms granted: %s", strings.Join(v.freedoms, ", "))
+}
+
+// userBody is the body of PUT /users that changes nothing: the user as the
+// reference holds it.
+func userBody(u pricing.User) map[string]any {
+	b := map[string]any{
+		"email": u.Email, "firstName": u.FirstName, "lastName": u.LastName,
+		"subscribeWelcome": u.SubscribeWelcome, "subscribeBlog": u.SubscribeBlog,
+		"subscribeHowto": u.SubscribeHowto, "subscribeOnboarding": u.SubscribeOnboarding,
+		"timezone": u.Timezone, "password": nil,
+		"phoneCountry": map[string]any{"id": json.Number(strconv.FormatInt(u.PhoneCountryID, 10))}, "phoneNumber": u.PhoneNumber,
+		"phoneExtension": nil,
+	}
+	if u.PhoneExtension != nil {
+		b["phoneExtension"] = *u.PhoneExtension
+	}
+	return b
+}
+
+// clientBody is the body of PUT /clients that changes nothing.
+func clientBody(c pricing.Client) map[string]any {
+	b := map[string]any{
+		"name": c.Name, "addressLine1": c.AddressLine1, "addressCity": c.AddressCity,
+		"addressPostcode": c.AddressPostcode, "addressCountry": c.AddressCountry,
+		"currency": map[string]any{"id": json.Number(strconv.FormatInt(c.CurrencyID, 10))}, "terms": "I agree",
+	}
+	if c.AddressLine2 != nil {
+		b["addressLine2"] = *c.AddressLine2
+	}
+	if c.VAT != nil {
+		b["vat"] = *c.VAT
+	}
+	return b
 }

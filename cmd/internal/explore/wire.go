@@ -225,52 +225,6 @@ func (c credPlace) with(key, token string) string {
 	return strings.NewReplacer("{key}", key, "{token}", token, "{KEY}", strings.ToUpper(key), "{TOKEN}", strings.ToUpper(token)).Replace(c.value)
 }
 
-// secrets are an account's api key and session token.
-type secrets struct{ key, token string }
-
-// credentialOf is where a step's credential goes, for the actor's secrets
-// and the other account's: the headers (each name as the operator writes
-// it) and the query. The target gets its own secrets; the reference its
-// own.
-func (wd *world) credentialOf(st *Step, own, other secrets) (http.Header, url.Values) {
-	h, q := http.Header{}, url.Values{}
-	c := credential(st.Cred)
-	if c.name == "" {
-		return h, q
-	}
-	put := func(c credPlace, v string) {
-		if c.query {
-			q.Set(c.name, v)
-		} else {
-			h[c.name] = []string{v} // the name as the operator writes it
-		}
-	}
-	if st.Op == OpLogin {
-		if st.Cred.Op == credAtLogin.Name {
-			put(c, c.with(other.key, other.token))
-		}
-		return h, q
-	}
-	v := c.with(own.key, own.token)
-	if change, ok := nearMisses[st.Cred.Op]; ok {
-		secret := own.key
-		if st.Cred.Scheme != "api-key" {
-			secret = own.token
-		}
-		near := steps.NearMiss(secret, change, wd.taken)
-		v = c.with(near, near)
-	}
-	put(c, v)
-	if b, whose := beside(st.Cred); b.name != "" {
-		s := own
-		if whose == credBesideOther {
-			s = other
-		}
-		put(b, b.with(s.key, s.token))
-	}
-	return h, q
-}
-
 // beside is the second credential an operator sends beside the first, and
 // the operator (whose it is): the api key beside a session token, the
 // session-token header beside the api key.
@@ -307,14 +261,4 @@ func versioned(base, version string) string {
 	dir, _ := path.Split(strings.TrimRight(u.Path, "/"))
 	u.Path, u.RawPath = dir+version, ""
 	return u.String()
-}
-
-// expandLogin is a login template with the accounts' values.
-func expandLogin(t string, acct map[string]*account) string {
-	var pairs []string
-	for name, a := range acct {
-		pairs = append(pairs, "{{upper:"+name+".email}}", strings.ToUpper(a.email), "{{upper:"+name+".password}}", strings.ToUpper(a.password),
-			"{{"+name+".email}}", a.email, "{{"+name+".password}}", a.password)
-	}
-	return strings.NewReplacer(pairs...).Replace(t)
 }
