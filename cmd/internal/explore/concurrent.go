@@ -199,14 +199,14 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 	wg.Wait()
 	for _, r := range b.reads {
 		op := linear.Op{Label: r.label, Lane: len(ops), Partition: "pair", Call: int64(time.Since(base)), AnyRefusal: r.login != nil}
-		var got answer
+		var got wireAnswer
 		if r.login != nil {
 			req, sent := p.materialize(s, r.login)
 			op.Req = p.wd.refRequest(s, *r.login, sent)
 			got = p.w.do(ctx, req)
 		} else {
 			op.Req = api.Request{Method: http.MethodGet, Path: "/v1" + r.refPath, Header: http.Header{"Authorization": {"api-key " + p.wd.acct[r.as].apiKey}}}
-			got = p.w.do(ctx, request{method: http.MethodGet, url: p.w.base + r.targetPath, header: http.Header{"Authorization": {"api-key " + p.wd.acct[r.as].apiKey}}})
+			got = p.w.do(ctx, wireRequest{method: http.MethodGet, url: p.w.base + r.targetPath, header: http.Header{"Authorization": {"api-key " + p.wd.acct[r.as].apiKey}}})
 			if got.status != http.StatusOK {
 				continue // a read extension the target does not have, or refuses (freedom read-extensions)
 			}

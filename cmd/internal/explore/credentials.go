@@ -21,7 +21,7 @@ type secrets struct{ key, token string }
 // own.
 func (wd *world) credentialOf(st *Step, own, other secrets) (http.Header, url.Values) {
 	h, q := http.Header{}, url.Values{}
-	c := credential(st.Cred)
+	c := placeOf(st.Cred)
 	if c.name == "" {
 		return h, q
 	}
@@ -48,7 +48,7 @@ func (wd *world) credentialOf(st *Step, own, other secrets) (http.Header, url.Va
 		v = c.with(near, near)
 	}
 	put(c, v)
-	if b, whose := beside(st.Cred); b.name != "" {
+	if b, whose := besidePlace(st.Cred); b.name != "" {
 		s := own
 		if whose == credBesideOther {
 			s = other
@@ -59,7 +59,7 @@ func (wd *world) credentialOf(st *Step, own, other secrets) (http.Header, url.Va
 }
 
 // expandLogin is a login template with the accounts' values.
-func expandLogin(t string, acct map[string]*account) string {
+func expandLogin(t string, acct map[string]*accountState) string {
 	var pairs []string
 	for name, a := range acct {
 		pairs = append(pairs, "{{upper:"+name+".email}}", strings.ToUpper(a.email), "{{upper:"+name+".password}}", strings.ToUpper(a.password),

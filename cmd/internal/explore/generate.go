@@ -97,7 +97,7 @@ func (wd *world) cells() []Cell {
 }
 
 // fieldFits: a field the profile's choices let the explorer send.
-func (wd *world) fieldFits(op Op, f field) bool {
+func (wd *world) fieldFits(op Op, f bodyField) bool {
 	if strings.Contains("."+f.path+".", ".marketapp.") && !wd.byHash {
 		return false
 	}
@@ -383,7 +383,7 @@ func (g *generator) changedActor(s *seqState, changed func(string) bool, fallbac
 }
 
 // draw is what an operator draws from, for a field of a step's body.
-func (g *generator) draw(s *seqState, st *Step, f field) draw {
+func (g *generator) draw(s *seqState, st *Step, f bodyField) draw {
 	cur, _ := GetPath(st.Body(), f.path)
 	return draw{
 		r: g.r, f: f, current: cur, domain: g.wd.domain,
@@ -445,7 +445,7 @@ func (g *generator) apply(s *seqState, st *Step, c Cell) bool {
 
 // mutate applies operator o at field f of a step's body, and reports
 // whether the operator found a value to make.
-func (g *generator) mutate(s *seqState, st *Step, f field, o BodyOp) bool {
+func (g *generator) mutate(s *seqState, st *Step, f bodyField, o BodyOp) bool {
 	m, ok := g.make(o, g.draw(s, st, f))
 	if !ok {
 		return false
@@ -481,7 +481,7 @@ func (g *generator) make(o BodyOp, d draw) (Mutation, bool) {
 }
 
 // fill puts a valid value at a field the base body lacks.
-func (g *generator) fill(st *Step, f field) {
+func (g *generator) fill(st *Step, f bodyField) {
 	switch f.kind {
 	case kID:
 		if ids := g.wd.cat.ids()[f.catalogue]; len(ids) > 0 {
@@ -554,7 +554,7 @@ func (g *generator) bodyCell(c Cell) bool {
 // refusal makes the body one the spec refuses for a field 7.3 names a
 // code for: left out, or empty.
 func (g *generator) refusal(s *seqState, st *Step) {
-	var fits []field
+	var fits []bodyField
 	for _, f := range bodyFields(st.Op) {
 		if _, ok := f.codes[condMissing]; ok && g.wd.fieldFits(st.Op, f) && !st.Mutated(f.path) {
 			if _, there := GetPath(st.Body(), f.path); there {

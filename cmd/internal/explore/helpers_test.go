@@ -24,7 +24,7 @@ func testWorld(t *testing.T, edit ...func(*steps.Profile)) *world {
 		e(&p)
 	}
 	wd := &world{p: p, forms: []string{"v1", "v1.0"}, domain: "example.com", several: true, byHash: true,
-		acct: map[string]*account{
+		acct: map[string]*accountState{
 			"A": {name: "A", email: p.Email, apiKey: p.APIKey, password: p.Password, userID: "1", clientID: "1", token: "token-of-a"},
 			"B": {name: "B", email: p.OtherEmail, apiKey: p.OtherAPIKey, password: p.OtherPassword, userID: "2", clientID: "2", token: "token-of-b"},
 		}}
@@ -80,8 +80,8 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
-func jsonAnswer(status int, body string) answer {
-	return answer{status: status, body: []byte(body), header: http.Header{"Content-Type": {"application/json; charset=utf-8"}}}
+func jsonAnswer(status int, body string) wireAnswer {
+	return wireAnswer{status: status, body: []byte(body), header: http.Header{"Content-Type": {"application/json; charset=utf-8"}}}
 }
 
 func parse(raw string) gjson.Result { return gjson.Parse(raw) }

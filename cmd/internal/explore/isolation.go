@@ -49,7 +49,7 @@ func (j judgement) owner(actor string) string { return j.label + actor }
 // carries reports whether a request carried a text: in its body, its
 // path or query, or a header (a credential of another account a step sent
 // on purpose, which an error may quote).
-func (r request) carries(s string) bool {
+func (r wireRequest) carries(s string) bool {
 	if strings.Contains(r.body, s) || strings.Contains(r.url, s) {
 		return true
 	}
@@ -68,7 +68,7 @@ func (r request) carries(s string) bool {
 
 // isolation reports an answer to st's account that carries another
 // account's word or secret.
-func (j judgement) isolation(st Step, req request, got answer) *divergence {
+func (j judgement) isolation(st Step, req wireRequest, got wireAnswer) *divergence {
 	if got.status < 0 {
 		return nil
 	}
@@ -85,10 +85,10 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 
 	k := j.k
 	k.mu.Lock()
-	var words []found
+	var words []foundWord
 	for _, m := range uniqueWord.FindAllStringSubmatch(answer, -1) {
 		if owner, ok := k.written[m[1]]; ok && owner != me && !carried(m[1]) {
-			words = append(words, found{m[0], fmt.Sprintf("written by account %s", owner)})
+			words = append(words, foundWord{m[0], fmt.Sprintf("written by account %s", owner)})
 		}
 	}
 	// The secrets found, and how the reproducer names the first: the
@@ -118,7 +118,7 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 	if email := j.s.user(otherName).Email; len(email) >= 6 && !carried(email) && strings.Contains(strings.ToLower(answer), strings.ToLower(email)) {
 		// The other account's email, whatever the run made of it: whose
 		// record a 403 refuses is no business of the caller's.
-		words = append(words, found{email, fmt.Sprintf("the email of account %s%s", j.label, other.name)})
+		words = append(words, foundWord{email, fmt.Sprintf("the email of account %s%s", j.label, other.name)})
 	}
 	if got.status >= 400 {
 		// The other account's ids in an error's message: which user holds
@@ -126,12 +126,12 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 		for _, m := range gjson.GetBytes(got.body, "#.message").Array() {
 			for _, id := range []string{other.userID, other.clientID} {
 				if len(id) >= 3 && !carried(id) && regexp.MustCompile(`(^|\D)`+regexp.QuoteMeta(id)+`(\D|$)`).MatchString(m.String()) {
-					words = append(words, found{id, fmt.Sprintf("an id of account %s%s", j.label, other.name)})
+					words = append(words, foundWord{id, fmt.Sprintf("an id of account %s%s", j.label, other.name)})
 				}
 			}
 		}
 	}
-	slices.SortFunc(words, func(a, b found) int { return strings.Compare(a.String(), b.String()) })
+	slices.SortFunc(words, func(a, b foundWord) int { return strings.Compare(a.String(), b.String()) })
 	words = slices.Compact(words)
 	switch {
 	case len(tokens) > 0:
@@ -157,8 +157,8 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 	return nil
 }
 
-// found is a text of another account's that an answer carried, and whose
+// foundWord is a text of another account's that an answer carried, and whose
 // it is.
-type found struct{ text, whose string }
+type foundWord struct{ text, whose string }
 
-func (f found) String() string { return f.text + " (" + f.whose + ")" }
+func (f foundWord) String() string { return f.text + " (" + f.whose + ")" }

@@ -85,7 +85,7 @@ type judgement struct {
 
 // judge compares the target's answer to a step with the verdict; on an
 // allowed 200 the reference takes the step too.
-func (j judgement) judge(st Step, v verdict, got answer) *divergence {
+func (j judgement) judge(st Step, v verdict, got wireAnswer) *divergence {
 	if got.status < 0 {
 		return diverged(policy.CheckNoAnswer, "no-answer", "no answer: "+got.err)
 	}
@@ -133,7 +133,7 @@ func (j judgement) judge(st Step, v verdict, got answer) *divergence {
 // is taken or refused as the same kind of input at the same place was
 // before in the run. Only an answer that tells the choice counts: a 200,
 // or a 4xx whose errors name the field (or name none).
-func (j judgement) hold(v verdict, got answer) *divergence {
+func (j judgement) hold(v verdict, got wireAnswer) *divergence {
 	if v.heldKey == "" {
 		return nil
 	}

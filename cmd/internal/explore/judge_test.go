@@ -35,14 +35,14 @@ func TestJudge(t *testing.T) {
 	cases := []struct {
 		name string
 		step func(s *seqState) Step
-		got  answer
+		got  wireAnswer
 		key  string
 	}{
 		{"the answer the spec gives", func(s *seqState) Step { return userStep(s) }, jsonAnswer(200, user(nil)), ""},
 		{"another status", func(s *seqState) Step { return userStep(s) }, jsonAnswer(201, user(nil)), "status 201"},
 		{"a 5xx, whatever the verdict", func(s *seqState) Step { st := userStep(s); st.Wire = WireNotJSON; return st },
 			jsonAnswer(500, `{}`), "5xx"},
-		{"no answer", func(s *seqState) Step { return userStep(s) }, answer{status: -1, err: "connection refused"}, "no-answer"},
+		{"no answer", func(s *seqState) Step { return userStep(s) }, wireAnswer{status: -1, err: "connection refused"}, "no-answer"},
 		{"a 400 that is not the error array", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
 			jsonAnswer(400, `{"errors":[]}`), "errors-shape"},
 		{"a 400 that names a valid field", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
@@ -113,7 +113,7 @@ func TestJudge(t *testing.T) {
 					"addressPostcode": "p", "addressCountry": strings.Repeat("é", 256), "currency": map[string]any{"id": json.Number("1")}, "terms": "I agree"}})
 		}, jsonAnswer(400, `[{"fieldName":"client.addressCountry","error":"InvalidAddressCountry","message":"`+strings.Repeat("é", 6)+` is not a country we bill in."}]`), "password"},
 		{"JSON labelled as text", func(s *seqState) Step { return userStep(s) },
-			answer{status: 200, body: []byte(user(nil)), header: http.Header{"Content-Type": {"text/plain"}}}, "json-label"},
+			wireAnswer{status: 200, body: []byte(user(nil)), header: http.Header{"Content-Type": {"text/plain"}}}, "json-label"},
 		{"a 200 with another first name", func(s *seqState) Step { return userStep(s) },
 			jsonAnswer(200, user(func(b string) string { return strings.Replace(b, `"Quinn"`, `"Quin"`, 1) })), "field firstName"},
 		{"a 200 with the password", func(s *seqState) Step { return userStep(s) },

@@ -70,7 +70,7 @@ const (
 // generator knows of the target and the sequence.
 type draw struct {
 	r        *rand.Rand
-	f        field
+	f        bodyField
 	current  any    // the field's value in the base body
 	domain   string // the profile's email domain
 	ownEmail string // the actor's email now
@@ -100,7 +100,7 @@ type BodyOp struct {
 	// (condMissing, ...): the spec's code is then required.
 	Cond string
 	// On reports whether the operator applies to the field.
-	On func(f field) bool
+	On func(f bodyField) bool
 	// Make is the mutation at the field; ok false where the draw cannot
 	// make one (a catalogue of one id has no other id).
 	Make func(d draw) (m Mutation, ok bool)
@@ -114,8 +114,8 @@ func setf(f func(d draw) any) func(draw) (Mutation, bool) {
 	return func(d draw) (Mutation, bool) { return Mutation{Value: f(d)}, true }
 }
 
-func kinds(ks ...kind) func(field) bool {
-	return func(f field) bool {
+func kinds(ks ...fieldKind) func(bodyField) bool {
+	return func(f bodyField) bool {
 		for _, k := range ks {
 			if f.kind == k {
 				return true
@@ -126,9 +126,9 @@ func kinds(ks ...kind) func(field) bool {
 }
 
 // strings are the kinds that hold a string.
-var stringKinds = []kind{kText, kValue, kEmail, kPassword, kTimezone, kTerms, kHash, kPhone, kExtension}
+var stringKinds = []fieldKind{kText, kValue, kEmail, kPassword, kTimezone, kTerms, kHash, kPhone, kExtension}
 
-func isString(f field) bool { return kinds(stringKinds...)(f) }
+func isString(f bodyField) bool { return kinds(stringKinds...)(f) }
 
 func repeat(s string, n int) string { return strings.Repeat(s, n) }
 
@@ -174,17 +174,17 @@ var (
 var bodyOps = []BodyOp{
 	// Any field.
 	{Name: "absent", Kind: NearMiss, Cond: condMissing, Source: "WSTG-INPV (a parameter removed); RFC 8259 4",
-		On: func(f field) bool { return true }, Make: func(draw) (Mutation, bool) { return Mutation{Remove: true}, true }},
+		On: func(f bodyField) bool { return true }, Make: func(draw) (Mutation, bool) { return Mutation{Remove: true}, true }},
 	{Name: "null", Kind: NearMiss, Cond: condMissing, Source: "RFC 8259 3 (null); BLNS Reserved Strings",
-		On: func(f field) bool { return true }, Make: set(nil)},
+		On: func(f bodyField) bool { return true }, Make: set(nil)},
 
 	// Wrong JSON types.
 	{Name: "number-for-string", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types); WSTG-INPV (type confusion)",
 		On: isString, Make: set(json.Number("7"))},
 	{Name: "array-for-value", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5; WSTG-INPV-04 (parameter pollution as an array)",
-		On: func(f field) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return []any{PlainValue(d.current)} })},
+		On: func(f bodyField) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return []any{PlainValue(d.current)} })},
 	{Name: "object-for-value", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 4; WSTG-INPV (type confusion)",
-		On: func(f field) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return map[string]any{"value": PlainValue(d.current)} })},
+		On: func(f bodyField) bool { return f.kind != kObject }, Make: setf(func(d draw) any { return map[string]any{"value": PlainValue(d.current)} })},
 	{Name: "string-for-value", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3; BLNS Numeric Strings",
 		On: kinds(kFlag, kID, kObject), Make: setf(func(d draw) any {
 			if d.f.kind == kFlag {
@@ -210,9 +210,9 @@ var bodyOps = []BodyOp{
 	{Name: "astral", Decided: citeString, Kind: LegalVariety, Source: "BLNS Emoji; RFC 8259 7 (surrogate pairs); freedom string-length (60 characters, within every count)",
 		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return d.unique() + repeat(astral, 60) })},
 	{Name: "over-length", Decided: citeLimit, Kind: NearMiss, Source: "8 (..255); WSTG-INPV (boundary values)",
-		On: func(f field) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, "x") })},
+		On: func(f bodyField) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, "x") })},
 	{Name: "over-length-two-byte", Decided: citeLimit, Kind: NearMiss, Source: "8; BLNS Two-Byte Characters",
-		On: func(f field) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, twoByte) })},
+		On: func(f bodyField) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, twoByte) })},
 	{Name: "huge", Decided: citeLimit, Kind: PlainlyWrong, Source: "WSTG-INPV (buffer and length); freedom size-limit (100,000 characters pass 64 KiB)",
 		On: kinds(kText), Make: setf(func(d draw) any { return repeat("h", 100_000) })},
 
@@ -378,12 +378,12 @@ var bodyOps = []BodyOp{
 
 	// Objects.
 	{Name: "object-empty", Decided: citeTyped, Kind: NearMiss, Reading: openRefusal, Cond: condMissing, Source: "RFC 8259 4 (an object with no members)",
-		On: func(f field) bool {
+		On: func(f bodyField) bool {
 			return f.kind == kObject && f.path != "client" && f.path != "app" && !strings.HasSuffix(f.path, ".app")
 		},
 		Make: set(map[string]any{})},
 	{Name: "object-new", Decided: citeClientWithUser, Kind: LegalVariety, Source: "4.1 (a client with the user), 4.3 (an app with the client)",
-		On: func(f field) bool {
+		On: func(f bodyField) bool {
 			return f.kind == kObject && (f.path == "client" || strings.HasSuffix("."+f.path, ".app") && len(f.children) > 0)
 		},
 		Make: func(d draw) (Mutation, bool) {
@@ -391,7 +391,7 @@ var bodyOps = []BodyOp{
 			return Mutation{Value: o}, o != nil
 		}},
 	{Name: "app-given", Decided: citeNoApp, Kind: NearMiss, Reading: openRefusal, Source: "4.4 (app must not be given to PUT /clients)",
-		On: func(f field) bool { return f.path == "app" && len(f.children) == 0 }, Make: set(map[string]any{"name": "contract-app"})},
+		On: func(f bodyField) bool { return f.path == "app" && len(f.children) == 0 }, Make: set(map[string]any{"name": "contract-app"})},
 }
 
 // fresh is a new valid value of a string field.
@@ -655,7 +655,7 @@ type operatorRow struct {
 	Position, Name, Kind, Source string
 }
 
-var kindNames = map[kind]string{kText: "text", kValue: "value", kEmail: "email", kPassword: "password", kTimezone: "timezone",
+var kindNames = map[fieldKind]string{kText: "text", kValue: "value", kEmail: "email", kPassword: "password", kTimezone: "timezone",
 	kTerms: "terms", kHash: "hash", kPhone: "phone", kExtension: "extension", kFlag: "flag", kID: "id", kObject: "object"}
 
 // operatorRows are the catalogue's rows, in its order.

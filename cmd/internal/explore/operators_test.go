@@ -90,7 +90,7 @@ func TestCellsFollowTheProfile(t *testing.T) {
 // The limits' values are what their names say: characters counted as
 // characters, emails of the length asked, valid.
 func TestLimitValues(t *testing.T) {
-	d := draw{domain: "example.com", unique: func() string { return "abcd1" }, f: field{kind: kText}}
+	d := draw{domain: "example.com", unique: func() string { return "abcd1" }, f: bodyField{kind: kText}}
 	for _, c := range []struct {
 		v     string
 		runes int

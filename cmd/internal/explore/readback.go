@@ -21,7 +21,7 @@ import (
 // /apps?clientId=), with or without such an extension: whatever the
 // status, the answer carries nothing of the app's owner (5: a caller may
 // not view another's resources).
-func (p *pair) probeOther(ctx context.Context, j judgement, st Step, got answer) *divergence {
+func (p *pair) probeOther(ctx context.Context, j judgement, st Step, got wireAnswer) *divergence {
 	if st.Op != OpPostApp || got.status != http.StatusOK {
 		return nil
 	}
@@ -31,9 +31,9 @@ func (p *pair) probeOther(ctx context.Context, j judgement, st Step, got answer)
 	}
 	owner, other := st.Actor, p.wd.other(st.Actor)
 	writeKey := gjson.GetBytes(got.body, "writeKey").String()
-	probes := []read{{path: "/apps/" + id, gherkin: Text{Before: "/apps/", Var: AnswerVar(j.i, "id")}, as: other}}
+	probes := []listRead{{path: "/apps/" + id, gherkin: Text{Before: "/apps/", Var: AnswerVar(j.i, "id")}, as: other}}
 	if ctid, ok := j.s.ids["client"][refID(owner)]; ok {
-		probes = append(probes, read{path: "/apps?clientId=" + ctid, gherkin: Text{Before: "/apps?clientId=", Var: AccountVar(owner, "clientId")}, as: other})
+		probes = append(probes, listRead{path: "/apps?clientId=" + ctid, gherkin: Text{Before: "/apps?clientId=", Var: AccountVar(owner, "clientId")}, as: other})
 	}
 	for _, r := range probes {
 		h := http.Header{"Authorization": {"api-key " + p.wd.acct[other].apiKey}}
@@ -41,8 +41,8 @@ func (p *pair) probeOther(ctx context.Context, j judgement, st Step, got answer)
 		if err != nil {
 			continue
 		}
-		req := request{method: http.MethodGet, url: p.w.base + r.path, header: h}
-		d := j.isolation(Step{Op: OpPlatforms, Actor: other}, req, answer{status: status, body: body})
+		req := wireRequest{method: http.MethodGet, url: p.w.base + r.path, header: h}
+		d := j.isolation(Step{Op: OpPlatforms, Actor: other}, req, wireAnswer{status: status, body: body})
 		if d == nil && len(writeKey) >= 8 && !req.carries(writeKey) && strings.Contains(strings.ToLower(string(body)), strings.ToLower(writeKey)) {
 			d = diverged(policy.CheckIsolation, "write key of another account",
 				fmt.Sprintf("answered %d to account %s with the write key of account %s's app (5: a caller may not view another's resources)", status, other, owner),
@@ -58,9 +58,9 @@ func (p *pair) probeOther(ctx context.Context, j judgement, st Step, got answer)
 	return nil
 }
 
-// read is one read of the state after a step: the path as sent and as
+// listRead is one read of the state after a step: the path as sent and as
 // the reproducer writes it.
-type read struct {
+type listRead struct {
 	path    string
 	gherkin Text
 	as      string // the account whose api key reads it
@@ -73,7 +73,7 @@ type read struct {
 // list holds what was made and nothing else.
 func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 	s, wd := j.s, p.wd
-	var reads []read
+	var reads []listRead
 	who := st.Actor
 	if st.Path == "other" {
 		who = wd.other(st.Actor)
@@ -85,7 +85,7 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 			break
 		}
 		u := s.user(who)
-		reads = append(reads, read{"/users/" + userTid, Text{Before: "/users/", Var: AccountVar(who, "userId")}, who, func(c *checker, b gjson.Result) { c.b = b; c.user(u) }})
+		reads = append(reads, listRead{"/users/" + userTid, Text{Before: "/users/", Var: AccountVar(who, "userId")}, who, func(c *checker, b gjson.Result) { c.b = b; c.user(u) }})
 		if _, hasClient := st.Body()["client"]; hasClient && wd.clientsList != "" {
 			reads = append(reads, p.clientsRead(s, who))
 		}
@@ -102,7 +102,7 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 		cl, err := s.ref.Client(id)
 		tid, bound := s.ids["client"][id]
 		if err == nil && bound {
-			reads = append(reads, read{"/clients/" + tid, gc, who, func(c *checker, b gjson.Result) { c.b = b; c.client(cl, false) }})
+			reads = append(reads, listRead{"/clients/" + tid, gc, who, func(c *checker, b gjson.Result) { c.b = b; c.client(cl, false) }})
 		}
 	case OpPostClient:
 		if wd.clientsList != "" {
@@ -152,14 +152,14 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 
 // clientsRead compares GET /users/:userId/clients with the reference: every
 // client the user holds listed, none that no request made.
-func (p *pair) clientsRead(s *seqState, who string) read {
+func (p *pair) clientsRead(s *seqState, who string) listRead {
 	userTid := s.ids["user"][refID(who)]
 	path, gherkin := "/users/"+userTid+"/clients", Text{Before: "/users/", Var: AccountVar(who, "userId"), After: "/clients"}
 	if p.wd.clientsList == "/clients" {
 		// The target lists the caller's clients at /clients instead.
 		path, gherkin = "/clients", Lit("/clients")
 	}
-	return read{path, gherkin, who, func(c *checker, b gjson.Result) {
+	return listRead{path, gherkin, who, func(c *checker, b gjson.Result) {
 		list := b.Get("clients")
 		if !list.IsArray() {
 			return
@@ -186,7 +186,7 @@ func (p *pair) clientsRead(s *seqState, who string) read {
 				return
 			}
 		}
-		before, known := p.lists.swap(func(l *lists) map[string]map[string]bool { return l.clients }, userTid, listed)
+		before, known := p.lists.swap(func(l *readLists) map[string]map[string]bool { return l.clients }, userTid, listed)
 		if !known {
 			// No list to compare with: the clients made so far cannot be
 			// told from the old ones.
@@ -235,9 +235,9 @@ func sortIDs(ids []string) {
 // appsReads compare GET /clients/:clientId/apps of each client of the
 // caller with the reference: the apps the sequence made under it, no app
 // it made under another, none that no request made.
-func (p *pair) appsReads(s *seqState, who string) []read {
+func (p *pair) appsReads(s *seqState, who string) []listRead {
 	held, _ := s.ref.ClientsOfUser(refID(who))
-	var out []read
+	var out []listRead
 	for _, cl := range held {
 		ctid, bound := s.ids["client"][cl.ID]
 		if !bound {
@@ -248,7 +248,7 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 			gclient = AnswerVar(at, "id")
 		}
 		cref := cl.ID
-		out = append(out, read{"/clients/" + ctid + "/apps", Text{Before: "/clients/", Var: gclient, After: "/apps"}, who, func(c *checker, b gjson.Result) {
+		out = append(out, listRead{"/clients/" + ctid + "/apps", Text{Before: "/clients/", Var: gclient, After: "/apps"}, who, func(c *checker, b gjson.Result) {
 			list := b.Get("apps")
 			if !list.IsArray() {
 				return
@@ -276,7 +276,7 @@ func (p *pair) appsReads(s *seqState, who string) []read {
 					return
 				}
 			}
-			before, known := p.lists.swap(func(l *lists) map[string]map[string]bool { return l.apps }, ctid, listed)
+			before, known := p.lists.swap(func(l *readLists) map[string]map[string]bool { return l.apps }, ctid, listed)
 			if !known {
 				return
 			}

@@ -45,7 +45,7 @@ func TestRecordedBodies(t *testing.T) {
 	cases := []struct {
 		name string
 		st   Step
-		got  answer
+		got  wireAnswer
 		key  string
 	}{
 		{"the phone fields left out, refused", putUser(user(nil, "phoneCountry", "phoneNumber", "phoneExtension")),

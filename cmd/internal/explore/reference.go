@@ -563,7 +563,7 @@ func (wd *world) eitherAccount(s *seqState, st Step, sent string, unauthenticate
 	if _, ok := api.Authenticate(s.ref, req); ok {
 		v.also(wd.resourceVerdict(s, alone, req, refAPI.Explain(s.ref, req)))
 	}
-	b, _ := beside(st.Cred)
+	b, _ := besidePlace(st.Cred)
 	other := wd.other(st.Actor)
 	oreq := req
 	oreq.Header = req.Header.Clone()
@@ -828,11 +828,11 @@ func waiving(paths []string) func(string, pricing.Condition) bool {
 	}
 }
 
-// decided reports whether the spec decides what an operator's value at a
+// specDecides reports whether the spec decides what an operator's value at a
 // field is worth: the operator's own cite or freedom, or one that the
 // field's kind gives it (a new free text is stored as sent; terms that are
 // not the literal are refused, whichever operator made them).
-func decided(o BodyOp, f field) bool {
+func specDecides(o BodyOp, f bodyField) bool {
 	if o.Decided.Decided() || o.Freedom != nil {
 		return true
 	}
@@ -923,7 +923,7 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		if coded {
 			r.reading = strict
 			rs.codes = append(rs.codes, m.Field+"="+c.String())
-		} else if !decided(o, f) {
+		} else if !specDecides(o, f) {
 			// The spec does not judge the value: the target's choice.
 			r.reading, r.f = silent, policy.Silent
 			rs.silent = append(rs.silent, m)
@@ -1171,7 +1171,7 @@ func appOf(op Op, body map[string]any) (map[string]any, string) {
 
 // specCode is the code 7.3 names for the condition an operator meets at a
 // field, when the spec names one.
-func specCode(op Op, f field, o BodyOp, body map[string]any) (pricing.Code, bool) {
+func specCode(op Op, f bodyField, o BodyOp, body map[string]any) (pricing.Code, bool) {
 	cond := o.Cond
 	switch {
 	case o.Name == "empty" && f.kind == kPassword:

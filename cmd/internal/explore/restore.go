@@ -17,7 +17,7 @@ import (
 // redate forgets the date of the account's password, set again (by a
 // restore, or by the suite's own around a reproducer): the target tells it,
 // where it can be read.
-func (p *pair) redate(ctx context.Context, a *account) {
+func (p *pair) redate(ctx context.Context, a *accountState) {
 	a.mu.Lock()
 	a.user.PasswordLastChanged = unknownDate
 	a.mu.Unlock()
@@ -61,7 +61,7 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []
 		putUser = putUser || st.Op == OpPutUser
 	}
 	all := diverged || !wd.hasRead
-	redate := func(a *account) { p.redate(ctx, a) }
+	redate := func(a *accountState) { p.redate(ctx, a) }
 	var wg sync.WaitGroup
 	for _, name := range names {
 		a := wd.acct[name]

@@ -21,7 +21,7 @@ func tokVar(s *seqState, a string) Var {
 
 // materialize is the request of a step, as sent; it fills in the step's
 // path as sent and as the reproducer writes it, and its token variable.
-func (p *pair) materialize(s *seqState, st *Step) (request, string) {
+func (p *pair) materialize(s *seqState, st *Step) (wireRequest, string) {
 	wd := p.wd
 	a := st.Actor
 	st.Token, st.OtherToken = tokVar(s, a), tokVar(s, wd.other(a))
@@ -59,9 +59,9 @@ func (p *pair) materialize(s *seqState, st *Step) (request, string) {
 	}
 	target := versioned(wd.p.BaseURL, st.Version) + "/" + strings.TrimLeft(st.Sent, "/")
 	if len(q) > 0 {
-		target += "?" + encodeQuery(q, credential(st.Cred))
+		target += "?" + encodeQuery(q, placeOf(st.Cred))
 	}
-	return request{method: st.Op.Method(), url: target, header: h, body: body, chunked: st.Chunked}, body
+	return wireRequest{method: st.Op.Method(), url: target, header: h, body: body, chunked: st.Chunked}, body
 }
 
 // idPath is the path of a PUT on its drawn id, as sent and as the
@@ -98,7 +98,7 @@ func (p *pair) take(ctx context.Context, s *seqState, i int, st *Step) *divergen
 
 // judged is take with the verdict and the answer it compared. A recorded
 // step's body is first read as the operators that describe it (classify).
-func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdict, answer, *divergence) {
+func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdict, wireAnswer, *divergence) {
 	s.cur = i
 	if st.Recorded != "" && st.Muts == nil {
 		st.Muts = p.wd.classify(s, *st)
