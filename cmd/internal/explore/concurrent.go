@@ -181,7 +181,7 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 		// An app of no store (freedom app-by-name), a create past the
 		// account's bound (freedom bounds), or a user body without its
 		// phone number (freedom omitted-fields) may be refused.
-		past := (judgement{k: p.run.k, pair: fmt.Sprint(p.n)}).pastBound(st.Actor, creates(*st))
+		past := (judgement{k: p.run.k, label: fmt.Sprint(p.n)}).pastBound(st.Actor, creates(*st))
 		_, phone := st.Base["phoneNumber"]
 		ops[i] = linear.Op{Label: batchLabel(*st), Lane: i, Partition: "pair", Req: p.wd.refRequest(s, *st, sent), AnyRefusal: st.Op == OpLogin,
 			MayRefuse: byName(st.Op, st.Base) != "" || past || st.Op == OpPutUser && !phone}
@@ -199,14 +199,14 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 	wg.Wait()
 	for _, r := range b.reads {
 		op := linear.Op{Label: r.label, Lane: len(ops), Partition: "pair", Call: int64(time.Since(base)), AnyRefusal: r.login != nil}
-		var got answer
+		var got wireAnswer
 		if r.login != nil {
 			req, sent := p.materialize(s, r.login)
 			op.Req = p.wd.refRequest(s, *r.login, sent)
 			got = p.w.do(ctx, req)
 		} else {
 			op.Req = api.Request{Method: http.MethodGet, Path: "/v1" + r.refPath, Header: http.Header{"Authorization": {"api-key " + p.wd.acct[r.as].apiKey}}}
-			got = p.w.do(ctx, request{method: http.MethodGet, url: p.w.base + r.targetPath, header: http.Header{"Authorization": {"api-key " + p.wd.acct[r.as].apiKey}}})
+			got = p.w.do(ctx, wireRequest{method: http.MethodGet, url: p.w.base + r.targetPath, header: http.Header{"Authorization": {"api-key " + p.wd.acct[r.as].apiKey}}})
 			if got.status != http.StatusOK {
 				continue // a read extension the target does not have, or refuses (freedom read-extensions)
 			}

@@ -8,28 +8,28 @@ import (
 // (4.1 to 4.4, and the phone fields 7.3 names), as a tree, each with what
 // the spec says of it. The operators (operators.go) are applied to each.
 
-// kind is what a field holds, which decides the operators that apply.
-type kind int
+// fieldKind is what a field holds, which decides the operators that apply.
+type fieldKind int
 
 const (
-	kText      kind = iota // a free text: names, address lines, city
-	kValue                 // a ..255 string whose valid values the spec does not state: postcode, country, VAT
-	kEmail                 // an email address
-	kPassword              // a password (a String of at least 6 characters, or null)
-	kTimezone              // a timezone name of the form Area/City
-	kTerms                 // the literal "I agree"
-	kHash                  // a marketplace app's hash, 40 hexadecimal characters
-	kPhone                 // a phone number
-	kExtension             // a phone extension, a string or null
-	kFlag                  // a Boolean
-	kID                    // the id of a catalogue entry
-	kObject                // an object of the body
+	kText      fieldKind = iota // a free text: names, address lines, city
+	kValue                      // a ..255 string whose valid values the spec does not state: postcode, country, VAT
+	kEmail                      // an email address
+	kPassword                   // a password (a String of at least 6 characters, or null)
+	kTimezone                   // a timezone name of the form Area/City
+	kTerms                      // the literal "I agree"
+	kHash                       // a marketplace app's hash, 40 hexadecimal characters
+	kPhone                      // a phone number
+	kExtension                  // a phone extension, a string or null
+	kFlag                       // a Boolean
+	kID                         // the id of a catalogue entry
+	kObject                     // an object of the body
 )
 
-// field is one position of a body.
-type field struct {
+// bodyField is one position of a body.
+type bodyField struct {
 	path     string // dotted from the body's root: client.app.name
-	kind     kind
+	kind     fieldKind
 	limit    bool // ..255
 	required bool // a body without it is refused
 	// optional: the spec marks it optional (2: it may be omitted).
@@ -47,7 +47,7 @@ type field struct {
 	// client endpoints: not shown"): a server may check it by the
 	// country's form, the country with it (freedom unstated-validity).
 	form     bool
-	children []field
+	children []bodyField
 }
 
 // The conditions of 7.3's codes.
@@ -60,9 +60,9 @@ const (
 )
 
 // under is f with its path (and its children's) below prefix.
-func (f field) under(prefix string) field {
+func (f bodyField) under(prefix string) bodyField {
 	f.path = prefix + f.path
-	kids := make([]field, len(f.children))
+	kids := make([]bodyField, len(f.children))
 	for i, c := range f.children {
 		kids[i] = c.under(prefix)
 	}
@@ -70,26 +70,26 @@ func (f field) under(prefix string) field {
 	return f
 }
 
-func code(cond string, c pricing.Code) map[string]pricing.Code {
+func codeOn(cond string, c pricing.Code) map[string]pricing.Code {
 	return map[string]pricing.Code{cond: c}
 }
 
 // appFields are the body of POST /apps (4.2); nested (in POST /clients)
 // 7.3's InvalidName is not the spec's: the field is then app.name.
-func appFields(nested bool) []field {
-	name := field{path: "name", kind: kText, limit: true, table: true}
+func appFields(nested bool) []bodyField {
+	name := bodyField{path: "name", kind: kText, limit: true, table: true}
 	if !nested {
-		name.codes = code(condMissing, pricing.CodeInvalidName) // when no hash is given: see specCode
+		name.codes = codeOn(condMissing, pricing.CodeInvalidName) // when no hash is given: see specCode
 	}
-	return []field{
-		{path: "marketapp", kind: kObject, table: true, children: []field{
+	return []bodyField{
+		{path: "marketapp", kind: kObject, table: true, children: []bodyField{
 			{path: "marketapp.hash", kind: kHash, table: true},
 		}},
 		name,
-		{path: "platform", kind: kObject, table: true, children: []field{
+		{path: "platform", kind: kObject, table: true, children: []bodyField{
 			{path: "platform.id", kind: kID, table: true, catalogue: "platforms"},
 		}},
-		{path: "nextplan", kind: kObject, table: true, children: []field{
+		{path: "nextplan", kind: kObject, table: true, children: []bodyField{
 			{path: "nextplan.id", kind: kID, table: true, catalogue: "plans"},
 		}},
 	}
@@ -97,12 +97,12 @@ func appFields(nested bool) []field {
 
 // clientFields are the body of POST /clients (create) or PUT /clients
 // (4.3, 4.4); nested, the body of the client of PUT /users.
-func clientFields(create, nested bool) []field {
-	name := field{path: "name", kind: kText, limit: true, required: true, table: true}
+func clientFields(create, nested bool) []bodyField {
+	name := bodyField{path: "name", kind: kText, limit: true, required: true, table: true}
 	if !nested {
-		name.codes = code(condMissing, pricing.CodeInvalidName)
+		name.codes = codeOn(condMissing, pricing.CodeInvalidName)
 	}
-	fs := []field{
+	fs := []bodyField{
 		name,
 		{path: "addressLine1", kind: kText, limit: true, required: true, table: true},
 		{path: "addressLine2", kind: kText, limit: true, optional: true, table: true},
@@ -110,14 +110,14 @@ func clientFields(create, nested bool) []field {
 		{path: "addressPostcode", kind: kValue, limit: true, required: true, table: true, form: true},
 		{path: "addressCountry", kind: kValue, limit: true, required: true, table: true, form: true},
 		{path: "vat", kind: kValue, limit: true, optional: true, table: true, form: true},
-		{path: "currency", kind: kObject, required: true, table: true, children: []field{
+		{path: "currency", kind: kObject, required: true, table: true, children: []bodyField{
 			{path: "currency.id", kind: kID, required: true, table: true, catalogue: "currencies"},
 		}},
 		{path: "terms", kind: kTerms, required: true, table: true},
 	}
 	// PUT /clients must not be given an app (4.4): the app operator
 	// "given" is its position.
-	app := field{path: "app", kind: kObject, table: true}
+	app := bodyField{path: "app", kind: kObject, table: true}
 	if create {
 		for _, c := range appFields(true) {
 			app.children = append(app.children, c.under("app."))
@@ -127,34 +127,34 @@ func clientFields(create, nested bool) []field {
 }
 
 // userFields are the body of PUT /users (4.1) with the phone fields of 7.3.
-func userFields() []field {
-	client := field{path: "client", kind: kObject, table: true}
+func userFields() []bodyField {
+	client := bodyField{path: "client", kind: kObject, table: true}
 	for _, c := range clientFields(true, true) {
 		client.children = append(client.children, c.under("client."))
 	}
-	return []field{
-		{path: "email", kind: kEmail, limit: true, required: true, table: true, codes: code(condInvalid, pricing.CodeInvalidEmail)},
-		{path: "firstName", kind: kText, limit: true, required: true, table: true, codes: code(condMissing, pricing.CodeInvalidFirstName)},
-		{path: "lastName", kind: kText, limit: true, required: true, table: true, codes: code(condMissing, pricing.CodeInvalidLastName)},
+	return []bodyField{
+		{path: "email", kind: kEmail, limit: true, required: true, table: true, codes: codeOn(condInvalid, pricing.CodeInvalidEmail)},
+		{path: "firstName", kind: kText, limit: true, required: true, table: true, codes: codeOn(condMissing, pricing.CodeInvalidFirstName)},
+		{path: "lastName", kind: kText, limit: true, required: true, table: true, codes: codeOn(condMissing, pricing.CodeInvalidLastName)},
 		{path: "subscribeWelcome", kind: kFlag, required: true, table: true},
 		{path: "subscribeBlog", kind: kFlag, required: true, table: true},
 		{path: "subscribeHowto", kind: kFlag, required: true, table: true},
 		{path: "subscribeOnboarding", kind: kFlag, required: true, table: true},
 		{path: "timezone", kind: kTimezone, limit: true, required: true, table: true},
-		{path: "password", kind: kPassword, table: true, codes: code(condShort, pricing.CodeInvalidPassword)},
-		{path: "phoneCountry", kind: kObject, codes: code(condUnknown, pricing.CodeInvalidPhoneCountryID), children: []field{
-			{path: "phoneCountry.id", kind: kID, catalogue: "phoneCountries", codes: code(condUnknown, pricing.CodeInvalidPhoneCountryID)},
+		{path: "password", kind: kPassword, table: true, codes: codeOn(condShort, pricing.CodeInvalidPassword)},
+		{path: "phoneCountry", kind: kObject, codes: codeOn(condUnknown, pricing.CodeInvalidPhoneCountryID), children: []bodyField{
+			{path: "phoneCountry.id", kind: kID, catalogue: "phoneCountries", codes: codeOn(condUnknown, pricing.CodeInvalidPhoneCountryID)},
 		}},
-		{path: "phoneNumber", kind: kPhone, limit: true, codes: code(condMissing, pricing.CodeInvalidPhoneNumber)},
-		{path: "phoneExtension", kind: kExtension, codes: code(condNotAllowed, pricing.CodeInvalidPhoneExtension)},
+		{path: "phoneNumber", kind: kPhone, limit: true, codes: codeOn(condMissing, pricing.CodeInvalidPhoneNumber)},
+		{path: "phoneExtension", kind: kExtension, codes: codeOn(condNotAllowed, pricing.CodeInvalidPhoneExtension)},
 		client,
 	}
 }
 
 // loginFields are the body of POST /sessions: not shown by the spec (5),
 // the account's email and password.
-func loginFields() []field {
-	return []field{
+func loginFields() []bodyField {
+	return []bodyField{
 		{path: "email", kind: kEmail, required: true},
 		{path: "password", kind: kPassword, required: true},
 	}
@@ -162,8 +162,8 @@ func loginFields() []field {
 
 // bodyFields are the fields of an operation's body, flattened, parents
 // before their children.
-func bodyFields(op Op) []field {
-	var top []field
+func bodyFields(op Op) []bodyField {
+	var top []bodyField
 	switch op {
 	case OpPutUser:
 		top = userFields()
@@ -176,9 +176,9 @@ func bodyFields(op Op) []field {
 	case OpLogin:
 		top = loginFields()
 	}
-	var out []field
-	var walk func([]field)
-	walk = func(fs []field) {
+	var out []bodyField
+	var walk func([]bodyField)
+	walk = func(fs []bodyField) {
 		for _, f := range fs {
 			out = append(out, f)
 			walk(f.children)
@@ -189,11 +189,11 @@ func bodyFields(op Op) []field {
 }
 
 // fieldOf is the field at path of op's body.
-func fieldOf(op Op, path string) (field, bool) {
+func fieldOf(op Op, path string) (bodyField, bool) {
 	for _, f := range bodyFields(op) {
 		if f.path == path {
 			return f, true
 		}
 	}
-	return field{}, false
+	return bodyField{}, false
 }

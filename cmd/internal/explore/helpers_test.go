@@ -24,7 +24,7 @@ func testWorld(t *testing.T, edit ...func(*steps.Profile)) *world {
 		e(&p)
 	}
 	wd := &world{p: p, forms: []string{"v1", "v1.0"}, domain: "example.com", several: true, byHash: true,
-		acct: map[string]*account{
+		acct: map[string]*accountState{
 			"A": {name: "A", email: p.Email, apiKey: p.APIKey, password: p.Password, userID: "1", clientID: "1", token: "token-of-a"},
 			"B": {name: "B", email: p.OtherEmail, apiKey: p.OtherAPIKey, password: p.OtherPassword, userID: "2", clientID: "2", token: "token-of-b"},
 		}}
@@ -55,7 +55,7 @@ func testSequence(t *testing.T, wd *world) *seqState {
 // testGenerator draws from a test world.
 func testGenerator(wd *world, seed uint64) *generator {
 	cells := wd.cells()
-	return &generator{wd: wd, r: rand.New(rand.NewPCG(seed, 1)), coverage: newCoverage(cells), cells: cells, counter: &atomic.Int64{}, pair: 1}
+	return &generator{wd: wd, r: rand.New(rand.NewPCG(seed, 1)), coverage: newCoverage(cells), cells: cells, counter: &atomic.Int64{}}
 }
 
 // userStep is a PUT /users of account A on its own id with a valid body and
@@ -80,8 +80,8 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
-func jsonAnswer(status int, body string) answer {
-	return answer{status: status, body: []byte(body), header: http.Header{"Content-Type": {"application/json; charset=utf-8"}}}
+func jsonAnswer(status int, body string) wireAnswer {
+	return wireAnswer{status: status, body: []byte(body), header: http.Header{"Content-Type": {"application/json; charset=utf-8"}}}
 }
 
 func parse(raw string) gjson.Result { return gjson.Parse(raw) }

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -45,12 +44,12 @@ func (j judgement) wrote(st Step, sent string, status int) {
 }
 
 // owner names an account of the run: its pair and its letter.
-func (j judgement) owner(actor string) string { return j.pair + actor }
+func (j judgement) owner(actor string) string { return j.label + actor }
 
 // carries reports whether a request carried a text: in its body, its
 // path or query, or a header (a credential of another account a step sent
 // on purpose, which an error may quote).
-func (r request) carries(s string) bool {
+func (r wireRequest) carries(s string) bool {
 	if strings.Contains(r.body, s) || strings.Contains(r.url, s) {
 		return true
 	}
@@ -69,7 +68,7 @@ func (r request) carries(s string) bool {
 
 // isolation reports an answer to st's account that carries another
 // account's word or secret.
-func (j judgement) isolation(st Step, req request, got answer) *divergence {
+func (j judgement) isolation(st Step, req wireRequest, got wireAnswer) *divergence {
 	if got.status < 0 {
 		return nil
 	}
@@ -86,10 +85,10 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 
 	k := j.k
 	k.mu.Lock()
-	var words []found
+	var words []foundWord
 	for _, m := range uniqueWord.FindAllStringSubmatch(answer, -1) {
 		if owner, ok := k.written[m[1]]; ok && owner != me && !carried(m[1]) {
-			words = append(words, found{m[0], fmt.Sprintf("written by account %s", owner)})
+			words = append(words, foundWord{m[0], fmt.Sprintf("written by account %s", owner)})
 		}
 	}
 	// The secrets found, and how the reproducer names the first: the
@@ -113,13 +112,13 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 	k.mu.Unlock()
 	other := j.wd.acct[otherName]
 	if key := other.apiKey; len(key) >= 8 && strings.Contains(answer, key) && !carried(key) {
-		tokens = append([]string{"the api key of account " + j.pair + other.name}, tokens...)
+		tokens = append([]string{"the api key of account " + j.label + other.name}, tokens...)
 		named = Of(AccountVar(otherName, "apiKey"))
 	}
 	if email := j.s.user(otherName).Email; len(email) >= 6 && !carried(email) && strings.Contains(strings.ToLower(answer), strings.ToLower(email)) {
 		// The other account's email, whatever the run made of it: whose
 		// record a 403 refuses is no business of the caller's.
-		words = append(words, found{email, fmt.Sprintf("the email of account %s%s", j.pair, other.name)})
+		words = append(words, foundWord{email, fmt.Sprintf("the email of account %s%s", j.label, other.name)})
 	}
 	if got.status >= 400 {
 		// The other account's ids in an error's message: which user holds
@@ -127,12 +126,12 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 		for _, m := range gjson.GetBytes(got.body, "#.message").Array() {
 			for _, id := range []string{other.userID, other.clientID} {
 				if len(id) >= 3 && !carried(id) && regexp.MustCompile(`(^|\D)`+regexp.QuoteMeta(id)+`(\D|$)`).MatchString(m.String()) {
-					words = append(words, found{id, fmt.Sprintf("an id of account %s%s", j.pair, other.name)})
+					words = append(words, foundWord{id, fmt.Sprintf("an id of account %s%s", j.label, other.name)})
 				}
 			}
 		}
 	}
-	slices.SortFunc(words, func(a, b found) int { return strings.Compare(a.String(), b.String()) })
+	slices.SortFunc(words, func(a, b foundWord) int { return strings.Compare(a.String(), b.String()) })
 	words = slices.Compact(words)
 	switch {
 	case len(tokens) > 0:
@@ -158,50 +157,8 @@ func (j judgement) isolation(st Step, req request, got answer) *divergence {
 	return nil
 }
 
-// probeOther asks, as the other account, for the app an account has just
-// made, by the paths a server names an app by (GET /apps/:appId, GET
-// /apps?clientId=), with or without such an extension: whatever the
-// status, the answer carries nothing of the app's owner (5: a caller may
-// not view another's resources).
-func (p *pair) probeOther(ctx context.Context, j judgement, st Step, got answer) *divergence {
-	if st.Op != OpPostApp || got.status != http.StatusOK {
-		return nil
-	}
-	id := idText(gjson.GetBytes(got.body, "id"))
-	if id == "" {
-		return nil
-	}
-	owner, other := st.Actor, p.wd.other(st.Actor)
-	writeKey := gjson.GetBytes(got.body, "writeKey").String()
-	probes := []read{{path: "/apps/" + id, gherkin: Text{Before: "/apps/", Var: AnswerVar(j.i, "id")}, as: other}}
-	if ctid, ok := j.s.ids["client"][refID(owner)]; ok {
-		probes = append(probes, read{path: "/apps?clientId=" + ctid, gherkin: Text{Before: "/apps?clientId=", Var: AccountVar(owner, "clientId")}, as: other})
-	}
-	for _, r := range probes {
-		h := http.Header{"Authorization": {"api-key " + p.wd.acct[other].apiKey}}
-		status, body, err := p.w.get(ctx, r.path, h)
-		if err != nil {
-			continue
-		}
-		req := request{method: http.MethodGet, url: p.w.base + r.path, header: h}
-		d := j.isolation(Step{Op: OpPlatforms, Actor: other}, req, answer{status: status, body: body})
-		if d == nil && len(writeKey) >= 8 && !req.carries(writeKey) && strings.Contains(strings.ToLower(string(body)), strings.ToLower(writeKey)) {
-			d = diverged(policy.CheckIsolation, "write key of another account",
-				fmt.Sprintf("answered %d to account %s with the write key of account %s's app (5: a caller may not view another's resources)", status, other, owner),
-				expectValue(expectNoText, "", Of(AnswerVar(j.i, "writeKey"))))
-		}
-		if d != nil {
-			d.reason = "afterwards GET " + r.path + " as account " + other + ": " + d.reason
-			d.key = "probe " + r.gherkin.Before + ": " + d.key
-			d.read = &stateRead{path: r.gherkin, as: other, anyStatus: true}
-			return d
-		}
-	}
-	return nil
-}
-
-// found is a text of another account's that an answer carried, and whose
+// foundWord is a text of another account's that an answer carried, and whose
 // it is.
-type found struct{ text, whose string }
+type foundWord struct{ text, whose string }
 
-func (f found) String() string { return f.text + " (" + f.whose + ")" }
+func (f foundWord) String() string { return f.text + " (" + f.whose + ")" }

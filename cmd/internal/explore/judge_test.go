@@ -35,14 +35,14 @@ func TestJudge(t *testing.T) {
 	cases := []struct {
 		name string
 		step func(s *seqState) Step
-		got  answer
+		got  wireAnswer
 		key  string
 	}{
 		{"the answer the spec gives", func(s *seqState) Step { return userStep(s) }, jsonAnswer(200, user(nil)), ""},
 		{"another status", func(s *seqState) Step { return userStep(s) }, jsonAnswer(201, user(nil)), "status 201"},
 		{"a 5xx, whatever the verdict", func(s *seqState) Step { st := userStep(s); st.Wire = WireNotJSON; return st },
 			jsonAnswer(500, `{}`), "5xx"},
-		{"no answer", func(s *seqState) Step { return userStep(s) }, answer{status: -1, err: "connection refused"}, "no-answer"},
+		{"no answer", func(s *seqState) Step { return userStep(s) }, wireAnswer{status: -1, err: "connection refused"}, "no-answer"},
 		{"a 400 that is not the error array", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
 			jsonAnswer(400, `{"errors":[]}`), "errors-shape"},
 		{"a 400 that names a valid field", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
@@ -113,7 +113,7 @@ func TestJudge(t *testing.T) {
 					"addressPostcode": "p", "addressCountry": strings.Repeat("é", 256), "currency": map[string]any{"id": json.Number("1")}, "terms": "I agree"}})
 		}, jsonAnswer(400, `[{"fieldName":"client.addressCountry","error":"InvalidAddressCountry","message":"`+strings.Repeat("é", 6)+` is not a country we bill in."}]`), "password"},
 		{"JSON labelled as text", func(s *seqState) Step { return userStep(s) },
-			answer{status: 200, body: []byte(user(nil)), header: http.Header{"Content-Type": {"text/plain"}}}, "json-label"},
+			wireAnswer{status: 200, body: []byte(user(nil)), header: http.Header{"Content-Type": {"text/plain"}}}, "json-label"},
 		{"a 200 with another first name", func(s *seqState) Step { return userStep(s) },
 			jsonAnswer(200, user(func(b string) string { return strings.Replace(b, `"Quinn"`, `"Quin"`, 1) })), "field firstName"},
 		{"a 200 with the password", func(s *seqState) Step { return userStep(s) },
@@ -142,7 +142,7 @@ func TestJudge(t *testing.T) {
 			st := c.step(s)
 			v := wd.verdictOf(s, st, st.Encode())
 			s.steps = append(s.steps, st)
-			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, pair: "1"}.judge(st, v, c.got)
+			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, label: "1"}.judge(st, v, c.got)
 			key := ""
 			if d != nil {
 				key = d.key
@@ -215,7 +215,7 @@ func TestSeedDateReadWhenTheReproducerBegins(t *testing.T) {
 		`"subscribeOnboarding":false,"phoneCountry":{"id":1,"name":"United Kingdom (+44)","dialCode":"+44"},`+
 		`"phoneNumber":"7700900123","phoneExtension":null,"timezone":"Europe/London"}`,
 		`"passwordLastChanged":"2025-01-01T00:00:00Z"`, `"passwordLastChanged":"2026-01-01T00:00:00Z"`, 1)
-	d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, pair: "1"}.judge(st, v, jsonAnswer(200, moved))
+	d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, label: "1"}.judge(st, v, jsonAnswer(200, moved))
 	if d == nil || d.key != "date passwordLastChanged" {
 		t.Fatalf("divergence %v, want the date moved", d)
 	}
@@ -292,7 +292,7 @@ func TestSilentNullIsAdopted(t *testing.T) {
 func TestBoundWidensOnlyAuthenticatedCreates(t *testing.T) {
 	wd := testWorld(t)
 	k := newKnowledge()
-	j := judgement{wd: wd, k: k, s: testSequence(t, wd), pair: "1"}
+	j := judgement{wd: wd, k: k, s: testSequence(t, wd), label: "1"}
 	k.created[j.owner("A")+" client"] = createBound
 	valid := verdict{statuses: []int{http.StatusOK}}
 	j.bounded(Step{Op: OpPostClient, Actor: "A"}, &valid)

@@ -90,7 +90,7 @@ func TestCellsFollowTheProfile(t *testing.T) {
 // The limits' values are what their names say: characters counted as
 // characters, emails of the length asked, valid.
 func TestLimitValues(t *testing.T) {
-	d := draw{domain: "example.com", unique: func() string { return "abcd1" }, f: field{kind: kText}}
+	d := draw{domain: "example.com", unique: func() string { return "abcd1" }, f: bodyField{kind: kText}}
 	for _, c := range []struct {
 		v     string
 		runes int
@@ -210,4 +210,70 @@ func TestREADMECountsTheChecks(t *testing.T) {
 			t.Errorf("the README's section \"Decided or silent\" does not say %s", want)
 		}
 	}
+}
+
+// operatorRow is one operator as the README's table "The operator
+// catalogue" lists it: where it applies, its name, its kind and source.
+type operatorRow struct {
+	Position, Name, Kind, Source string
+}
+
+var kindNames = map[fieldKind]string{kText: "text", kValue: "value", kEmail: "email", kPassword: "password", kTimezone: "timezone",
+	kTerms: "terms", kHash: "hash", kPhone: "phone", kExtension: "extension", kFlag: "flag", kID: "id", kObject: "object"}
+
+// operatorRows are the catalogue's rows, in its order.
+func operatorRows() []operatorRow {
+	var rows []operatorRow
+	for _, o := range bodyOps {
+		var where []string
+		for k := kText; k <= kObject; k++ {
+			fits := false
+			for _, op := range Ops {
+				for _, f := range bodyFields(op) {
+					fits = fits || f.kind == k && op != OpLogin && o.On(f)
+				}
+			}
+			if fits {
+				where = append(where, kindNames[k])
+			}
+		}
+		rows = append(rows, operatorRow{"body fields: " + strings.Join(where, ", "), o.Name, o.Kind.String(), o.Source})
+	}
+	for _, l := range []struct {
+		where string
+		ops   []posOp
+	}{
+		{"credential", append([]posOp{noCred}, credOps...)}, {"login credential", []posOp{credAtLogin}}, {"login email", loginOps["email"]}, {"login password", loginOps["password"]},
+		{"path id", pathOps}, {"version segment", versionOps}, {"Content-Type", typeOps}, {"Accept", acceptOps}, {"transfer", transferOps}, {"whole body", wireOps},
+	} {
+		for _, o := range l.ops {
+			rows = append(rows, operatorRow{l.where, o.Name, o.Kind.String(), o.Source})
+		}
+	}
+	return rows
+}
+
+// operatorCounts are the operators decided by a sentence of the spec, those
+// a freedom governs, and the silent ones, over every position: the figures
+// the README's "Decided or silent" states.
+func operatorCounts() (decided, free, silent int) {
+	count := func(c policy.Cite, f *policy.Freedom) {
+		switch {
+		case c.Decided():
+			decided++
+		case f != nil:
+			free++
+		default:
+			silent++
+		}
+	}
+	for _, o := range bodyOps {
+		count(o.Decided, o.Freedom)
+	}
+	for _, ops := range positionOps() {
+		for _, o := range ops {
+			count(o.Decided, o.Freedom)
+		}
+	}
+	return decided, free, silent
 }

@@ -10,8 +10,6 @@ import (
 	"time"
 	_ "time/tzdata" // timezones known wherever the binary runs
 	"unicode"
-
-	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 )
 
 // A recorded step: a request a recording holds (pricing-contract replay),
@@ -26,18 +24,6 @@ import (
 // A value no operator describes is judged as the explorer judges the
 // values it does not change: by the reference alone.
 
-// The operators only a recording has: no generator draws them, and
-// operatorRows does not list them.
-const (
-	opWrongType    = "wrong-type"    // a value of another JSON type than the field's
-	opUnnamedField = "unnamed-field" // a field the spec does not name
-)
-
-var recordedOps = []BodyOp{
-	{Name: opWrongType, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types): a recorded value of another type than the field's"},
-	{Name: opUnnamedField, Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnnamedField, Source: "freedom unnamed-field: a recorded field the spec does not name"},
-}
-
 // classify is the operators that describe a recorded step's body, each
 // with the value the body holds (so that the body sent is the recording's),
 // read against what the reference holds now: a value a PUT sends unchanged
@@ -46,7 +32,7 @@ func (wd *world) classify(s *seqState, st Step) []Mutation {
 	if st.Op == OpLogin || st.Op == OpPlatforms || RawWire(st.Wire) || st.Base == nil {
 		return nil
 	}
-	var top []field
+	var top []bodyField
 	var now map[string]any
 	switch st.Op {
 	case OpPutUser:
@@ -84,7 +70,7 @@ func (c *classifier) add(f, op string, v any, remove bool) {
 
 // fields classifies the values of one object of the body: the fields of
 // the spec's table at its level (prefix), and any other as unnamed.
-func (c *classifier) fields(fs []field, body map[string]any, prefix string) {
+func (c *classifier) fields(fs []bodyField, body map[string]any, prefix string) {
 	named := map[string]bool{}
 	for _, f := range fs {
 		if strings.Count(f.path, ".") != strings.Count(prefix, ".") {
@@ -102,7 +88,7 @@ func (c *classifier) fields(fs []field, body map[string]any, prefix string) {
 	}
 }
 
-func (c *classifier) field(f field, v any, there bool) {
+func (c *classifier) field(f bodyField, v any, there bool) {
 	switch {
 	case f.kind == kObject && f.path == "app" && c.st.Op == OpPutClient:
 		if there {
@@ -155,7 +141,7 @@ func (c *classifier) field(f field, v any, there bool) {
 // mayLeaveOut: a field whose absence is no operator's: optional, an object
 // the spec makes optional (client, app), or a field of an app that a hash
 // or a name makes unneeded (4.2).
-func (c *classifier) mayLeaveOut(f field) bool {
+func (c *classifier) mayLeaveOut(f bodyField) bool {
 	if f.optional || c.objectMayBeNull(f) {
 		return true
 	}
@@ -167,7 +153,7 @@ func (c *classifier) mayLeaveOut(f field) bool {
 
 // objectMayBeNull: client (4.1) and app (4.3), optional objects: null is
 // leaving them out.
-func (c *classifier) objectMayBeNull(f field) bool {
+func (c *classifier) objectMayBeNull(f bodyField) bool {
 	return f.kind == kObject && (f.path == "client" || f.path == "app" || f.path == "client.app")
 }
 
@@ -178,7 +164,7 @@ var (
 )
 
 // text classifies a string value.
-func (c *classifier) text(f field, v string) {
+func (c *classifier) text(f bodyField, v string) {
 	n := len([]rune(v))
 	switch {
 	case v == "":
@@ -233,7 +219,7 @@ func (c *classifier) text(f field, v string) {
 
 // email classifies an address: no address (7.3 InvalidEmail), one of the
 // lengths or forms the spec leaves open, another account's.
-func (c *classifier) email(f field, v string) {
+func (c *classifier) email(f bodyField, v string) {
 	a, err := mail.ParseAddress(v)
 	switch n := len([]rune(v)); {
 	case err != nil || a.Name != "" || a.Address != v:
@@ -251,7 +237,7 @@ func (c *classifier) email(f field, v string) {
 
 // id classifies a catalogue id: another JSON type, a number in another
 // form, an id the target's catalogue does not list.
-func (c *classifier) id(f field, v any) {
+func (c *classifier) id(f bodyField, v any) {
 	n, ok := v.(json.Number)
 	if !ok {
 		c.add(f.path, opWrongType, v, false)
@@ -280,7 +266,7 @@ func (c *classifier) id(f field, v any) {
 }
 
 // unchanged reports whether a PUT sends the value the reference holds.
-func (c *classifier) unchanged(f field, v string) bool {
+func (c *classifier) unchanged(f bodyField, v string) bool {
 	if c.now == nil {
 		return false
 	}

@@ -45,7 +45,7 @@ func TestRecordedBodies(t *testing.T) {
 	cases := []struct {
 		name string
 		st   Step
-		got  answer
+		got  wireAnswer
 		key  string
 	}{
 		{"the phone fields left out, refused", putUser(user(nil, "phoneCountry", "phoneNumber", "phoneExtension")),
@@ -84,7 +84,7 @@ func TestRecordedBodies(t *testing.T) {
 			st.Muts = wd.classify(s, st)
 			v := wd.verdictOf(s, st, st.Encode())
 			s.steps = append(s.steps, st)
-			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, pair: "1"}.judge(st, v, c.got)
+			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, label: "1"}.judge(st, v, c.got)
 			key := ""
 			if d != nil {
 				key = d.key

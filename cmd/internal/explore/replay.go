@@ -114,28 +114,28 @@ func (r *Replayer) Catalogue() Catalogue {
 // the reads back, the restores, the shrinking and the reproducers.
 func (r *Replayer) Wire() int64 { return r.run.wire.Load() }
 
-// Replay is one sequence: its steps are judged one at a time from the
+// ReplayRun is one sequence: its steps are judged one at a time from the
 // accounts' known state, and End puts the accounts back.
-type Replay struct {
+type ReplayRun struct {
 	r        *Replayer
 	s        *seqState
 	diverged bool
 }
 
 // Begin starts a sequence from the accounts' known state.
-func (r *Replayer) Begin() (*Replay, error) {
+func (r *Replayer) Begin() (*ReplayRun, error) {
 	s, err := r.pr.wd.newSequence()
 	if err != nil {
 		return nil, err
 	}
 	s.n = int(r.run.sequences.Add(1))
-	return &Replay{r: r, s: s}, nil
+	return &ReplayRun{r: r, s: s}, nil
 }
 
 // Made reports whether a client the step labelled label made is one the
 // sequence knows on the target (the reference made it, and the target
 // showed its id), so that a "created" path may name it.
-func (x *Replay) Made(actor, label string) bool {
+func (x *ReplayRun) Made(actor, label string) bool {
 	_, ok := x.s.createdFor(Step{Actor: actor, Path: "created", PathID: label})
 	return ok
 }
@@ -155,7 +155,7 @@ type Judged struct {
 
 // Take sends a step, judges the answer and reads the state back where the
 // target has the read extensions.
-func (x *Replay) Take(ctx context.Context, st Step) Judged {
+func (x *ReplayRun) Take(ctx context.Context, st Step) Judged {
 	i := len(x.s.steps)
 	x.r.run.steps.Add(1)
 	v, got, d := x.r.pr.judged(ctx, x.s, i, &st)
@@ -168,7 +168,7 @@ func (x *Replay) Take(ctx context.Context, st Step) Judged {
 }
 
 // End puts the accounts back as the sequence found them.
-func (x *Replay) End(ctx context.Context) {
+func (x *ReplayRun) End(ctx context.Context) {
 	if len(x.s.steps) > 0 {
 		x.r.pr.restore(ctx, x.s, x.diverged, []string{"A", "B"})
 	}
@@ -187,7 +187,7 @@ type Verified struct {
 // Verify shrinks the divergence of a sequence's last step (dropping whole
 // steps only), writes its reproducer and runs it with the suite against the
 // target. Call it after End.
-func (r *Replayer) Verify(ctx context.Context, x *Replay, o Judged) Verified {
+func (r *Replayer) Verify(ctx context.Context, x *ReplayRun, o Judged) Verified {
 	if o.div == nil {
 		return Verified{}
 	}

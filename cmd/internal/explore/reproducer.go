@@ -162,20 +162,20 @@ func (w *script) requestLines(st Step) []line {
 		// The suite's own session of the account, sent as the operator
 		// sent the explorer's.
 		l = say(pAccountNearMiss(a, st.Cred.Scheme, "every character percent-encoded"))
-	} else if c := credential(st.Cred); c.name != "" && st.Op != OpLogin {
+	} else if c := placeOf(st.Cred); c.name != "" && st.Op != OpLogin {
 		l = append(l, say(w.credLine(c, a, st.Token))...)
 	}
 	other, otherTok := "B", st.OtherToken
 	if a == "B" {
 		other = "A"
 	}
-	if b, whose := beside(st.Cred); b.name != "" && whose == credBesideOther {
+	if b, whose := besidePlace(st.Cred); b.name != "" && whose == credBesideOther {
 		l = append(l, say(w.credLine(b, other, otherTok))...)
 	} else if b.name != "" {
 		l = append(l, say(w.credLine(b, a, st.Token))...)
 	}
 	if st.Op == OpLogin && st.Cred.Op == credAtLogin.Name {
-		l = append(l, say(w.credLine(credential(Cred{Scheme: st.Cred.Scheme}), other, otherTok))...)
+		l = append(l, say(w.credLine(placeOf(Cred{Scheme: st.Cred.Scheme}), other, otherTok))...)
 	}
 	if st.ContentType != "" {
 		l = append(l, say(pContentType(st.ContentType))...)

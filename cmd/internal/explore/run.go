@@ -1,21 +1,14 @@
 package explore
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"testing/fstest"
 	"time"
-
-	"github.com/cucumber/godog"
-	"github.com/tidwall/gjson"
 
 	"github.com/pricing-contract/pricing-contract/steps"
 	"github.com/pricing-contract/pricing-contract/steps/target"
@@ -25,51 +18,6 @@ import (
 // (pair.go); a divergence is shrunk to the shortest sequence that still
 // shows it, written as a reproducer and run with the suite against the
 // same target: it is reported only when the reproducer fails there.
-
-// Config is one run of the explorer.
-type Config struct {
-	Runs    int           // sequences at most (0: as many as the budget allows)
-	Budget  time.Duration // stop starting sequences after it (0: Runs alone)
-	Seed    uint64
-	Timeout time.Duration // one request; 0: 10 s
-	// Progress gets a line every few seconds; nil: none.
-	Progress io.Writer
-	// MaxDivergences stops the run once it has reported that many distinct
-	// divergences; 0: 10.
-	MaxDivergences int
-	// HTTPClient, when set, sends every request (its Timeout wins).
-	HTTPClient *http.Client
-	// Replay: the sequences are a recording's (pricing-contract replay):
-	// shrinking drops whole steps only, keeping every body, credential and
-	// form as recorded, and the reproducers say that replay wrote them.
-	Replay bool
-	// Pair is the pair of the profile's pool a Replayer replays on (1 the
-	// first; 0: 1).
-	Pair int
-	// NoConcurrent: no batch of requests sent at once (concurrent.go).
-	NoConcurrent bool
-}
-
-// Divergence is one reported divergence: its reason, its reproducer, and
-// where it was found.
-type Divergence struct {
-	Reason string
-	// Check is the judgement of the oracle that found it (package policy),
-	// and Cite the words of the spec that decide it.
-	Check, Cite string
-	Feature     string // the reproducer
-	Pair        int
-	Steps       int    // of the shrunk sequence
-	Signature   string // operation and kind of difference
-	// Proof is what the suite said running the reproducer against the
-	// target: the failure that shows the divergence.
-	Proof string
-}
-
-// PairStats are one pair's figures.
-type PairStats struct {
-	Sequences, Steps int
-}
 
 // Result is what a run found and what it sent.
 type Result struct {
@@ -115,56 +63,6 @@ func (r *Result) WriteCoverage(w io.Writer) error { return r.coverage.writeJSON(
 
 // WriteCoverageTable writes the summary's table of the coverage.
 func (r *Result) WriteCoverageTable(w io.Writer) { r.coverage.writeTable(w) }
-
-// runState is what the pairs of a run share.
-type runState struct {
-	cfg       Config
-	k         *knowledge
-	cov       *coverage
-	counter   atomic.Int64 // unique words
-	sequences atomic.Int64
-	steps     atomic.Int64
-	wire      atomic.Int64
-	stop      atomic.Bool
-	deadline  time.Time
-
-	mu          sync.Mutex
-	claimed     map[string]int // signature -> attempts
-	divergences []Divergence
-	dropped     []Divergence
-	again       int
-}
-
-func (r *runState) cover(cells []Cell, v verdict, diverged bool) {
-	r.cov.record(cells, v.statusText(), diverged)
-}
-
-// claim reserves a signature for a pair to shrink and verify; false when
-// it was reported already, or tried three times.
-func (r *runState) claim(sig string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.claimed[sig] < 0 || r.claimed[sig] >= 3 {
-		r.again++
-		return false
-	}
-	r.claimed[sig]++
-	return true
-}
-
-func (r *runState) report(d Divergence, reproduced bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !reproduced {
-		r.dropped = append(r.dropped, d)
-		return
-	}
-	r.claimed[d.Signature] = -1
-	r.divergences = append(r.divergences, d)
-	if len(r.divergences) >= r.cfg.MaxDivergences {
-		r.stop.Store(true)
-	}
-}
 
 // Run explores the target of the profile with every pair of its accounts.
 // It returns an error when the target or the profile cannot be used (the
@@ -322,7 +220,7 @@ func (p *pair) generator(stream uint64, only string) *generator {
 		cells = laneCells(cells)
 	}
 	return &generator{wd: p.wd, r: rand.New(rand.NewPCG(p.run.cfg.Seed, stream)), coverage: p.run.cov, cells: cells,
-		counter: &p.run.counter, mint: p.run.k.mint, pair: p.n, only: only}
+		counter: &p.run.counter, mint: p.run.k.mint, only: only}
 }
 
 // next runs the lane's next sequence, or now and then one of both
@@ -428,181 +326,4 @@ func (p *pair) closing(s *seqState) []string {
 		}
 	}
 	return out
-}
-
-// found shrinks a divergence, writes its reproducer, runs it with the suite
-// against the target and reports it when it fails there.
-func (p *pair) found(ctx context.Context, steps []Step, d *divergence) {
-	sig := signature(steps, d)
-	if !p.run.claim(sig) {
-		return
-	}
-	p.run.report(p.verify(ctx, steps, d, sig))
-}
-
-// signature names a divergence by the operation of the step that showed it
-// and the kind of difference: one defect found twice is reported once.
-func signature(steps []Step, d *divergence) string {
-	return string(steps[len(steps)-1].Op) + " | " + d.key
-}
-
-// verify shrinks a divergence, writes its reproducer and runs it with the
-// suite against the target: failed is true when it fails there.
-func (p *pair) verify(ctx context.Context, steps []Step, d *divergence, sig string) (dv Divergence, failed bool) {
-	last := steps[len(steps)-1]
-	seq := p.shrink(ctx, &sequence{steps: steps, div: d, reason: last.Describe() + ": " + d.reason})
-	seq.replay = p.run.cfg.Replay
-	seq.subst = p.wd.placeholders()
-	feature := seq.feature()
-	failed, proof := p.reproduces(ctx, feature)
-	return Divergence{Reason: seq.reason, Check: seq.div.check.ID, Cite: seq.div.check.Decided.String(), Feature: feature, Pair: p.n,
-		Steps: len(seq.steps), Signature: sig, Proof: proof}, failed
-}
-
-// placeholders are the accounts' secrets and how a reproducer names them:
-// a line whose argument is one of them gets its placeholder.
-func (wd *world) placeholders() map[string]string {
-	subst := map[string]string{}
-	for name, a := range wd.acct {
-		subst[a.email] = "{{" + name + ".email}}"
-		subst[a.password] = "{{" + name + ".password}}"
-		subst[a.apiKey] = "{{" + name + ".apiKey}}"
-	}
-	return subst
-}
-
-// replay sends a fixed sequence from the known state and returns it with
-// the divergence of its last step (nil: none, or an earlier step diverged).
-func (p *pair) replay(ctx context.Context, steps []Step) *sequence {
-	s, err := p.wd.newSequence()
-	if err != nil {
-		return nil
-	}
-	var out *sequence
-	for i, st := range steps {
-		st.Cells = nil // a replay covers nothing new
-		if d := p.take(ctx, s, i, &st); d != nil {
-			if i == len(steps)-1 {
-				out = &sequence{steps: s.steps, div: d, reason: st.Describe() + ": " + d.reason}
-			}
-			break
-		}
-	}
-	p.restore(ctx, s, true, []string{"A", "B"})
-	return out
-}
-
-// shrink drops, one at a time, the steps a divergence does not need, then
-// the operators and forms of the steps left, keeping each change after
-// which the sequence still diverges the same way. It gives up after 40
-// replays or 20 seconds.
-func (p *pair) shrink(ctx context.Context, seq *sequence) *sequence {
-	key := seq.div.key
-	tries, until := 0, time.Now().Add(20*time.Second)
-	try := func(steps []Step) bool {
-		if tries >= 40 || time.Now().After(until) || ctx.Err() != nil {
-			return false
-		}
-		tries++
-		if r := p.replay(ctx, steps); r != nil && r.div.key == key {
-			seq = r
-			return true
-		}
-		return false
-	}
-	for i := 0; i < len(seq.steps)-1; {
-		if !try(append(append([]Step{}, seq.steps[:i]...), seq.steps[i+1:]...)) {
-			i++
-		}
-	}
-	if p.run.cfg.Replay {
-		// A recording's steps are kept as they were sent: their operators
-		// describe the bodies (classify), and dropping one would judge
-		// the same body more strictly.
-		return seq
-	}
-	for i := len(seq.steps) - 1; i >= 0; i-- {
-		for j := 0; j < len(seq.steps[i].Muts); {
-			steps := cloneSteps(seq.steps)
-			steps[i].Muts = append(steps[i].Muts[:j:j], steps[i].Muts[j+1:]...)
-			if !try(steps) {
-				j++
-			}
-		}
-		for _, simplify := range []func(*Step) bool{
-			func(st *Step) bool { ok := st.Wire != ""; st.Wire = ""; return ok },
-			func(st *Step) bool { ok := st.ContentType != ""; st.ContentType = ""; return ok },
-			func(st *Step) bool { ok := st.Version != ""; st.Version = ""; return ok },
-			func(st *Step) bool {
-				ok := st.Op != OpLogin && st.Cred != (Cred{Scheme: "api-key", Op: "as-specified"})
-				st.Cred = Cred{Scheme: "api-key", Op: "as-specified"}
-				return ok
-			},
-		} {
-			steps := cloneSteps(seq.steps)
-			if simplify(&steps[i]) {
-				try(steps)
-			}
-		}
-	}
-	return seq
-}
-
-func cloneSteps(steps []Step) []Step {
-	out := make([]Step, len(steps))
-	for i, st := range steps {
-		st.Muts = append([]Mutation(nil), st.Muts...)
-		out[i] = st
-	}
-	return out
-}
-
-// reproduces runs a reproducer with the suite against the pair's target:
-// true when it fails there, with what the suite said.
-func (p *pair) reproduces(ctx context.Context, feature string) (failed bool, proof string) {
-	defer func() {
-		if r := recover(); r != nil {
-			// godog's parser fails on a reproducer it cannot read: the
-			// explorer's bug, never the target's.
-			failed, proof = false, fmt.Sprintf("the suite could not read the reproducer (%v):\n%s", r, feature)
-		}
-	}()
-	suite := steps.NewSuite(p.profile, steps.Options{HTTPClient: p.w.http, Output: io.Discard})
-	if err := suite.Identify(ctx); err != nil {
-		return false, err.Error()
-	}
-	var out bytes.Buffer
-	o := suite.Run("pricing-contract explore", godog.Options{
-		FS: fstest.MapFS{"reproducer.feature": {Data: []byte(feature)}}, Paths: []string{"reproducer.feature"},
-		Format: "progress", Output: &out, Concurrency: 1,
-	})
-	// The suite logged in and restored the accounts: the pair's sessions
-	// and lists are learned again.
-	p.relogin(ctx)
-	if o.Status == 0 || len(o.Failed) == 0 {
-		return false, ansi.ReplaceAllString(out.String(), "")
-	}
-	var why []string
-	for _, f := range o.Failed {
-		why = append(why, f.Err.Error())
-	}
-	return true, ansi.ReplaceAllString(strings.Join(why, "\n"), "")
-}
-
-var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
-
-// relogin opens a new session of each account, A then B, after a run of
-// the suite, and forgets the lists it read and the dates of the passwords
-// (the suite's restore sets each password again).
-func (p *pair) relogin(ctx context.Context) {
-	for _, name := range []string{"A", "B"} {
-		a := p.wd.acct[name]
-		p.redate(ctx, a)
-		if status, body, err := p.w.login(ctx, a.email, a.password); err == nil && status == http.StatusOK {
-			if tok := gjson.GetBytes(body, "token").String(); tok != "" {
-				a.setToken(tok)
-			}
-		}
-	}
-	p.lists.forget()
 }

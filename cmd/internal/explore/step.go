@@ -463,3 +463,39 @@ func (c Cred) describe() string {
 	}
 	return c.Scheme + " (" + c.Op + ")"
 }
+
+// Cell is one (operation, input position, operator) of the catalogue.
+type Cell struct {
+	Op       Op
+	Position string // a body field's path, "credential <scheme>", "login email", "path", "version", "content-type", "body"
+	Operator string
+}
+
+func (c Cell) String() string { return string(c.Op) + " | " + c.Position + " | " + c.Operator }
+
+// Positions of what is not a body field.
+const (
+	posCredential  = "credential "
+	posLogin       = "login "
+	posPath        = "path"
+	posVersion     = "version"
+	posContentType = "content-type"
+	posAccept      = "accept"
+	posTransfer    = "transfer"
+	posBody        = "body"
+)
+
+func jsonOf(v any) string {
+	switch x := v.(type) {
+	case bool:
+		return strconv.FormatBool(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case nil:
+		return "null"
+	case string:
+		b, _ := json.Marshal(x)
+		return strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(b))
+	}
+	return fmt.Sprint(v)
+}

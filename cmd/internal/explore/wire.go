@@ -25,23 +25,23 @@ type wire struct {
 	shape func([]byte) []byte
 }
 
-// answer is the target's answer to one request.
-type answer struct {
+// wireAnswer is the target's answer to one request.
+type wireAnswer struct {
 	status int // -1: no answer
 	body   []byte
 	header http.Header
 	err    string
 }
 
-// request is a request ready to go, and how the reproducer writes it.
-type request struct {
+// wireRequest is a request ready to go, and how the reproducer writes it.
+type wireRequest struct {
 	method, url string
 	header      http.Header
 	body        string
 	chunked     bool // no Content-Length: the body in chunks
 }
 
-func (w *wire) do(ctx context.Context, r request) answer {
+func (w *wire) do(ctx context.Context, r wireRequest) wireAnswer {
 	if w.shape != nil && r.body != "" {
 		r.body = string(w.shape([]byte(r.body)))
 	}
@@ -51,7 +51,7 @@ func (w *wire) do(ctx context.Context, r request) answer {
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, r.url, body)
 	if err != nil {
-		return answer{status: -1, err: err.Error()}
+		return wireAnswer{status: -1, err: err.Error()}
 	}
 	for k, v := range r.header {
 		req.Header[k] = v // as given: a name in capitals stays so on the wire
@@ -59,19 +59,19 @@ func (w *wire) do(ctx context.Context, r request) answer {
 	w.count.Add(1)
 	res, err := w.http.Do(req)
 	if err != nil {
-		return answer{status: -1, err: err.Error()}
+		return wireAnswer{status: -1, err: err.Error()}
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(res.Body, 4<<20))
 	if err != nil {
-		return answer{status: -1, err: err.Error()}
+		return wireAnswer{status: -1, err: err.Error()}
 	}
-	return answer{status: res.StatusCode, body: b, header: res.Header}
+	return wireAnswer{status: res.StatusCode, body: b, header: res.Header}
 }
 
 // get sends a GET of a path below the base URL.
 func (w *wire) get(ctx context.Context, p string, h http.Header) (int, []byte, error) {
-	a := w.do(ctx, request{method: http.MethodGet, url: w.base + p, header: h})
+	a := w.do(ctx, wireRequest{method: http.MethodGet, url: w.base + p, header: h})
 	if a.status < 0 {
 		return 0, nil, errString(a.err)
 	}
@@ -82,7 +82,7 @@ func (w *wire) get(ctx context.Context, p string, h http.Header) (int, []byte, e
 func (w *wire) put(ctx context.Context, p string, h http.Header, body string) (int, []byte, error) {
 	h = h.Clone()
 	h.Set("Content-Type", "application/json")
-	a := w.do(ctx, request{method: http.MethodPut, url: w.base + p, header: h, body: body})
+	a := w.do(ctx, wireRequest{method: http.MethodPut, url: w.base + p, header: h, body: body})
 	if a.status < 0 {
 		return 0, nil, errString(a.err)
 	}
@@ -96,7 +96,7 @@ func (e errString) Error() string { return string(e) }
 // login sends POST /sessions in the profile's encoding.
 func (w *wire) login(ctx context.Context, email, password string) (int, []byte, error) {
 	h, body := w.loginBody(map[string]any{"email": email, "password": password})
-	a := w.do(ctx, request{method: http.MethodPost, url: w.base + "/sessions", header: h, body: body})
+	a := w.do(ctx, wireRequest{method: http.MethodPost, url: w.base + "/sessions", header: h, body: body})
 	if a.status < 0 {
 		return 0, nil, errString(a.err)
 	}
@@ -152,8 +152,8 @@ func encodeQuery(q url.Values, c credPlace) string {
 	return out
 }
 
-// credential is where a step's credential goes ("" name: none).
-func credential(c Cred) credPlace {
+// placeOf is where a step's credential goes ("" name: none).
+func placeOf(c Cred) credPlace {
 	switch c.Scheme {
 	case "api-key":
 		p := credPlace{name: "Authorization", value: "api-key {key}"}
@@ -225,63 +225,17 @@ func (c credPlace) with(key, token string) string {
 	return strings.NewReplacer("{key}", key, "{token}", token, "{KEY}", strings.ToUpper(key), "{TOKEN}", strings.ToUpper(token)).Replace(c.value)
 }
 
-// secrets are an account's api key and session token.
-type secrets struct{ key, token string }
-
-// credentialOf is where a step's credential goes, for the actor's secrets
-// and the other account's: the headers (each name as the operator writes
-// it) and the query. The target gets its own secrets; the reference its
-// own.
-func (wd *world) credentialOf(st *Step, own, other secrets) (http.Header, url.Values) {
-	h, q := http.Header{}, url.Values{}
-	c := credential(st.Cred)
-	if c.name == "" {
-		return h, q
-	}
-	put := func(c credPlace, v string) {
-		if c.query {
-			q.Set(c.name, v)
-		} else {
-			h[c.name] = []string{v} // the name as the operator writes it
-		}
-	}
-	if st.Op == OpLogin {
-		if st.Cred.Op == credAtLogin.Name {
-			put(c, c.with(other.key, other.token))
-		}
-		return h, q
-	}
-	v := c.with(own.key, own.token)
-	if change, ok := nearMisses[st.Cred.Op]; ok {
-		secret := own.key
-		if st.Cred.Scheme != "api-key" {
-			secret = own.token
-		}
-		near := steps.NearMiss(secret, change, wd.taken)
-		v = c.with(near, near)
-	}
-	put(c, v)
-	if b, whose := beside(st.Cred); b.name != "" {
-		s := own
-		if whose == credBesideOther {
-			s = other
-		}
-		put(b, b.with(s.key, s.token))
-	}
-	return h, q
-}
-
-// beside is the second credential an operator sends beside the first, and
+// besidePlace is the second credential an operator sends beside the first, and
 // the operator (whose it is): the api key beside a session token, the
 // session-token header beside the api key.
-func beside(c Cred) (credPlace, string) {
+func besidePlace(c Cred) (credPlace, string) {
 	if c.Op != credBesideOwn && c.Op != credBesideOther {
 		return credPlace{}, ""
 	}
 	if c.Scheme == "api-key" {
-		return credential(Cred{Scheme: "session-token"}), c.Op
+		return placeOf(Cred{Scheme: "session-token"}), c.Op
 	}
-	return credential(Cred{Scheme: "api-key"}), c.Op
+	return placeOf(Cred{Scheme: "api-key"}), c.Op
 }
 
 // nearMisses are the credential operators that change the secret by one
@@ -307,14 +261,4 @@ func versioned(base, version string) string {
 	dir, _ := path.Split(strings.TrimRight(u.Path, "/"))
 	u.Path, u.RawPath = dir+version, ""
 	return u.String()
-}
-
-// expandLogin is a login template with the accounts' values.
-func expandLogin(t string, acct map[string]*account) string {
-	var pairs []string
-	for name, a := range acct {
-		pairs = append(pairs, "{{upper:"+name+".email}}", strings.ToUpper(a.email), "{{upper:"+name+".password}}", strings.ToUpper(a.password),
-			"{{"+name+".email}}", a.email, "{{"+name+".password}}", a.password)
-	}
-	return strings.NewReplacer(pairs...).Replace(t)
 }

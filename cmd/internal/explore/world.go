@@ -23,9 +23,9 @@ import (
 // before the first sequence (newWorld) and read by every stage.
 type world struct {
 	p       steps.Profile
-	cat     catalogue
-	acct    map[string]*account // A and B
-	forms   []string            // the version forms the profile declares
+	cat     targetCatalogue
+	acct    map[string]*accountState // A and B
+	forms   []string                 // the version forms the profile declares
 	skew    time.Duration
 	domain  string
 	several bool // a user may hold several clients (clients_per_user)
@@ -40,10 +40,10 @@ type world struct {
 	clientsList string
 }
 
-// account is what the explorer knows of one account. Its user and client
+// accountState is what the explorer knows of one account. Its user and client
 // are held by the reference under the ids 1 (A) and 2 (B); the target's
 // ids are userID and clientID, exactly as it wrote them.
-type account struct {
+type accountState struct {
 	name             string
 	email            string // as the profile gives it
 	apiKey, password string
@@ -57,7 +57,7 @@ type account struct {
 }
 
 // state is the account's user, client and token now.
-func (a *account) state() (pricing.StateUser, pricing.StateClient, string) {
+func (a *accountState) state() (pricing.StateUser, pricing.StateClient, string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	u := a.user
@@ -65,7 +65,7 @@ func (a *account) state() (pricing.StateUser, pricing.StateClient, string) {
 	return u, a.client, a.token
 }
 
-func (a *account) setToken(tok string) {
+func (a *accountState) setToken(tok string) {
 	a.mu.Lock()
 	a.token = tok
 	a.mu.Unlock()
@@ -92,8 +92,8 @@ func refID(name string) int64 {
 	return 1
 }
 
-// catalogue is what the explorer knows of the target's catalogues.
-type catalogue struct {
+// targetCatalogue is what the explorer knows of the target's catalogues.
+type targetCatalogue struct {
 	currencies     map[int64]string    // id: code (unknownCode: not known)
 	plans          map[int64]string    // id: lite, pro, dynamic, none (unknownName: not known)
 	platforms      map[int64]string    // id: name (unknownName: not known)
@@ -126,7 +126,7 @@ var unknownDate = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
 // the platforms, where the profile gives only ids), the accounts' ids by a
 // login each, their users and clients where the target reads them back.
 func newWorld(ctx context.Context, p steps.Profile, w *wire) (*world, error) {
-	wd := &world{p: p, acct: map[string]*account{
+	wd := &world{p: p, acct: map[string]*accountState{
 		"A": {name: "A", email: p.Email, apiKey: p.APIKey, password: p.Password},
 		"B": {name: "B", email: p.OtherEmail, apiKey: p.OtherAPIKey, password: p.OtherPassword},
 	}}
@@ -209,7 +209,7 @@ func idText(v gjson.Result) string {
 
 // profileAccount fills an account as the profile gives it, where the target
 // does not show it.
-func (wd *world) profileAccount(a *account) {
+func (wd *world) profileAccount(a *accountState) {
 	p := wd.p
 	key := func(k string) string {
 		if a.name == "B" {
@@ -257,7 +257,7 @@ func (wd *world) profileAccount(a *account) {
 	c.CurrencyID = wd.cat.currencyID
 }
 
-func (c catalogue) anyPhoneCountry() int64 {
+func (c targetCatalogue) anyPhoneCountry() int64 {
 	for id := range c.phoneCountries {
 		return id
 	}
@@ -268,7 +268,7 @@ func (c catalogue) anyPhoneCountry() int64 {
 // read extensions, and reports whether it has them; learn: what they show
 // of the catalogues completes them (before the first sequence only: the
 // catalogues do not change after).
-func (wd *world) readAccount(ctx context.Context, w *wire, a *account, learn bool) bool {
+func (wd *world) readAccount(ctx context.Context, w *wire, a *accountState, learn bool) bool {
 	h := http.Header{"Authorization": {"api-key " + a.apiKey}}
 	status, body, err := w.get(ctx, "/users/"+a.userID, h)
 	if err != nil || status != http.StatusOK || !gjson.ValidBytes(body) {
@@ -281,7 +281,7 @@ func (wd *world) readAccount(ctx context.Context, w *wire, a *account, learn boo
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	su := &a.user
-	su.Created, su.PasswordLastChanged = instant(u.Get("created").String()), instant(u.Get("passwordLastChanged").String())
+	su.Created, su.PasswordLastChanged = instantOf(u.Get("created").String()), instantOf(u.Get("passwordLastChanged").String())
 	su.FirstName, su.LastName, su.Timezone = u.Get("firstName").String(), u.Get("lastName").String(), u.Get("timezone").String()
 	su.SubscribeWelcome, su.SubscribeBlog = u.Get("subscribeWelcome").Bool(), u.Get("subscribeBlog").Bool()
 	su.SubscribeHowto, su.SubscribeOnboarding = u.Get("subscribeHowto").Bool(), u.Get("subscribeOnboarding").Bool()
@@ -302,7 +302,7 @@ func (wd *world) readAccount(ctx context.Context, w *wire, a *account, learn boo
 	}
 	c := gjson.ParseBytes(body)
 	sc := &a.client
-	sc.CreatedDate, sc.Name = instant(c.Get("createdDate").String()), c.Get("name").String()
+	sc.CreatedDate, sc.Name = instantOf(c.Get("createdDate").String()), c.Get("name").String()
 	sc.AddressLine1, sc.AddressCity = c.Get("addressLine1").String(), c.Get("addressCity").String()
 	sc.AddressPostcode, sc.AddressCountry = c.Get("addressPostcode").String(), c.Get("addressCountry").String()
 	sc.AddressLine2, sc.VAT = optString(c.Get("addressLine2")), optString(c.Get("vat"))
@@ -315,9 +315,9 @@ func (wd *world) readAccount(ctx context.Context, w *wire, a *account, learn boo
 	return true
 }
 
-// instant is a date the target answered (any ISO 8601 form) as the instant
+// instantOf is a date the target answered (any ISO 8601 form) as the instant
 // it starts; unknownDate where it names none.
-func instant(s string) time.Time {
+func instantOf(s string) time.Time {
 	r, err := match.ParseISORange(s)
 	if err != nil {
 		return unknownDate
@@ -337,7 +337,7 @@ func optString(v gjson.Result) *string {
 // where it gives them (a classic profile gives one id of each).
 func (wd *world) loadCatalogue() error {
 	p := wd.p
-	c := catalogue{currencies: map[int64]string{}, plans: map[int64]string{}, platforms: map[int64]string{}, phoneCountries: map[int64][2]string{}}
+	c := targetCatalogue{currencies: map[int64]string{}, plans: map[int64]string{}, platforms: map[int64]string{}, phoneCountries: map[int64][2]string{}}
 	num := func(key string) (int64, error) {
 		n, err := strconv.ParseInt(p.MustValue(key), 10, 64)
 		if err != nil {
@@ -461,7 +461,7 @@ func (wd *world) readCollections(ctx context.Context, w *wire) {
 }
 
 // ids are the catalogues' ids, by the names fields use.
-func (c catalogue) ids() map[string][]int64 {
+func (c targetCatalogue) ids() map[string][]int64 {
 	out := map[string][]int64{}
 	for name, m := range map[string]map[int64]string{"currencies": c.currencies, "plans": c.plans, "platforms": c.platforms} {
 		for id := range m {

@@ -17,7 +17,7 @@ import (
 // The fifth stage: the replay. The recording's steps go to the target one
 // at a time, in one sequence of the explorer from the accounts' known
 // state, each judged by the reference and the freedoms as the explorer
-// judges its own (explore.Replay). A divergence ends the sequence: its
+// judges its own (explore.ReplayRun). A divergence ends the sequence: its
 // accounts are put back, its divergence is shrunk to the recorded steps it
 // needs, written as a reproducer and run against the target
 // (explore.Replayer.Verify); the replay goes on with the next request in a
@@ -218,7 +218,7 @@ func Run(ctx context.Context, rec *Recording, p steps.Profile, cfg Config) (*Res
 // replay sends the plan's calls and judges each.
 func (pl *plan) replay(ctx context.Context, r *explore.Replayer, progress io.Writer, ss secrets) []*Outcome {
 	var out []*Outcome
-	var x *explore.Replay
+	var x *explore.ReplayRun
 	ended := 0 // the last request whose divergence ended a sequence
 	bySig := map[string]*Outcome{}
 	for _, c := range pl.calls {

@@ -21,7 +21,7 @@ import (
 // reproducers, run after a restore, did not repeat it (make
 // explore-lineages, events, seed 5).
 func TestNoReadTargetAlignedBeforeTheFirstSequence(t *testing.T) {
-	var events explore.Server
+	var events Server
 	for _, s := range Legal(Lineages()) {
 		if s.Name == "events" {
 			events = s

@@ -1,10 +1,10 @@
 // Package servers lists the servers the explorer's rate is measured on, as
-// explore.Server values, from the catalogue of servers that are not the
+// Server values, from the catalogue of servers that are not the
 // spec (mockserver/variants/catalogue): the mock itself, the team's wrong
 // servers (the built-in defects) and legal variants, every blind audit's
 // wrong and correct servers, and the implementations of other lineages
 // with their own faults. It is a small adapter, so that the tests, make
-// explore-rate and the catalogue's runner call explore.Rate on the same
+// explore-rate and the catalogue's runner call Rate on the same
 // list.
 package servers
 
@@ -14,7 +14,6 @@ import (
 	"os"
 	"slices"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
@@ -54,28 +53,28 @@ func Origin(s variants.Server) string {
 // accounts: the mock made into it and the profile its Profile says, or a
 // server of another lineage and the profile pricing-contract init writes of
 // it, with the values its documentation gives.
-func Of(s variants.Server, pairs int) explore.Server {
-	return explore.Server{Name: s.Name, Origin: Origin(s), Legal: s.Legal, Start: func() (explore.Target, error) {
+func Of(s variants.Server, pairs int) Server {
+	return Server{Name: s.Name, Origin: Origin(s), Legal: s.Legal, Start: func() (Target, error) {
 		if s.Lineage != nil {
 			return startLineage(s, pairs)
 		}
 		m, err := mocktest.Start(mocktest.Options{Servers: []variants.Server{s}, Pairs: pairs})
 		if err != nil {
-			return explore.Target{}, err
+			return Target{}, err
 		}
 		p, err := mocktarget.Profile(m, s.Profile)
 		if err != nil {
 			m.Close()
-			return explore.Target{}, err
+			return Target{}, err
 		}
-		return explore.Target{Profile: p, Close: m.Close}, nil
+		return Target{Profile: p, Close: m.Close}, nil
 	}}
 }
 
-func startLineage(s variants.Server, pairs int) (explore.Target, error) {
+func startLineage(s variants.Server, pairs int) (Target, error) {
 	dir, err := os.MkdirTemp("", "explore-lineage-")
 	if err != nil {
-		return explore.Target{}, err
+		return Target{}, err
 	}
 	l, err := mocktarget.StartLineage(context.Background(), s, pairs, true, dir)
 	var refused *mocktarget.InitError
@@ -84,16 +83,16 @@ func startLineage(s variants.Server, pairs int) (explore.Target, error) {
 		os.RemoveAll(dir)
 		// A target init refuses is one the suite refuses: as the
 		// preflight's refusal, exit 3.
-		return explore.Target{}, &steps.UnusableError{Reason: refused.Error()}
+		return Target{}, &steps.UnusableError{Reason: refused.Error()}
 	case err != nil:
 		os.RemoveAll(dir)
-		return explore.Target{}, err
+		return Target{}, err
 	}
-	return explore.Target{Profile: l.Profile, Close: func() { l.Close(); os.RemoveAll(dir) }}, nil
+	return Target{Profile: l.Profile, Close: func() { l.Close(); os.RemoveAll(dir) }}, nil
 }
 
-func of(ss []variants.Server) []explore.Server {
-	out := make([]explore.Server, len(ss))
+func of(ss []variants.Server) []Server {
+	out := make([]Server, len(ss))
 	for i, s := range ss {
 		out[i] = Of(s, 1)
 	}
@@ -101,21 +100,21 @@ func of(ss []variants.Server) []explore.Server {
 }
 
 // Mock is the mock itself: the explorer must find nothing.
-func Mock() explore.Server {
+func Mock() Server {
 	m := Of(variants.Server{Name: "mock", Legal: true}, 1)
 	m.Origin = OriginMock
 	return m
 }
 
 // BuiltIn are the team's wrong servers, each the mock with one defect.
-func BuiltIn() []explore.Server { return of(catalogue.Wrong(variants.Team)) }
+func BuiltIn() []Server { return of(catalogue.Wrong(variants.Team)) }
 
 // Team are the team's legal variants: correct servers that chose otherwise
 // where the spec is silent.
-func Team() []explore.Server { return of(catalogue.Legal(variants.Team)) }
+func Team() []Server { return of(catalogue.Legal(variants.Team)) }
 
 // Blind are the blind audits' servers, wrong and correct, every round's.
-func Blind() []explore.Server {
+func Blind() []Server {
 	return of(slices.Concat(catalogue.Wrong(variants.Blind), catalogue.Legal(variants.Blind)))
 }
 
@@ -136,14 +135,14 @@ func LatestBlindOrigin() string {
 // Lineages are the implementations of other lineages, correct and with
 // each of their authors' faults (a fault the table "Where the spec is
 // silent" allows is a correct server, as the catalogue says).
-func Lineages() []explore.Server { return of(catalogue.Lineages()) }
+func Lineages() []Server { return of(catalogue.Lineages()) }
 
 // Wrong are the servers of a list that are not correct.
-func Wrong(ss []explore.Server) []explore.Server {
-	return slices.DeleteFunc(slices.Clone(ss), func(s explore.Server) bool { return s.Legal })
+func Wrong(ss []Server) []Server {
+	return slices.DeleteFunc(slices.Clone(ss), func(s Server) bool { return s.Legal })
 }
 
 // Legal are the servers of a list that are correct.
-func Legal(ss []explore.Server) []explore.Server {
-	return slices.DeleteFunc(slices.Clone(ss), func(s explore.Server) bool { return !s.Legal })
+func Legal(ss []Server) []Server {
+	return slices.DeleteFunc(slices.Clone(ss), func(s Server) bool { return !s.Legal })
 }

@@ -30,8 +30,8 @@ func TestExploreRate(t *testing.T) {
 	if *rateBudget == 0 {
 		t.Skip("a long run: make explore-rate (go test ./cmd/internal/explore/servers -run TestExploreRate -explore.rate 30s)")
 	}
-	all := slices.Concat([]explore.Server{Mock()}, BuiltIn(), Team(), Blind(), Lineages())
-	rep := explore.Rate(context.Background(), all, explore.RateConfig{Config: explore.Config{Budget: *rateBudget, Seed: *rateSeed}, Parallel: 2,
+	all := slices.Concat([]Server{Mock()}, BuiltIn(), Team(), Blind(), Lineages())
+	rep := Rate(context.Background(), all, RateConfig{Config: explore.Config{Budget: *rateBudget, Seed: *rateSeed}, Parallel: 2,
 		Log: func(s string) { t.Log(s) }})
 	var b strings.Builder
 	rep.Write(&b)
@@ -62,15 +62,15 @@ func TestCorrectServersWithFiveSeeds(t *testing.T) {
 	if *correct == 0 {
 		t.Skip("a long run: make explore-correct (go test ./cmd/internal/explore/servers -run TestCorrectServersWithFiveSeeds -explore.correct 30s)")
 	}
-	fiveSeeds(t, slices.Concat([]explore.Server{Mock()}, Team(), Legal(Blind()), Legal(Lineages())), *correct)
+	fiveSeeds(t, slices.Concat([]Server{Mock()}, Team(), Legal(Blind()), Legal(Lineages())), *correct)
 }
 
 // fiveSeeds explores each server with seeds 1 to 5 for budget each: no
 // divergence, and no candidate its reproducer did not repeat.
-func fiveSeeds(t *testing.T, servers []explore.Server, budget time.Duration) {
+func fiveSeeds(t *testing.T, servers []Server, budget time.Duration) {
 	t.Helper()
 	for seed := uint64(1); seed <= 5; seed++ {
-		rep := explore.Rate(context.Background(), servers, explore.RateConfig{Config: explore.Config{Budget: budget, Seed: seed}, Parallel: 2})
+		rep := Rate(context.Background(), servers, RateConfig{Config: explore.Config{Budget: budget, Seed: seed}, Parallel: 2})
 		for _, o := range rep.Outcomes {
 			t.Logf("seed %d, %s: %d divergences, %d not reproduced, in %s", seed, o.Server.Name, o.Divergences, o.Dropped, o.Took.Round(time.Second))
 		}
@@ -85,7 +85,7 @@ func fiveSeeds(t *testing.T, servers []explore.Server, budget time.Duration) {
 // reproducer did not repeat: not reported, but the explorer's model and a
 // correct server disagreed during the run, and a wrong server's divergence
 // of the same kind would be dropped as well.
-func unrepeated(t *testing.T, rep explore.RateReport) {
+func unrepeated(t *testing.T, rep RateReport) {
 	t.Helper()
 	for _, o := range rep.Outcomes {
 		if o.Server.Legal && o.Dropped > 0 {
@@ -98,12 +98,12 @@ func unrepeated(t *testing.T, rep explore.RateReport) {
 // sequences each: the mock, the team's legal variants, every blind audit's
 // correct servers, the lineages. Not one divergence.
 func TestNothingAgainstCorrectServers(t *testing.T) {
-	servers := slices.Concat([]explore.Server{Mock()}, Team(), Legal(Blind()), Legal(Lineages()))
+	servers := slices.Concat([]Server{Mock()}, Team(), Legal(Blind()), Legal(Lineages()))
 	runs := 25
 	if testing.Short() {
-		servers, runs = append([]explore.Server{Mock()}, Legal(Lineages())...), 10
+		servers, runs = append([]Server{Mock()}, Legal(Lineages())...), 10
 	}
-	rep := explore.Rate(context.Background(), servers, explore.RateConfig{Config: explore.Config{Runs: runs, Seed: 3}, Parallel: 2})
+	rep := Rate(context.Background(), servers, RateConfig{Config: explore.Config{Runs: runs, Seed: 3}, Parallel: 2})
 	for _, o := range rep.FalseAlarms() {
 		t.Errorf("a divergence against a correct server, %s (%s): %s", o.Server.Name, o.Server.Origin, o.Reason)
 	}
@@ -125,15 +125,15 @@ func TestRateSample(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("explores a sample of wrong servers (.ci/run runs it without -race); the whole catalogue: make explore-rate")
 	}
-	sample := func(ss []explore.Server, every int) []explore.Server {
-		var out []explore.Server
+	sample := func(ss []Server, every int) []Server {
+		var out []Server
 		for i := 0; i < len(ss); i += every {
 			out = append(out, ss[i])
 		}
 		return out
 	}
 	servers := append(append(sample(BuiltIn(), 16), sample(Wrong(Blind()), 12)...), sample(Wrong(Lineages()), 15)...)
-	rep := explore.Rate(context.Background(), servers, explore.RateConfig{Config: explore.Config{Runs: sampleRuns, Seed: 7}, Parallel: 2})
+	rep := Rate(context.Background(), servers, RateConfig{Config: explore.Config{Runs: sampleRuns, Seed: 7}, Parallel: 2})
 	for _, o := range rep.Missed() {
 		t.Errorf("not found in %d sequences: %s (%s)", sampleRuns, o.Server.Name, o.Server.Origin)
 	}

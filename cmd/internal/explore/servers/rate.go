@@ -1,4 +1,4 @@
-package explore
+package servers
 
 import (
 	"context"
@@ -11,14 +11,17 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // The explorer's measure: the share of wrong servers a fixed seed and
 // budget find, with a reproducer that fails against each, and no
 // divergence against a correct one. Rate runs it on any list of servers
-// (package servers lists the built-in defects, the blind audits' servers
-// and the explorer's own legal variants).
+// (this package lists the built-in defects, the blind audits' servers and
+// the explorer's own legal variants). It is the measuring harness, not the
+// product: only tests import this package, so pricing-contract links none
+// of it.
 
 // Server is a server the rate is measured on.
 type Server struct {
@@ -38,7 +41,7 @@ type Target struct {
 
 // RateConfig is the run each server gets, and how many run at once.
 type RateConfig struct {
-	Config
+	explore.Config
 	Parallel int // servers explored at once; 0: 2
 	// Log, when set, gets a line per server as it ends.
 	Log func(string)
@@ -87,7 +90,7 @@ func Rate(ctx context.Context, servers []Server, cfg RateConfig) RateReport {
 	return RateReport{Outcomes: out, Took: time.Since(start)}
 }
 
-func rateOne(ctx context.Context, s Server, cfg Config) (o Outcome) {
+func rateOne(ctx context.Context, s Server, cfg explore.Config) (o Outcome) {
 	o.Server = s
 	began := time.Now()
 	defer func() { o.Took = time.Since(began) }()
@@ -105,7 +108,7 @@ func rateOne(ctx context.Context, s Server, cfg Config) (o Outcome) {
 		return o
 	}
 	defer t.Close()
-	res, err := Run(ctx, t.Profile, cfg)
+	res, err := explore.Run(ctx, t.Profile, cfg)
 	switch {
 	case errors.As(err, &unusable):
 		o.Found, o.Refused, o.Reason = true, true, unusable.Reason

@@ -1,0 +1,81 @@
+package explore
+
+import (
+	"testing"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+)
+
+// TestInputPositionsFollowTheFieldTables holds the explorer's input
+// positions (userFields, clientFields, appFields in fields.go) to the
+// field tables of mockserver/pricing (fields.go: UserBody, ClientBody,
+// AppBody): every row of a body table has a position of the same path,
+// listed in the endpoint's table or not as the row is, required as the
+// row is, with the ..255 limit where the row's Max is 255, optional as the
+// row where the row is no object; and no position of a body stands
+// outside its table. A position the explorer keeps apart from its row on
+// purpose is named in apart, with why.
+func TestInputPositionsFollowTheFieldTables(t *testing.T) {
+	names := map[*pricing.Table]string{pricing.UserBody: "pricing.UserBody", pricing.ClientBody: "pricing.ClientBody", pricing.AppBody: "pricing.AppBody"}
+	// apart are the differences the explorer keeps on purpose.
+	apart := map[string]string{
+		// "I agree" is a literal: the ..255 operators would only
+		// repeat the refusal of a value that is not the literal.
+		"terms limit": "the terms are the literal \"I agree\"",
+	}
+	for _, c := range []struct {
+		op    Op
+		table *pricing.Table
+		sub   bool // the rows of an object's own table (Sub) are positions too
+		where string
+	}{
+		{OpPutUser, pricing.UserBody, true, "userFields"},
+		{OpPostClient, pricing.ClientBody, true, "clientFields (create)"},
+		{OpPutClient, pricing.ClientBody, false, "clientFields (update: no app's fields, 4.4)"},
+		{OpPostApp, pricing.AppBody, false, "appFields"},
+	} {
+		positions := map[string]bodyField{}
+		for _, f := range bodyFields(c.op) {
+			positions[f.path] = f
+		}
+		seen := map[string]bool{}
+		var walk func(tb *pricing.Table, prefix string)
+		walk = func(tb *pricing.Table, prefix string) {
+			for _, row := range tb.Fields {
+				path := prefix + row.Path
+				seen[path] = true
+				fail := func(format string, args ...any) {
+					t.Helper()
+					t.Errorf("%s: %s, row %q of %s (mockserver/pricing/fields.go): "+format+"; edit %s in cmd/internal/explore/fields.go, or the table",
+						append([]any{c.op, path, row.Path, names[tb]}, append(args, c.where)...)...)
+				}
+				f, ok := positions[path]
+				if !ok {
+					fail("no input position of that path")
+					continue
+				}
+				if f.table != !row.Unlisted {
+					fail("the position says listed in the body table %v, the row %v", f.table, !row.Unlisted)
+				}
+				if f.required != row.Required {
+					fail("the position says required %v, the row %v", f.required, row.Required)
+				}
+				if want := row.Max == 255; f.limit != want && apart[row.Path+" limit"] == "" {
+					fail("the position says ..255 %v, the row's Max is %d", f.limit, row.Max)
+				}
+				if row.Type != pricing.TypeObject && f.optional != row.Optional {
+					fail("the position says optional %v, the row %v", f.optional, row.Optional)
+				}
+				if c.sub && row.Sub != nil {
+					walk(row.Sub, path+".")
+				}
+			}
+		}
+		walk(c.table, "")
+		for path := range positions {
+			if !seen[path] {
+				t.Errorf("%s: the input position %s (cmd/internal/explore/fields.go, %s) has no row in %s (mockserver/pricing/fields.go)", c.op, path, c.where, names[c.table])
+			}
+		}
+	}
+}

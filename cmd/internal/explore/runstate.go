@@ -1,0 +1,108 @@
+package explore
+
+import (
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// What a run shares between its pairs: the configuration, the
+// divergences reported and the signatures claimed, the counters. Below the
+// pair (pair.go), which holds a pointer to it.
+
+// Config is one run of the explorer.
+type Config struct {
+	Runs    int           // sequences at most (0: as many as the budget allows)
+	Budget  time.Duration // stop starting sequences after it (0: Runs alone)
+	Seed    uint64
+	Timeout time.Duration // one request; 0: 10 s
+	// Progress gets a line every few seconds; nil: none.
+	Progress io.Writer
+	// MaxDivergences stops the run once it has reported that many distinct
+	// divergences; 0: 10.
+	MaxDivergences int
+	// HTTPClient, when set, sends every request (its Timeout wins).
+	HTTPClient *http.Client
+	// Replay: the sequences are a recording's (pricing-contract replay):
+	// shrinking drops whole steps only, keeping every body, credential and
+	// form as recorded, and the reproducers say that replay wrote them.
+	Replay bool
+	// Pair is the pair of the profile's pool a Replayer replays on (1 the
+	// first; 0: 1).
+	Pair int
+	// NoConcurrent: no batch of requests sent at once (concurrent.go).
+	NoConcurrent bool
+}
+
+// Divergence is one reported divergence: its reason, its reproducer, and
+// where it was found.
+type Divergence struct {
+	Reason string
+	// Check is the judgement of the oracle that found it (package policy),
+	// and Cite the words of the spec that decide it.
+	Check, Cite string
+	Feature     string // the reproducer
+	Pair        int
+	Steps       int    // of the shrunk sequence
+	Signature   string // operation and kind of difference
+	// Proof is what the suite said running the reproducer against the
+	// target: the failure that shows the divergence.
+	Proof string
+}
+
+// PairStats are one pair's figures.
+type PairStats struct {
+	Sequences, Steps int
+}
+
+// runState is what the pairs of a run share.
+type runState struct {
+	cfg       Config
+	k         *knowledge
+	cov       *coverage
+	counter   atomic.Int64 // unique words
+	sequences atomic.Int64
+	steps     atomic.Int64
+	wire      atomic.Int64
+	stop      atomic.Bool
+	deadline  time.Time
+
+	mu          sync.Mutex
+	claimed     map[string]int // signature -> attempts
+	divergences []Divergence
+	dropped     []Divergence
+	again       int
+}
+
+func (r *runState) cover(cells []Cell, v verdict, diverged bool) {
+	r.cov.record(cells, v.statusText(), diverged)
+}
+
+// claim reserves a signature for a pair to shrink and verify; false when
+// it was reported already, or tried three times.
+func (r *runState) claim(sig string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.claimed[sig] < 0 || r.claimed[sig] >= 3 {
+		r.again++
+		return false
+	}
+	r.claimed[sig]++
+	return true
+}
+
+func (r *runState) report(d Divergence, reproduced bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !reproduced {
+		r.dropped = append(r.dropped, d)
+		return
+	}
+	r.claimed[d.Signature] = -1
+	r.divergences = append(r.divergences, d)
+	if len(r.divergences) >= r.cfg.MaxDivergences {
+		r.stop.Store(true)
+	}
+}
