@@ -168,10 +168,15 @@ func (wd *world) verdictOf(s *seqState, st Step, sent string) verdict {
 	}
 	if big {
 		// A body over the size limit may be refused for its size, at any
-		// point of the order of the checks.
-		v.statuses = append(v.statuses, 413)
+		// point of the order of the checks, as a whole: 413, or a 400 that
+		// names no field of it (a body a server stops reading is no body).
+		for _, status := range policy.SizeLimitFreedom.Statuses {
+			if !slices.Contains(v.statuses, status) {
+				v.statuses = append(v.statuses, status)
+			}
+		}
 		v.grant(policy.SizeLimitFreedom)
-		v.noField, v.mayName = true, append(v.mayName, "")
+		v.noField, v.anyNames = true, true
 	}
 	return v
 }

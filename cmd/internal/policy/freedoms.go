@@ -160,8 +160,8 @@ var (
 	SizeLimitFreedom = Freedom{
 		ID: "size-limit", Section: "7.2, 8", Question: "a body over the server's size limit",
 		Mock:     "413 over 1 MiB, after authentication (401 first)",
-		Accepted: "a body over 64 KiB may be answered 413 at any point of the order of the checks, before authentication too; a smaller body is never refused for its size",
-		Statuses: []int{413},
+		Accepted: "a body over 64 KiB may be answered 413, or 400 naming no field (the body refused as a whole), at any point of the order of the checks, before authentication too; a smaller body is never refused for its size",
+		Statuses: []int{400, 413},
 	}
 	NestingLimit = Freedom{
 		ID: "nesting-limit", Section: "7.1, 8", Question: "a body nested deeper than the server's limit",
@@ -217,7 +217,7 @@ var (
 	Bounds = Freedom{
 		ID: "bounds", Section: "8", Question: "may a server bound what an account keeps?",
 		Mock:     "the mock keeps what a namespace's limits allow (README, \"Limits and security\"), 409 `LimitReached` past them",
-		Accepted: "past 20 clients or 20 apps that an account made in the run, a create with correct credentials refused with a 4xx but 401, naming no field (nothing in the spec deletes a client or an app); one without correct credentials is 401 still",
+		Accepted: "past 10 clients or 10 apps that an account made in the run (a server may count what the account held before: the fifth blind audit's correct server keeps 20 clients a user, its first among them), a create with correct credentials refused with a 4xx but 401, naming no field (nothing in the spec deletes a client or an app); one without correct credentials is 401 still",
 	}
 	SessionEnd = Freedom{
 		ID: "session-end", Section: "5", Question: "may a session end when its user's password changes?",
