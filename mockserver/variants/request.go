@@ -33,6 +33,31 @@ func Parse(path string) (Path, bool) {
 	return Path{m[1], m[2], m[3], m[4]}, true
 }
 
+// ToCollection matches, as a Rule's Applies does, the requests of method
+// to the collection of resource itself (POST /apps), whatever follows it.
+func ToCollection(method, resource string) func(*http.Request, Path) bool {
+	return func(r *http.Request, p Path) bool {
+		return r.Method == method && p.Resource == resource && p.ID == ""
+	}
+}
+
+// ToMember matches, as a Rule's Applies does, the requests of method to
+// one member of resource and nothing below it (PUT /users/:userId).
+func ToMember(method, resource string) func(*http.Request, Path) bool {
+	return func(r *http.Request, p Path) bool {
+		return r.Method == method && p.Resource == resource && p.ID != "" && p.Rest == ""
+	}
+}
+
+// Routed is applies (ToCollection, ToMember) as a predicate of a request:
+// false for a path that is not an API path (Parse).
+func Routed(applies func(*http.Request, Path) bool) func(*http.Request) bool {
+	return func(r *http.Request) bool {
+		p, ok := Parse(r.URL.Path)
+		return ok && applies(r, p)
+	}
+}
+
 // Below is the path below the version segment of an API path ("/users/1"
 // of "/v1.0/users/1") and the version; ok is false for any other path.
 func Below(path string) (version, rest string, ok bool) {

@@ -56,12 +56,7 @@ var sessionServers = []variants.Server{
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.4: the session's created is "String, ISO 8601 date-time"; it is answered as a bare date (2025-01-06) without the time`,
 		Wrap: variants.EditAnswersTo(variants.PostLogin, func(o map[string]any) bool {
-			c, ok := variants.Str(o, "created")
-			if !ok || len(c) <= 10 {
-				return false
-			}
-			o["created"] = c[:10]
-			return true
+			return variants.Replace(o, "created", func(c string) string { return c[:min(len(c), 10)] })
 		}),
 	},
 	{

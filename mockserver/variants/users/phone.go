@@ -130,10 +130,8 @@ var phoneServers = []variants.Server{
 		Why: "§7.3: PUT /users/:userId answers InvalidPhoneNumber when \"No phone number was provided\" " +
 			"(and InvalidPhoneCountryId for the country): this target requires both in every body",
 		Wrap: variants.Validates(variants.Rule{
-			Applies: func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-			},
-			Owns: []string{"phoneNumber", "phoneCountry.id"},
+			Applies: variants.ToMember(http.MethodPut, "users"),
+			Owns:    []string{"phoneNumber", "phoneCountry.id"},
 			// The rule owns the two fields: when it refuses a body, the
 			// mock's errors on them are dropped, so it judges a value
 			// that is there as the mock does (an empty phone number is
