@@ -2,6 +2,7 @@ package pricing
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -205,4 +206,18 @@ func (s *Store) generate(password *string, withApp bool) generated {
 		g.writeKey = s.src.hex(16)
 	}
 	return g
+}
+
+// record reads a user, client or app by id (table picks its map, kind names
+// it in the error) under the store's read lock, as a copy the caller may
+// keep.
+func record[R interface{ copy() V }, V any](s *Store, table func(*Store) map[int64]R, kind string, id int64) (V, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, ok := table(s)[id]
+	if !ok {
+		var zero V
+		return zero, fmt.Errorf("%s %d: %w", kind, id, ErrNotFound)
+	}
+	return r.copy(), nil
 }

@@ -79,36 +79,33 @@ func (s *Store) Marketapps() []Marketapp {
 	return slices.Clone(s.marketapps)
 }
 
-// Platform returns a platform by id.
-func (s *Store) Platform(id int64) (Platform, bool) {
+// entry reads the entry of id of one of the store's tables (table picks it)
+// under the store's read lock.
+func entry[V any](s *Store, table func(*Store) map[int64]V, id int64) (V, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	p, ok := s.platforms[id]
-	return p, ok
+	v, ok := table(s)[id]
+	return v, ok
+}
+
+// Platform returns a platform by id.
+func (s *Store) Platform(id int64) (Platform, bool) {
+	return entry(s, func(s *Store) map[int64]Platform { return s.platforms }, id)
 }
 
 // Currency returns a currency by id.
 func (s *Store) Currency(id int64) (Currency, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	c, ok := s.currencies[id]
-	return c, ok
+	return entry(s, func(s *Store) map[int64]Currency { return s.currencies }, id)
 }
 
 // Plan returns a subscription plan by id.
 func (s *Store) Plan(id int64) (Plan, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, ok := s.plans[id]
-	return p, ok
+	return entry(s, func(s *Store) map[int64]Plan { return s.plans }, id)
 }
 
 // PhoneCountry returns a phone country by id.
 func (s *Store) PhoneCountry(id int64) (PhoneCountry, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, ok := s.phoneCountries[id]
-	return p, ok
+	return entry(s, func(s *Store) map[int64]PhoneCountry { return s.phoneCountries }, id)
 }
 
 // Marketapp returns a marketplace app by hash (case-insensitive).
