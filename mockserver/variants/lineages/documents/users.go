@@ -47,23 +47,15 @@ func (s *Server) userView(u userDoc) userView {
 	return v
 }
 
-type sessionView struct {
-	ID            int64  `json:"id"`
-	Created       string `json:"created"`
-	CreatorUserID int64  `json:"creatorUserId"`
-	UserID        int64  `json:"userId"`
-	ClientID      *int64 `json:"clientId"`
-	Token         string `json:"token"`
-}
-
-func (s *Server) sessionView(sd sessionDoc) sessionView {
-	created := sd.Created
+// sessionView is a session as the API answers it: the stored document,
+// its date written as the fault writes it.
+func (s *Server) sessionView(sd sessionDoc) sessionDoc {
 	if s.is(fSessionDateRFC1123) {
 		if t, err := time.Parse(isoMillis, sd.Created); err == nil {
-			created = t.Format(time.RFC1123)
+			sd.Created = t.Format(time.RFC1123)
 		}
 	}
-	return sessionView{ID: sd.ID, Created: created, CreatorUserID: sd.CreatorUserID, UserID: sd.UserID, ClientID: sd.ClientID, Token: sd.Token}
+	return sd
 }
 
 // validEmail is deliberately plain: one @, a non-empty local part without

@@ -25,19 +25,29 @@ func notFoundf(what string, id int64) *reply {
 	return &r
 }
 
-// userTarget resolves /users/{userId}: only a user may view or modify
-// their own account.
-func (s *Server) userTarget(r *http.Request) (caller, int64, *reply) {
-	id, valid := pathID(r.PathValue("userId"))
-	_, exists := s.t.users[id]
-	found := valid && exists
+// authedTarget reads the id of the path value param (a what) and
+// authenticates the caller; found is whether exists knows the id. With
+// fNotFoundBeforeAuth a missing one is answered 404 before authentication.
+func (s *Server) authedTarget(r *http.Request, param, what string, exists func(int64) bool) (c caller, id int64, found bool, rep *reply) {
+	id, valid := pathID(r.PathValue(param))
+	found = valid && exists(id)
 	if !found && s.is(fNotFoundBeforeAuth) {
-		return caller{}, 0, notFoundf("user", id)
+		return caller{}, 0, false, notFoundf(what, id)
 	}
 	c, authed := s.authenticate(r)
 	if !authed {
 		rep := unauthorized()
-		return caller{}, 0, &rep
+		return caller{}, 0, false, &rep
+	}
+	return c, id, found, nil
+}
+
+// userTarget resolves /users/{userId}: only a user may view or modify
+// their own account.
+func (s *Server) userTarget(r *http.Request) (caller, int64, *reply) {
+	c, id, found, rep := s.authedTarget(r, "userId", "user", func(id int64) bool { _, ok := s.t.users[id]; return ok })
+	if rep != nil {
+		return c, 0, rep
 	}
 	if !found {
 		return c, 0, notFoundf("user", id)
@@ -55,16 +65,9 @@ func (s *Server) userTarget(r *http.Request) (caller, int64, *reply) {
 // clientTarget resolves /clients/{clientId}: the caller must be one of the
 // client's users.
 func (s *Server) clientTarget(r *http.Request, modify bool) (caller, int64, *reply) {
-	id, valid := pathID(r.PathValue("clientId"))
-	_, exists := s.t.clients[id]
-	found := valid && exists
-	if !found && s.is(fNotFoundBeforeAuth) {
-		return caller{}, 0, notFoundf("client", id)
-	}
-	c, authed := s.authenticate(r)
-	if !authed {
-		rep := unauthorized()
-		return caller{}, 0, &rep
+	c, id, found, rep := s.authedTarget(r, "clientId", "client", func(id int64) bool { _, ok := s.t.clients[id]; return ok })
+	if rep != nil {
+		return c, 0, rep
 	}
 	member := s.t.isMember(c.userID, id)
 	if !member && s.is(fMissingClient403) {

@@ -236,23 +236,20 @@ func (h *harness) marketOn(platform string) marketItem {
 
 // userID finds an account's user id through a session, once: later calls
 // must not depend on the password, which a test may change.
-func (h *harness) userID(pair, i int) int64 {
-	k := [2]int{pair, i}
-	if id, ok := h.ids[k]; ok {
-		return id
-	}
-	id := h.session(pair, i).id("userId")
-	h.ids[k] = id
-	return id
-}
+func (h *harness) userID(pair, i int) int64 { return h.sessionID(h.ids, pair, i, "userId") }
 
-func (h *harness) clientID(pair, i int) int64 {
+// clientID finds an account's client id as userID finds its user id.
+func (h *harness) clientID(pair, i int) int64 { return h.sessionID(h.clients, pair, i, "clientId") }
+
+// sessionID is the field of a session of an account, read once and kept in
+// seen.
+func (h *harness) sessionID(seen map[[2]int]int64, pair, i int, field string) int64 {
 	k := [2]int{pair, i}
-	if id, ok := h.clients[k]; ok {
+	if id, ok := seen[k]; ok {
 		return id
 	}
-	id := h.session(pair, i).id("clientId")
-	h.clients[k] = id
+	id := h.session(pair, i).id(field)
+	seen[k] = id
 	return id
 }
 
