@@ -19,6 +19,7 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
@@ -484,17 +485,7 @@ var absent = absentT{}
 // deletes it); intermediate objects are created as needed.
 func with(body map[string]any, path string, v any) map[string]any {
 	out := deepCopy(body)
-	keys := strings.Split(path, ".")
-	m := out
-	for _, k := range keys[:len(keys)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			m[k] = next
-		}
-		m = next
-	}
-	last := keys[len(keys)-1]
+	m, last := jsonio.Parent(out, path)
 	if v == absent {
 		delete(m, last)
 	} else {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 )
 
@@ -302,15 +303,6 @@ func BodyPath(body map[string]any, path string) (any, bool) {
 
 // SetBodyPath sets a dotted path, creating objects on the way.
 func SetBodyPath(body map[string]any, path string, v any) {
-	segs := strings.Split(path, ".")
-	o := body
-	for _, seg := range segs[:len(segs)-1] {
-		child, ok := o[seg].(map[string]any)
-		if !ok {
-			child = map[string]any{}
-			o[seg] = child
-		}
-		o = child
-	}
-	o[segs[len(segs)-1]] = v
+	o, last := jsonio.Parent(body, path)
+	o[last] = v
 }
