@@ -62,13 +62,7 @@ var createUser = endpoint{body: func(c *call) {
 	if !c.fields(errs) {
 		return
 	}
-	c.commitWith(func() Response {
-		u, err := c.st.CreateUser(in)
-		if err != nil {
-			return storeFailed(err)
-		}
-		return JSON(http.StatusOK, toWireUser(c.st, u))
-	})
+	c.commitWith(func() Response { return stored(c.st, toWireUser)(c.st.CreateUser(in)) })
 }}
 
 // ownUser checks that the path's user exists (404) and is the caller (403);
@@ -109,28 +103,12 @@ var updateUser = endpoint{resource: ownUser, body: func(c *call) {
 	if !c.fields(errs) {
 		return
 	}
-	c.commitWith(func() Response {
-		u, err := c.st.UpdateUser(c.user.ID, in)
-		if err != nil {
-			return storeFailed(err)
-		}
-		return JSON(http.StatusOK, toWireUser(c.st, u))
-	})
+	c.commitWith(func() Response { return stored(c.st, toWireUser)(c.st.UpdateUser(c.user.ID, in)) })
 }}
 
 // listUserClients is GET /users/:userId/clients.
 var listUserClients = endpoint{resource: ownUser, body: func(c *call) {
-	c.commitWith(func() Response {
-		clients, err := c.st.ClientsOfUser(c.user.ID)
-		if err != nil {
-			return storeFailed(err)
-		}
-		out := make([]wireClient, 0, len(clients))
-		for _, cl := range clients {
-			out = append(out, toWireClient(c.st, cl))
-		}
-		return JSON(http.StatusOK, map[string]any{"clients": out})
-	})
+	c.commitWith(func() Response { return listed(c.st, "clients", toWireClient)(c.st.ClientsOfUser(c.user.ID)) })
 }}
 
 // --- clients ---
@@ -163,13 +141,7 @@ var createClient = endpoint{body: func(c *call) {
 	if !c.fields(errs) {
 		return
 	}
-	c.commitWith(func() Response {
-		cl, err := c.st.CreateClient(c.p.Caller, in)
-		if err != nil {
-			return storeFailed(err)
-		}
-		return JSON(http.StatusOK, toWireClient(c.st, cl))
-	})
+	c.commitWith(func() Response { return stored(c.st, toWireClient)(c.st.CreateClient(c.p.Caller, in)) })
 }}
 
 var getClient = endpoint{resource: memberClient, body: func(c *call) {
@@ -185,28 +157,12 @@ var updateClient = endpoint{resource: memberClient, body: func(c *call) {
 	if !c.fields(errs) {
 		return
 	}
-	c.commitWith(func() Response {
-		cl, err := c.st.UpdateClient(c.client.ID, in)
-		if err != nil {
-			return storeFailed(err)
-		}
-		return JSON(http.StatusOK, toWireClient(c.st, cl))
-	})
+	c.commitWith(func() Response { return stored(c.st, toWireClient)(c.st.UpdateClient(c.client.ID, in)) })
 }}
 
 // listClientApps is GET /clients/:clientId/apps.
 var listClientApps = endpoint{resource: memberClient, body: func(c *call) {
-	c.commitWith(func() Response {
-		apps, err := c.st.AppsOfClient(c.client.ID)
-		if err != nil {
-			return storeFailed(err)
-		}
-		out := make([]wireApp, 0, len(apps))
-		for _, a := range apps {
-			out = append(out, toWireApp(c.st, a))
-		}
-		return JSON(http.StatusOK, map[string]any{"apps": out})
-	})
+	c.commitWith(func() Response { return listed(c.st, "apps", toWireApp)(c.st.AppsOfClient(c.client.ID)) })
 }}
 
 // --- apps ---
@@ -236,13 +192,7 @@ var createApp = endpoint{
 		if !c.fields(errs) {
 			return
 		}
-		c.commitWith(func() Response {
-			a, err := c.st.CreateApp(c.clientID, in)
-			if err != nil {
-				return storeFailed(err)
-			}
-			return JSON(http.StatusOK, toWireApp(c.st, a))
-		})
+		c.commitWith(func() Response { return stored(c.st, toWireApp)(c.st.CreateApp(c.clientID, in)) })
 	},
 }
 
@@ -266,6 +216,34 @@ var getApp = endpoint{
 	body: func(c *call) {
 		c.commitWith(func() Response { return JSON(http.StatusOK, toWireApp(c.st, c.app)) })
 	},
+}
+
+// stored answers what a store call returned: 200 with its wire form, or
+// the store's refusal (storeFailed).
+func stored[T, W any](st *pricing.Store, wire func(*pricing.Store, T) W) func(T, error) Response {
+	return func(v T, err error) Response {
+		if err != nil {
+			return storeFailed(err)
+		}
+		return JSON(http.StatusOK, wire(st, v))
+	}
+}
+
+// listed answers a list a store call returned as {key: [wire form, ...]},
+// or the store's refusal.
+func listed[T, W any](st *pricing.Store, key string, wire func(*pricing.Store, T) W) func([]T, error) Response {
+	return stored(st, func(st *pricing.Store, vs []T) map[string]any {
+		return listOf(key, vs, func(v T) W { return wire(st, v) })
+	})
+}
+
+// listOf is a collection answer: {key: [the wire form of each of vs]}.
+func listOf[T, W any](key string, vs []T, wire func(T) W) map[string]any {
+	out := make([]W, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, wire(v))
+	}
+	return map[string]any{key: out}
 }
 
 // storeFailed answers an error of a store write. Validation has run before,
