@@ -55,11 +55,8 @@ var createSession = endpoint{body: func(c *call) {
 
 // createUser is POST /users: sign-up, no authentication.
 var createUser = endpoint{body: func(c *call) {
-	if !c.readBody("") {
-		return
-	}
-	in, errs := c.validator().UserCreate(c.body)
-	if !c.fields(errs) {
+	in, ok := input(c, pricing.Validator.UserCreate)
+	if !ok {
 		return
 	}
 	c.commitWith(func() Response { return stored(c.st, toWireUser)(c.st.CreateUser(in)) })
@@ -67,20 +64,31 @@ var createUser = endpoint{body: func(c *call) {
 
 // ownUser checks that the path's user exists (404) and is the caller (403);
 // it reports whether the checks go on.
-func ownUser(c *call) bool {
-	id, ok := c.pathID("userId", "user")
-	if !ok {
-		return c.all
+var ownUser = pathResource("userId", "user", (*pricing.Store).User,
+	func(c *call, u pricing.User) { c.user = u },
+	func(c *call, u pricing.User) bool { return c.st.MayActOnUser(c.p.Caller, u.ID) },
+	"You may only view or modify your own user.")
+
+// pathResource checks that the resource of the path's id param (a what)
+// exists, as get finds it (404), keeps it on the call (keep) and, for an
+// authenticated caller, that may lets the caller act on it (403 with
+// forbidden); it reports whether the checks go on.
+func pathResource[T any](param, what string, get func(*pricing.Store, int64) (T, error), keep func(*call, T), may func(*call, T) bool, forbidden string) func(*call) bool {
+	return func(c *call) bool {
+		id, ok := c.pathID(param, what)
+		if !ok {
+			return c.all
+		}
+		r, err := get(c.st, id)
+		if err != nil {
+			return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no "+what+" with id "+strconv.FormatInt(id, 10)+".")
+		}
+		keep(c, r)
+		if c.authed && !may(c, r) {
+			return c.refuseWith(RuleForbidden, pricing.CodeForbidden, forbidden)
+		}
+		return true
 	}
-	u, err := c.st.User(id)
-	if err != nil {
-		return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no user with id "+strconv.FormatInt(id, 10)+".")
-	}
-	c.user = u
-	if c.authed && !c.st.MayActOnUser(c.p.Caller, u.ID) {
-		return c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You may only view or modify your own user.")
-	}
-	return true
 }
 
 var getUser = endpoint{resource: ownUser, body: func(c *call) {
@@ -89,18 +97,17 @@ var getUser = endpoint{resource: ownUser, body: func(c *call) {
 
 // updateUser is PUT /users/:userId.
 var updateUser = endpoint{resource: ownUser, body: func(c *call) {
-	if !c.readBody("") {
-		return
-	}
-	// The user the body is checked for: the path's, once its checks
-	// passed; where Explain goes on past a refused path, the caller's (the
-	// body is the caller's), when the credentials name one.
-	id := c.user.ID
-	if !c.ok() && c.authed {
-		id = c.p.Caller
-	}
-	in, errs := c.validator().UserUpdate(c.body, id)
-	if !c.fields(errs) {
+	in, ok := input(c, func(v pricing.Validator, b pricing.Body) (pricing.UserInput, []pricing.FieldError) {
+		// The user the body is checked for: the path's, once its checks
+		// passed; where Explain goes on past a refused path, the caller's
+		// (the body is the caller's), when the credentials name one.
+		id := c.user.ID
+		if !c.ok() && c.authed {
+			id = c.p.Caller
+		}
+		return v.UserUpdate(b, id)
+	})
+	if !ok {
 		return
 	}
 	c.commitWith(func() Response { return stored(c.st, toWireUser)(c.st.UpdateUser(c.user.ID, in)) })
@@ -115,30 +122,16 @@ var listUserClients = endpoint{resource: ownUser, body: func(c *call) {
 
 // memberClient checks that the path's client exists (404) and that the
 // caller is a member of it (403).
-func memberClient(c *call) bool {
-	id, ok := c.pathID("clientId", "client")
-	if !ok {
-		return c.all
-	}
-	cl, err := c.st.Client(id)
-	if err != nil {
-		return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no client with id "+strconv.FormatInt(id, 10)+".")
-	}
-	c.client = cl
-	if c.authed && !c.st.MayActOnClient(c.p.Caller, cl.ID) {
-		return c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You are not a member of this client.")
-	}
-	return true
-}
+var memberClient = pathResource("clientId", "client", (*pricing.Store).Client,
+	func(c *call, cl pricing.Client) { c.client = cl },
+	func(c *call, cl pricing.Client) bool { return c.st.MayActOnClient(c.p.Caller, cl.ID) },
+	"You are not a member of this client.")
 
 // createClient is POST /clients: a new client whose member is the caller,
 // with its first app when the body carries one.
 var createClient = endpoint{body: func(c *call) {
-	if !c.readBody("") {
-		return
-	}
-	in, errs := c.validator().ClientCreate(c.body)
-	if !c.fields(errs) {
+	in, ok := input(c, pricing.Validator.ClientCreate)
+	if !ok {
 		return
 	}
 	c.commitWith(func() Response { return stored(c.st, toWireClient)(c.st.CreateClient(c.p.Caller, in)) })
@@ -150,11 +143,8 @@ var getClient = endpoint{resource: memberClient, body: func(c *call) {
 
 // updateClient is PUT /clients/:clientId.
 var updateClient = endpoint{resource: memberClient, body: func(c *call) {
-	if !c.readBody("") {
-		return
-	}
-	in, errs := c.validator().ClientUpdate(c.body)
-	if !c.fields(errs) {
+	in, ok := input(c, pricing.Validator.ClientUpdate)
+	if !ok {
 		return
 	}
 	c.commitWith(func() Response { return stored(c.st, toWireClient)(c.st.UpdateClient(c.client.ID, in)) })
@@ -185,11 +175,8 @@ var createApp = endpoint{
 		return true
 	},
 	body: func(c *call) {
-		if !c.readBody("") {
-			return
-		}
-		in, errs := c.validator().App(c.body)
-		if !c.fields(errs) {
+		in, ok := input(c, pricing.Validator.App)
+		if !ok {
 			return
 		}
 		c.commitWith(func() Response { return stored(c.st, toWireApp)(c.st.CreateApp(c.clientID, in)) })
@@ -198,24 +185,24 @@ var createApp = endpoint{
 
 // getApp is GET /apps/:appId.
 var getApp = endpoint{
-	resource: func(c *call) bool {
-		id, ok := c.pathID("appId", "app")
-		if !ok {
-			return c.all
-		}
-		a, err := c.st.App(id)
-		if err != nil {
-			return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no app with id "+strconv.FormatInt(id, 10)+".")
-		}
-		c.app = a
-		if c.authed && !c.st.IsMember(c.p.Caller, a.ClientID) {
-			return c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You are not a member of the client of this app.")
-		}
-		return true
-	},
+	resource: pathResource("appId", "app", (*pricing.Store).App,
+		func(c *call, a pricing.App) { c.app = a },
+		func(c *call, a pricing.App) bool { return c.st.IsMember(c.p.Caller, a.ClientID) },
+		"You are not a member of the client of this app."),
 	body: func(c *call) {
 		c.commitWith(func() Response { return JSON(http.StatusOK, toWireApp(c.st, c.app)) })
 	},
+}
+
+// input reads the body and checks it with check: the input, and whether
+// the call goes on (readBody, fields).
+func input[T any](c *call, check func(pricing.Validator, pricing.Body) (T, []pricing.FieldError)) (T, bool) {
+	var in T
+	if !c.readBody("") {
+		return in, false
+	}
+	in, errs := check(c.validator(), c.body)
+	return in, c.fields(errs)
 }
 
 // stored answers what a store call returned: 200 with its wire form, or
