@@ -148,6 +148,17 @@ func AnswerTo(match func(*http.Request) bool, edit func(o map[string]any)) func(
 	}
 }
 
+// AnswerNoted is AnswerTo with the value a request rewrite of the same
+// server left in the header mark (NotePassword, NoteBody), for an answer
+// whose request had one.
+func AnswerNoted(mark string, match func(*http.Request) bool, edit func(o map[string]any, noted string)) func(*rewrite.Answer) {
+	return func(a *rewrite.Answer) {
+		if v := a.Request.Header.Get(mark); v != "" {
+			AnswerTo(match, func(o map[string]any) { edit(o, v) })(a)
+		}
+	}
+}
+
 // RemapStatus is an answer rewrite from one status to another.
 func RemapStatus(from, to int) func(*rewrite.Answer) {
 	return func(a *rewrite.Answer) {

@@ -3,6 +3,7 @@ package variants
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"mime"
 	"net/http"
@@ -324,6 +325,23 @@ func NotePassword(match func(*http.Request) bool) func(*http.Request) {
 		}
 		if pw := sentField(r, "password"); pw != "" {
 			r.Header.Set(PasswordMark, pw)
+		}
+	}
+}
+
+// NoteBody is a request rewrite that leaves what read finds in a matching
+// request's JSON body in the header mark, for the answer rewrite of the
+// same server (AnswerNoted).
+func NoteBody(match func(*http.Request) bool, mark string, read func(b map[string]any) (string, bool)) func(*http.Request) {
+	return func(r *http.Request) {
+		if !match(r) {
+			return
+		}
+		var b map[string]any
+		if json.Unmarshal(PeekBody(r), &b) == nil {
+			if v, ok := read(b); ok {
+				r.Header.Set(mark, v)
+			}
 		}
 	}
 }

@@ -70,44 +70,22 @@ var createServers = []variants.Server{
 		}),
 	},
 	{Name: "hash-app-named-from-body", Rule: "4.2", Why: "an app made with a marketapp hash is named after the body's name, not the marketplace app's", Origin: variants.Gate3,
-		Request: func(r *http.Request) {
-			if !variants.PostApps(r) {
-				return
-			}
-			var b map[string]any
-			if json.Unmarshal(variants.PeekBody(r), &b) == nil {
-				if name, ok := b["name"].(string); ok && name != "" {
-					r.Header.Set(nameMark, name)
-				}
-			}
-		},
-		Answer: func(a *rewrite.Answer) {
-			if name := a.Request.Header.Get(nameMark); name != "" {
-				variants.AnswerTo(variants.PostApps, func(o map[string]any) { o["name"] = name })(a)
-			}
-		},
+		Request: variants.NoteBody(variants.PostApps, nameMark, func(b map[string]any) (string, bool) {
+			name, ok := b["name"].(string)
+			return name, ok && name != ""
+		}),
+		Answer: variants.AnswerNoted(nameMark, variants.PostApps, func(o map[string]any, name string) { o["name"] = name }),
 	},
 	{Name: "hash-app-platform-from-body", Rule: "4.2", Why: "an app made with a marketapp hash is placed on the body's platform.id, not the marketplace app's", Origin: variants.Gate3,
-		Request: func(r *http.Request) {
-			if !variants.PostApps(r) {
-				return
+		Request: variants.NoteBody(variants.PostApps, platformMark, func(b map[string]any) (string, bool) {
+			p, ok := b["platform"].(map[string]any)
+			return fmt.Sprint(p["id"]), ok && p["id"] != nil
+		}),
+		Answer: variants.AnswerNoted(platformMark, variants.PostApps, func(o map[string]any, id string) {
+			if p, ok := o["platform"].(map[string]any); ok {
+				p["id"] = json.Number(id)
 			}
-			var b map[string]any
-			if json.Unmarshal(variants.PeekBody(r), &b) == nil {
-				if p, ok := b["platform"].(map[string]any); ok && p["id"] != nil {
-					r.Header.Set(platformMark, fmt.Sprint(p["id"]))
-				}
-			}
-		},
-		Answer: func(a *rewrite.Answer) {
-			if id := a.Request.Header.Get(platformMark); id != "" {
-				variants.AnswerTo(variants.PostApps, func(o map[string]any) {
-					if p, ok := o["platform"].(map[string]any); ok {
-						p["id"] = json.Number(id)
-					}
-				})(a)
-			}
-		},
+		}),
 	},
 	{
 		Name:   "upper-case-hash-refused",
