@@ -406,15 +406,10 @@ func (s *Server) getUser(r *http.Request, p principal, arg string) reply {
 }
 
 func (s *Server) putUser(r *http.Request, p principal, arg string) reply {
-	d, fail := s.userTarget(p, arg, false)
+	d, body, fail := s.targetBody(r, func() (*document, *reply) { return s.userTarget(p, arg, false) })
 	if fail != nil {
 		return *fail
 	}
-	body, fail := s.readObject(r)
-	if fail != nil {
-		return *fail
-	}
-
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var u userDoc

@@ -489,49 +489,38 @@ func (s *Server) listPlatforms(r *http.Request) reply {
 }
 
 func (s *Server) listCurrencies(r *http.Request) reply {
-	if _, authed := s.authenticate(r); !authed {
-		return unauthorized()
-	}
-	items := []currencyItemJSON{}
-	for _, id := range s.t.currencyOrder {
-		c := s.t.currencies[id]
-		items = append(items, currencyItemJSON{c.id, c.code, c.name})
-	}
-	return success(collection("currencies", items, len(items)))
+	return listed(s, r, "currencies", s.t.currencyOrder, s.t.currencies, func(c currencyRow) currencyItemJSON {
+		return currencyItemJSON{c.id, c.code, c.name}
+	})
 }
 
 func (s *Server) listPlans(r *http.Request) reply {
-	if _, authed := s.authenticate(r); !authed {
-		return unauthorized()
-	}
-	items := []planJSON{}
-	for _, id := range s.t.planOrder {
-		p := s.t.plans[id]
-		items = append(items, planJSON{p.id, p.name, planFlagsJSON{p.lite, p.pro, p.dynamic, p.billed}})
-	}
-	return success(collection("plans", items, len(items)))
+	return listed(s, r, "plans", s.t.planOrder, s.t.plans, func(p planRow) planJSON {
+		return planJSON{p.id, p.name, planFlagsJSON{p.lite, p.pro, p.dynamic, p.billed}}
+	})
 }
 
 func (s *Server) listPhoneCountries(r *http.Request) reply {
-	if _, authed := s.authenticate(r); !authed {
-		return unauthorized()
-	}
-	items := []wire.PhoneCountry{}
-	for _, id := range s.t.phoneOrder {
-		p := s.t.phoneCountries[id]
-		items = append(items, wire.PhoneCountry{ID: p.id, Name: p.label(), DialCode: p.dialCode})
-	}
-	return success(collection("phonecountries", items, len(items)))
+	return listed(s, r, "phonecountries", s.t.phoneOrder, s.t.phoneCountries, func(p phoneCountryRow) wire.PhoneCountry {
+		return wire.PhoneCountry{ID: p.id, Name: p.label(), DialCode: p.dialCode}
+	})
 }
 
 func (s *Server) listMarketapps(r *http.Request) reply {
+	return listed(s, r, "marketapps", s.t.marketOrder, s.t.marketapps, func(m marketappRow) marketappJSON {
+		return marketappJSON{m.hash, m.name, platformJSON{m.platformID, s.t.platforms[m.platformID].name}}
+	})
+}
+
+// listed answers an authenticated caller the collection name of the rows
+// of table, in order, each as item writes it.
+func listed[K comparable, R, J any](s *Server, r *http.Request, name string, order []K, table map[K]R, item func(R) J) reply {
 	if _, authed := s.authenticate(r); !authed {
 		return unauthorized()
 	}
-	items := []marketappJSON{}
-	for _, h := range s.t.marketOrder {
-		m := s.t.marketapps[h]
-		items = append(items, marketappJSON{m.hash, m.name, platformJSON{m.platformID, s.t.platforms[m.platformID].name}})
+	items := []J{}
+	for _, k := range order {
+		items = append(items, item(table[k]))
 	}
-	return success(collection("marketapps", items, len(items)))
+	return success(collection(name, items, len(items)))
 }
