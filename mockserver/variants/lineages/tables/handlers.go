@@ -196,14 +196,9 @@ func (s *Server) stageClient(x *tx, in clientInput, userID int64, at time.Time) 
 }
 
 func (s *Server) postUser(r *http.Request) reply {
-	obj, perr := body(r)
-	if perr != nil {
-		return invalid(perr)
-	}
-	var errs []apiError
-	in := s.readUser(obj, &errs, true, 0)
-	if len(errs) > 0 {
-		return invalid(errs)
+	in, fail := input(r, func(o *object, errs *[]apiError) userInput { return s.readUser(o, errs, true, 0) })
+	if fail != nil {
+		return *fail
 	}
 	x := s.t.begin()
 	at := now()
@@ -373,14 +368,9 @@ func (s *Server) postClient(r *http.Request) reply {
 	if !authed {
 		return unauthorized()
 	}
-	obj, perr := body(r)
-	if perr != nil {
-		return invalid(perr)
-	}
-	var errs []apiError
-	in := s.readClient(obj, "", &errs, false)
-	if len(errs) > 0 {
-		return invalid(errs)
+	in, fail := input(r, func(o *object, errs *[]apiError) clientInput { return s.readClient(o, "", errs, false) })
+	if fail != nil {
+		return *fail
 	}
 	x := s.t.begin()
 	cl, fail := s.stageClient(x, in, c.userID, now())
@@ -404,14 +394,9 @@ func (s *Server) putClient(r *http.Request) reply {
 	if fail != nil {
 		return *fail
 	}
-	obj, perr := body(r)
-	if perr != nil {
-		return invalid(perr)
-	}
-	var errs []apiError
-	in := s.readClient(obj, "", &errs, true)
-	if len(errs) > 0 {
-		return invalid(errs)
+	in, fail := input(r, func(o *object, errs *[]apiError) clientInput { return s.readClient(o, "", errs, true) })
+	if fail != nil {
+		return *fail
 	}
 	cur, known := s.t.currencies[in.currencyID]
 	if !known {
@@ -453,14 +438,9 @@ func (s *Server) postApp(r *http.Request) reply {
 	if clientID == 0 {
 		return forbidden("the caller is not a user of any client, so an app has no client to belong to")
 	}
-	obj, perr := body(r)
-	if perr != nil {
-		return invalid(perr)
-	}
-	var errs []apiError
-	in := s.readApp(obj, "", &errs)
-	if len(errs) > 0 {
-		return invalid(errs)
+	in, fail := input(r, func(o *object, errs *[]apiError) appInput { return s.readApp(o, "", errs) })
+	if fail != nil {
+		return *fail
 	}
 	x := s.t.begin()
 	a, fail := s.stageApp(x, in, clientID, now())
@@ -469,6 +449,24 @@ func (s *Server) postApp(r *http.Request) reply {
 	}
 	s.commit(x)
 	return success(s.appView(a))
+}
+
+// input reads the body of r and checks it with read: the input, or the
+// 400 that refuses it.
+func input[T any](r *http.Request, read func(o *object, errs *[]apiError) T) (T, *reply) {
+	var in T
+	obj, perr := body(r)
+	if perr != nil {
+		rep := invalid(perr)
+		return in, &rep
+	}
+	var errs []apiError
+	in = read(obj, &errs)
+	if len(errs) > 0 {
+		rep := invalid(errs)
+		return in, &rep
+	}
+	return in, nil
 }
 
 // The catalogue collections need credentials like everything but sign-up
