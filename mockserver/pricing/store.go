@@ -36,38 +36,21 @@ type Store struct {
 	dev    Deviations
 	lim    Limits
 
-	mu       sync.RWMutex
-	users    map[int64]*userRecord
-	emails   map[string]int64   // lower-cased email -> user id
-	apiKeys  map[[32]byte]int64 // Secret.apiKeyHash -> user id
-	sessions map[[32]byte]Session
-	// sessionOrder holds the sessions' keys, oldest first from
-	// sessionHead: the one dropped when a new session needs room.
-	sessionOrder   [][32]byte
-	sessionHead    int
-	clients        map[int64]Client
-	apps           map[int64]App
-	platforms      map[int64]Platform
-	currencies     map[int64]Currency
-	plans          map[int64]Plan
-	phoneCountries map[int64]PhoneCountry
-	marketapps     []Marketapp // fixture order
-	litePlanID     int64
-	catalogue      *Seed // the seed of the catalogues
+	mu sync.RWMutex
+	data
+	// sessionHead is where data.sessionOrder starts: the session dropped
+	// when a new session needs room.
+	sessionHead int
 	// The catalogues sorted by id, once per install: they are read on
 	// every request to a collection, and never change.
 	platformList     []Platform
 	currencyList     []Currency
 	planList         []Plan
 	phoneCountryList []PhoneCountry
-	nextUser         int64
-	nextClient       int64
-	nextApp          int64
-	nextSession      int64
-	// gen counts writes; pristine is true from a reset to the first write.
-	gen      uint64
-	pristine bool
-	track    *changeSet // what was written since TakeChanges; nil: not tracked
+	// gen counts writes (data.pristine is true from a reset to the first
+	// write).
+	gen   uint64
+	track *changeSet // what was written since TakeChanges; nil: not tracked
 
 	// Only under Deviations: the user of the newest session
 	// (LastSessionWins), and whether the latest permission check of each
