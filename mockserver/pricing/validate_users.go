@@ -88,11 +88,8 @@ func (v *checker) password(b Body, create bool) *string {
 // the stored value.
 func (v *checker) phone(b Body, create bool, in *UserInput) {
 	if hasKey(b, "phoneCountry") || create {
-		f := UserBody.Field("phoneCountry.id")
-		n, absent, valid := id(b, "phoneCountry")
-		if _, known := v.cat.PhoneCountry(n); !valid || !known {
-			v.fail(f.Path, f.Code, idCond(b, "phoneCountry", absent, valid), "phoneCountry.id must be the id of a phone country (see GET /phoneCountries).")
-		} else {
+		if n, ok := v.reference(b, UserBody.Field("phoneCountry.id"), "phoneCountry", func(n int64) bool { _, ok := v.cat.PhoneCountry(n); return ok },
+			"phoneCountry.id must be the id of a phone country (see GET /phoneCountries)."); ok {
 			in.PhoneCountryID = n
 		}
 	}
