@@ -62,6 +62,18 @@ func EditJSONAnswers(edit func(r *http.Request, status int, v any) (any, bool)) 
 	}
 }
 
+// EditErrorArrays is a server that edits the error array of every JSON 400
+// (EditJSONAnswers): edit returns the new body and whether it changed.
+func EditErrorArrays(edit func(errs []any) (any, bool)) func(http.Handler, func()) http.Handler {
+	return EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
+		errs, ok := v.([]any)
+		if status != http.StatusBadRequest || !ok {
+			return v, false
+		}
+		return edit(errs)
+	})
+}
+
 // EditObjects is a server that edits every object of every JSON answer,
 // depth first, with the key it sits under (Each); edit reports a change.
 func EditObjects(edit func(key string, o map[string]any) bool) func(http.Handler, func()) http.Handler {
