@@ -137,6 +137,17 @@ func OnObjects(edit func(key string, o map[string]any)) func(*rewrite.Answer) {
 	}
 }
 
+// OnObjectsWith is an answer rewrite that calls edit on every object of a
+// JSON answer that carries member: the users carry passwordLastChanged,
+// the sessions token.
+func OnObjectsWith(member string, edit func(o map[string]any)) func(*rewrite.Answer) {
+	return OnObjects(func(_ string, o map[string]any) {
+		if Has(o, member) {
+			edit(o)
+		}
+	})
+}
+
 // Each calls fn for every object of a decoded answer, depth first, and
 // reports whether fn reported a change.
 func Each(v any, fn func(key string, o map[string]any) bool) bool {

@@ -19,8 +19,8 @@ var appServers = []variants.Server{
 	},
 	{Name: "platform-name-lowercase", Rule: "2.3", Why: "platform.name is android or ios, not Android or iOS", Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if s, ok := o["name"].(string); ok && (key == "platform" || key == "platforms") {
-				o["name"] = strings.ToLower(s)
+			if key == "platform" || key == "platforms" {
+				variants.Replace(o, "name", strings.ToLower)
 			}
 		}),
 	},

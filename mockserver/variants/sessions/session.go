@@ -11,11 +11,7 @@ import (
 // The session object of 2.4.
 var sessionServers = []variants.Server{
 	{Name: "session-without-creatorUserId", Rule: "2.4", Why: "the session object has no creatorUserId", Origin: variants.BuiltIn,
-		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if _, isSession := o["token"]; isSession {
-				delete(o, "creatorUserId")
-			}
-		}),
+		Answer: variants.OnObjectsWith("token", func(o map[string]any) { delete(o, "creatorUserId") }),
 	},
 	{Name: "session-created-epoch", Rule: "2.4", Why: "a session's created is 1970-01-01T00:00:00Z", Origin: variants.Gate3,
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) { o["created"] = "1970-01-01T00:00:00Z" }),

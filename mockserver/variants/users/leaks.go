@@ -17,10 +17,8 @@ import (
 // The password is never returned, in any form, in any answer (2.1).
 var leaksServers = []variants.Server{
 	{Name: "password-leaked", Rule: "2.1", Why: "the user object carries the password hash", Origin: variants.BuiltIn,
-		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if _, isUser := o["passwordLastChanged"]; isUser {
-				o["password"] = "$2y$10$leakedleakedleakedleakedleakedleakedleakedleakedlea"
-			}
+		Answer: variants.OnObjectsWith("passwordLastChanged", func(o map[string]any) {
+			o["password"] = "$2y$10$leakedleakedleakedleakedleakedleakedleakedleakedlea"
 		}),
 	},
 	{Name: "password-echoed-by-sessions", Rule: "2.1", Why: "POST /sessions answers the password it was sent", Origin: variants.FaultClasses,
@@ -67,10 +65,8 @@ var leaksServers = []variants.Server{
 		}),
 	},
 	{Name: "password-sha-crypt-leaked", Rule: "2.1", Why: "the user object carries the password as a SHA-512 crypt string ($6$salt$…)", Origin: variants.Gate3,
-		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if _, isUser := o["passwordLastChanged"]; isUser {
-				o["passwordHash"] = "$6$rounds=5000$contractsalt$" + strings.Repeat("Ab1/", 21) + "xy"
-			}
+		Answer: variants.OnObjectsWith("passwordLastChanged", func(o map[string]any) {
+			o["passwordHash"] = "$6$rounds=5000$contractsalt$" + strings.Repeat("Ab1/", 21) + "xy"
 		}),
 	},
 	{Name: "password-sha512-hex-leaked", Rule: "2.1", Why: "the answer to a password change carries the unsalted SHA-512 of the new password, in upper-case hex", Origin: variants.Gate3,

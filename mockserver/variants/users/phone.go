@@ -14,10 +14,8 @@ import (
 // The phone fields (2.1, 7.3).
 var phoneServers = []variants.Server{
 	{Name: "dialcode-without-plus", Rule: "2.1", Why: "phoneCountry.dialCode has no leading plus sign", Origin: variants.BuiltIn,
-		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if s, ok := o["dialCode"].(string); ok {
-				o["dialCode"] = strings.TrimPrefix(s, "+")
-			}
+		Answer: variants.OnObjects(func(_ string, o map[string]any) {
+			variants.Replace(o, "dialCode", func(s string) string { return strings.TrimPrefix(s, "+") })
 		}),
 	},
 	{Name: "phone-country-unchecked", Rule: "7.3", Why: "an unknown phoneCountry.id is accepted (and stored) instead of InvalidPhoneCountryId", Origin: variants.Gate3,
