@@ -337,3 +337,23 @@ func (h *harness) state(pair, i int) string {
 	b.Write(h.do("GET", "/marketapps", a, nil).raw)
 	return b.String()
 }
+
+// postChecked POSTs body to path as account (0, 0): the answer must have
+// the status want and, when code is given, that error code; a refused one
+// must leave the state as it was. It reports whether the POST was accepted
+// (200).
+func (h *harness) postChecked(t *testing.T, path string, body any, want int, code string) (resp, bool) {
+	t.Helper()
+	before := h.state(0, 0)
+	r := h.do("POST", path, h.key(0, 0), body)
+	if r.status != want || code != "" && !r.hasCode(code) {
+		t.Fatalf("%d %s, want %d %s", r.status, r.raw, want, code)
+	}
+	if r.status != 200 {
+		if h.state(0, 0) != before {
+			t.Errorf("a refused POST %s changed the state", path)
+		}
+		return r, false
+	}
+	return r, true
+}
