@@ -198,6 +198,18 @@ func do(t testing.TB, h http.Handler, method, path string, a auth, body any) (in
 	return r.status, r.json
 }
 
+// created POSTs body to the collection of account A's server: the answer
+// must be 200 with a new what, whose id is none of the seed's (1, 2).
+func created(t testing.TB, srv http.Handler, collection, what string, body any) gjson.Result {
+	t.Helper()
+	r := send(t, srv, "POST", "/v1/"+collection, asA, body)
+	mustStatus(t, r, http.StatusOK, "POST /"+collection)
+	if id := r.json.Get("id").Int(); id == 1 || id == 2 {
+		t.Errorf("new %s has the id %d of a seeded %s", what, id, what)
+	}
+	return r.json
+}
+
 // mustStatus stops the test when the status is not the expected one, since
 // everything after it would only report noise.
 func mustStatus(t testing.TB, r reply, want int, what string) {
