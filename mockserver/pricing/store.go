@@ -117,17 +117,13 @@ func (s *Store) changedLocked() {
 // Generation counts the writes to the store (resets and imports included):
 // a different number means different data.
 func (s *Store) Generation() uint64 {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.gen
+	return readLocked(s, func() uint64 { return s.gen })
 }
 
 // Pristine reports whether the store holds its seed, untouched since the
 // last reset.
 func (s *Store) Pristine() bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.pristine
+	return readLocked(s, func() bool { return s.pristine })
 }
 
 func maxKey[V any](m map[int64]V) int64 {
@@ -203,4 +199,11 @@ func record[R interface{ copy() V }, V any](s *Store, table func(*Store) map[int
 		return zero, fmt.Errorf("%s %d: %w", kind, id, ErrNotFound)
 	}
 	return r.copy(), nil
+}
+
+// readLocked is what read returns, read under the store's read lock.
+func readLocked[T any](s *Store, read func() T) T {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return read()
 }

@@ -45,38 +45,28 @@ func (s *Store) Validator() Validator { return Validator{Catalog: s, Deviations:
 
 // Platforms lists the platforms.
 func (s *Store) Platforms() []Platform {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Clone(s.platformList)
+	return readLocked(s, func() []Platform { return slices.Clone(s.platformList) })
 }
 
 // Currencies lists the billing currencies.
 func (s *Store) Currencies() []Currency {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Clone(s.currencyList)
+	return readLocked(s, func() []Currency { return slices.Clone(s.currencyList) })
 }
 
 // Plans lists the subscription plans.
 func (s *Store) Plans() []Plan {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Clone(s.planList)
+	return readLocked(s, func() []Plan { return slices.Clone(s.planList) })
 }
 
 // PhoneCountries lists the phone countries.
 func (s *Store) PhoneCountries() []PhoneCountry {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Clone(s.phoneCountryList)
+	return readLocked(s, func() []PhoneCountry { return slices.Clone(s.phoneCountryList) })
 }
 
 // Marketapps lists the marketplace apps in the order of the fixture file
 // (they have no numeric id to sort by).
 func (s *Store) Marketapps() []Marketapp {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Clone(s.marketapps)
+	return readLocked(s, func() []Marketapp { return slices.Clone(s.marketapps) })
 }
 
 // entry reads the entry of id of one of the store's tables (table picks it)
@@ -124,14 +114,10 @@ func (s *Store) Marketapp(hash string) (Marketapp, bool) {
 // pointer for stores that serve the same catalogues. A store's catalogues
 // change with a reset to another seed only, and seeds only get newer.
 func (s *Store) Catalogues() *Seed {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.catalogue
+	return readLocked(s, func() *Seed { return s.catalogue })
 }
 
 // DefaultPlanID is the plan of an app created without nextplan: the lite plan.
 func (s *Store) DefaultPlanID() int64 {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.litePlanID
+	return readLocked(s, func() int64 { return s.litePlanID })
 }
