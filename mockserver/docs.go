@@ -93,13 +93,19 @@ type urlSpan struct {
 // openapiServerURLs finds the server URLs of the embedded document once: the
 // document's servers and those of each path item. Like docRoutes, it panics
 // on a malformed document, which the package's tests catch.
-var openapiServerURLs = sync.OnceValue(func() []urlSpan {
-	spans, err := serverURLSpans(openapiJSON)
-	if err != nil {
-		panic("mockserver: openapi.json: " + err.Error())
-	}
-	return spans
-})
+var openapiServerURLs = fromOpenAPI(serverURLSpans)
+
+// fromOpenAPI is what parse reads of the embedded document, read once, on
+// the first call; a malformed document panics.
+func fromOpenAPI[T any](parse func(doc []byte) (T, error)) func() T {
+	return sync.OnceValue(func() T {
+		v, err := parse(openapiJSON)
+		if err != nil {
+			panic("mockserver: openapi.json: " + err.Error())
+		}
+		return v
+	})
+}
 
 // serverURLSpans walks the tokens of an OpenAPI document and returns the
 // spans of servers[].url and paths.*.servers[].url, in document order.
@@ -186,13 +192,7 @@ var paramRE = regexp.MustCompile(`\{([^}]+)\}`)
 // docRoutes reads the routes of the embedded document once. The document is
 // part of the binary, so a malformed one is a programming error that the
 // package's tests catch; it panics rather than serving a wrong list.
-var docRoutes = sync.OnceValue(func() []docRoute {
-	routes, err := parseDocRoutes(openapiJSON)
-	if err != nil {
-		panic("mockserver: openapi.json: " + err.Error())
-	}
-	return routes
-})
+var docRoutes = fromOpenAPI(parseDocRoutes)
 
 func parseDocRoutes(doc []byte) ([]docRoute, error) {
 	type operation struct {

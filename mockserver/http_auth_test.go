@@ -16,10 +16,7 @@ func loginBoth(t *testing.T, h http.Handler) tokens {
 // Every endpoint that needs authentication answers 401 without credentials.
 func TestAuthRequiredOnEveryEndpoint(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name, method, path string
-		body               any
-	}{
+	wantErrorOnEach(t, nil, http.StatusUnauthorized, "Unauthorized", []routeCase{
 		{"PUT /users/:id", "PUT", "/v1/users/1", userBodyA()},
 		{"GET /users/:id", "GET", "/v1/users/1", nil},
 		{"GET /users/:id/clients", "GET", "/v1/users/1/clients", nil},
@@ -30,12 +27,24 @@ func TestAuthRequiredOnEveryEndpoint(t *testing.T) {
 		{"GET /clients/:id", "GET", "/v1/clients/1", nil},
 		{"GET /clients/:id/apps", "GET", "/v1/clients/1/apps", nil},
 		{"PUT /users/:id under v1.0", "PUT", "/v1.0/users/1", userBodyA()},
-	}
+	})
+}
+
+// routeCase is a request of a test: its name, method, path and body.
+type routeCase struct {
+	name, method, path string
+	body               any
+}
+
+// wantErrorOnEach sends each case, with the credentials as, to a server of
+// its own: each must be answered status with one error of code.
+func wantErrorOnEach(t *testing.T, as auth, status int, code string, cases []routeCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := newServer(t)
-			wantError(t, send(t, srv, tc.method, tc.path, nil, tc.body), http.StatusUnauthorized, "Unauthorized")
+			wantError(t, send(t, srv, tc.method, tc.path, as, tc.body), status, code)
 		})
 	}
 }
@@ -168,10 +177,7 @@ func TestAuthForbidden(t *testing.T) {
 // Unknown and non-numeric ids in a path answer 404.
 func TestAuthNotFound(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name, method, path string
-		body               any
-	}{
+	wantErrorOnEach(t, asA, http.StatusNotFound, "NotFound", []routeCase{
 		{"GET unknown user", "GET", "/v1/users/999", nil},
 		{"GET user with a non-numeric id", "GET", "/v1/users/abc", nil},
 		{"GET user with an id beyond int64", "GET", "/v1/users/99999999999999999999999", nil},
@@ -187,14 +193,7 @@ func TestAuthNotFound(t *testing.T) {
 		{"GET apps of an unknown client", "GET", "/v1/clients/999/apps", nil},
 		{"GET unknown app", "GET", "/v1/apps/999", nil},
 		{"GET app with a non-numeric id", "GET", "/v1/apps/abc", nil},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
-			wantError(t, send(t, srv, tc.method, tc.path, asA, tc.body), http.StatusNotFound, "NotFound")
-		})
-	}
+	})
 }
 
 // README: authentication, then the path's resource exists, then the caller may

@@ -56,13 +56,8 @@ func TestPostClient(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := newServer(t)
-			r := send(t, srv, "POST", "/v1/clients", asA, tc.body)
-			mustStatus(t, r, http.StatusOK, "POST /clients")
-			c := r.json
+			c := created(t, srv, "clients", "client", tc.body)
 			checkClient(t, c)
-			if id := c.Get("id").Int(); id == 1 || id == 2 {
-				t.Errorf("new client has the id %d of a seeded client", id)
-			}
 			for _, k := range []string{"name", "addressLine1", "addressCity", "addressPostcode", "addressCountry"} {
 				wantEq(t, k, c.Get(k).String(), tc.body[k].(string))
 			}
@@ -105,13 +100,17 @@ func TestPostClient(t *testing.T) {
 	}
 }
 
-// clientValidationCases are the validation codes shared by POST /clients and
-// PUT /clients/:id (the README's codes for the fields 7.3 names none for).
-var clientValidationCases = []struct {
+// clientCase is a client body changed (set, by dotted path) and the errors
+// it must be answered.
+type clientCase = struct {
 	name string
 	set  map[string]any
 	want []fe
-}{
+}
+
+// clientValidationCases are the validation codes shared by POST /clients and
+// PUT /clients/:id (the README's codes for the fields 7.3 names none for).
+var clientValidationCases = []clientCase{
 	{"name empty", map[string]any{"name": ""}, []fe{{"name", "InvalidName"}}},
 	{"name missing", map[string]any{"name": absent}, []fe{{"name", "InvalidName"}}},
 	{"name null", map[string]any{"name": nil}, []fe{{"name", "InvalidName"}}},
@@ -137,20 +136,15 @@ var clientValidationCases = []struct {
 
 func TestPostClientValidation(t *testing.T) {
 	t.Parallel()
-	type tcase = struct {
-		name string
-		set  map[string]any
-		want []fe
-	}
-	cases := append([]tcase{}, clientValidationCases...)
+	cases := append([]clientCase{}, clientValidationCases...)
 	cases = append(cases,
-		tcase{"app not an object", map[string]any{"app": "Word Garden"}, []fe{{"app", "InvalidApp"}}},
-		tcase{"app an array", map[string]any{"app": []any{appBody()}}, []fe{{"app", "InvalidApp"}}},
-		tcase{"app with neither hash nor name", map[string]any{"app": map[string]any{"platform": map[string]any{"id": 1}}}, []fe{{"app.name", "InvalidName"}}},
-		tcase{"app with a malformed hash", map[string]any{"app": with(appBody(), "marketapp.hash", "abc")}, []fe{{"app.marketapp.hash", "InvalidMarketappHash"}}},
-		tcase{"app with an unknown plan", map[string]any{"app": with(appBody(), "nextplan.id", 99)}, []fe{{"app.nextplan.id", "InvalidPlanId"}}},
-		tcase{"app with an unknown platform", map[string]any{"app": map[string]any{"name": "X", "platform": map[string]any{"id": 9}}}, []fe{{"app.platform.id", "InvalidPlatformId"}}},
-		tcase{"client and app errors together", map[string]any{"name": "", "app": with(appBody(), "nextplan.id", "pro")},
+		clientCase{"app not an object", map[string]any{"app": "Word Garden"}, []fe{{"app", "InvalidApp"}}},
+		clientCase{"app an array", map[string]any{"app": []any{appBody()}}, []fe{{"app", "InvalidApp"}}},
+		clientCase{"app with neither hash nor name", map[string]any{"app": map[string]any{"platform": map[string]any{"id": 1}}}, []fe{{"app.name", "InvalidName"}}},
+		clientCase{"app with a malformed hash", map[string]any{"app": with(appBody(), "marketapp.hash", "abc")}, []fe{{"app.marketapp.hash", "InvalidMarketappHash"}}},
+		clientCase{"app with an unknown plan", map[string]any{"app": with(appBody(), "nextplan.id", 99)}, []fe{{"app.nextplan.id", "InvalidPlanId"}}},
+		clientCase{"app with an unknown platform", map[string]any{"app": map[string]any{"name": "X", "platform": map[string]any{"id": 9}}}, []fe{{"app.platform.id", "InvalidPlatformId"}}},
+		clientCase{"client and app errors together", map[string]any{"name": "", "app": with(appBody(), "nextplan.id", "pro")},
 			[]fe{{"name", "InvalidName"}, {"app.nextplan.id", "InvalidPlanId"}}},
 	)
 	for _, tc := range cases {
@@ -198,16 +192,11 @@ func TestPutClient(t *testing.T) {
 // PUT /clients/:id takes the fields of POST /clients but never `app` (spec 4.4).
 func TestPutClientValidation(t *testing.T) {
 	t.Parallel()
-	type tcase = struct {
-		name string
-		set  map[string]any
-		want []fe
-	}
-	cases := append([]tcase{}, clientValidationCases...)
+	cases := append([]clientCase{}, clientValidationCases...)
 	cases = append(cases,
-		tcase{"a valid app", map[string]any{"app": appBody()}, []fe{{"app", "InvalidApp"}}},
-		tcase{"an app that is not an object", map[string]any{"app": "x"}, []fe{{"app", "InvalidApp"}}},
-		tcase{"an app and a missing name", map[string]any{"app": appBody(), "name": absent}, []fe{{"app", "InvalidApp"}, {"name", "InvalidName"}}},
+		clientCase{"a valid app", map[string]any{"app": appBody()}, []fe{{"app", "InvalidApp"}}},
+		clientCase{"an app that is not an object", map[string]any{"app": "x"}, []fe{{"app", "InvalidApp"}}},
+		clientCase{"an app and a missing name", map[string]any{"app": appBody(), "name": absent}, []fe{{"app", "InvalidApp"}, {"name", "InvalidName"}}},
 	)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver"
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
@@ -195,6 +196,18 @@ func do(t testing.TB, h http.Handler, method, path string, a auth, body any) (in
 	t.Helper()
 	r := send(t, h, method, path, a, body)
 	return r.status, r.json
+}
+
+// created POSTs body to the collection of account A's server: the answer
+// must be 200 with a new what, whose id is none of the seed's (1, 2).
+func created(t testing.TB, srv http.Handler, collection, what string, body any) gjson.Result {
+	t.Helper()
+	r := send(t, srv, "POST", "/v1/"+collection, asA, body)
+	mustStatus(t, r, http.StatusOK, "POST /"+collection)
+	if id := r.json.Get("id").Int(); id == 1 || id == 2 {
+		t.Errorf("new %s has the id %d of a seeded %s", what, id, what)
+	}
+	return r.json
 }
 
 // mustStatus stops the test when the status is not the expected one, since
@@ -484,17 +497,7 @@ var absent = absentT{}
 // deletes it); intermediate objects are created as needed.
 func with(body map[string]any, path string, v any) map[string]any {
 	out := deepCopy(body)
-	keys := strings.Split(path, ".")
-	m := out
-	for _, k := range keys[:len(keys)-1] {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-			m[k] = next
-		}
-		m = next
-	}
-	last := keys[len(keys)-1]
+	m, last := jsonio.Parent(out, path)
 	if v == absent {
 		delete(m, last)
 	} else {

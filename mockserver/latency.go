@@ -81,21 +81,8 @@ func (s *Server) control(c *gin.Context) {
 	var status int
 	var rule *faultRule
 	if !s.opts.NoAdmin {
-		if v := c.GetHeader(DelayHeader); v != "" {
-			d, err := parseDelay(v)
-			if err != nil {
-				abortWith(c, pricing.CodeInvalidMockHeader, "The "+DelayHeader+" header: "+err.Error()+".")
-				return
-			}
-			delay = d
-		}
-		if v := c.GetHeader(StatusHeader); v != "" {
-			n, err := parseStatus(v)
-			if err != nil {
-				abortWith(c, pricing.CodeInvalidMockHeader, "The "+StatusHeader+" header: "+err.Error()+".")
-				return
-			}
-			status = n
+		if !controlHeader(c, DelayHeader, parseDelay, &delay) || !controlHeader(c, StatusHeader, parseStatus, &status) {
+			return
 		}
 		if r, ok := s.nsFor(c).rules.match(c.Request.Method, c.Request.URL.Path); ok {
 			rule = &r
@@ -115,6 +102,23 @@ func (s *Server) control(c *gin.Context) {
 	default:
 		c.Next()
 	}
+}
+
+// controlHeader sets *v to the control header name of the request, parsed
+// by parse, when the request carries it; a malformed one is answered 400
+// and reports false.
+func controlHeader[T any](c *gin.Context, name string, parse func(string) (T, error), v *T) bool {
+	h := c.GetHeader(name)
+	if h == "" {
+		return true
+	}
+	x, err := parse(h)
+	if err != nil {
+		abortWith(c, pricing.CodeInvalidMockHeader, "The "+name+" header: "+err.Error()+".")
+		return false
+	}
+	*v = x
+	return true
 }
 
 // writeInjected answers a made-up status: the given JSON body, or by default

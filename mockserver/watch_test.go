@@ -42,10 +42,7 @@ func editFixture(t *testing.T, dir, name, old, new string) {
 // changed ones keep their data; a broken change is logged and ignored.
 func TestWatchReloadsTheSeed(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, fixtures.Seed()); err != nil {
-		t.Fatal(err)
-	}
+	dir := seedCopy(t)
 	var logs bytes.Buffer
 	s := mustNew(t, Options{Fixtures: os.DirFS(dir), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	stamp := stampFixtures(s.opts.Fixtures)
@@ -89,10 +86,7 @@ func TestWatchReloadsTheSeed(t *testing.T) {
 // would report a goroutine touching a finished test's server).
 func TestWatchStopsOnClose(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, fixtures.Seed()); err != nil {
-		t.Fatal(err)
-	}
+	dir := seedCopy(t)
 	s := mustNew(t, Options{Fixtures: os.DirFS(dir), Watch: true})
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -107,10 +101,7 @@ func TestWatchStopsOnClose(t *testing.T) {
 // old ones, each as often as asked.
 func TestCatalogueAnswersFollowTheSeed(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, fixtures.Seed()); err != nil {
-		t.Fatal(err)
-	}
+	dir := seedCopy(t)
 	s := mustNew(t, Options{Fixtures: os.DirFS(dir)})
 	platforms := func(ns string) string {
 		t.Helper()
@@ -134,4 +125,15 @@ func TestCatalogueAnswersFollowTheSeed(t *testing.T) {
 			t.Errorf("a namespace that kept the old seed answers %s, want %s", got, old)
 		}
 	}
+}
+
+// seedCopy is a folder of the test's own that holds a copy of the default
+// seed.
+func seedCopy(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, fixtures.Seed()); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

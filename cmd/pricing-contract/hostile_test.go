@@ -8,12 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
@@ -115,7 +114,7 @@ func runHostile(t *testing.T, hc hostileCase) {
 			// Not parallel: the heap is the process's.
 			dir := t.TempDir()
 			var r result
-			grew := peakHeap(func() { r = runMain(hostileEnv, c.args(srv.URL+"/v1", dir)...) })
+			grew := testenv.PeakHeap(func() { r = runMain(hostileEnv, c.args(srv.URL+"/v1", dir)...) })
 			t.Logf("%s: exit %d in the heap's growth of %.1f MiB", c.name, r.code, float64(grew)/(1<<20))
 			if r.code != hc.status {
 				t.Errorf("exit %d, want %d\n%s", r.code, hc.status, r)
@@ -132,35 +131,6 @@ func runHostile(t *testing.T, hc hostileCase) {
 			}
 		})
 	}
-}
-
-// peakHeap runs f and returns how far the heap in use grew above what it
-// was before, at most, sampled every 2 ms.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	base, peak := m.HeapInuse, m.HeapInuse
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			peak = max(peak, m.HeapInuse)
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	})
-	f()
-	close(done)
-	wg.Wait()
-	return peak - base
 }
 
 // line is a regexp of one line of stderr, the command's prefix and then re.

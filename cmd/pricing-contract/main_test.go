@@ -16,10 +16,10 @@ import (
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
-	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // startMock serves a fresh mock with its default seed on 127.0.0.1 and
@@ -362,18 +362,7 @@ func verifyJUnit(t *testing.T, path string) {
 
 func verifyCoverage(t *testing.T, path string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cov steps.Coverage
-	if err := json.Unmarshal(b, &cov); err != nil {
-		t.Fatalf("coverage is not the JSON of steps.Coverage: %v\n%s", err, b)
-	}
-	got := map[string]map[string]int{}
-	for _, e := range cov.Endpoints {
-		got[e.Endpoint] = e.Statuses
-	}
+	got := testenv.ReadCoverage(t, path)
 	for ep, statuses := range specEndpoints {
 		for _, s := range statuses {
 			if got[ep][s] == 0 {

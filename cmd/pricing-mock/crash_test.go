@@ -307,7 +307,13 @@ func (c *child) put(i int, name string) (int, error) {
 	body := fmt.Sprintf(userBody, writerEmail(i), name)
 	req, _ := http.NewRequest("PUT", fmt.Sprintf("%s/users/%d", c.base, writerUser(i)), strings.NewReader(body))
 	req.Header.Set("Authorization", "api-key "+writerKey(i))
-	res, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	return statusOf(&http.Client{Timeout: 10 * time.Second}, req)
+}
+
+// statusOf sends req with client and reads the answer to its end: its
+// status.
+func statusOf(client *http.Client, req *http.Request) (int, error) {
+	res, err := client.Do(req)
 	if err != nil {
 		return 0, err
 	}
@@ -470,14 +476,12 @@ func TestCrashDuringImports(t *testing.T) {
 				} else {
 					req, _ = http.NewRequest("POST", admin+"/reset", nil)
 				}
-				res, err := client.Do(req)
+				st, err := statusOf(client, req)
 				if err != nil {
 					return
 				}
-				io.Copy(io.Discard, res.Body)
-				res.Body.Close()
-				if res.StatusCode != 200 {
-					t.Errorf("operation %d: %d", k, res.StatusCode)
+				if st != 200 {
+					t.Errorf("operation %d: %d", k, st)
 					return
 				}
 				acked, ops = opStep{k: k}, ops+1
@@ -489,14 +493,12 @@ func TestCrashDuringImports(t *testing.T) {
 					body := fmt.Sprintf(userBody, email, fmt.Sprintf("%d-%d", k, j))
 					req, _ := http.NewRequest("PUT", fmt.Sprintf("%s/users/%d", c.base, user), strings.NewReader(body))
 					req.Header.Set("Authorization", "api-key "+key)
-					res, err := client.Do(req)
+					st, err := statusOf(client, req)
 					if err != nil {
 						return
 					}
-					io.Copy(io.Discard, res.Body)
-					res.Body.Close()
-					if res.StatusCode != 200 {
-						t.Errorf("write %d-%d: %d", k, j, res.StatusCode)
+					if st != 200 {
+						t.Errorf("write %d-%d: %d", k, j, st)
 						return
 					}
 					acked = opStep{k, j}

@@ -123,22 +123,10 @@ func newFlagSet(cfg *config, getenv func(string) string) *flag.FlagSet {
 	})
 	fs.BoolVar(&cfg.watch, "watch", false, "reload the --fixtures folder when a file in it changes")
 	fs.StringVar(&cfg.state, "state", "", "keep the data in `FILE` across restarts (loaded at start; each change on disk before it is answered)")
-	fs.Func("state-compact", "fold --state's log (FILE.log) into FILE once it passes `KiB` (default 16384)", func(v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 {
-			return fmt.Errorf("%q is not a positive number of KiB", v)
-		}
-		cfg.compactAt = n << 10
-		return nil
-	})
-	fs.Func("memory-limit", "the Go runtime's soft memory limit in `MiB` (default 512, the kept data, the journal and the bodies in flight with room to spare; 0: none; GOMEMLIMIT wins)", func(v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return fmt.Errorf("%q is not a number of MiB", v)
-		}
-		cfg.memoryLimit = n << 20
-		return nil
-	})
+	sizeFlag(fs, "state-compact", "fold --state's log (FILE.log) into FILE once it passes `KiB` (default 16384)",
+		1, 10, "a positive number of KiB", &cfg.compactAt)
+	sizeFlag(fs, "memory-limit", "the Go runtime's soft memory limit in `MiB` (default 512, the kept data, the journal and the bodies in flight with room to spare; 0: none; GOMEMLIMIT wins)",
+		0, 20, "a number of MiB", &cfg.memoryLimit)
 	fs.IntVar(&cfg.accounts, "accounts", 1, "serve `N` pairs of accounts A and B, the seed's and copies of it (qa-2@example.com, …), for a contract run on a pool of pairs; --print-env prints them")
 	// The environment's token is read after parsing, not given as the
 	// flag's default: -h would print it.
@@ -430,4 +418,18 @@ func listFaults(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, strings.ReplaceAll(s.Rule, " ", ""), s.Why)
 	}
 	tw.Flush()
+}
+
+// sizeFlag defines a flag of a size written in units of 1<<shift bytes, at
+// least least of them, and sets *dst to it in bytes; what is the refusal's
+// words for what the flag takes.
+func sizeFlag(fs *flag.FlagSet, name, usage string, least int64, shift uint, what string, dst *int64) {
+	fs.Func(name, usage, func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < least {
+			return fmt.Errorf("%q is not %s", v, what)
+		}
+		*dst = n << shift
+		return nil
+	})
 }

@@ -136,27 +136,11 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			outR, outW := io.Pipe()
 			stderr := &syncBuffer{}
-			exit := make(chan int, 1)
-			go func() {
-				exit <- run(ctx, tc.args, env(map[string]string{"PRICING_MOCK_ADDR": "127.0.0.1:0"}), outW, stderr)
-				outW.Close()
-			}()
-
-			line, err := bufio.NewReader(outR).ReadString('\n')
-			if err != nil {
-				t.Fatalf("reading the listening line: %v (stderr %q)", err, stderr.String())
-			}
-			go io.Copy(io.Discard, outR) // run must never block on stdout
-			m := listening.FindStringSubmatch(line)
-			if m == nil {
-				t.Fatalf("first stdout line %q does not match %s", line, listening)
-			}
+			m, exit, cancel := launch(t, tc.args, env(map[string]string{"PRICING_MOCK_ADDR": "127.0.0.1:0"}), stderr)
+			defer cancel()
 			if m[2] != tc.seedName {
-				t.Errorf("seed %q in %q, want %q", m[2], line, tc.seedName)
+				t.Errorf("seed %q in %q, want %q", m[2], m[0], tc.seedName)
 			}
 
 			res, err := http.Get(m[1] + "/v1/platforms?sessionToken=not-logged")
@@ -354,23 +338,8 @@ func TestShellQuote(t *testing.T) {
 // A port already taken is no usage error: exit 1 with one line.
 func TestRunAddressInUse(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
+	m, exit, cancel := launch(t, []string{"--addr", "127.0.0.1:0"}, env(nil), &syncBuffer{})
 	defer cancel()
-	outR, outW := io.Pipe()
-	exit := make(chan int, 1)
-	go func() {
-		exit <- run(ctx, []string{"--addr", "127.0.0.1:0"}, env(nil), outW, io.Discard)
-		outW.Close()
-	}()
-	line, err := bufio.NewReader(outR).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, outR)
-	m := listening.FindStringSubmatch(line)
-	if m == nil {
-		t.Fatalf("listening line %q", line)
-	}
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"--addr", strings.TrimPrefix(m[1], "http://")}, env(nil), &stdout, &stderr)
 	if code != 1 || strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), "pricing-mock: ") {
@@ -414,23 +383,8 @@ func TestRunServesAFault(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithCancel(context.Background())
-			outR, outW := io.Pipe()
-			exit := make(chan int, 1)
-			go func() {
-				exit <- run(ctx, tc.args, env(nil), outW, io.Discard)
-				outW.Close()
-			}()
+			m, exit, cancel := launch(t, tc.args, env(nil), &syncBuffer{})
 			defer func() { cancel(); <-exit }()
-			line, err := bufio.NewReader(outR).ReadString('\n')
-			if err != nil {
-				t.Fatalf("reading the listening line: %v", err)
-			}
-			go io.Copy(io.Discard, outR)
-			m := listening.FindStringSubmatch(line)
-			if m == nil {
-				t.Fatalf("first stdout line %q does not match %s", line, listening)
-			}
 			req, _ := http.NewRequest(http.MethodPut, m[1]+"/v1/users/2", strings.NewReader(`{}`))
 			req.Header.Set("Authorization", "api-key "+seed.APIKey)
 			res, err := http.DefaultClient.Do(req)
@@ -485,16 +439,17 @@ func TestParseFlagsFrontend(t *testing.T) {
 	}
 }
 
-// startRun runs the program until the test ends and returns its base URL and
-// a stop function that ends it and returns the exit status.
-func startRun(t *testing.T, args ...string) (string, func() int) {
+// launch runs the program with args, getenv and stderr until cancel: the
+// match of its listening line (listening: the base URL, the seed), the
+// channel of its exit status, and cancel. A run that does not say it
+// listens fails the test.
+func launch(t *testing.T, args []string, getenv func(string) string, stderr *syncBuffer) (m []string, exit <-chan int, cancel context.CancelFunc) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	outR, outW := io.Pipe()
-	exit := make(chan int, 1)
-	stderr := &syncBuffer{}
+	ch := make(chan int, 1)
 	go func() {
-		exit <- run(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), env(nil), outW, stderr)
+		ch <- run(ctx, args, getenv, outW, stderr)
 		outW.Close()
 	}()
 	line, err := bufio.NewReader(outR).ReadString('\n')
@@ -502,12 +457,20 @@ func startRun(t *testing.T, args ...string) (string, func() int) {
 		cancel()
 		t.Fatalf("reading the listening line: %v (stderr %q)", err, stderr.String())
 	}
-	go io.Copy(io.Discard, outR)
-	m := listening.FindStringSubmatch(line)
+	go io.Copy(io.Discard, outR) // run must never block on stdout
+	m = listening.FindStringSubmatch(line)
 	if m == nil {
 		cancel()
 		t.Fatalf("first stdout line %q does not match %s", line, listening)
 	}
+	return m, ch, cancel
+}
+
+// startRun runs the program until the test ends and returns its base URL and
+// a stop function that ends it and returns the exit status.
+func startRun(t *testing.T, args ...string) (string, func() int) {
+	t.Helper()
+	m, exit, cancel := launch(t, append([]string{"--addr", "127.0.0.1:0"}, args...), env(nil), &syncBuffer{})
 	stopped := false
 	stop := func() int {
 		if stopped {

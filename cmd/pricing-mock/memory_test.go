@@ -72,13 +72,7 @@ func (c *child) sendBody(client *http.Client, body string, authenticated bool) (
 	if authenticated {
 		req.Header.Set("Authorization", "api-key "+writerKey(0))
 	}
-	res, err := client.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	io.Copy(io.Discard, res.Body)
-	res.Body.Close()
-	return res.StatusCode, nil
+	return statusOf(client, req)
 }
 
 // Finding "work in flight": a hundred unauthenticated 1 MiB bodies at once
@@ -144,28 +138,7 @@ func TestWorkInFlightIsBounded(t *testing.T) {
 	}
 	// The mock keeps answering meanwhile: a probe every 20 ms until the
 	// load is over, each within 5 s.
-	loaded := make(chan struct{})
-	go func() { wg.Wait(); close(loaded) }()
-	probe := &http.Client{Timeout: 5 * time.Second}
-	probes := 0
-	for done := false; !done; {
-		res, err := probe.Get(c.base + "/platforms")
-		probes++
-		if err != nil {
-			t.Errorf("probe %d during the load: %v", probes, err)
-		} else {
-			io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-			if res.StatusCode != 200 {
-				t.Errorf("probe %d during the load: %d", probes, res.StatusCode)
-			}
-		}
-		select {
-		case <-loaded:
-			done = true
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	probes := c.probeWhile(t, &wg, 5*time.Second, 20*time.Millisecond, "the load", true)
 	close(statuses)
 	for code := range statuses {
 		if code != http.StatusBadRequest {
@@ -289,25 +262,7 @@ func TestImportsAreBounded(t *testing.T) {
 			}
 		})
 	}
-	loaded := make(chan struct{})
-	go func() { wg.Wait(); close(loaded) }()
-	probe := &http.Client{Timeout: 10 * time.Second}
-	probes := 0
-	for done := false; !done; {
-		res, err := probe.Get(c.base + "/platforms")
-		probes++
-		if err != nil {
-			t.Errorf("probe %d during the imports: %v", probes, err)
-		} else {
-			io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-		}
-		select {
-		case <-loaded:
-			done = true
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+	probes := c.probeWhile(t, &wg, 10*time.Second, 50*time.Millisecond, "the imports", false)
 	peak := peakRSS(t, c.cmd.Process.Pid)
 	t.Logf("peak resident size under four %d MB imports at once: %d MiB; %d probes answered meanwhile", len(doc)/1e6, peak>>20, probes)
 	if peak > importLimit {
@@ -371,4 +326,33 @@ func TestImportsOfManySmallObjects(t *testing.T) {
 	if peak > importShapeLimit {
 		t.Errorf("peak resident size %d MiB, want at most %d MiB", peak>>20, importShapeLimit>>20)
 	}
+}
+
+// probeWhile GETs the platforms of a child every interval, each within
+// timeout, until wg is done, and counts the probes: one that is not
+// answered, or (want200) is answered another status than 200, fails the
+// test, named as a probe during what.
+func (c *child) probeWhile(t *testing.T, wg *sync.WaitGroup, timeout, interval time.Duration, during string, want200 bool) int {
+	t.Helper()
+	loaded := make(chan struct{})
+	go func() { wg.Wait(); close(loaded) }()
+	probe := &http.Client{Timeout: timeout}
+	probes := 0
+	for done := false; !done; {
+		req, _ := http.NewRequest("GET", c.base+"/platforms", nil)
+		st, err := statusOf(probe, req)
+		probes++
+		switch {
+		case err != nil:
+			t.Errorf("probe %d during %s: %v", probes, during, err)
+		case want200 && st != 200:
+			t.Errorf("probe %d during %s: %d", probes, during, st)
+		}
+		select {
+		case <-loaded:
+			done = true
+		case <-time.After(interval):
+		}
+	}
+	return probes
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -23,24 +20,9 @@ func TestRunQuiet(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			outR, outW := io.Pipe()
 			stderr := &syncBuffer{}
-			exit := make(chan int, 1)
-			go func() {
-				exit <- run(ctx, tc.args, env(nil), outW, stderr)
-				outW.Close()
-			}()
-			line, err := bufio.NewReader(outR).ReadString('\n')
-			if err != nil {
-				t.Fatalf("reading the listening line: %v (stderr %q)", err, stderr.String())
-			}
-			go io.Copy(io.Discard, outR)
-			m := listening.FindStringSubmatch(line)
-			if m == nil {
-				t.Fatalf("first stdout line %q does not match %s", line, listening)
-			}
+			m, exit, cancel := launch(t, tc.args, env(nil), stderr)
+			defer cancel()
 			res, err := http.Get(m[1] + "/v1/platforms")
 			if err != nil {
 				t.Fatal(err)

@@ -76,39 +76,18 @@ func (a *API) catalogue(st *pricing.Store, which int) Response {
 func catalogueValue(st *pricing.Store, which int) any {
 	switch which {
 	case catPlatforms:
-		ps := st.Platforms()
-		out := make([]wirePlatform, 0, len(ps))
-		for _, p := range ps {
-			out = append(out, wirePlatform{ID: p.ID, Created: wireDate(p.Created), CreatorUserID: p.CreatorUserID, Name: p.Name})
-		}
-		return map[string]any{"platforms": out}
+		return listOf("platforms", st.Platforms(), func(p pricing.Platform) wirePlatform {
+			return wirePlatform{ID: p.ID, Created: wireDate(p.Created), CreatorUserID: p.CreatorUserID, Name: p.Name}
+		})
 	case catCurrencies:
-		cs := st.Currencies()
-		out := make([]wireCurrency, 0, len(cs))
-		for _, cur := range cs {
-			out = append(out, wireCurrency(cur))
-		}
-		return map[string]any{"currencies": out}
+		return listOf("currencies", st.Currencies(), func(c pricing.Currency) wireCurrency { return wireCurrency(c) })
 	case catPlans:
-		ps := st.Plans()
-		out := make([]wirePlan, 0, len(ps))
-		for _, p := range ps {
-			out = append(out, wirePlan(p))
-		}
-		return map[string]any{"plans": out}
+		return listOf("plans", st.Plans(), func(p pricing.Plan) wirePlan { return wirePlan(p) })
 	case catPhoneCountries:
-		ps := st.PhoneCountries()
-		out := make([]wirePhoneCountry, 0, len(ps))
-		for _, p := range ps {
-			out = append(out, wirePhoneCountry(p))
-		}
-		return map[string]any{"phoneCountries": out}
+		return listOf("phoneCountries", st.PhoneCountries(), func(p pricing.PhoneCountry) wirePhoneCountry { return wirePhoneCountry(p) })
 	}
-	ms := st.Marketapps()
-	out := make([]wireMarketapp, 0, len(ms))
-	for _, m := range ms {
+	return listOf("marketapps", st.Marketapps(), func(m pricing.Marketapp) wireMarketapp {
 		p, _ := st.Platform(m.PlatformID)
-		out = append(out, wireMarketapp{Hash: m.Hash, Name: m.Name, Platform: wireNamedID{ID: p.ID, Name: p.Name}})
-	}
-	return map[string]any{"marketapps": out}
+		return wireMarketapp{Hash: m.Hash, Name: m.Name, Platform: wireNamedID{ID: p.ID, Name: p.Name}}
+	})
 }

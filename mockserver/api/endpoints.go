@@ -55,38 +55,40 @@ var createSession = endpoint{body: func(c *call) {
 
 // createUser is POST /users: sign-up, no authentication.
 var createUser = endpoint{body: func(c *call) {
-	if !c.readBody("") {
+	in, ok := input(c, pricing.Validator.UserCreate)
+	if !ok {
 		return
 	}
-	in, errs := c.validator().UserCreate(c.body)
-	if !c.fields(errs) {
-		return
-	}
-	c.commitWith(func() Response {
-		u, err := c.st.CreateUser(in)
-		if err != nil {
-			return storeFailed(err)
-		}
-		return JSON(http.StatusOK, toWireUser(c.st, u))
-	})
+	c.commitWith(func() Response { return stored(c.st, toWireUser)(c.st.CreateUser(in)) })
 }}
 
 // ownUser checks that the path's user exists (404) and is the caller (403);
 // it reports whether the checks go on.
-func ownUser(c *call) bool {
-	id, ok := c.pathID("userId", "user")
-	if !ok {
-		return c.all
+var ownUser = pathResource("userId", "user", (*pricing.Store).User,
+	func(c *call, u pricing.User) { c.user = u },
+	func(c *call, u pricing.User) bool { return c.st.MayActOnUser(c.p.Caller, u.ID) },
+	"You may only view or modify your own user.")
+
+// pathResource checks that the resource of the path's id param (a what)
+// exists, as get finds it (404), keeps it on the call (keep) and, for an
+// authenticated caller, that may lets the caller act on it (403 with
+// forbidden); it reports whether the checks go on.
+func pathResource[T any](param, what string, get func(*pricing.Store, int64) (T, error), keep func(*call, T), may func(*call, T) bool, forbidden string) func(*call) bool {
+	return func(c *call) bool {
+		id, ok := c.pathID(param, what)
+		if !ok {
+			return c.all
+		}
+		r, err := get(c.st, id)
+		if err != nil {
+			return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no "+what+" with id "+strconv.FormatInt(id, 10)+".")
+		}
+		keep(c, r)
+		if c.authed && !may(c, r) {
+			return c.refuseWith(RuleForbidden, pricing.CodeForbidden, forbidden)
+		}
+		return true
 	}
-	u, err := c.st.User(id)
-	if err != nil {
-		return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no user with id "+strconv.FormatInt(id, 10)+".")
-	}
-	c.user = u
-	if c.authed && !c.st.MayActOnUser(c.p.Caller, u.ID) {
-		return c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You may only view or modify your own user.")
-	}
-	return true
 }
 
 var getUser = endpoint{resource: ownUser, body: func(c *call) {
@@ -95,81 +97,44 @@ var getUser = endpoint{resource: ownUser, body: func(c *call) {
 
 // updateUser is PUT /users/:userId.
 var updateUser = endpoint{resource: ownUser, body: func(c *call) {
-	if !c.readBody("") {
-		return
-	}
-	// The user the body is checked for: the path's, once its checks
-	// passed; where Explain goes on past a refused path, the caller's (the
-	// body is the caller's), when the credentials name one.
-	id := c.user.ID
-	if !c.ok() && c.authed {
-		id = c.p.Caller
-	}
-	in, errs := c.validator().UserUpdate(c.body, id)
-	if !c.fields(errs) {
-		return
-	}
-	c.commitWith(func() Response {
-		u, err := c.st.UpdateUser(c.user.ID, in)
-		if err != nil {
-			return storeFailed(err)
+	in, ok := input(c, func(v pricing.Validator, b pricing.Body) (pricing.UserInput, []pricing.FieldError) {
+		// The user the body is checked for: the path's, once its checks
+		// passed; where Explain goes on past a refused path, the caller's
+		// (the body is the caller's), when the credentials name one.
+		id := c.user.ID
+		if !c.ok() && c.authed {
+			id = c.p.Caller
 		}
-		return JSON(http.StatusOK, toWireUser(c.st, u))
+		return v.UserUpdate(b, id)
 	})
+	if !ok {
+		return
+	}
+	c.commitWith(func() Response { return stored(c.st, toWireUser)(c.st.UpdateUser(c.user.ID, in)) })
 }}
 
 // listUserClients is GET /users/:userId/clients.
 var listUserClients = endpoint{resource: ownUser, body: func(c *call) {
-	c.commitWith(func() Response {
-		clients, err := c.st.ClientsOfUser(c.user.ID)
-		if err != nil {
-			return storeFailed(err)
-		}
-		out := make([]wireClient, 0, len(clients))
-		for _, cl := range clients {
-			out = append(out, toWireClient(c.st, cl))
-		}
-		return JSON(http.StatusOK, map[string]any{"clients": out})
-	})
+	c.commitWith(func() Response { return listed(c.st, "clients", toWireClient)(c.st.ClientsOfUser(c.user.ID)) })
 }}
 
 // --- clients ---
 
 // memberClient checks that the path's client exists (404) and that the
 // caller is a member of it (403).
-func memberClient(c *call) bool {
-	id, ok := c.pathID("clientId", "client")
-	if !ok {
-		return c.all
-	}
-	cl, err := c.st.Client(id)
-	if err != nil {
-		return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no client with id "+strconv.FormatInt(id, 10)+".")
-	}
-	c.client = cl
-	if c.authed && !c.st.MayActOnClient(c.p.Caller, cl.ID) {
-		return c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You are not a member of this client.")
-	}
-	return true
-}
+var memberClient = pathResource("clientId", "client", (*pricing.Store).Client,
+	func(c *call, cl pricing.Client) { c.client = cl },
+	func(c *call, cl pricing.Client) bool { return c.st.MayActOnClient(c.p.Caller, cl.ID) },
+	"You are not a member of this client.")
 
 // createClient is POST /clients: a new client whose member is the caller,
 // with its first app when the body carries one.
 var createClient = endpoint{body: func(c *call) {
-	if !c.readBody("") {
+	in, ok := input(c, pricing.Validator.ClientCreate)
+	if !ok {
 		return
 	}
-	in, errs := c.validator().ClientCreate(c.body)
-	if !c.fields(errs) {
-		return
-	}
-	c.commitWith(func() Response {
-		cl, err := c.st.CreateClient(c.p.Caller, in)
-		if err != nil {
-			return storeFailed(err)
-		}
-		return JSON(http.StatusOK, toWireClient(c.st, cl))
-	})
+	c.commitWith(func() Response { return stored(c.st, toWireClient)(c.st.CreateClient(c.p.Caller, in)) })
 }}
 
 var getClient = endpoint{resource: memberClient, body: func(c *call) {
@@ -178,35 +143,16 @@ var getClient = endpoint{resource: memberClient, body: func(c *call) {
 
 // updateClient is PUT /clients/:clientId.
 var updateClient = endpoint{resource: memberClient, body: func(c *call) {
-	if !c.readBody("") {
+	in, ok := input(c, pricing.Validator.ClientUpdate)
+	if !ok {
 		return
 	}
-	in, errs := c.validator().ClientUpdate(c.body)
-	if !c.fields(errs) {
-		return
-	}
-	c.commitWith(func() Response {
-		cl, err := c.st.UpdateClient(c.client.ID, in)
-		if err != nil {
-			return storeFailed(err)
-		}
-		return JSON(http.StatusOK, toWireClient(c.st, cl))
-	})
+	c.commitWith(func() Response { return stored(c.st, toWireClient)(c.st.UpdateClient(c.client.ID, in)) })
 }}
 
 // listClientApps is GET /clients/:clientId/apps.
 var listClientApps = endpoint{resource: memberClient, body: func(c *call) {
-	c.commitWith(func() Response {
-		apps, err := c.st.AppsOfClient(c.client.ID)
-		if err != nil {
-			return storeFailed(err)
-		}
-		out := make([]wireApp, 0, len(apps))
-		for _, a := range apps {
-			out = append(out, toWireApp(c.st, a))
-		}
-		return JSON(http.StatusOK, map[string]any{"apps": out})
-	})
+	c.commitWith(func() Response { return listed(c.st, "apps", toWireApp)(c.st.AppsOfClient(c.client.ID)) })
 }}
 
 // --- apps ---
@@ -229,43 +175,62 @@ var createApp = endpoint{
 		return true
 	},
 	body: func(c *call) {
-		if !c.readBody("") {
+		in, ok := input(c, pricing.Validator.App)
+		if !ok {
 			return
 		}
-		in, errs := c.validator().App(c.body)
-		if !c.fields(errs) {
-			return
-		}
-		c.commitWith(func() Response {
-			a, err := c.st.CreateApp(c.clientID, in)
-			if err != nil {
-				return storeFailed(err)
-			}
-			return JSON(http.StatusOK, toWireApp(c.st, a))
-		})
+		c.commitWith(func() Response { return stored(c.st, toWireApp)(c.st.CreateApp(c.clientID, in)) })
 	},
 }
 
 // getApp is GET /apps/:appId.
 var getApp = endpoint{
-	resource: func(c *call) bool {
-		id, ok := c.pathID("appId", "app")
-		if !ok {
-			return c.all
-		}
-		a, err := c.st.App(id)
-		if err != nil {
-			return c.refuseWith(RuleUnknownID, pricing.CodeNotFound, "There is no app with id "+strconv.FormatInt(id, 10)+".")
-		}
-		c.app = a
-		if c.authed && !c.st.IsMember(c.p.Caller, a.ClientID) {
-			return c.refuseWith(RuleForbidden, pricing.CodeForbidden, "You are not a member of the client of this app.")
-		}
-		return true
-	},
+	resource: pathResource("appId", "app", (*pricing.Store).App,
+		func(c *call, a pricing.App) { c.app = a },
+		func(c *call, a pricing.App) bool { return c.st.IsMember(c.p.Caller, a.ClientID) },
+		"You are not a member of the client of this app."),
 	body: func(c *call) {
 		c.commitWith(func() Response { return JSON(http.StatusOK, toWireApp(c.st, c.app)) })
 	},
+}
+
+// input reads the body and checks it with check: the input, and whether
+// the call goes on (readBody, fields).
+func input[T any](c *call, check func(pricing.Validator, pricing.Body) (T, []pricing.FieldError)) (T, bool) {
+	var in T
+	if !c.readBody("") {
+		return in, false
+	}
+	in, errs := check(c.validator(), c.body)
+	return in, c.fields(errs)
+}
+
+// stored answers what a store call returned: 200 with its wire form, or
+// the store's refusal (storeFailed).
+func stored[T, W any](st *pricing.Store, wire func(*pricing.Store, T) W) func(T, error) Response {
+	return func(v T, err error) Response {
+		if err != nil {
+			return storeFailed(err)
+		}
+		return JSON(http.StatusOK, wire(st, v))
+	}
+}
+
+// listed answers a list a store call returned as {key: [wire form, ...]},
+// or the store's refusal.
+func listed[T, W any](st *pricing.Store, key string, wire func(*pricing.Store, T) W) func([]T, error) Response {
+	return stored(st, func(st *pricing.Store, vs []T) map[string]any {
+		return listOf(key, vs, func(v T) W { return wire(st, v) })
+	})
+}
+
+// listOf is a collection answer: {key: [the wire form of each of vs]}.
+func listOf[T, W any](key string, vs []T, wire func(T) W) map[string]any {
+	out := make([]W, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, wire(v))
+	}
+	return map[string]any{key: out}
 }
 
 // storeFailed answers an error of a store write. Validation has run before,

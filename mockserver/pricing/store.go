@@ -2,6 +2,7 @@ package pricing
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -35,38 +36,21 @@ type Store struct {
 	dev    Deviations
 	lim    Limits
 
-	mu       sync.RWMutex
-	users    map[int64]*userRecord
-	emails   map[string]int64   // lower-cased email -> user id
-	apiKeys  map[[32]byte]int64 // Secret.apiKeyHash -> user id
-	sessions map[[32]byte]Session
-	// sessionOrder holds the sessions' keys, oldest first from
-	// sessionHead: the one dropped when a new session needs room.
-	sessionOrder   [][32]byte
-	sessionHead    int
-	clients        map[int64]Client
-	apps           map[int64]App
-	platforms      map[int64]Platform
-	currencies     map[int64]Currency
-	plans          map[int64]Plan
-	phoneCountries map[int64]PhoneCountry
-	marketapps     []Marketapp // fixture order
-	litePlanID     int64
-	catalogue      *Seed // the seed of the catalogues
+	mu sync.RWMutex
+	data
+	// sessionHead is where data.sessionOrder starts: the session dropped
+	// when a new session needs room.
+	sessionHead int
 	// The catalogues sorted by id, once per install: they are read on
 	// every request to a collection, and never change.
 	platformList     []Platform
 	currencyList     []Currency
 	planList         []Plan
 	phoneCountryList []PhoneCountry
-	nextUser         int64
-	nextClient       int64
-	nextApp          int64
-	nextSession      int64
-	// gen counts writes; pristine is true from a reset to the first write.
-	gen      uint64
-	pristine bool
-	track    *changeSet // what was written since TakeChanges; nil: not tracked
+	// gen counts writes (data.pristine is true from a reset to the first
+	// write).
+	gen   uint64
+	track *changeSet // what was written since TakeChanges; nil: not tracked
 
 	// Only under Deviations: the user of the newest session
 	// (LastSessionWins), and whether the latest permission check of each
@@ -133,17 +117,13 @@ func (s *Store) changedLocked() {
 // Generation counts the writes to the store (resets and imports included):
 // a different number means different data.
 func (s *Store) Generation() uint64 {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.gen
+	return readLocked(s, func() uint64 { return s.gen })
 }
 
 // Pristine reports whether the store holds its seed, untouched since the
 // last reset.
 func (s *Store) Pristine() bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.pristine
+	return readLocked(s, func() bool { return s.pristine })
 }
 
 func maxKey[V any](m map[int64]V) int64 {
@@ -205,4 +185,25 @@ func (s *Store) generate(password *string, withApp bool) generated {
 		g.writeKey = s.src.hex(16)
 	}
 	return g
+}
+
+// record reads a user, client or app by id (table picks its map, kind names
+// it in the error) under the store's read lock, as a copy the caller may
+// keep.
+func record[R interface{ copy() V }, V any](s *Store, table func(*Store) map[int64]R, kind string, id int64) (V, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, ok := table(s)[id]
+	if !ok {
+		var zero V
+		return zero, fmt.Errorf("%s %d: %w", kind, id, ErrNotFound)
+	}
+	return r.copy(), nil
+}
+
+// readLocked is what read returns, read under the store's read lock.
+func readLocked[T any](s *Store, read func() T) T {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return read()
 }

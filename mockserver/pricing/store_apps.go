@@ -36,13 +36,7 @@ func (a App) copy() App {
 
 // App returns an app by id.
 func (s *Store) App(id int64) (App, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	a, ok := s.apps[id]
-	if !ok {
-		return App{}, fmt.Errorf("app %d: %w", id, ErrNotFound)
-	}
-	return a.copy(), nil
+	return record[App](s, func(s *Store) map[int64]App { return s.apps }, "app", id)
 }
 
 // AppsOfClient lists the apps of a client.

@@ -45,70 +45,57 @@ func (s *Store) Validator() Validator { return Validator{Catalog: s, Deviations:
 
 // Platforms lists the platforms.
 func (s *Store) Platforms() []Platform {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Clone(s.platformList)
+	return readLocked(s, func() []Platform { return slices.Clone(s.platformList) })
 }
 
 // Currencies lists the billing currencies.
 func (s *Store) Currencies() []Currency {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Clone(s.currencyList)
+	return readLocked(s, func() []Currency { return slices.Clone(s.currencyList) })
 }
 
 // Plans lists the subscription plans.
 func (s *Store) Plans() []Plan {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Clone(s.planList)
+	return readLocked(s, func() []Plan { return slices.Clone(s.planList) })
 }
 
 // PhoneCountries lists the phone countries.
 func (s *Store) PhoneCountries() []PhoneCountry {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Clone(s.phoneCountryList)
+	return readLocked(s, func() []PhoneCountry { return slices.Clone(s.phoneCountryList) })
 }
 
 // Marketapps lists the marketplace apps in the order of the fixture file
 // (they have no numeric id to sort by).
 func (s *Store) Marketapps() []Marketapp {
+	return readLocked(s, func() []Marketapp { return slices.Clone(s.marketapps) })
+}
+
+// entry reads the entry of id of one of the store's tables (table picks it)
+// under the store's read lock.
+func entry[V any](s *Store, table func(*Store) map[int64]V, id int64) (V, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return slices.Clone(s.marketapps)
+	v, ok := table(s)[id]
+	return v, ok
 }
 
 // Platform returns a platform by id.
 func (s *Store) Platform(id int64) (Platform, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, ok := s.platforms[id]
-	return p, ok
+	return entry(s, func(s *Store) map[int64]Platform { return s.platforms }, id)
 }
 
 // Currency returns a currency by id.
 func (s *Store) Currency(id int64) (Currency, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	c, ok := s.currencies[id]
-	return c, ok
+	return entry(s, func(s *Store) map[int64]Currency { return s.currencies }, id)
 }
 
 // Plan returns a subscription plan by id.
 func (s *Store) Plan(id int64) (Plan, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, ok := s.plans[id]
-	return p, ok
+	return entry(s, func(s *Store) map[int64]Plan { return s.plans }, id)
 }
 
 // PhoneCountry returns a phone country by id.
 func (s *Store) PhoneCountry(id int64) (PhoneCountry, bool) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	p, ok := s.phoneCountries[id]
-	return p, ok
+	return entry(s, func(s *Store) map[int64]PhoneCountry { return s.phoneCountries }, id)
 }
 
 // Marketapp returns a marketplace app by hash (case-insensitive).
@@ -127,14 +114,10 @@ func (s *Store) Marketapp(hash string) (Marketapp, bool) {
 // pointer for stores that serve the same catalogues. A store's catalogues
 // change with a reset to another seed only, and seeds only get newer.
 func (s *Store) Catalogues() *Seed {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.catalogue
+	return readLocked(s, func() *Seed { return s.catalogue })
 }
 
 // DefaultPlanID is the plan of an app created without nextplan: the lite plan.
 func (s *Store) DefaultPlanID() int64 {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.litePlanID
+	return readLocked(s, func() int64 { return s.litePlanID })
 }

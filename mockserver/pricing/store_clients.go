@@ -41,13 +41,7 @@ func (c Client) copy() Client {
 
 // Client returns a client by id.
 func (s *Store) Client(id int64) (Client, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	c, ok := s.clients[id]
-	if !ok {
-		return Client{}, fmt.Errorf("client %d: %w", id, ErrNotFound)
-	}
-	return c.copy(), nil
+	return record[Client](s, func(s *Store) map[int64]Client { return s.clients }, "client", id)
 }
 
 // ClientsOfUser lists the clients a user is a member of.

@@ -12,18 +12,16 @@ import (
 func (s *Store) Clone() *Store {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	d := s.data // the catalogues, the next ids and pristine as they are
+	d.users = make(map[int64]*userRecord, len(s.users))
+	d.emails, d.apiKeys = maps.Clone(s.emails), maps.Clone(s.apiKeys)
+	d.sessions, d.sessionOrder = maps.Clone(s.sessions), slices.Clone(s.sessionOrder)
+	d.clients, d.apps = maps.Clone(s.clients), maps.Clone(s.apps)
 	c := &Store{
 		src: s.src, secret: s.secret, dev: s.dev, lim: Limits{Users: s.lim.Users, Clients: s.lim.Clients, Apps: s.lim.Apps, Sessions: s.lim.Sessions},
-		users:    make(map[int64]*userRecord, len(s.users)),
-		emails:   maps.Clone(s.emails),
-		apiKeys:  maps.Clone(s.apiKeys),
-		sessions: maps.Clone(s.sessions), sessionOrder: slices.Clone(s.sessionOrder), sessionHead: s.sessionHead,
-		clients: maps.Clone(s.clients), apps: maps.Clone(s.apps),
-		platforms: s.platforms, currencies: s.currencies, plans: s.plans, phoneCountries: s.phoneCountries,
-		marketapps: s.marketapps, litePlanID: s.litePlanID, catalogue: s.catalogue,
+		data: d, sessionHead: s.sessionHead,
 		platformList: s.platformList, currencyList: s.currencyList, planList: s.planList, phoneCountryList: s.phoneCountryList,
-		nextUser: s.nextUser, nextClient: s.nextClient, nextApp: s.nextApp, nextSession: s.nextSession,
-		gen: s.gen, pristine: s.pristine, lastSessionUser: s.lastSessionUser, refused: maps.Clone(s.refused),
+		gen: s.gen, lastSessionUser: s.lastSessionUser, refused: maps.Clone(s.refused),
 		bytes: s.bytes, closed: true,
 	}
 	for id, r := range s.users {

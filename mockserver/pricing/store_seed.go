@@ -28,10 +28,12 @@ func (s *Store) ResetIfPristine(seed *Seed) bool {
 // data is every datum of a Store; a reset or an import builds one outside the
 // lock (hashing passwords takes a while) and installs it under the lock.
 type data struct {
-	users          map[int64]*userRecord
-	emails         map[string]int64
-	apiKeys        map[[32]byte]int64
-	sessions       map[[32]byte]Session
+	users    map[int64]*userRecord
+	emails   map[string]int64   // lower-cased email -> user id
+	apiKeys  map[[32]byte]int64 // Secret.apiKeyHash -> user id
+	sessions map[[32]byte]Session
+	// sessionOrder holds the sessions' keys, oldest first from the
+	// store's sessionHead: the one dropped when a new session needs room.
 	sessionOrder   [][32]byte
 	clients        map[int64]Client
 	apps           map[int64]App
@@ -39,14 +41,14 @@ type data struct {
 	currencies     map[int64]Currency
 	plans          map[int64]Plan
 	phoneCountries map[int64]PhoneCountry
-	marketapps     []Marketapp
+	marketapps     []Marketapp // fixture order
 	litePlanID     int64
-	catalogue      *Seed
+	catalogue      *Seed // the seed of the catalogues
 	nextUser       int64
 	nextClient     int64
 	nextApp        int64
 	nextSession    int64
-	pristine       bool
+	pristine       bool // a reset's data, not written since
 }
 
 func (s *Store) seeded(seed *Seed) data {
@@ -101,15 +103,9 @@ func (s *Store) install(d data, force bool) error {
 	} else if err := s.charge(n - s.bytes); err != nil {
 		return err
 	}
-	s.users, s.emails, s.apiKeys, s.sessions = d.users, d.emails, d.apiKeys, d.sessions
-	s.sessionOrder, s.sessionHead = d.sessionOrder, 0
-	s.clients, s.apps = d.clients, d.apps
-	s.platforms, s.currencies, s.plans, s.phoneCountries = d.platforms, d.currencies, d.plans, d.phoneCountries
-	s.marketapps, s.litePlanID, s.catalogue = d.marketapps, d.litePlanID, d.catalogue
+	s.data, s.sessionHead = d, 0
 	s.platformList, s.currencyList = sortedValues(d.platforms), sortedValues(d.currencies)
 	s.planList, s.phoneCountryList = sortedValues(d.plans), sortedValues(d.phoneCountries)
-	s.nextUser, s.nextClient, s.nextApp, s.nextSession = d.nextUser, d.nextClient, d.nextApp, d.nextSession
-	s.pristine = d.pristine
 	s.gen++
 	s.markFull()
 	return nil

@@ -85,13 +85,7 @@ func (r *userRecord) copy() User {
 
 // User returns a user by id.
 func (s *Store) User(id int64) (User, error) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	r, ok := s.users[id]
-	if !ok {
-		return User{}, fmt.Errorf("user %d: %w", id, ErrNotFound)
-	}
-	return r.copy(), nil
+	return record[*userRecord](s, func(s *Store) map[int64]*userRecord { return s.users }, "user", id)
 }
 
 // EmailTaken reports whether a user other than exceptUserID has the email

@@ -74,6 +74,18 @@ func typeOr(raw any, cond Condition) Condition {
 	return cond
 }
 
+// reference checks obj.id, the field f, against a catalogue: known reports
+// whether the catalogue holds an id; message is the error otherwise. It
+// returns the id and whether it is the catalogue's.
+func (v *checker) reference(b Body, f Field, obj string, known func(int64) bool, message string) (int64, bool) {
+	n, absent, valid := id(b, obj)
+	if !valid || !known(n) {
+		v.fail(f.Path, f.Code, idCond(b, obj, absent, valid), message)
+		return 0, false
+	}
+	return n, true
+}
+
 // idCond is the condition of obj.id refused: left out, not a positive
 // integer, or the id of nothing.
 func idCond(b Body, obj string, absent, valid bool) Condition {
@@ -363,11 +375,8 @@ func (v *checker) client(b Body, create bool) ClientInput {
 	in.AddressCountry = value(v.text(b, ClientBody.Field("addressCountry")))
 	in.VAT = v.text(b, ClientBody.Field("vat"))
 
-	cur := ClientBody.Field("currency.id")
-	n, absent, valid := id(b, "currency")
-	if _, known := v.cat.Currency(n); !valid || !known {
-		v.fail(cur.Path, cur.Code, idCond(b, "currency", absent, valid), "currency.id must be the id of a currency (see GET /currencies).")
-	} else {
+	if n, ok := v.reference(b, ClientBody.Field("currency.id"), "currency", func(n int64) bool { _, ok := v.cat.Currency(n); return ok },
+		"currency.id must be the id of a currency (see GET /currencies)."); ok {
 		in.CurrencyID = n
 	}
 

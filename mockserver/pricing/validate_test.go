@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 )
 
 // fakeCatalog is a Catalog with a fixed content, so that validation is tested
@@ -54,17 +56,7 @@ func with(t *testing.T, b Body, changes map[string]any) Body {
 	raw, _ := json.Marshal(b)
 	out := body(t, string(raw))
 	for path, v := range changes {
-		keys := strings.Split(path, ".")
-		m := out
-		for _, k := range keys[:len(keys)-1] {
-			next, ok := m[k].(map[string]any)
-			if !ok {
-				next = map[string]any{}
-				m[k] = next
-			}
-			m = next
-		}
-		last := keys[len(keys)-1]
+		m, last := jsonio.Parent(out, path)
 		switch {
 		case v == nil:
 			delete(m, last)

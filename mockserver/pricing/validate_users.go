@@ -25,13 +25,9 @@ func (v *checker) user(b Body, userID int64, create bool) UserInput {
 func (v *checker) email(b Body, userID int64) string {
 	f := UserBody.Field("email")
 	key, code := f.Path, f.Code
-	email, present, ok := str(b, key)
+	email, ok := v.givenString(b, f)
 	switch {
-	case !present:
-		v.fail(key, code, CondRequired, "email is required.")
 	case !ok:
-		v.fail(key, code, CondType, "email must be a string.")
-	case v.tooLong(f, email):
 	case !validEmail(email) && v.fails(key, code, CondForm, "email must be a valid email address."):
 	case v.cat.EmailTaken(email, userID):
 		v.fail(key, code, CondTaken, "email is already used by another account.")
@@ -41,17 +37,31 @@ func (v *checker) email(b Body, userID int64) string {
 	return ""
 }
 
+// givenString is the string of a required field f that the body gives
+// within f's limit; otherwise it fails the field (left out, not a string,
+// too long) and reports false.
+func (v *checker) givenString(b Body, f Field) (string, bool) {
+	key, code := f.Path, f.Code
+	s, present, ok := str(b, key)
+	switch {
+	case !present:
+		v.fail(key, code, CondRequired, key+" is required.")
+	case !ok:
+		v.fail(key, code, CondType, key+" must be a string.")
+	case v.tooLong(f, s):
+	default:
+		return s, true
+	}
+	return "", false
+}
+
 // timezone checks a required Area/City name.
 func (v *checker) timezone(b Body) string {
 	f := UserBody.Field("timezone")
 	key, code := f.Path, f.Code
-	tz, present, ok := str(b, key)
+	tz, ok := v.givenString(b, f)
 	switch {
-	case !present:
-		v.fail(key, code, CondRequired, "timezone is required.")
 	case !ok:
-		v.fail(key, code, CondType, "timezone must be a string.")
-	case v.tooLong(f, tz):
 	case !timezoneRE.MatchString(tz) && v.fails(key, code, CondForm, "timezone must be a name of the form Area/City, such as Europe/London."):
 	default:
 		return tz
@@ -88,11 +98,8 @@ func (v *checker) password(b Body, create bool) *string {
 // the stored value.
 func (v *checker) phone(b Body, create bool, in *UserInput) {
 	if hasKey(b, "phoneCountry") || create {
-		f := UserBody.Field("phoneCountry.id")
-		n, absent, valid := id(b, "phoneCountry")
-		if _, known := v.cat.PhoneCountry(n); !valid || !known {
-			v.fail(f.Path, f.Code, idCond(b, "phoneCountry", absent, valid), "phoneCountry.id must be the id of a phone country (see GET /phoneCountries).")
-		} else {
+		if n, ok := v.reference(b, UserBody.Field("phoneCountry.id"), "phoneCountry", func(n int64) bool { _, ok := v.cat.PhoneCountry(n); return ok },
+			"phoneCountry.id must be the id of a phone country (see GET /phoneCountries)."); ok {
 			in.PhoneCountryID = n
 		}
 	}

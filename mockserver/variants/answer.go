@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/internal/jsonio"
 	"github.com/pricing-contract/pricing-contract/mockserver/rewrite"
 )
 
@@ -59,6 +60,18 @@ func EditJSONAnswers(edit func(r *http.Request, status int, v any) (any, bool)) 
 	return func(next http.Handler, hit func()) http.Handler {
 		return EditJSON(next, hit, edit)
 	}
+}
+
+// EditErrorArrays is a server that edits the error array of every JSON 400
+// (EditJSONAnswers): edit returns the new body and whether it changed.
+func EditErrorArrays(edit func(errs []any) (any, bool)) func(http.Handler, func()) http.Handler {
+	return EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
+		errs, ok := v.([]any)
+		if status != http.StatusBadRequest || !ok {
+			return v, false
+		}
+		return edit(errs)
+	})
 }
 
 // EditObjects is a server that edits every object of every JSON answer,
@@ -124,6 +137,17 @@ func OnObjects(edit func(key string, o map[string]any)) func(*rewrite.Answer) {
 	}
 }
 
+// OnObjectsWith is an answer rewrite that calls edit on every object of a
+// JSON answer that carries member: the users carry passwordLastChanged,
+// the sessions token.
+func OnObjectsWith(member string, edit func(o map[string]any)) func(*rewrite.Answer) {
+	return OnObjects(func(_ string, o map[string]any) {
+		if Has(o, member) {
+			edit(o)
+		}
+	})
+}
+
 // Each calls fn for every object of a decoded answer, depth first, and
 // reports whether fn reported a change.
 func Each(v any, fn func(key string, o map[string]any) bool) bool {
@@ -144,6 +168,17 @@ func AnswerTo(match func(*http.Request) bool, edit func(o map[string]any)) func(
 			return
 		}
 		EditObject(a, func(o map[string]any) bool { edit(o); return true })
+	}
+}
+
+// AnswerNoted is AnswerTo with the value a request rewrite of the same
+// server left in the header mark (NotePassword, NoteBody), for an answer
+// whose request had one.
+func AnswerNoted(mark string, match func(*http.Request) bool, edit func(o map[string]any, noted string)) func(*rewrite.Answer) {
+	return func(a *rewrite.Answer) {
+		if v := a.Request.Header.Get(mark); v != "" {
+			AnswerTo(match, func(o map[string]any) { edit(o, v) })(a)
+		}
 	}
 }
 
@@ -302,15 +337,6 @@ func BodyPath(body map[string]any, path string) (any, bool) {
 
 // SetBodyPath sets a dotted path, creating objects on the way.
 func SetBodyPath(body map[string]any, path string, v any) {
-	segs := strings.Split(path, ".")
-	o := body
-	for _, seg := range segs[:len(segs)-1] {
-		child, ok := o[seg].(map[string]any)
-		if !ok {
-			child = map[string]any{}
-			o[seg] = child
-		}
-		o = child
-	}
-	o[segs[len(segs)-1]] = v
+	o, last := jsonio.Parent(body, path)
+	o[last] = v
 }

@@ -20,6 +20,31 @@ func Drop(b map[string]any, key string) bool {
 	return ok
 }
 
+// Replace rewrites the string at key with fn and reports whether that
+// changed it; a key that holds no string (or a nil o) is left as it is.
+func Replace(o map[string]any, key string, fn func(string) string) bool {
+	s, ok := Str(o, key)
+	if !ok {
+		return false
+	}
+	t := fn(s)
+	if t == s {
+		return false
+	}
+	o[key] = t
+	return true
+}
+
+// Set sets key of o to v and reports whether that changed it; a nil o is
+// left as it is.
+func Set(o map[string]any, key string, v any) bool {
+	if o == nil || o[key] == v {
+		return false
+	}
+	o[key] = v
+	return true
+}
+
 // RefuseIf replaces the string at key by a value the mock refuses when
 // refused says so: how a server that refuses such a string answers.
 func RefuseIf(b map[string]any, key, refusal string, refused func(string) bool) bool {

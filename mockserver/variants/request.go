@@ -3,6 +3,7 @@ package variants
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"mime"
 	"net/http"
@@ -31,6 +32,31 @@ func Parse(path string) (Path, bool) {
 		return Path{}, false
 	}
 	return Path{m[1], m[2], m[3], m[4]}, true
+}
+
+// ToCollection matches, as a Rule's Applies does, the requests of method
+// to the collection of resource itself (POST /apps), whatever follows it.
+func ToCollection(method, resource string) func(*http.Request, Path) bool {
+	return func(r *http.Request, p Path) bool {
+		return r.Method == method && p.Resource == resource && p.ID == ""
+	}
+}
+
+// ToMember matches, as a Rule's Applies does, the requests of method to
+// one member of resource and nothing below it (PUT /users/:userId).
+func ToMember(method, resource string) func(*http.Request, Path) bool {
+	return func(r *http.Request, p Path) bool {
+		return r.Method == method && p.Resource == resource && p.ID != "" && p.Rest == ""
+	}
+}
+
+// Routed is applies (ToCollection, ToMember) as a predicate of a request:
+// false for a path that is not an API path (Parse).
+func Routed(applies func(*http.Request, Path) bool) func(*http.Request) bool {
+	return func(r *http.Request) bool {
+		p, ok := Parse(r.URL.Path)
+		return ok && applies(r, p)
+	}
 }
 
 // Below is the path below the version segment of an API path ("/users/1"
@@ -299,6 +325,23 @@ func NotePassword(match func(*http.Request) bool) func(*http.Request) {
 		}
 		if pw := sentField(r, "password"); pw != "" {
 			r.Header.Set(PasswordMark, pw)
+		}
+	}
+}
+
+// NoteBody is a request rewrite that leaves what read finds in a matching
+// request's JSON body in the header mark, for the answer rewrite of the
+// same server (AnswerNoted).
+func NoteBody(match func(*http.Request) bool, mark string, read func(b map[string]any) (string, bool)) func(*http.Request) {
+	return func(r *http.Request) {
+		if !match(r) {
+			return
+		}
+		var b map[string]any
+		if json.Unmarshal(PeekBody(r), &b) == nil {
+			if v, ok := read(b); ok {
+				r.Header.Set(mark, v)
+			}
 		}
 	}
 }

@@ -55,6 +55,21 @@ func RefuseWhen(route func(*http.Request) bool, field, code, message string, ref
 	}
 }
 
+// Intercept is a server that serves the requests match accepts with serve,
+// which may ask next itself and calls hit where it acts; every other
+// request is next's.
+func Intercept(match func(*http.Request) bool, serve func(next http.Handler, hit func(), w http.ResponseWriter, r *http.Request)) func(http.Handler, func()) http.Handler {
+	return func(next http.Handler, hit func()) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !match(r) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			serve(next, hit, w, r)
+		})
+	}
+}
+
 // SetError replaces an answer with the error array of one error of no
 // field.
 func SetError(a *rewrite.Answer, status int, code, message string) {

@@ -199,49 +199,45 @@ var Invariants = Origin{Round: "invariants", Date: "2026-11-28", Author: Team}
 // other lineages (2026-11-26).
 var Lineages1Team = Origin{Round: "lineages-1", Date: "2026-11-26", Author: Team}
 
+// judged is the Origin of a server of a round whose servers were judged by
+// the suite before the fixes the round led to, with that verdict (Before).
+func judged(round, date string, author Author) func(before string) Origin {
+	return func(before string) Origin {
+		return Origin{Round: round, Date: date, Author: author, Before: before}
+	}
+}
+
 // Lineages1 is the Origin of a fault of an implementation of another
 // lineage, written by its author from the spec alone (2026-11-26), with
 // what the suite made of it before the fixes it led to.
-func Lineages1(before string) Origin {
-	return Origin{Round: "lineages-1", Date: "2026-11-26", Author: Independent, Before: before}
-}
+var Lineages1 = judged("lineages-1", "2026-11-26", Independent)
 
 // Lineages2 is the Origin of the correct server of the second round of
 // other lineages (2026-11-28), written from the spec alone by an author
 // told to take the least common legal reading wherever the spec allows
 // one, with what the suite made of it at first contact, before the fixes
 // it led to.
-func Lineages2(before string) Origin {
-	return Origin{Round: "lineages-2", Date: "2026-11-28", Author: Independent, Before: before}
-}
+var Lineages2 = judged("lineages-2", "2026-11-28", Independent)
 
 // BlindAudit4 is the Origin of a server of the fourth blind audit
 // (2026-11-29, a whole implementation written by a helper with the spec
 // alone: the ledger lineage), with what the suite and the explorer made
 // of it before the fixes the audit led to.
-func BlindAudit4(before string) Origin {
-	return Origin{Round: "blind-4", Date: "2026-11-29", Author: Blind, Before: before}
-}
+var BlindAudit4 = judged("blind-4", "2026-11-29", Blind)
 
 // BlindAudit3 is the Origin of a server of the third blind audit
 // (2026-11-28, a whole implementation written by a helper with the spec
 // alone, its faults switchable: the documents lineage), with what the
 // suite and the explorer made of it before the fixes the audit led to.
-func BlindAudit3(before string) Origin {
-	return Origin{Round: "blind-3", Date: "2026-11-28", Author: Blind, Before: before}
-}
+var BlindAudit3 = judged("blind-3", "2026-11-28", Blind)
 
 // BlindAudit2 is the Origin of a server of the second blind audit
 // (2026-11-26, written by a helper with only the spec and the mock's code,
 // after the suite, the explorer and the replay had grown), with what the
 // suite made of it before the fixes the audit led to.
-func BlindAudit2(before string) Origin {
-	return Origin{Round: "blind-2", Date: "2026-11-26", Author: Blind, Before: before}
-}
+var BlindAudit2 = judged("blind-2", "2026-11-26", Blind)
 
 // BlindAudit1 is the Origin of a server of the first blind audit
 // (2026-11-26), with what the suite made of it before the fixes the audit
 // led to.
-func BlindAudit1(before string) Origin {
-	return Origin{Round: "blind-1", Date: "2026-11-26", Author: Blind, Before: before}
-}
+var BlindAudit1 = judged("blind-1", "2026-11-26", Blind)

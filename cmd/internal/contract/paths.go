@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cucumber/godog"
+	messages "github.com/cucumber/messages/go/v21"
 )
 
 var lineSuffix = regexp.MustCompile(`:([0-9]+)$`)
@@ -57,32 +58,25 @@ type span struct{ first, keyword int64 }
 
 func scenarioSpans(doc *godog.GherkinDocument) []span {
 	var out []span
-	add := func(keyword int64, tagLines []int64) {
-		first := keyword
-		for _, l := range tagLines {
-			first = min(first, l)
+	// add is the span of a scenario (none: nil): from its first tag, or
+	// from its keyword.
+	add := func(sc *messages.Scenario) {
+		if sc == nil {
+			return
 		}
-		out = append(out, span{first, keyword})
+		first := sc.Location.Line
+		for _, t := range sc.Tags {
+			first = min(first, t.Location.Line)
+		}
+		out = append(out, span{first, sc.Location.Line})
 	}
 	for _, c := range doc.Feature.Children {
-		if sc := c.Scenario; sc != nil {
-			var tl []int64
-			for _, t := range sc.Tags {
-				tl = append(tl, t.Location.Line)
-			}
-			add(sc.Location.Line, tl)
-		}
+		add(c.Scenario)
 		if c.Rule == nil {
 			continue
 		}
 		for _, rc := range c.Rule.Children {
-			if sc := rc.Scenario; sc != nil {
-				var tl []int64
-				for _, t := range sc.Tags {
-					tl = append(tl, t.Location.Line)
-				}
-				add(sc.Location.Line, tl)
-			}
+			add(rc.Scenario)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].first < out[j].first })

@@ -24,6 +24,7 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/exitcode"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/report"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/term"
 	"github.com/pricing-contract/pricing-contract/features"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/steps"
@@ -223,7 +224,8 @@ func (c *runConfig) flagSet(stdout io.Writer) (*flag.FlagSet, *cliFlags) {
 	fs.BoolVar(&c.force, "force", false, "replace a file at the path of an output that is no report of these tools (one of theirs is replaced without it; a symbolic link never)")
 	fs.BoolVar(&c.noPreflight, "no-preflight", false, "skip the checks of the target and the accounts before the first scenario")
 	c.gateFlags(fs)
-	c.godog = godog.Options{Format: "pretty", Concurrency: 1, NoColors: !isTerminal(stdout)}
+	// godog's colours help on a terminal; in a CI log or a file they are noise.
+	c.godog = godog.Options{Format: "pretty", Concurrency: 1, NoColors: !term.Is(stdout)}
 	godog.BindFlags("godog.", fs, &c.godog)
 	describeGodogFlags(fs)
 	// Parse errors are reported as one line by Run, not with the whole usage.
@@ -572,15 +574,4 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return set
-}
-
-// isTerminal reports whether w is a character device, where godog's colours
-// help; in a CI log or a file they are noise.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -3,7 +3,6 @@ package contract_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -17,8 +16,8 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/features"
-	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // specScenarios counts the embedded scenarios a run without --reference
@@ -258,7 +257,7 @@ func TestRunWritesCoverage(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("want exit 0, got %s", r)
 	}
-	cov := readCoverage(t, out)
+	cov := testenv.ReadCoverage(t, out)
 	if got := cov["GET /platforms"]["200"]; got != 1 {
 		t.Errorf("GET /platforms 200 counted %d times, want 1 (coverage %v)", got, cov)
 	}
@@ -274,24 +273,6 @@ func TestRunWritesCoverage(t *testing.T) {
 			t.Errorf("%s 200 = %d (listed %v), want a listed 0", ep, n, ok)
 		}
 	}
-}
-
-// readCoverage decodes the --coverage file into endpoint -> status -> count.
-func readCoverage(t *testing.T, path string) map[string]map[string]int {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cov steps.Coverage
-	if err := json.Unmarshal(b, &cov); err != nil {
-		t.Fatalf("coverage is not the JSON of steps.Coverage: %v\n%s", err, b)
-	}
-	out := map[string]map[string]int{}
-	for _, e := range cov.Endpoints {
-		out[e.Endpoint] = e.Statuses
-	}
-	return out
 }
 
 // junitReport is the part of the JUnit XML the tests look at.
@@ -381,7 +362,7 @@ func TestRunAgainstBrokenServer(t *testing.T) {
 	if !strings.Contains(r.stderr, "scenarios done: ") {
 		t.Errorf("a file-only format and no progress line on stderr:\n%s", r.stderr)
 	}
-	if got := readCoverage(t, cov)["PUT /clients/:clientId"]["500"]; got == 0 {
+	if got := testenv.ReadCoverage(t, cov)["PUT /clients/:clientId"]["500"]; got == 0 {
 		t.Errorf("coverage counted no 500 from PUT /clients/:clientId")
 	}
 }

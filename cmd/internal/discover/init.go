@@ -24,7 +24,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +32,7 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/exitcode"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/report"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/term"
 	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
@@ -90,7 +90,7 @@ func Init(ctx context.Context, args []string, getenv func(string) string, stdin 
 		if v == "" {
 			v = getenv(f.Env)
 		}
-		if v == "" && isTerminal(stderr) {
+		if v == "" && term.Is(stderr) { // a terminal: ask for what init was not given
 			fmt.Fprintf(stderr, "%s (%s): ", strings.ReplaceAll(key, "_", " "), f.Env)
 			line, _ := in.ReadString('\n')
 			v = strings.TrimSpace(line)
@@ -122,17 +122,6 @@ func Init(ctx context.Context, args []string, getenv func(string) string, stdin 
 
 // accountKeys are the profile keys of the accounts init is given.
 var accountKeys = []string{"email", "password", "api_key", "other_email", "other_password", "other_api_key"}
-
-// isTerminal reports whether w is a character device, where init may ask
-// for what it was not given.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
 
 // oneLine is s on one line: a target's answer may hold newlines.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -232,11 +232,7 @@ func writeImage(dir string, img Image, p Platform, bin string, opts Options) (de
 		"rootfs":       map[string]any{"type": "layers", "diff_ids": []string{diffID}},
 		"history":      []map[string]string{{"created": opts.Created.UTC().Format(time.RFC3339), "created_by": "go run ./cmd/internal/imagebuild (" + img.Main + ")"}},
 	}
-	cb, err := json.Marshal(config)
-	if err != nil {
-		return descriptor{}, err
-	}
-	configDesc, err := writeBlob(dir, mediaConfig, cb)
+	configDesc, err := writeJSONBlob(dir, mediaConfig, config)
 	if err != nil {
 		return descriptor{}, err
 	}
@@ -246,11 +242,7 @@ func writeImage(dir string, img Image, p Platform, bin string, opts Options) (de
 		"config":        configDesc,
 		"layers":        []descriptor{layerDesc},
 	}
-	mb, err := json.Marshal(manifest)
-	if err != nil {
-		return descriptor{}, err
-	}
-	md, err := writeBlob(dir, mediaManifest, mb)
+	md, err := writeJSONBlob(dir, mediaManifest, manifest)
 	if err != nil {
 		return descriptor{}, err
 	}
@@ -320,6 +312,15 @@ func rootfs(img Image, bin string, created time.Time) (layer []byte, diffID stri
 		return nil, "", err
 	}
 	return gz.Bytes(), "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// writeJSONBlob stores v as JSON under its digest and describes it.
+func writeJSONBlob(dir, mediaType string, v any) (descriptor, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return descriptor{}, err
+	}
+	return writeBlob(dir, mediaType, b)
 }
 
 // writeBlob stores b under its digest and describes it.

@@ -6,13 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 )
 
 // A reproducer's file is named after the recording's file, whatever path
@@ -87,35 +86,6 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// peakHeap runs f and returns how far the heap in use grew above what it
-// was before, at most, sampled every 2 ms.
-func peakHeap(f func()) uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	base, peak := m.HeapInuse, m.HeapInuse
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tick := time.NewTicker(2 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			peak = max(peak, m.HeapInuse)
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	})
-	f()
-	close(done)
-	wg.Wait()
-	return peak - base
 }
 
 // apiEntry is a login of the API, recorded with its answer.
@@ -194,7 +164,7 @@ func TestLargeRecordingsAreReadWithinBounds(t *testing.T) {
 			)
 			in := &countingReader{r: tc.har()}
 			start := time.Now()
-			grew := peakHeap(func() { rec, err = Read(in) })
+			grew := testenv.PeakHeap(func() { rec, err = Read(in) })
 			read := in.n
 			io.Copy(io.Discard, in) // let the generator end
 			t.Logf("%s: %.0f MiB read in %s, the heap grew by %.1f MiB (bound %d MiB): %v",

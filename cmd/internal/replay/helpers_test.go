@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/probe"
 )
 
 // session is a frontend's session against a mock, as a test drives it: a
@@ -30,30 +32,14 @@ type session struct {
 // call sends one request and returns the answer's status and body.
 func (s *session) call(method, path string, header map[string]string, body any) (int, gjson.Result) {
 	s.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		rd = bytes.NewReader(raw)
+	h := map[string]string{}
+	if s.ns != "" {
+		h["X-Mock-Namespace"] = s.ns
 	}
-	req, err := http.NewRequest(method, s.base+path, rd)
+	maps.Copy(h, header)
+	req, err := probe.NewRequest(method, s.base+path, h, body)
 	if err != nil {
 		s.t.Fatal(err)
-	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if s.ns != "" {
-		req.Header.Set("X-Mock-Namespace", s.ns)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
 	}
 	client := s.client
 	if client == nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // ErrTrailingData is the error of a document that holds more than one JSON
@@ -108,4 +109,20 @@ func CheckShape(b []byte, s Shape) error {
 		}
 	}
 	return nil
+}
+
+// Parent is the object of a decoded document that holds the last segment
+// of a dotted path, and that segment: "a.b.c" is o["a"]["b"] and "c". The
+// objects on the way that are missing (or are no object) are made, empty.
+func Parent(o map[string]any, path string) (map[string]any, string) {
+	segs := strings.Split(path, ".")
+	for _, seg := range segs[:len(segs)-1] {
+		child, ok := o[seg].(map[string]any)
+		if !ok {
+			child = map[string]any{}
+			o[seg] = child
+		}
+		o = child
+	}
+	return o, segs[len(segs)-1]
 }

@@ -19,8 +19,8 @@ var appServers = []variants.Server{
 	},
 	{Name: "platform-name-lowercase", Rule: "2.3", Why: "platform.name is android or ios, not Android or iOS", Origin: variants.BuiltIn,
 		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if s, ok := o["name"].(string); ok && (key == "platform" || key == "platforms") {
-				o["name"] = strings.ToLower(s)
+			if key == "platform" || key == "platforms" {
+				variants.Replace(o, "name", strings.ToLower)
 			}
 		}),
 	},
@@ -51,13 +51,7 @@ var appServers = []variants.Server{
 		Origin: variants.BlindAudit1("caught"),
 		Why:    "§2.3: platform.name is \"One of `Android` or `iOS`\"; the app's platform name is answered in lower case (\"android\")",
 		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
-			p := variants.Sub(o, "platform")
-			n, ok := variants.Str(p, "name")
-			if !ok || n == strings.ToLower(n) {
-				return false
-			}
-			p["name"] = strings.ToLower(n)
-			return true
+			return variants.Replace(variants.Sub(o, "platform"), "name", strings.ToLower)
 		}),
 	},
 	{
@@ -153,12 +147,7 @@ var appServers = []variants.Server{
 		Origin: variants.BlindAudit1("passed"),
 		Why:    `§2.3: writeKey is "a 32-hexadecimal-character value"; hexadecimal digits may be upper case`,
 		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
-			k, ok := variants.Str(o, "writeKey")
-			if !ok || k == strings.ToUpper(k) {
-				return false
-			}
-			o["writeKey"] = strings.ToUpper(k)
-			return true
+			return variants.Replace(o, "writeKey", strings.ToUpper)
 		}),
 	},
 	{
@@ -200,10 +189,10 @@ var appServers = []variants.Server{
 // dashedWriteKey writes the writeKey of 32 hexadecimal characters of an
 // object as a dashed UUID (8-4-4-4-12), and reports whether it did.
 func dashedWriteKey(o map[string]any) bool {
-	k, ok := variants.Str(o, "writeKey")
-	if !ok || len(k) != 32 {
-		return false
-	}
-	o["writeKey"] = k[:8] + "-" + k[8:12] + "-" + k[12:16] + "-" + k[16:20] + "-" + k[20:]
-	return true
+	return variants.Replace(o, "writeKey", func(k string) string {
+		if len(k) != 32 {
+			return k
+		}
+		return k[:8] + "-" + k[8:12] + "-" + k[12:16] + "-" + k[16:20] + "-" + k[20:]
+	})
 }

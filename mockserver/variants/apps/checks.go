@@ -17,12 +17,7 @@ var checkServers = []variants.Server{
 		Why:    "A marketapp.hash with white space around it is trimmed and accepted, though it is not 40 hexadecimal characters.",
 		Origin: variants.BlindAudit2("missed"),
 		Request: variants.EditBody(variants.PostApps, func(b map[string]any) bool {
-			m := variants.Sub(b, "marketapp")
-			if h, ok := variants.Str(m, "hash"); ok && strings.TrimSpace(h) != h {
-				m["hash"] = strings.TrimSpace(h)
-				return true
-			}
-			return false
+			return variants.Replace(variants.Sub(b, "marketapp"), "hash", strings.TrimSpace)
 		}),
 	},
 	{
@@ -30,10 +25,8 @@ var checkServers = []variants.Server{
 		Why:    "POST /apps requires name even when marketapp.hash is given, refusing it with InvalidName.",
 		Origin: variants.BlindAudit2("caught"),
 		Wrap: variants.Validates(variants.Rule{
-			Applies: func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPost && p.Resource == "apps" && p.ID == ""
-			},
-			Owns: []string{"name"},
+			Applies: variants.ToCollection(http.MethodPost, "apps"),
+			Owns:    []string{"name"},
 			Check: func(_ *http.Request, body map[string]any) []variants.FieldError {
 				if _, hash := variants.BodyPath(body, "marketapp.hash"); !hash {
 					return nil
@@ -52,12 +45,7 @@ var checkServers = []variants.Server{
 		Why:    "The app's platform.name is written in lower case (android, ios) instead of one of Android or iOS.",
 		Origin: variants.BlindAudit2("caught"),
 		Wrap: variants.EditAppAnswers(func(o map[string]any) bool {
-			p := variants.Sub(o, "platform")
-			if n, ok := variants.Str(p, "name"); ok && n != strings.ToLower(n) {
-				p["name"] = strings.ToLower(n)
-				return true
-			}
-			return false
+			return variants.Replace(variants.Sub(o, "platform"), "name", strings.ToLower)
 		}),
 	},
 	{

@@ -70,44 +70,22 @@ var createServers = []variants.Server{
 		}),
 	},
 	{Name: "hash-app-named-from-body", Rule: "4.2", Why: "an app made with a marketapp hash is named after the body's name, not the marketplace app's", Origin: variants.Gate3,
-		Request: func(r *http.Request) {
-			if !variants.PostApps(r) {
-				return
-			}
-			var b map[string]any
-			if json.Unmarshal(variants.PeekBody(r), &b) == nil {
-				if name, ok := b["name"].(string); ok && name != "" {
-					r.Header.Set(nameMark, name)
-				}
-			}
-		},
-		Answer: func(a *rewrite.Answer) {
-			if name := a.Request.Header.Get(nameMark); name != "" {
-				variants.AnswerTo(variants.PostApps, func(o map[string]any) { o["name"] = name })(a)
-			}
-		},
+		Request: variants.NoteBody(variants.PostApps, nameMark, func(b map[string]any) (string, bool) {
+			name, ok := b["name"].(string)
+			return name, ok && name != ""
+		}),
+		Answer: variants.AnswerNoted(nameMark, variants.PostApps, func(o map[string]any, name string) { o["name"] = name }),
 	},
 	{Name: "hash-app-platform-from-body", Rule: "4.2", Why: "an app made with a marketapp hash is placed on the body's platform.id, not the marketplace app's", Origin: variants.Gate3,
-		Request: func(r *http.Request) {
-			if !variants.PostApps(r) {
-				return
+		Request: variants.NoteBody(variants.PostApps, platformMark, func(b map[string]any) (string, bool) {
+			p, ok := b["platform"].(map[string]any)
+			return fmt.Sprint(p["id"]), ok && p["id"] != nil
+		}),
+		Answer: variants.AnswerNoted(platformMark, variants.PostApps, func(o map[string]any, id string) {
+			if p, ok := o["platform"].(map[string]any); ok {
+				p["id"] = json.Number(id)
 			}
-			var b map[string]any
-			if json.Unmarshal(variants.PeekBody(r), &b) == nil {
-				if p, ok := b["platform"].(map[string]any); ok && p["id"] != nil {
-					r.Header.Set(platformMark, fmt.Sprint(p["id"]))
-				}
-			}
-		},
-		Answer: func(a *rewrite.Answer) {
-			if id := a.Request.Header.Get(platformMark); id != "" {
-				variants.AnswerTo(variants.PostApps, func(o map[string]any) {
-					if p, ok := o["platform"].(map[string]any); ok {
-						p["id"] = json.Number(id)
-					}
-				})(a)
-			}
-		},
+		}),
 	},
 	{
 		Name:   "upper-case-hash-refused",
@@ -125,13 +103,7 @@ var createServers = []variants.Server{
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§8: "A marketapp hash is 40 hexadecimal characters long"; POST /apps cuts a longer hash to its first 40 characters and accepts it`,
 		Wrap: variants.RewriteWhen(variants.PostApps, func(_ *http.Request, body map[string]any) bool {
-			m := variants.Sub(body, "marketapp")
-			h, ok := variants.Str(m, "hash")
-			if !ok || len(h) <= 40 {
-				return false
-			}
-			m["hash"] = h[:40]
-			return true
+			return variants.Replace(variants.Sub(body, "marketapp"), "hash", func(h string) string { return h[:min(len(h), 40)] })
 		}),
 	},
 	{
@@ -204,7 +176,7 @@ var createServers = []variants.Server{
 		Origin: variants.BuiltIn,
 		Why: "§4.2: platform.id is \"used when marketapp.hash is not given\", and \"Further validation codes for " +
 			"POST /apps ... not shown\": this target refuses a platform.id that contradicts the marketplace app's platform",
-		Wrap: variants.Validates(platformRule("", postTo("apps")), platformRule("app.", postTo("clients"))),
+		Wrap: variants.Validates(platformRule("", variants.ToCollection(http.MethodPost, "apps")), platformRule("app.", variants.ToCollection(http.MethodPost, "clients"))),
 	},
 	{
 		Name:   "apps-from-a-store-only",
@@ -214,7 +186,7 @@ var createServers = []variants.Server{
 		Why: "§1: \"An app is created from a marketplace app ... Creating an app that does not exist in a store is not supported " +
 			"through the API\": this target refuses a body with a name and no marketapp hash (400 on marketapp.hash), although §4.2 " +
 			"describes name and platform.id; a body with neither still answers InvalidName (§7.3)",
-		Wrap: variants.Validates(storeOnlyRule("", postTo("apps")), storeOnlyRule("app.", postTo("clients"))),
+		Wrap: variants.Validates(storeOnlyRule("", variants.ToCollection(http.MethodPost, "apps")), storeOnlyRule("app.", variants.ToCollection(http.MethodPost, "clients"))),
 	},
 	{
 		Name:   "nextplan-deferred",
@@ -241,26 +213,19 @@ var createServers = []variants.Server{
 		Origin: variants.FaultClasses,
 		Why: "§4.2 names 404 among the errors of POST /apps, and §1 says an app that does not exist in a store cannot be created: " +
 			"this target answers a well-formed hash of no marketplace app 404, a malformed one 400",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				p, ok := variants.Parse(r.URL.Path)
-				if r.Method != http.MethodPost || !ok || p.Resource != "apps" || p.ID != "" {
-					next.ServeHTTP(w, r)
-					return
-				}
-				body, _ := variants.DecodeObject(variants.PeekBody(r))
-				h, _ := variants.BodyPath(body, "marketapp.hash")
-				hash, _ := h.(string)
-				a := variants.Record(next, r)
-				var errs []variants.FieldError
-				if hash40.MatchString(hash) && a.Status == http.StatusBadRequest && json.Unmarshal(a.Body, &errs) == nil &&
-					len(errs) == 1 && errs[0].FieldName == "marketapp.hash" {
-					hit()
-					variants.SetError(a, http.StatusNotFound, pricing.CodeNotFound.String(), "There is no marketplace app with this hash.")
-				}
-				variants.Write(w, a)
-			})
-		},
+		Wrap: variants.Intercept(variants.Routed(variants.ToCollection(http.MethodPost, "apps")), func(next http.Handler, hit func(), w http.ResponseWriter, r *http.Request) {
+			body, _ := variants.DecodeObject(variants.PeekBody(r))
+			h, _ := variants.BodyPath(body, "marketapp.hash")
+			hash, _ := h.(string)
+			a := variants.Record(next, r)
+			var errs []variants.FieldError
+			if hash40.MatchString(hash) && a.Status == http.StatusBadRequest && json.Unmarshal(a.Body, &errs) == nil &&
+				len(errs) == 1 && errs[0].FieldName == "marketapp.hash" {
+				hit()
+				variants.SetError(a, http.StatusNotFound, pricing.CodeNotFound.String(), "There is no marketplace app with this hash.")
+			}
+			variants.Write(w, a)
+		}),
 	},
 }
 
@@ -273,13 +238,6 @@ const (
 
 // hash40 is a well-formed marketapp hash.
 var hash40 = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
-
-// postTo is a route predicate of the app bodies: POST /apps, POST /clients.
-func postTo(resource string) func(*http.Request, variants.Path) bool {
-	return func(r *http.Request, p variants.Path) bool {
-		return r.Method == http.MethodPost && p.Resource == resource && p.ID == ""
-	}
-}
 
 // oneAppPerMarketapp refuses an app of a marketplace app that an app
 // already has (POST /apps, and the app of POST /clients and of the client
@@ -312,10 +270,7 @@ func oneAppPerMarketapp(next http.Handler, hit func()) http.Handler {
 			Broken: map[string]any{field: "x"},
 		}
 	}
-	putUser := func(r *http.Request, p variants.Path) bool {
-		return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-	}
-	checked := variants.Validates(rule("client.app.", putUser), rule("app.", postTo("clients")), rule("", postTo("apps")))(next, hit)
+	checked := variants.Validates(rule("client.app.", variants.ToMember(http.MethodPut, "users")), rule("app.", variants.ToCollection(http.MethodPost, "clients")), rule("", variants.ToCollection(http.MethodPost, "apps")))(next, hit)
 	// Learn the hash of every app created.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := variants.DecodeObject(variants.PeekBody(r))

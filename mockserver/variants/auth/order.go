@@ -103,22 +103,16 @@ var orderServers = []variants.Server{
 		Why: "§4.5: the platforms collection's \"path, parameters and item fields: not shown\", nor whether it needs " +
 			"authentication; §5: \"When a request to an endpoint that needs authentication is not authenticated correctly, " +
 			"the response is HTTP 401\"",
-		Wrap: func(next http.Handler, hit func()) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				p, ok := variants.Parse(r.URL.Path)
-				if r.Method != http.MethodGet || !ok || p.Resource != "platforms" || p.ID != "" {
-					next.ServeHTTP(w, r)
-					return
-				}
-				hit()
-				// Credentials are valid when the mock lets them reach a body check.
-				if a := variants.Send(next, r, http.MethodPost, p.Version+"/apps", []byte(`{"marketapp":{"hash":"x"}}`)); a.Status == http.StatusUnauthorized {
-					variants.WriteError(w, http.StatusUnauthorized, pricing.CodeUnauthorized.String(), "Authenticate to read the platforms.")
-					return
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
+		Wrap: variants.Intercept(variants.Routed(variants.ToCollection(http.MethodGet, "platforms")), func(next http.Handler, hit func(), w http.ResponseWriter, r *http.Request) {
+			hit()
+			// Credentials are valid when the mock lets them reach a body check.
+			version, _, _ := variants.Below(r.URL.Path)
+			if a := variants.Send(next, r, http.MethodPost, version+"/apps", []byte(`{"marketapp":{"hash":"x"}}`)); a.Status == http.StatusUnauthorized {
+				variants.WriteError(w, http.StatusUnauthorized, pricing.CodeUnauthorized.String(), "Authenticate to read the platforms.")
+				return
+			}
+			next.ServeHTTP(w, r)
+		}),
 	},
 }
 

@@ -69,12 +69,12 @@ var fieldsServers = []variants.Server{
 		Origin: variants.BlindAudit1("caught"),
 		Why:    "§4.3: terms \"must equal the literal `I agree`\"; POST /clients accepts \"i agree\" in any case",
 		Wrap: variants.RewriteWhen(variants.PostClients, func(_ *http.Request, body map[string]any) bool {
-			t, ok := variants.Str(body, "terms")
-			if !ok || t == "I agree" || !strings.EqualFold(t, "I agree") {
-				return false
-			}
-			body["terms"] = "I agree"
-			return true
+			return variants.Replace(body, "terms", func(t string) string {
+				if strings.EqualFold(t, "I agree") {
+					return "I agree"
+				}
+				return t
+			})
 		}),
 	},
 	{
@@ -159,9 +159,7 @@ var fieldsServers = []variants.Server{
 				return p.Resource == "clients" && p.Rest == "" &&
 					((r.Method == http.MethodPost && p.ID == "") || (r.Method == http.MethodPut && p.ID != ""))
 			}),
-			addressRule("client.", func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-			}),
+			addressRule("client.", variants.ToMember(http.MethodPut, "users")),
 		),
 	},
 	{

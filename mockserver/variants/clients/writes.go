@@ -135,8 +135,8 @@ func oneClientPerUser(status int, code string) func(http.Handler, func()) http.H
 	return func(next http.Handler, hit func()) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			p, ok := variants.Parse(r.URL.Path)
-			postClient := ok && r.Method == http.MethodPost && p.Resource == "clients" && p.ID == ""
-			putUser := ok && r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
+			postClient := ok && variants.ToCollection(http.MethodPost, "clients")(r, p)
+			putUser := ok && variants.ToMember(http.MethodPut, "users")(r, p)
 			if putUser {
 				body, _ := variants.DecodeObject(variants.PeekBody(r))
 				_, putUser = variants.BodyPath(body, "client")

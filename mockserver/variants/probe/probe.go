@@ -45,27 +45,9 @@ var Key = map[string]string{"Authorization": "api-key qa-api-key"}
 // answer.
 func (c Client) Do(method, path string, hdr map[string]string, body any) Resp {
 	c.T.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	default:
-		j, err := json.Marshal(b)
-		if err != nil {
-			c.T.Fatal(err)
-		}
-		rd = bytes.NewReader(j)
-	}
-	req, err := http.NewRequest(method, c.Base+path, rd)
+	req, err := NewRequest(method, c.Base+path, hdr, body)
 	if err != nil {
 		c.T.Fatal(err)
-	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for k, v := range hdr {
-		req.Header.Set(k, v)
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -78,6 +60,35 @@ func (c Client) Do(method, path string, hdr map[string]string, body any) Resp {
 	dec.UseNumber()
 	_ = dec.Decode(&v)
 	return Resp{Status: res.StatusCode, Body: v, Raw: string(raw), Header: res.Header}
+}
+
+// NewRequest is a request of a test to an API: body nil (none), a string
+// sent as it is, or a value sent as JSON, labelled application/json; then
+// the headers hdr.
+func NewRequest(method, url string, hdr map[string]string, body any) (*http.Request, error) {
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		return nil, err
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	return req, nil
 }
 
 // Login opens a session: its status and the session.

@@ -122,11 +122,7 @@ var errorsServers = []variants.Server{
 		Rule:   "7.1, 7.3",
 		Origin: variants.BuiltIn,
 		Why:    "§7.1, §7.3: a 400 is an array of {fieldName, error, message}; the order, the message texts and further members are not specified",
-		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
-			errs, ok := v.([]any)
-			if status != http.StatusBadRequest || !ok {
-				return v, false
-			}
+		Wrap: variants.EditErrorArrays(func(errs []any) (any, bool) {
 			slices.Reverse(errs)
 			for i, e := range errs {
 				if o, ok := e.(map[string]any); ok {
@@ -144,11 +140,7 @@ var errorsServers = []variants.Server{
 		Origin: variants.FaultClasses,
 		Why: "§7.1: each element names \"the offending body field\"; the spec does not say that a field has one element: " +
 			"this target answers a second element, with a code of its own, for every field it names",
-		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
-			errs, ok := v.([]any)
-			if status != http.StatusBadRequest || !ok {
-				return v, false
-			}
+		Wrap: variants.EditErrorArrays(func(errs []any) (any, bool) {
 			for _, e := range slices.Clone(errs) {
 				if o, ok := e.(map[string]any); ok && o["fieldName"] != "" {
 					errs = append(errs, map[string]any{"fieldName": o["fieldName"], "error": "SeeAbove", "message": "This field has another problem too."})
@@ -163,11 +155,7 @@ var errorsServers = []variants.Server{
 		Rule:   "7.1",
 		Origin: variants.BuiltIn,
 		Why:    "§7.1: fieldName is the \"Name of the offending body field\"; how a nested field is named is not shown (here app[marketapp][hash])",
-		Wrap: variants.EditJSONAnswers(func(_ *http.Request, status int, v any) (any, bool) {
-			errs, ok := v.([]any)
-			if status != http.StatusBadRequest || !ok {
-				return v, false
-			}
+		Wrap: variants.EditErrorArrays(func(errs []any) (any, bool) {
 			changed := false
 			for _, e := range errs {
 				if o, ok := e.(map[string]any); ok {
@@ -177,7 +165,7 @@ var errorsServers = []variants.Server{
 					}
 				}
 			}
-			return v, changed
+			return errs, changed
 		}),
 	},
 	{

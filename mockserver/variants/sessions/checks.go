@@ -20,11 +20,7 @@ var checkServers = []variants.Server{
 		Why:    "Passwords are lower-cased before they are stored and compared, so a login with the password in another case succeeds.",
 		Origin: variants.BlindAudit2("caught"),
 		Request: variants.EditBody(func(r *http.Request) bool { return variants.PostLogin(r) || variants.PutUser(r) }, func(b map[string]any) bool {
-			if s, ok := b["password"].(string); ok && s != strings.ToLower(s) {
-				b["password"] = strings.ToLower(s)
-				return true
-			}
-			return false
+			return variants.Replace(b, "password", strings.ToLower)
 		}),
 	},
 	{

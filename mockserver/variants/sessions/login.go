@@ -210,8 +210,7 @@ func swapTokens(next http.Handler, hit func(), w http.ResponseWriter, r *http.Re
 func loginOnly(mediaType string) func(http.Handler, func()) http.Handler {
 	return func(next http.Handler, hit func()) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			p, ok := variants.Parse(r.URL.Path)
-			if r.Method == http.MethodPost && ok && p.Resource == "sessions" && p.ID == "" {
+			if variants.Routed(variants.ToCollection(http.MethodPost, "sessions"))(r) {
 				hit()
 				if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != mediaType {
 					variants.WriteError(w, http.StatusBadRequest, pricing.CodeInvalidBody.String(), "Send the credentials as "+mediaType+".")

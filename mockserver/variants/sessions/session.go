@@ -11,11 +11,7 @@ import (
 // The session object of 2.4.
 var sessionServers = []variants.Server{
 	{Name: "session-without-creatorUserId", Rule: "2.4", Why: "the session object has no creatorUserId", Origin: variants.BuiltIn,
-		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if _, isSession := o["token"]; isSession {
-				delete(o, "creatorUserId")
-			}
-		}),
+		Answer: variants.OnObjectsWith("token", func(o map[string]any) { delete(o, "creatorUserId") }),
 	},
 	{Name: "session-created-epoch", Rule: "2.4", Why: "a session's created is 1970-01-01T00:00:00Z", Origin: variants.Gate3,
 		Answer: variants.AnswerTo(variants.PostLogin, func(o map[string]any) { o["created"] = "1970-01-01T00:00:00Z" }),
@@ -56,12 +52,7 @@ var sessionServers = []variants.Server{
 		Origin: variants.BlindAudit1("caught"),
 		Why:    `§2.4: the session's created is "String, ISO 8601 date-time"; it is answered as a bare date (2025-01-06) without the time`,
 		Wrap: variants.EditAnswersTo(variants.PostLogin, func(o map[string]any) bool {
-			c, ok := variants.Str(o, "created")
-			if !ok || len(c) <= 10 {
-				return false
-			}
-			o["created"] = c[:10]
-			return true
+			return variants.Replace(o, "created", func(c string) string { return c[:min(len(c), 10)] })
 		}),
 	},
 	{

@@ -137,10 +137,8 @@ var emailServers = []variants.Server{
 				before[fmt.Sprint(u["id"])] = fmt.Sprint(u["email"])
 			}
 			return variants.Validating(next, hit, variants.Rule{
-				Applies: func(r *http.Request, p variants.Path) bool {
-					return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-				},
-				Owns: []string{"email"},
+				Applies: variants.ToMember(http.MethodPut, "users"),
+				Owns:    []string{"email"},
 				Check: func(r *http.Request, b map[string]any) []variants.FieldError {
 					email, ok := b["email"].(string)
 					_, domain, found := strings.Cut(email, "@")
@@ -165,10 +163,8 @@ var emailServers = []variants.Server{
 		Why: "§7.3: InvalidEmail when \"The email address is invalid\"; §8 caps the field at 255, and RFC 5321 " +
 			"(a path of at most 256 octets, angle brackets included) caps an address at 254: this target refuses 255",
 		Wrap: variants.Validates(variants.Rule{
-			Applies: func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-			},
-			Owns: []string{"email"},
+			Applies: variants.ToMember(http.MethodPut, "users"),
+			Owns:    []string{"email"},
 			Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
 				if email, ok := b["email"].(string); ok && len(email) > 254 {
 					return []variants.FieldError{{FieldName: "email", Error: pricing.CodeInvalidEmail.String(), Message: "An email address has at most 254 characters."}}

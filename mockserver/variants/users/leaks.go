@@ -17,19 +17,13 @@ import (
 // The password is never returned, in any form, in any answer (2.1).
 var leaksServers = []variants.Server{
 	{Name: "password-leaked", Rule: "2.1", Why: "the user object carries the password hash", Origin: variants.BuiltIn,
-		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if _, isUser := o["passwordLastChanged"]; isUser {
-				o["password"] = "$2y$10$leakedleakedleakedleakedleakedleakedleakedleakedlea"
-			}
+		Answer: variants.OnObjectsWith("passwordLastChanged", func(o map[string]any) {
+			o["password"] = "$2y$10$leakedleakedleakedleakedleakedleakedleakedleakedlea"
 		}),
 	},
 	{Name: "password-echoed-by-sessions", Rule: "2.1", Why: "POST /sessions answers the password it was sent", Origin: variants.FaultClasses,
 		Request: variants.NotePassword(variants.PostLogin),
-		Answer: func(a *rewrite.Answer) {
-			if pw := a.Request.Header.Get(variants.PasswordMark); pw != "" {
-				variants.AnswerTo(variants.PostLogin, func(o map[string]any) { o["password"] = pw })(a)
-			}
-		},
+		Answer:  variants.AnswerNoted(variants.PasswordMark, variants.PostLogin, func(o map[string]any, pw string) { o["password"] = pw }),
 	},
 	{Name: "password-in-error-message", Rule: "2.1", Why: "the InvalidPassword message quotes the password it refused", Origin: variants.FaultClasses,
 		Request: variants.NotePassword(variants.PutUser),
@@ -65,28 +59,22 @@ var leaksServers = []variants.Server{
 	},
 	{Name: "password-sha256-base64-leaked", Rule: "2.1", Why: "the answer to a password change carries the base64 SHA-256 of the new password", Origin: variants.Gate3,
 		Request: variants.NotePassword(variants.PutUser),
-		Answer: func(a *rewrite.Answer) {
-			if pw := a.Request.Header.Get(variants.PasswordMark); pw != "" {
-				sum := sha256.Sum256([]byte(pw))
-				variants.AnswerTo(variants.PutUser, func(o map[string]any) { o["checksum"] = base64.StdEncoding.EncodeToString(sum[:]) })(a)
-			}
-		},
+		Answer: variants.AnswerNoted(variants.PasswordMark, variants.PutUser, func(o map[string]any, pw string) {
+			sum := sha256.Sum256([]byte(pw))
+			o["checksum"] = base64.StdEncoding.EncodeToString(sum[:])
+		}),
 	},
 	{Name: "password-sha-crypt-leaked", Rule: "2.1", Why: "the user object carries the password as a SHA-512 crypt string ($6$salt$…)", Origin: variants.Gate3,
-		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if _, isUser := o["passwordLastChanged"]; isUser {
-				o["passwordHash"] = "$6$rounds=5000$contractsalt$" + strings.Repeat("Ab1/", 21) + "xy"
-			}
+		Answer: variants.OnObjectsWith("passwordLastChanged", func(o map[string]any) {
+			o["passwordHash"] = "$6$rounds=5000$contractsalt$" + strings.Repeat("Ab1/", 21) + "xy"
 		}),
 	},
 	{Name: "password-sha512-hex-leaked", Rule: "2.1", Why: "the answer to a password change carries the unsalted SHA-512 of the new password, in upper-case hex", Origin: variants.Gate3,
 		Request: variants.NotePassword(variants.PutUser),
-		Answer: func(a *rewrite.Answer) {
-			if pw := a.Request.Header.Get(variants.PasswordMark); pw != "" {
-				sum := sha512.Sum512([]byte(pw))
-				variants.AnswerTo(variants.PutUser, func(o map[string]any) { o["passwordDigest"] = strings.ToUpper(hex.EncodeToString(sum[:])) })(a)
-			}
-		},
+		Answer: variants.AnswerNoted(variants.PasswordMark, variants.PutUser, func(o map[string]any, pw string) {
+			sum := sha512.Sum512([]byte(pw))
+			o["passwordDigest"] = strings.ToUpper(hex.EncodeToString(sum[:]))
+		}),
 	},
 	{
 		Name:   "password-echoed",

@@ -83,10 +83,8 @@ var namesServers = []variants.Server{
 		Why: "§2.1: timezone is a \"Timezone name in the form Area/City\": this target takes only names of the IANA " +
 			"time zone database",
 		Wrap: variants.Validates(variants.Rule{
-			Applies: func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-			},
-			Owns: []string{"timezone"},
+			Applies: variants.ToMember(http.MethodPut, "users"),
+			Owns:    []string{"timezone"},
 			Check: func(_ *http.Request, b map[string]any) []variants.FieldError {
 				tz, ok := b["timezone"].(string)
 				if !ok || !strings.Contains(tz, "/") {

@@ -88,11 +88,7 @@ var passwordServers = []variants.Server{
 		Why:    `§2.1: passwordLastChanged is the "ISO 8601 date the password last changed"; PUT /users answers the account's creation date there even after it replaced the password`,
 		Wrap: variants.EditUserAnswers(func(o map[string]any) bool {
 			c, ok := variants.Str(o, "created")
-			if !ok || o["passwordLastChanged"] == c {
-				return false
-			}
-			o["passwordLastChanged"] = c
-			return true
+			return ok && variants.Set(o, "passwordLastChanged", c)
 		}),
 	},
 	{

@@ -14,10 +14,8 @@ import (
 // The phone fields (2.1, 7.3).
 var phoneServers = []variants.Server{
 	{Name: "dialcode-without-plus", Rule: "2.1", Why: "phoneCountry.dialCode has no leading plus sign", Origin: variants.BuiltIn,
-		Answer: variants.OnObjects(func(key string, o map[string]any) {
-			if s, ok := o["dialCode"].(string); ok {
-				o["dialCode"] = strings.TrimPrefix(s, "+")
-			}
+		Answer: variants.OnObjects(func(_ string, o map[string]any) {
+			variants.Replace(o, "dialCode", func(s string) string { return strings.TrimPrefix(s, "+") })
 		}),
 	},
 	{Name: "phone-country-unchecked", Rule: "7.3", Why: "an unknown phoneCountry.id is accepted (and stored) instead of InvalidPhoneCountryId", Origin: variants.Gate3,
@@ -130,10 +128,8 @@ var phoneServers = []variants.Server{
 		Why: "§7.3: PUT /users/:userId answers InvalidPhoneNumber when \"No phone number was provided\" " +
 			"(and InvalidPhoneCountryId for the country): this target requires both in every body",
 		Wrap: variants.Validates(variants.Rule{
-			Applies: func(r *http.Request, p variants.Path) bool {
-				return r.Method == http.MethodPut && p.Resource == "users" && p.ID != "" && p.Rest == ""
-			},
-			Owns: []string{"phoneNumber", "phoneCountry.id"},
+			Applies: variants.ToMember(http.MethodPut, "users"),
+			Owns:    []string{"phoneNumber", "phoneCountry.id"},
 			// The rule owns the two fields: when it refuses a body, the
 			// mock's errors on them are dropped, so it judges a value
 			// that is there as the mock does (an empty phone number is

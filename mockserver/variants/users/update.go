@@ -93,12 +93,7 @@ var updateServers = []variants.Server{
 		Origin: variants.BlindAudit1("missed"),
 		Why:    "§4.1: the client of PUT /users is created \"with the body of POST /clients\", whose terms \"must equal the literal `I agree`\"; the nested client's terms are not checked",
 		Wrap: variants.RewriteWhen(variants.PutUser, func(_ *http.Request, body map[string]any) bool {
-			c := variants.Sub(body, "client")
-			if c == nil || c["terms"] == "I agree" {
-				return false
-			}
-			c["terms"] = "I agree"
-			return true
+			return variants.Set(variants.Sub(body, "client"), "terms", "I agree")
 		}),
 	},
 	{
@@ -153,14 +148,8 @@ var updateServers = []variants.Server{
 // onPutUser is a server that answers PUT /users/:userId with serve, given
 // the user's id, and leaves every other request to next.
 func onPutUser(serve func(next http.Handler, hit func(), w http.ResponseWriter, r *http.Request, id string)) func(http.Handler, func()) http.Handler {
-	return func(next http.Handler, hit func()) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ids, ok := variants.At(r, http.MethodPut, "/users/*")
-			if !ok {
-				next.ServeHTTP(w, r)
-				return
-			}
-			serve(next, hit, w, r, ids[0])
-		})
-	}
+	return variants.Intercept(variants.PutUser, func(next http.Handler, hit func(), w http.ResponseWriter, r *http.Request) {
+		ids, _ := variants.At(r, http.MethodPut, "/users/*")
+		serve(next, hit, w, r, ids[0])
+	})
 }

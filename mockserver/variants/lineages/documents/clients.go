@@ -222,11 +222,7 @@ func (s *Server) getClient(r *http.Request, p principal, arg string) reply {
 }
 
 func (s *Server) putClient(r *http.Request, p principal, arg string) reply {
-	d, fail := s.clientTarget(p, arg)
-	if fail != nil {
-		return *fail
-	}
-	body, fail := s.readObject(r)
+	d, body, fail := s.targetBody(r, func() (*document, *reply) { return s.clientTarget(p, arg) })
 	if fail != nil {
 		return *fail
 	}

@@ -14,16 +14,17 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineage"
 )
 
 // Account is one login of the seed: a user with its own client.
-type Account struct{ Email, Password, APIKey string }
+type Account = lineage.Account
 
-// Options configures New.
-type Options struct {
-	Pairs int    // how many pairs of accounts to seed; 0 means 1; < 0 or > 1000 is refused
-	Fault string // "" is the correct server; otherwise one of Faults()[i].Name
-}
+// Options configures New. Pairs is how many pairs of accounts to seed: 0
+// means 1; < 0 or > 1000 is refused. Fault "" is the correct server;
+// otherwise one of Faults()[i].Name.
+type Options = lineage.Options
 
 // Server is the API. It is safe for concurrent use.
 type Server struct {

@@ -47,23 +47,15 @@ func (s *Server) userView(u userDoc) userView {
 	return v
 }
 
-type sessionView struct {
-	ID            int64  `json:"id"`
-	Created       string `json:"created"`
-	CreatorUserID int64  `json:"creatorUserId"`
-	UserID        int64  `json:"userId"`
-	ClientID      *int64 `json:"clientId"`
-	Token         string `json:"token"`
-}
-
-func (s *Server) sessionView(sd sessionDoc) sessionView {
-	created := sd.Created
+// sessionView is a session as the API answers it: the stored document,
+// its date written as the fault writes it.
+func (s *Server) sessionView(sd sessionDoc) sessionDoc {
 	if s.is(fSessionDateRFC1123) {
 		if t, err := time.Parse(isoMillis, sd.Created); err == nil {
-			created = t.Format(time.RFC1123)
+			sd.Created = t.Format(time.RFC1123)
 		}
 	}
-	return sessionView{ID: sd.ID, Created: created, CreatorUserID: sd.CreatorUserID, UserID: sd.UserID, ClientID: sd.ClientID, Token: sd.Token}
+	return sd
 }
 
 // validEmail is deliberately plain: one @, a non-empty local part without
@@ -414,15 +406,10 @@ func (s *Server) getUser(r *http.Request, p principal, arg string) reply {
 }
 
 func (s *Server) putUser(r *http.Request, p principal, arg string) reply {
-	d, fail := s.userTarget(p, arg, false)
+	d, body, fail := s.targetBody(r, func() (*document, *reply) { return s.userTarget(p, arg, false) })
 	if fail != nil {
 		return *fail
 	}
-	body, fail := s.readObject(r)
-	if fail != nil {
-		return *fail
-	}
-
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var u userDoc

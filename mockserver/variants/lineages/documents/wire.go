@@ -93,6 +93,20 @@ type object map[string]json.RawMessage
 
 const maxBody = 1 << 20
 
+// targetBody is the document of a PUT, as target finds it (or refuses),
+// and then the object of the request's body (readObject).
+func (s *Server) targetBody(r *http.Request, target func() (*document, *reply)) (*document, object, *reply) {
+	d, fail := target()
+	if fail != nil {
+		return nil, nil, fail
+	}
+	body, fail := s.readObject(r)
+	if fail != nil {
+		return nil, nil, fail
+	}
+	return d, body, nil
+}
+
 // readObject reads the request body as one JSON object. The Content-Type
 // is not consulted: the body is JSON by definition of the API.
 func (s *Server) readObject(r *http.Request) (object, *reply) {

@@ -47,15 +47,6 @@ type planJSON struct {
 	NeedBilling bool `json:"needBilling"`
 }
 
-type sessionJSON struct {
-	ID            int64  `json:"id"`
-	Created       string `json:"created"`
-	CreatorUserID int64  `json:"creatorUserId"`
-	UserID        int64  `json:"userId"`
-	ClientID      int64  `json:"clientId"`
-	Token         string `json:"token"`
-}
-
 type platformList struct {
 	Platforms []idName `json:"platforms"`
 	Total     int      `json:"total"`
@@ -146,8 +137,8 @@ func (s *Server) appJSON(a *appView) appJSON {
 	return out
 }
 
-func (s *Server) sessionJSON(x *sessionView) sessionJSON {
-	out := sessionJSON{
+func (s *Server) sessionJSON(x *sessionView) wire.Session {
+	out := wire.Session{
 		ID:            x.ID,
 		Created:       isoTime(x.Created),
 		CreatorUserID: x.UserID,

@@ -146,16 +146,7 @@ func (s *Server) handleUpdateUser(w http.ResponseWriter, r *http.Request, param 
 	})
 }
 
-func applyUser(u *user, in *userInput) {
-	u.email = in.email
-	u.firstName = in.firstName
-	u.lastName = in.lastName
-	u.subs = in.subs
-	u.timezone = in.timezone
-	u.phoneCountryID = in.phoneCountryID
-	u.phoneNumber = in.phoneNumber
-	u.phoneExt = in.phoneExt
-}
+func applyUser(u *user, in *userInput) { u.userDetails = in.userDetails }
 
 // handleCreateUser adds a user. Without "client" the new user joins the
 // caller's current client (a client may have several users); with it the
@@ -257,16 +248,7 @@ func (s *Server) createClient(st *state, in *clientInput, member int64, now time
 
 // applyClient replaces every settable field: optional fields left out of
 // the body are cleared, because the body is the whole new client.
-func applyClient(cl *client, in *clientInput) {
-	cl.name = in.name
-	cl.line1 = in.line1
-	cl.line2 = in.line2
-	cl.city = in.city
-	cl.postcode = in.postcode
-	cl.country = in.country
-	cl.vat = in.vat
-	cl.currencyID = in.currencyID
-}
+func applyClient(cl *client, in *clientInput) { cl.clientDetails = in.clientDetails }
 
 func (s *Server) handleCreateClient(w http.ResponseWriter, r *http.Request, _ string) {
 	s.writeEndpoint(w, r, func(st *state, p principal, o map[string]any, now time.Time) (any, *failure) {

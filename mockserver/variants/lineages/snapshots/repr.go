@@ -95,17 +95,8 @@ func (s *Server) appRep(a *app) appRep {
 	}
 }
 
-type sessionRep struct {
-	ID            int64  `json:"id"`
-	Created       string `json:"created"`
-	CreatorUserID int64  `json:"creatorUserId"`
-	UserID        int64  `json:"userId"`
-	ClientID      int64  `json:"clientId"`
-	Token         string `json:"token"`
-}
-
-func sessionRepOf(x *session) sessionRep {
-	return sessionRep{ID: x.id, Created: fmtDate(x.created), CreatorUserID: x.userID, UserID: x.userID, ClientID: x.clientID, Token: x.token}
+func sessionRepOf(x *session) wire.Session {
+	return wire.Session{ID: x.id, Created: fmtDate(x.created), CreatorUserID: x.userID, UserID: x.userID, ClientID: x.clientID, Token: x.token}
 }
 
 type currencyItem struct {

@@ -60,40 +60,31 @@ func (c *catalog) storeApp(hash string) (marketapp, bool) {
 	return m, ok
 }
 
-func (c *catalog) platform(id int64) (platform, bool) {
-	for _, p := range c.platforms {
-		if p.id == id {
-			return p, true
+// byID is the entry of xs whose id (idOf) is id.
+func byID[T any](xs []T, id int64, idOf func(T) int64) (T, bool) {
+	for _, x := range xs {
+		if idOf(x) == id {
+			return x, true
 		}
 	}
-	return platform{}, false
+	var zero T
+	return zero, false
+}
+
+func (c *catalog) platform(id int64) (platform, bool) {
+	return byID(c.platforms, id, func(x platform) int64 { return x.id })
 }
 
 func (c *catalog) currency(id int64) (currency, bool) {
-	for _, x := range c.currencies {
-		if x.id == id {
-			return x, true
-		}
-	}
-	return currency{}, false
+	return byID(c.currencies, id, func(x currency) int64 { return x.id })
 }
 
 func (c *catalog) plan(id int64) (plan, bool) {
-	for _, x := range c.plans {
-		if x.id == id {
-			return x, true
-		}
-	}
-	return plan{}, false
+	return byID(c.plans, id, func(x plan) int64 { return x.id })
 }
 
 func (c *catalog) phoneCountry(id int64) (phoneCountry, bool) {
-	for _, x := range c.phoneCountries {
-		if x.id == id {
-			return x, true
-		}
-	}
-	return phoneCountry{}, false
+	return byID(c.phoneCountries, id, func(x phoneCountry) int64 { return x.id })
 }
 
 // zone is the offset every date is written in. An offset that is neither
@@ -145,34 +136,38 @@ func seed(pairs int) (*catalog, *state, [][2]Account) {
 			line2 := fmt.Sprintf("Suite %d", k+1)
 			vat := fmt.Sprintf("DE%09d", 100000000+k)
 			cl := &client{
-				id:         st.nextID(),
-				created:    created,
-				name:       fmt.Sprintf("Seed Publisher %03d-%s", i, letter),
-				line1:      fmt.Sprintf("%d Harbour Road", k+1),
-				line2:      &line2,
-				city:       "Kathmandu",
-				postcode:   fmt.Sprintf("44%03d", k%1000),
-				country:    "Nepal",
-				vat:        &vat,
-				currencyID: cat.currencies[k%len(cat.currencies)].id,
+				id:      st.nextID(),
+				created: created,
+				clientDetails: clientDetails{
+					name:       fmt.Sprintf("Seed Publisher %03d-%s", i, letter),
+					line1:      fmt.Sprintf("%d Harbour Road", k+1),
+					line2:      &line2,
+					city:       "Kathmandu",
+					postcode:   fmt.Sprintf("44%03d", k%1000),
+					country:    "Nepal",
+					vat:        &vat,
+					currencyID: cat.currencies[k%len(cat.currencies)].id,
+				},
 			}
 			salt, hash := hashPassword(acct.Password)
 			u := &user{
-				id:             st.nextID(),
-				created:        created,
-				pwChanged:      created.Add(time.Second),
-				email:          acct.Email,
-				firstName:      "Seed" + letter,
-				lastName:       fmt.Sprintf("Pair%03d", i),
-				subs:           [4]bool{true, false, side == 0, side == 1},
-				timezone:       "Asia/Kathmandu",
-				pwSalt:         salt,
-				pwHash:         hash,
-				phoneCountryID: cat.phoneCountries[k%len(cat.phoneCountries)].id,
-				phoneNumber:    fmt.Sprintf("98%08d", k),
-				phoneExt:       &ext,
-				apiKey:         acct.APIKey,
-				clientIDs:      []int64{cl.id},
+				id:        st.nextID(),
+				created:   created,
+				pwChanged: created.Add(time.Second),
+				userDetails: userDetails{
+					email:          acct.Email,
+					firstName:      "Seed" + letter,
+					lastName:       fmt.Sprintf("Pair%03d", i),
+					subs:           [4]bool{true, false, side == 0, side == 1},
+					timezone:       "Asia/Kathmandu",
+					phoneCountryID: cat.phoneCountries[k%len(cat.phoneCountries)].id,
+					phoneNumber:    fmt.Sprintf("98%08d", k),
+					phoneExt:       &ext,
+				},
+				pwSalt:    salt,
+				pwHash:    hash,
+				apiKey:    acct.APIKey,
+				clientIDs: []int64{cl.id},
 			}
 			cl.members = []int64{u.id}
 			st.clients = st.clients.set(cl.id, cl)

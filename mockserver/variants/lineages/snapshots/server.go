@@ -14,16 +14,16 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineage"
 )
 
 // Account is one login of the seed: a user with its own client.
-type Account struct{ Email, Password, APIKey string }
+type Account = lineage.Account
 
-// Options configures New.
-type Options struct {
-	Pairs int    // how many pairs of accounts to seed; 0 means 1; at most 1000
-	Fault string // must be empty: this lineage has no faults
-}
+// Options configures New. Pairs is how many pairs of accounts to seed: 0
+// means 1; at most 1000. Fault must be empty: this lineage has no faults.
+type Options = lineage.Options
 
 // basePath serves only the "v1.0" spelling of the one available version.
 const basePath = "/pricing/v1.0"

@@ -73,22 +73,28 @@ func (m pmap[K, V]) del(k K) pmap[K, V] {
 }
 
 type user struct {
-	id             int64
-	created        time.Time
-	pwChanged      time.Time
+	id        int64
+	created   time.Time
+	pwChanged time.Time
+	userDetails
+	pwSalt    []byte
+	pwHash    []byte
+	apiKey    string
+	clientIDs []int64  // first entry is the user's home client
+	sessions  []string // tokens, oldest first
+}
+
+// userDetails are the fields of a user a body sets, each of them: a PUT
+// replaces the whole user.
+type userDetails struct {
 	email          string
 	firstName      string
 	lastName       string
 	subs           [4]bool
 	timezone       string
-	pwSalt         []byte
-	pwHash         []byte
 	phoneCountryID int64
 	phoneNumber    string
-	phoneExt       *string
-	apiKey         string
-	clientIDs      []int64  // first entry is the user's home client
-	sessions       []string // tokens, oldest first
+	phoneExt       *string // nil is the JSON null
 }
 
 type session struct {
@@ -100,8 +106,17 @@ type session struct {
 }
 
 type client struct {
-	id         int64
-	created    time.Time
+	id      int64
+	created time.Time
+	clientDetails
+	members []int64
+	appIDs  []int64
+}
+
+// clientDetails are the fields of a client a body sets, each of them:
+// optional fields left out of the body are cleared, because the body is
+// the whole new client.
+type clientDetails struct {
 	name       string
 	line1      string
 	line2      *string
@@ -110,8 +125,6 @@ type client struct {
 	country    string
 	vat        *string
 	currencyID int64
-	members    []int64
-	appIDs     []int64
 }
 
 type app struct {

@@ -208,17 +208,10 @@ var subscribeKeys = [4]string{"subscribeWelcome", "subscribeBlog", "subscribeHow
 var subscribeCodes = [4]string{"InvalidSubscribeWelcome", "InvalidSubscribeBlog", "InvalidSubscribeHowto", "InvalidSubscribeOnboarding"}
 
 type userInput struct {
-	email          string
-	emailOK        bool
-	firstName      string
-	lastName       string
-	subs           [4]bool
-	timezone       string
-	password       *string // nil keeps the current password
-	phoneCountryID int64
-	phoneNumber    string
-	phoneExt       *string // nil is the JSON null
-	client         *clientInput
+	userDetails
+	emailOK  bool
+	password *string // nil keeps the current password
+	client   *clientInput
 }
 
 // user validates a user body. PUT replaces the whole user, so every field
@@ -290,15 +283,8 @@ func (c *checker) user(o map[string]any, creating bool) userInput {
 }
 
 type clientInput struct {
-	name       string
-	line1      string
-	line2      *string
-	city       string
-	postcode   string
-	country    string
-	vat        *string
-	currencyID int64
-	app        *appInput
+	clientDetails
+	app *appInput
 }
 
 func (c *checker) client(o map[string]any, prefix string, allowApp bool) clientInput {

@@ -25,19 +25,29 @@ func notFoundf(what string, id int64) *reply {
 	return &r
 }
 
-// userTarget resolves /users/{userId}: only a user may view or modify
-// their own account.
-func (s *Server) userTarget(r *http.Request) (caller, int64, *reply) {
-	id, valid := pathID(r.PathValue("userId"))
-	_, exists := s.t.users[id]
-	found := valid && exists
+// authedTarget reads the id of the path value param (a what) and
+// authenticates the caller; found is whether exists knows the id. With
+// fNotFoundBeforeAuth a missing one is answered 404 before authentication.
+func (s *Server) authedTarget(r *http.Request, param, what string, exists func(int64) bool) (c caller, id int64, found bool, rep *reply) {
+	id, valid := pathID(r.PathValue(param))
+	found = valid && exists(id)
 	if !found && s.is(fNotFoundBeforeAuth) {
-		return caller{}, 0, notFoundf("user", id)
+		return caller{}, 0, false, notFoundf(what, id)
 	}
 	c, authed := s.authenticate(r)
 	if !authed {
 		rep := unauthorized()
-		return caller{}, 0, &rep
+		return caller{}, 0, false, &rep
+	}
+	return c, id, found, nil
+}
+
+// userTarget resolves /users/{userId}: only a user may view or modify
+// their own account.
+func (s *Server) userTarget(r *http.Request) (caller, int64, *reply) {
+	c, id, found, rep := s.authedTarget(r, "userId", "user", func(id int64) bool { _, ok := s.t.users[id]; return ok })
+	if rep != nil {
+		return c, 0, rep
 	}
 	if !found {
 		return c, 0, notFoundf("user", id)
@@ -55,16 +65,9 @@ func (s *Server) userTarget(r *http.Request) (caller, int64, *reply) {
 // clientTarget resolves /clients/{clientId}: the caller must be one of the
 // client's users.
 func (s *Server) clientTarget(r *http.Request, modify bool) (caller, int64, *reply) {
-	id, valid := pathID(r.PathValue("clientId"))
-	_, exists := s.t.clients[id]
-	found := valid && exists
-	if !found && s.is(fNotFoundBeforeAuth) {
-		return caller{}, 0, notFoundf("client", id)
-	}
-	c, authed := s.authenticate(r)
-	if !authed {
-		rep := unauthorized()
-		return caller{}, 0, &rep
+	c, id, found, rep := s.authedTarget(r, "clientId", "client", func(id int64) bool { _, ok := s.t.clients[id]; return ok })
+	if rep != nil {
+		return c, 0, rep
 	}
 	member := s.t.isMember(c.userID, id)
 	if !member && s.is(fMissingClient403) {
@@ -193,14 +196,9 @@ func (s *Server) stageClient(x *tx, in clientInput, userID int64, at time.Time) 
 }
 
 func (s *Server) postUser(r *http.Request) reply {
-	obj, perr := body(r)
-	if perr != nil {
-		return invalid(perr)
-	}
-	var errs []apiError
-	in := s.readUser(obj, &errs, true, 0)
-	if len(errs) > 0 {
-		return invalid(errs)
+	in, fail := input(r, func(o *object, errs *[]apiError) userInput { return s.readUser(o, errs, true, 0) })
+	if fail != nil {
+		return *fail
 	}
 	x := s.t.begin()
 	at := now()
@@ -370,14 +368,9 @@ func (s *Server) postClient(r *http.Request) reply {
 	if !authed {
 		return unauthorized()
 	}
-	obj, perr := body(r)
-	if perr != nil {
-		return invalid(perr)
-	}
-	var errs []apiError
-	in := s.readClient(obj, "", &errs, false)
-	if len(errs) > 0 {
-		return invalid(errs)
+	in, fail := input(r, func(o *object, errs *[]apiError) clientInput { return s.readClient(o, "", errs, false) })
+	if fail != nil {
+		return *fail
 	}
 	x := s.t.begin()
 	cl, fail := s.stageClient(x, in, c.userID, now())
@@ -401,14 +394,9 @@ func (s *Server) putClient(r *http.Request) reply {
 	if fail != nil {
 		return *fail
 	}
-	obj, perr := body(r)
-	if perr != nil {
-		return invalid(perr)
-	}
-	var errs []apiError
-	in := s.readClient(obj, "", &errs, true)
-	if len(errs) > 0 {
-		return invalid(errs)
+	in, fail := input(r, func(o *object, errs *[]apiError) clientInput { return s.readClient(o, "", errs, true) })
+	if fail != nil {
+		return *fail
 	}
 	cur, known := s.t.currencies[in.currencyID]
 	if !known {
@@ -450,14 +438,9 @@ func (s *Server) postApp(r *http.Request) reply {
 	if clientID == 0 {
 		return forbidden("the caller is not a user of any client, so an app has no client to belong to")
 	}
-	obj, perr := body(r)
-	if perr != nil {
-		return invalid(perr)
-	}
-	var errs []apiError
-	in := s.readApp(obj, "", &errs)
-	if len(errs) > 0 {
-		return invalid(errs)
+	in, fail := input(r, func(o *object, errs *[]apiError) appInput { return s.readApp(o, "", errs) })
+	if fail != nil {
+		return *fail
 	}
 	x := s.t.begin()
 	a, fail := s.stageApp(x, in, clientID, now())
@@ -466,6 +449,24 @@ func (s *Server) postApp(r *http.Request) reply {
 	}
 	s.commit(x)
 	return success(s.appView(a))
+}
+
+// input reads the body of r and checks it with read: the input, or the
+// 400 that refuses it.
+func input[T any](r *http.Request, read func(o *object, errs *[]apiError) T) (T, *reply) {
+	var in T
+	obj, perr := body(r)
+	if perr != nil {
+		rep := invalid(perr)
+		return in, &rep
+	}
+	var errs []apiError
+	in = read(obj, &errs)
+	if len(errs) > 0 {
+		rep := invalid(errs)
+		return in, &rep
+	}
+	return in, nil
 }
 
 // The catalogue collections need credentials like everything but sign-up
@@ -486,49 +487,38 @@ func (s *Server) listPlatforms(r *http.Request) reply {
 }
 
 func (s *Server) listCurrencies(r *http.Request) reply {
-	if _, authed := s.authenticate(r); !authed {
-		return unauthorized()
-	}
-	items := []currencyItemJSON{}
-	for _, id := range s.t.currencyOrder {
-		c := s.t.currencies[id]
-		items = append(items, currencyItemJSON{c.id, c.code, c.name})
-	}
-	return success(collection("currencies", items, len(items)))
+	return listed(s, r, "currencies", s.t.currencyOrder, s.t.currencies, func(c currencyRow) currencyItemJSON {
+		return currencyItemJSON{c.id, c.code, c.name}
+	})
 }
 
 func (s *Server) listPlans(r *http.Request) reply {
-	if _, authed := s.authenticate(r); !authed {
-		return unauthorized()
-	}
-	items := []planJSON{}
-	for _, id := range s.t.planOrder {
-		p := s.t.plans[id]
-		items = append(items, planJSON{p.id, p.name, planFlagsJSON{p.lite, p.pro, p.dynamic, p.billed}})
-	}
-	return success(collection("plans", items, len(items)))
+	return listed(s, r, "plans", s.t.planOrder, s.t.plans, func(p planRow) planJSON {
+		return planJSON{p.id, p.name, planFlagsJSON{p.lite, p.pro, p.dynamic, p.billed}}
+	})
 }
 
 func (s *Server) listPhoneCountries(r *http.Request) reply {
-	if _, authed := s.authenticate(r); !authed {
-		return unauthorized()
-	}
-	items := []wire.PhoneCountry{}
-	for _, id := range s.t.phoneOrder {
-		p := s.t.phoneCountries[id]
-		items = append(items, wire.PhoneCountry{ID: p.id, Name: p.label(), DialCode: p.dialCode})
-	}
-	return success(collection("phonecountries", items, len(items)))
+	return listed(s, r, "phonecountries", s.t.phoneOrder, s.t.phoneCountries, func(p phoneCountryRow) wire.PhoneCountry {
+		return wire.PhoneCountry{ID: p.id, Name: p.label(), DialCode: p.dialCode}
+	})
 }
 
 func (s *Server) listMarketapps(r *http.Request) reply {
+	return listed(s, r, "marketapps", s.t.marketOrder, s.t.marketapps, func(m marketappRow) marketappJSON {
+		return marketappJSON{m.hash, m.name, platformJSON{m.platformID, s.t.platforms[m.platformID].name}}
+	})
+}
+
+// listed answers an authenticated caller the collection name of the rows
+// of table, in order, each as item writes it.
+func listed[K comparable, R, J any](s *Server, r *http.Request, name string, order []K, table map[K]R, item func(R) J) reply {
 	if _, authed := s.authenticate(r); !authed {
 		return unauthorized()
 	}
-	items := []marketappJSON{}
-	for _, h := range s.t.marketOrder {
-		m := s.t.marketapps[h]
-		items = append(items, marketappJSON{m.hash, m.name, platformJSON{m.platformID, s.t.platforms[m.platformID].name}})
+	items := []J{}
+	for _, k := range order {
+		items = append(items, item(table[k]))
 	}
-	return success(collection("marketapps", items, len(items)))
+	return success(collection(name, items, len(items)))
 }

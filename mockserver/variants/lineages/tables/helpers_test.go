@@ -236,23 +236,20 @@ func (h *harness) marketOn(platform string) marketItem {
 
 // userID finds an account's user id through a session, once: later calls
 // must not depend on the password, which a test may change.
-func (h *harness) userID(pair, i int) int64 {
-	k := [2]int{pair, i}
-	if id, ok := h.ids[k]; ok {
-		return id
-	}
-	id := h.session(pair, i).id("userId")
-	h.ids[k] = id
-	return id
-}
+func (h *harness) userID(pair, i int) int64 { return h.sessionID(h.ids, pair, i, "userId") }
 
-func (h *harness) clientID(pair, i int) int64 {
+// clientID finds an account's client id as userID finds its user id.
+func (h *harness) clientID(pair, i int) int64 { return h.sessionID(h.clients, pair, i, "clientId") }
+
+// sessionID is the field of a session of an account, read once and kept in
+// seen.
+func (h *harness) sessionID(seen map[[2]int]int64, pair, i int, field string) int64 {
 	k := [2]int{pair, i}
-	if id, ok := h.clients[k]; ok {
+	if id, ok := seen[k]; ok {
 		return id
 	}
-	id := h.session(pair, i).id("clientId")
-	h.clients[k] = id
+	id := h.session(pair, i).id(field)
+	seen[k] = id
 	return id
 }
 
@@ -339,4 +336,24 @@ func (h *harness) state(pair, i int) string {
 	}
 	b.Write(h.do("GET", "/marketapps", a, nil).raw)
 	return b.String()
+}
+
+// postChecked POSTs body to path as account (0, 0): the answer must have
+// the status want and, when code is given, that error code; a refused one
+// must leave the state as it was. It reports whether the POST was accepted
+// (200).
+func (h *harness) postChecked(t *testing.T, path string, body any, want int, code string) (resp, bool) {
+	t.Helper()
+	before := h.state(0, 0)
+	r := h.do("POST", path, h.key(0, 0), body)
+	if r.status != want || code != "" && !r.hasCode(code) {
+		t.Fatalf("%d %s, want %d %s", r.status, r.raw, want, code)
+	}
+	if r.status != 200 {
+		if h.state(0, 0) != before {
+			t.Errorf("a refused POST %s changed the state", path)
+		}
+		return r, false
+	}
+	return r, true
 }

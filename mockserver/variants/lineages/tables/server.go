@@ -18,22 +18,15 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineage"
 )
 
 // Account is one login: a user of a client, with its password and api key.
-type Account struct {
-	Email, Password, APIKey string
-}
+type Account = lineage.Account
 
-// Options configure a server.
-type Options struct {
-	// Pairs is how many pairs of accounts to seed (default 1). Every account
-	// is its own user of its own client (no two accounts share a user or a
-	// client). Pair i is (Accounts()[i][0], Accounts()[i][1]).
-	Pairs int
-	// Fault names one of Faults() to switch on; "" is the correct server.
-	Fault string
-}
+// Options configure a server: Options.Fault names one of Faults().
+type Options = lineage.Options
 
 const (
 	basePath     = "/api/v1.0"

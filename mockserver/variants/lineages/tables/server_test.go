@@ -555,15 +555,8 @@ func TestClients(t *testing.T) {
 		{"app not an object", with(base, "app", []any{}), 400, "app:InvalidApp"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := h.state(0, 0)
-			r := h.do("POST", "/clients", h.key(0, 0), tc.body)
-			if r.status != tc.want || tc.code != "" && !r.hasCode(tc.code) {
-				t.Fatalf("%d %s, want %d %s", r.status, r.raw, tc.want, tc.code)
-			}
-			if r.status != 200 {
-				if h.state(0, 0) != before {
-					t.Errorf("a refused POST /clients changed the state")
-				}
+			r, ok := h.postChecked(t, "/clients", tc.body, tc.want, tc.code)
+			if !ok {
 				return
 			}
 			if r.id("id") <= 1<<53 || !dateRe.MatchString(r.str("createdDate")) || r.str("currency.code") != "GBP" {
@@ -668,15 +661,8 @@ func TestApps(t *testing.T) {
 		{"unknown field", map[string]any{"marketapp": map[string]any{"hash": android.hash, "url": "x"}}, 400, "marketapp.url:UnknownField", "", "", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := h.state(0, 0)
-			r := h.do("POST", "/apps", h.key(0, 0), tc.body)
-			if r.status != tc.want || tc.code != "" && !r.hasCode(tc.code) {
-				t.Fatalf("%d %s, want %d %s", r.status, r.raw, tc.want, tc.code)
-			}
-			if r.status != 200 {
-				if h.state(0, 0) != before {
-					t.Errorf("a refused POST /apps changed the state")
-				}
+			r, ok := h.postChecked(t, "/apps", tc.body, tc.want, tc.code)
+			if !ok {
 				return
 			}
 			if r.str("name") != tc.appName || r.str("platform.name") != tc.platform || r.get("plan."+tc.planFlag) != true || r.get("plan.needBilling") != tc.needBilling {

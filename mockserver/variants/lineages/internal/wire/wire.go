@@ -1,7 +1,7 @@
-// Package wire holds the user and client objects of the spec's section 2
-// as JSON, field by field in the order of its tables, and the element of
-// an error array of 7.1, for the lineages to share: the part of an
-// implementation the spec writes out in full.
+// Package wire holds the user, client and session objects of the spec's
+// section 2 as JSON, field by field in the order of its tables, and the
+// element of an error array of 7.1, for the lineages to share: the part of
+// an implementation the spec writes out in full.
 // What a lineage stores, checks and answers stays its own; a lineage whose
 // fault writes a field in another form keeps a type of its own for it.
 package wire
@@ -53,6 +53,16 @@ type Client struct {
 type Currency struct {
 	ID   int64  `json:"id"`
 	Code string `json:"code"`
+}
+
+// Session is the session object of 2.4.
+type Session struct {
+	ID            int64  `json:"id"`
+	Created       string `json:"created"`
+	CreatorUserID int64  `json:"creatorUserId"`
+	UserID        int64  `json:"userId"`
+	ClientID      int64  `json:"clientId"`
+	Token         string `json:"token"`
 }
 
 // FieldError is one element of the error array of a 400 (7.1).

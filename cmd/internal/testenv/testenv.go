@@ -1,0 +1,62 @@
+// Package testenv holds what the tests of several commands share. Only
+// tests import it: no binary links it.
+package testenv
+
+import (
+	"encoding/json"
+	"os"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pricing-contract/pricing-contract/steps"
+)
+
+// PeakHeap runs f and returns how far the heap in use grew above what it
+// was before, at most, sampled every 2 ms.
+func PeakHeap(f func()) uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	base, peak := m.HeapInuse, m.HeapInuse
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	})
+	f()
+	close(done)
+	wg.Wait()
+	return peak - base
+}
+
+// ReadCoverage decodes the --coverage file at path into endpoint -> status
+// -> count.
+func ReadCoverage(t testing.TB, path string) map[string]map[string]int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cov steps.Coverage
+	if err := json.Unmarshal(b, &cov); err != nil {
+		t.Fatalf("coverage is not the JSON of steps.Coverage: %v\n%s", err, b)
+	}
+	out := map[string]map[string]int{}
+	for _, e := range cov.Endpoints {
+		out[e.Endpoint] = e.Statuses
+	}
+	return out
+}
