@@ -269,6 +269,20 @@ Feature: PUT /users/:userId updates a user
       | phoneNumber     | that is empty        | is ""          | InvalidPhoneNumber    |
       | phoneExtension  | that is an object    | is {"x": 1}    | InvalidPhoneExtension |
 
+  @s2.1 @s4.1 @mutates-A
+  Scenario: a phone extension of digits with a leading zero is answered as a String, or refused
+    2.1: phoneExtension is "String or null": digits sent as a string stay a string, never a number.
+    Whether a target takes the value (7.3: the extension's allowed values are its own) is open.
+    Given I am account "A" using the api-key header
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "phoneExtension" is "0042"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response is one of:
+      | status | shape                         |
+      | 200    | {"phoneExtension": "#string"} |
+      | 400    | errors                        |
+
   @reference @s2.1 @s4.1 @get-extensions @mutates-A
   Scenario: the phone fields are accepted, echoed, and kept when omitted
     Given the request body is the template "user"
