@@ -117,22 +117,37 @@ func (s *Server) postClient(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := s.st.user(c.uid)
-	if u == nil || !s.canCreateClient(w, u) {
+	if u == nil {
+		s.fail(w, http.StatusUnauthorized, "Unauthorized", "unknown user")
 		return
 	}
-	var cr *clientRec
 	if s.is(faultPostClientsNotAtomic) && in.app != nil {
-		cr = s.createClient(u, in.d)
+		s.postClientNonAtomic(w, u, in)
+		return
 	}
+	ma, ok := s.resolveApp(w, in.app)
+	if !ok || !s.canCreateClient(w, u) {
+		return
+	}
+	cr := s.createClientWithApp(u, in, ma)
+	cr.mu.Lock()
+	v := clientView(cr)
+	cr.mu.Unlock()
+	s.writeJSON(w, http.StatusOK, v)
+}
+
+// postClientNonAtomic is the faulty variant: the client is stored before
+// the app's marketplace lookup, and stays when that lookup fails.
+func (s *Server) postClientNonAtomic(w http.ResponseWriter, u *userRec, in clientInput) {
+	if !s.canCreateClient(w, u) {
+		return
+	}
+	cr := s.createClient(u, in.d)
 	ma, ok := s.resolveApp(w, in.app)
 	if !ok {
 		return
 	}
-	if cr == nil {
-		cr = s.createClientWithApp(u, in, ma)
-	} else {
-		_, _, _ = s.insertApp(cr.id, s.newApp(cr.id, in.app, ma), true)
-	}
+	_, _, _ = s.insertApp(cr.id, s.newApp(cr.id, in.app, ma), true)
 	cr.mu.Lock()
 	v := clientView(cr)
 	cr.mu.Unlock()

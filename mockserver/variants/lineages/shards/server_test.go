@@ -2,6 +2,7 @@ package shards
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -500,6 +501,24 @@ func TestConcurrentCorrect(t *testing.T) {
 		}
 		if owners > 1 {
 			t.Errorf("email shared%d owned by %d users", k, owners)
+		}
+	}
+}
+
+func TestChoicesDocumentsSeedCatalogue(t *testing.T) {
+	raw, err := os.ReadFile("choices.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	for _, ma := range marketApps {
+		if !strings.Contains(doc, "`"+ma.Hash+"` | "+ma.Name+" | "+fmt.Sprint(ma.Platform.ID)+" "+ma.Platform.Name) {
+			t.Errorf("choices.md lacks %+v", ma)
+		}
+	}
+	for _, f := range Faults() {
+		if f.Legal && !strings.Contains(doc, "`"+f.Name+"`") {
+			t.Errorf("choices.md lacks legal reading %s", f.Name)
 		}
 	}
 }
