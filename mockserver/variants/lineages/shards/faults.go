@@ -118,7 +118,7 @@ func timeFaults() []Fault {
 	return []Fault{
 		{faultOldEmailIndexed, false, "4.1, 5", "Updates a user, for example the email address or password.",
 			"After PUT /users changes the email, the old address stays in the login index: POST /sessions with the old email and the password answers 200 instead of 401."},
-		{faultPasswordChangedStale, false, "2.1, 4.1", "passwordLastChanged | ISO 8601 date the password last changed",
+		{faultPasswordChangedStale, false, "2.1, 4.1", "passwordLastChanged | String | ISO 8601 date the password last changed",
 			"After PUT /users with a new password, passwordLastChanged keeps the seed date instead of moving to the time of the change."},
 		{faultPutUserNotAtomic, false, "4.1, 4.3", "The request then either creates both or returns an error and creates neither.",
 			"PUT /users with a new email and an invalid client object answers 400 but stores the user changes: POST /sessions with the new email then answers 200 instead of 401."},
