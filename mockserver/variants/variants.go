@@ -225,6 +225,12 @@ var Lineages2 = judged("lineages-2", "2026-11-28", Independent)
 // of it before the fixes the audit led to.
 var BlindAudit4 = judged("blind-4", "2026-11-29", Blind)
 
+// BlindAudit5 is the Origin of a server of the fifth blind audit
+// (2026-11-29, a whole implementation written by a helper with the spec
+// alone: the shards lineage), with what the suite and the explorer made
+// of it before the fixes the audit led to.
+var BlindAudit5 = judged("blind-5", "2026-11-29", Blind)
+
 // BlindAudit3 is the Origin of a server of the third blind audit
 // (2026-11-28, a whole implementation written by a helper with the spec
 // alone, its faults switchable: the documents lineage), with what the
