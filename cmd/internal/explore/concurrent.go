@@ -62,88 +62,15 @@ type batchRead struct {
 
 // drawBatch draws a batch the target's profile allows.
 func (p *pair) drawBatch(g *generator, s *seqState) batch {
-	wd := p.wd
-	put := func(actor string, set map[string]any) Step {
-		st := Step{Op: OpPutUser, Actor: actor, Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: userBody(s.user(actor))}
-		for k, v := range set {
-			st.Base[k] = v
-		}
-		return st
-	}
-	readUser := func(actor string) batchRead {
-		return batchRead{label: "GET /users/" + actor, refPath: fmt.Sprintf("/users/%d", refID(actor)), targetPath: "/users/" + wd.acct[actor].userID, as: actor}
-	}
 	for {
 		kind := batchKinds[g.r.IntN(len(batchKinds))]
 		b := batch{kind: kind}
-		switch kind {
-		case batchKinds[0]:
-			b.steps = []Step{put("A", map[string]any{"firstName": "contract-" + g.unique()}), put("A", map[string]any{"firstName": "contract-" + g.unique(), "lastName": "contract-" + g.unique()})}
-			b.reads = []batchRead{readUser("A")}
-		case batchKinds[1]:
-			b.steps = []Step{put("A", map[string]any{"firstName": "contract-" + g.unique()}), put("B", map[string]any{"firstName": "contract-" + g.unique()})}
-			b.reads = []batchRead{readUser("A"), readUser("B")}
-		case batchKinds[2]:
-			email := "contract-" + g.unique() + "@" + wd.domain
-			b.steps = []Step{put("A", map[string]any{"email": email}), put("B", map[string]any{"email": email})}
-			b.reads = []batchRead{readUser("A"), readUser("B")}
-		case batchKinds[3]:
-			if !wd.several {
-				continue
-			}
-			b.steps = []Step{
-				{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newClientBody(false)},
-				{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newClientBody(false)},
-			}
-		case batchKinds[4]:
-			pw := "contract-" + g.unique() + "-pw"
-			b.steps = []Step{
-				put("A", map[string]any{"password": pw}),
-				{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), pw}},
-				{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), g.passwordTemplate(s, "A")}},
-			}
-			after := Step{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), pw}}
-			b.reads = []batchRead{{label: "a login with the new password", login: &after}}
-		case batchKinds[5]:
-			cl, _ := s.ref.Client(refID("A"))
-			c := Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl)}
-			c.Base["name"] = "contract-" + g.unique()
-			b.steps = []Step{c, put("A", map[string]any{"firstName": "contract-" + g.unique()})}
-			b.reads = []batchRead{readUser("A"), {label: "GET /clients/A", refPath: fmt.Sprintf("/clients/%d", refID("A")), targetPath: "/clients/" + wd.acct["A"].clientID, as: "A"}}
-		case batchKinds[6]:
-			b.steps = []Step{
-				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
-				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
-			}
-		case batchKinds[7]:
-			// Two clients' apps: a server that serialises the apps of one
-			// client may still race between two.
-			b.steps = []Step{
-				{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
-				{Op: OpPostApp, Actor: "B", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: g.newAppBody(false)},
-			}
-		case batchKinds[8]:
-			// A body that leaves the phone number out keeps it (the
-			// mock's reading; a server may refuse it): of two updates at
-			// once, neither may undo the other's change.
-			if _, ok := userBody(s.user("A"))["phoneNumber"]; !ok {
-				continue
-			}
-			number := fmt.Sprintf("7700 9%05d", g.r.IntN(100000))
-			other := put("A", map[string]any{"firstName": "contract-" + g.unique()})
-			delete(other.Base, "phoneNumber")
-			b.steps = []Step{put("A", map[string]any{"phoneNumber": number}), other}
-			b.reads = []batchRead{readUser("A")}
-		case batchKinds[9]:
-			// Two sessions opened at once: each its own token (2.4), which
-			// a server that mints it from a counter read before the write
-			// gives twice.
-			b.steps = []Step{
-				{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), g.passwordTemplate(s, "A")}},
-				{Op: OpLogin, Actor: "B", Login: [2]string{g.emailTemplate(s, "B"), g.passwordTemplate(s, "B")}},
-			}
+		var allowed bool
+		b.steps, b.reads, allowed = batchMakers[kind](batchDraw{p: p, g: g, s: s})
+		if !allowed {
+			continue
 		}
-		if !wd.hasRead {
+		if !p.wd.hasRead {
 			var keep []batchRead
 			for _, r := range b.reads {
 				if r.login != nil {
@@ -154,6 +81,111 @@ func (p *pair) drawBatch(g *generator, s *seqState) batch {
 		}
 		return b
 	}
+}
+
+// batchDraw is what a batch is drawn with: the pair, its generator and the
+// sequence's state.
+type batchDraw struct {
+	p *pair
+	g *generator
+	s *seqState
+}
+
+// putUserStep is a PUT of an account's own user, as the sequence holds it,
+// with the members of set.
+func (d batchDraw) putUserStep(actor string, set map[string]any) Step {
+	st := Step{Op: OpPutUser, Actor: actor, Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: userBody(d.s.user(actor))}
+	for k, v := range set {
+		st.Base[k] = v
+	}
+	return st
+}
+
+// userRead is the read of an account's user after a batch.
+func (d batchDraw) userRead(actor string) batchRead {
+	return batchRead{label: "GET /users/" + actor, refPath: fmt.Sprintf("/users/%d", refID(actor)), targetPath: "/users/" + d.p.wd.acct[actor].userID, as: actor}
+}
+
+// batchMakers make each kind of batch: its steps and the reads after them,
+// or not allowed where the target's profile does not allow the kind.
+var batchMakers = map[string]func(d batchDraw) (steps []Step, reads []batchRead, allowed bool){
+	batchKinds[0]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		return []Step{d.putUserStep("A", map[string]any{"firstName": "contract-" + d.g.unique()}), d.putUserStep("A", map[string]any{"firstName": "contract-" + d.g.unique(), "lastName": "contract-" + d.g.unique()})},
+			[]batchRead{d.userRead("A")}, true
+	},
+	batchKinds[1]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		return []Step{d.putUserStep("A", map[string]any{"firstName": "contract-" + d.g.unique()}), d.putUserStep("B", map[string]any{"firstName": "contract-" + d.g.unique()})},
+			[]batchRead{d.userRead("A"), d.userRead("B")}, true
+	},
+	batchKinds[2]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		email := "contract-" + d.g.unique() + "@" + d.p.wd.domain
+		return []Step{d.putUserStep("A", map[string]any{"email": email}), d.putUserStep("B", map[string]any{"email": email})},
+			[]batchRead{d.userRead("A"), d.userRead("B")}, true
+	},
+	batchKinds[3]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		if !d.p.wd.several {
+			return nil, nil, false
+		}
+		return []Step{
+			{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.newClientBody(false)},
+			{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.newClientBody(false)},
+		}, nil, true
+	},
+	batchKinds[4]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		g, s := d.g, d.s
+		pw := "contract-" + g.unique() + "-pw"
+		steps := []Step{
+			d.putUserStep("A", map[string]any{"password": pw}),
+			{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), pw}},
+			{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), g.passwordTemplate(s, "A")}},
+		}
+		after := Step{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), pw}}
+		return steps, []batchRead{{label: "a login with the new password", login: &after}}, true
+	},
+	batchKinds[5]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		cl, _ := d.s.ref.Client(refID("A"))
+		c := Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl)}
+		c.Base["name"] = "contract-" + d.g.unique()
+		return []Step{c, d.putUserStep("A", map[string]any{"firstName": "contract-" + d.g.unique()})},
+			[]batchRead{d.userRead("A"), {label: "GET /clients/A", refPath: fmt.Sprintf("/clients/%d", refID("A")), targetPath: "/clients/" + d.p.wd.acct["A"].clientID, as: "A"}}, true
+	},
+	batchKinds[6]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		return []Step{
+			{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.newAppBody(false)},
+			{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.newAppBody(false)},
+		}, nil, true
+	},
+	batchKinds[7]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		// Two clients' apps: a server that serialises the apps of one
+		// client may still race between two.
+		return []Step{
+			{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.newAppBody(false)},
+			{Op: OpPostApp, Actor: "B", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.newAppBody(false)},
+		}, nil, true
+	},
+	batchKinds[8]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		// A body that leaves the phone number out keeps it (the
+		// mock's reading; a server may refuse it): of two updates at
+		// once, neither may undo the other's change.
+		if _, ok := userBody(d.s.user("A"))["phoneNumber"]; !ok {
+			return nil, nil, false
+		}
+		number := fmt.Sprintf("7700 9%05d", d.g.r.IntN(100000))
+		other := d.putUserStep("A", map[string]any{"firstName": "contract-" + d.g.unique()})
+		delete(other.Base, "phoneNumber")
+		return []Step{d.putUserStep("A", map[string]any{"phoneNumber": number}), other},
+			[]batchRead{d.userRead("A")}, true
+	},
+	batchKinds[9]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		// Two sessions opened at once: each its own token (2.4), which
+		// a server that mints it from a counter read before the write
+		// gives twice.
+		g, s := d.g, d.s
+		return []Step{
+			{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), g.passwordTemplate(s, "A")}},
+			{Op: OpLogin, Actor: "B", Login: [2]string{g.emailTemplate(s, "B"), g.passwordTemplate(s, "B")}},
+		}, nil, true
+	},
 }
 
 // concurrent draws a batch, sends it and judges its history; it returns

@@ -72,44 +72,10 @@ func (j judgement) isolation(st Step, req wireRequest, got wireAnswer) *divergen
 	if got.status < 0 {
 		return nil
 	}
-	me := j.owner(st.Actor)
-	var text strings.Builder
-	text.Write(got.body)
-	for name, vs := range got.header {
-		for _, v := range vs {
-			text.WriteString("\n" + name + ": " + v)
-		}
-	}
-	answer := text.String()
+	answer := answerText(got)
 	carried := req.carries
-
-	k := j.k
-	k.mu.Lock()
-	var words []foundWord
-	for _, m := range uniqueWord.FindAllStringSubmatch(answer, -1) {
-		if owner, ok := k.written[m[1]]; ok && owner != me && !carried(m[1]) {
-			words = append(words, foundWord{m[0], fmt.Sprintf("written by account %s", owner)})
-		}
-	}
-	// The secrets found, and how the reproducer names the first: the
-	// other account's api key by its placeholder, a session token by the
-	// reproducer's variable of the other account's (an older one of its
-	// is no variable: the reproducer looks for its newest).
-	var tokens []string
-	var named Text
 	otherName := j.wd.other(st.Actor)
-	for tok, owner := range k.tokens {
-		if owner != me && len(tok) >= 8 && strings.Contains(answer, tok) && !carried(tok) {
-			tokens = append(tokens, "a session token of account "+owner)
-			switch {
-			case named == (Text{}) && owner == j.owner(otherName) && st.OtherToken.Set():
-				named = Of(st.OtherToken)
-			case named == (Text{}):
-				named = Lit(tok) // another pair's: the reproducer has no name for it
-			}
-		}
-	}
-	k.mu.Unlock()
+	words, tokens, named := j.learnedIn(st, answer, otherName, carried)
 	other := j.wd.acct[otherName]
 	if key := other.apiKey; len(key) >= 8 && strings.Contains(answer, key) && !carried(key) {
 		tokens = append([]string{"the api key of account " + j.label + other.name}, tokens...)
@@ -121,15 +87,7 @@ func (j judgement) isolation(st Step, req wireRequest, got wireAnswer) *divergen
 		words = append(words, foundWord{email, fmt.Sprintf("the email of account %s%s", j.label, other.name)})
 	}
 	if got.status >= 400 {
-		// The other account's ids in an error's message: which user holds
-		// an email, whose record a 403 refuses.
-		for _, m := range gjson.GetBytes(got.body, "#.message").Array() {
-			for _, id := range []string{other.userID, other.clientID} {
-				if len(id) >= 3 && !carried(id) && regexp.MustCompile(`(^|\D)`+regexp.QuoteMeta(id)+`(\D|$)`).MatchString(m.String()) {
-					words = append(words, foundWord{id, fmt.Sprintf("an id of account %s%s", j.label, other.name)})
-				}
-			}
-		}
+		words = append(words, j.idsInErrors(got, other, carried)...)
 	}
 	slices.SortFunc(words, func(a, b foundWord) int { return strings.Compare(a.String(), b.String()) })
 	words = slices.Compact(words)
@@ -155,6 +113,64 @@ func (j judgement) isolation(st Step, req wireRequest, got wireAnswer) *divergen
 			expectValue(expectNoText, "", first))
 	}
 	return nil
+}
+
+// answerText is an answer's body and its headers, each on a line of its
+// own, as one text.
+func answerText(got wireAnswer) string {
+	var text strings.Builder
+	text.Write(got.body)
+	for name, vs := range got.header {
+		for _, v := range vs {
+			text.WriteString("\n" + name + ": " + v)
+		}
+	}
+	return text.String()
+}
+
+// learnedIn finds in an answer to st's account what the run learned is
+// another account's, and the request did not carry: the run's words it
+// wrote, and its session tokens.
+func (j judgement) learnedIn(st Step, answer, otherName string, carried func(string) bool) (words []foundWord, tokens []string, named Text) {
+	me := j.owner(st.Actor)
+	k := j.k
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, m := range uniqueWord.FindAllStringSubmatch(answer, -1) {
+		if owner, ok := k.written[m[1]]; ok && owner != me && !carried(m[1]) {
+			words = append(words, foundWord{m[0], fmt.Sprintf("written by account %s", owner)})
+		}
+	}
+	// The secrets found, and how the reproducer names the first: the
+	// other account's api key by its placeholder, a session token by the
+	// reproducer's variable of the other account's (an older one of its
+	// is no variable: the reproducer looks for its newest).
+	for tok, owner := range k.tokens {
+		if owner != me && len(tok) >= 8 && strings.Contains(answer, tok) && !carried(tok) {
+			tokens = append(tokens, "a session token of account "+owner)
+			switch {
+			case named == (Text{}) && owner == j.owner(otherName) && st.OtherToken.Set():
+				named = Of(st.OtherToken)
+			case named == (Text{}):
+				named = Lit(tok) // another pair's: the reproducer has no name for it
+			}
+		}
+	}
+	return words, tokens, named
+}
+
+// idsInErrors finds the other account's ids in an error's message: which
+// user holds an email, whose record a 403 refuses.
+func (j judgement) idsInErrors(got wireAnswer, other *accountState, carried func(string) bool) []foundWord {
+	var words []foundWord
+	for _, m := range gjson.GetBytes(got.body, "#.message").Array() {
+		for _, id := range []string{other.userID, other.clientID} {
+			if len(id) >= 3 && !carried(id) && regexp.MustCompile(`(^|\D)`+regexp.QuoteMeta(id)+`(\D|$)`).MatchString(m.String()) {
+				words = append(words, foundWord{id, fmt.Sprintf("an id of account %s%s", j.label, other.name)})
+			}
+		}
+	}
+	return words
 }
 
 // foundWord is a text of another account's that an answer carried, and whose

@@ -125,47 +125,18 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 	if v.anyNames {
 		return nil
 	}
-	// A field is named by its name, or by the object above or a field below
-	// it (an object left out named as itself, or by its id).
-	named := func(f string, names []string) bool {
-		for _, g := range names {
-			if g == f || strings.HasPrefix(g, f+".") || strings.HasPrefix(f, g+".") {
-				return true
-			}
-		}
-		return false
-	}
 	if len(v.alone) > 0 {
 		alone := true
 		for _, f := range fields {
-			alone = alone && (named(f, v.alone) || f == "" && slices.Contains(v.alone, ""))
+			alone = alone && (namedAmong(f, v.alone) || f == "" && slices.Contains(v.alone, ""))
 		}
 		if alone {
 			return nil // refused for what a freedom lets a server refuse
 		}
 	}
-	// A field judged with others may go unnamed when one of them is named.
-	excused := func(f string) bool {
-		for _, u := range v.unless {
-			if u[0] == f && named(u[1], fields) {
-				return true
-			}
-		}
-		for _, group := range v.together {
-			if !slices.Contains(group, f) {
-				continue
-			}
-			for _, g := range group {
-				if g != f && named(g, fields) {
-					return true
-				}
-			}
-		}
-		return false
-	}
 	var missing, wrong []string
 	for _, f := range v.required {
-		if !named(f, fields) && !excused(f) {
+		if !namedAmong(f, fields) && !v.excusedAmong(f, fields) {
 			missing = append(missing, f)
 		}
 	}
@@ -175,23 +146,68 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 		}
 	}
 	if len(missing) > 0 || len(wrong) > 0 {
-		reason := fmt.Sprintf("the errors name %q, the offending fields are %q (7.1: each offending field named, no valid one%s)", fields, v.required, v.freedomsText())
-		if len(v.mayName) == 0 && len(v.required) > 0 {
-			var names []expect
-			for _, f := range v.required {
-				names = append(names, expectValue(expectNamesField, "", Lit(f)))
-			}
-			return diverged(policy.CheckErrorNames, "errors-names", reason, append(names, expect{kind: expectNamesOnly, fields: v.required})...)
+		return v.namesDiverge(fields, missing, wrong)
+	}
+	return v.codesDiverge(codes)
+}
+
+// namedAmong reports whether a field is named among names: by its name, or
+// by the object above or a field below it (an object left out named as
+// itself, or by its id).
+func namedAmong(f string, names []string) bool {
+	for _, g := range names {
+		if g == f || strings.HasPrefix(g, f+".") || strings.HasPrefix(f, g+".") {
+			return true
 		}
+	}
+	return false
+}
+
+// excusedAmong reports whether a field may go unnamed: it is judged with
+// others, and one of them is named among fields.
+func (v verdict) excusedAmong(f string, fields []string) bool {
+	for _, u := range v.unless {
+		if u[0] == f && namedAmong(u[1], fields) {
+			return true
+		}
+	}
+	for _, group := range v.together {
+		if !slices.Contains(group, f) {
+			continue
+		}
+		for _, g := range group {
+			if g != f && namedAmong(g, fields) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesDiverge is the divergence of a 400 that leaves offending fields
+// unnamed (missing) or names valid ones (wrong).
+func (v verdict) namesDiverge(fields, missing, wrong []string) *divergence {
+	reason := fmt.Sprintf("the errors name %q, the offending fields are %q (7.1: each offending field named, no valid one%s)", fields, v.required, v.freedomsText())
+	if len(v.mayName) == 0 && len(v.required) > 0 {
 		var names []expect
-		for _, f := range missing {
+		for _, f := range v.required {
 			names = append(names, expectValue(expectNamesField, "", Lit(f)))
 		}
-		for _, f := range wrong {
-			names = append(names, expectAt(expectAbsent, fmt.Sprintf("#(fieldName==%q)", f)))
-		}
-		return diverged(policy.CheckErrorNames, "errors-names", reason, names...)
+		return diverged(policy.CheckErrorNames, "errors-names", reason, append(names, expect{kind: expectNamesOnly, fields: v.required})...)
 	}
+	var names []expect
+	for _, f := range missing {
+		names = append(names, expectValue(expectNamesField, "", Lit(f)))
+	}
+	for _, f := range wrong {
+		names = append(names, expectAt(expectAbsent, fmt.Sprintf("#(fieldName==%q)", f)))
+	}
+	return diverged(policy.CheckErrorNames, "errors-names", reason, names...)
+}
+
+// codesDiverge is the divergence of a 400 whose field=code pairs do not
+// give a field the code 7.3 names for it (nil: each does).
+func (v verdict) codesDiverge(codes []string) *divergence {
 	for _, c := range v.codes {
 		f, code, _ := strings.Cut(c, "=")
 		var with []string
@@ -200,7 +216,7 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 				with = append(with, g)
 			}
 		}
-		if !named(f, with) {
+		if !namedAmong(f, with) {
 			return diverged(policy.CheckErrorCode, "errors-code "+c, fmt.Sprintf("the error of %s is not %s (7.3)", f, code), expect{kind: expectCode, code: code, value: Lit(f)})
 		}
 	}

@@ -113,101 +113,132 @@ func (r readingSet) of(f string) (fieldReading, bool) {
 func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldError) readingSet {
 	var rs readingSet
 	var emptyHashes []string // the empty marketapp.hash fields (freedom empty-hash)
-	refused := func(path string) bool {
-		for _, e := range errs {
-			if e.FieldName == path || strings.HasPrefix(e.FieldName, path+".") || strings.HasPrefix(path, e.FieldName+".") {
-				return true
-			}
+	for _, m := range st.Muts {
+		if rs.mutationReading(st, body, errs, m) {
+			emptyHashes = append(emptyHashes, m.Field)
+		}
+	}
+	rs.lenientReadings(st, body, emptyHashes)
+	rs.appReadings(st, body)
+	rs.wireReadings(st, body)
+	return rs
+}
+
+// refusedAt reports whether the reference's errors name a field, the
+// object above it or a field below it.
+func refusedAt(errs []pricing.FieldError, path string) bool {
+	for _, e := range errs {
+		if e.FieldName == path || strings.HasPrefix(e.FieldName, path+".") || strings.HasPrefix(path, e.FieldName+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// mutationReading reads one mutation of a step into rs; it reports an
+// empty marketapp.hash (freedom empty-hash).
+func (rs *readingSet) mutationReading(st Step, body map[string]any, errs []pricing.FieldError, m Mutation) (emptyHash bool) {
+	f, ok := fieldOf(st.Op, m.Field)
+	if !ok {
+		if m.Op == opUnnamedField {
+			// A field the spec does not name, as a recording sent it.
+			rs.refuse = append(rs.refuse, fieldReading{field: m.Field, reading: mayRefuse, f: policy.UnnamedField})
 		}
 		return false
 	}
-	for _, m := range st.Muts {
-		f, ok := fieldOf(st.Op, m.Field)
-		if !ok {
-			if m.Op == opUnnamedField {
-				// A field the spec does not name, as a recording sent it.
-				rs.refuse = append(rs.refuse, fieldReading{field: m.Field, reading: mayRefuse, f: policy.UnnamedField})
-			}
-			continue
-		}
-		o, _ := bodyOp(m.Op)
-		r := fieldReading{field: m.Field, reading: o.Reading}
-		if o.Freedom != nil {
-			r.f = *o.Freedom
-		}
-		c, coded := specCode(st.Op, f, o, body)
-		if coded && o.Cond == condInvalid && !o.Decided.Decided() {
-			// Whether the value is invalid at all is what the spec does not
-			// say (two dots in a row): its code binds no one.
-			coded = false
-		}
-		if coded {
-			r.reading = strict
-			rs.codes = append(rs.codes, m.Field+"="+c.String())
-		} else if !specDecides(o, f) {
-			// The spec does not judge the value: the target's choice.
-			r.reading, r.f = silent, policy.Silent
-			rs.silent = append(rs.silent, m)
-			rs.adopt = append(rs.adopt, m.Field)
-		}
-		if (m.Remove || m.Value == nil && f.kind != kExtension || emptyObject(m.Value)) && !f.optional && !refused(m.Field) {
-			// Left out where the mock takes a default: a server may ask
-			// for it (2: only what is marked optional may be omitted).
-			r.reading, r.f = mayRefuse, policy.OmittedFields
-		}
-		if f.form && !m.Remove && m.Value != nil {
-			// Another postcode, country or VAT number: a server may check
-			// them together by the country's form (7.3), so that a 400
-			// naming one of them may leave the others unjudged.
-			var group []string
-			for _, g := range bodyFields(st.Op) {
-				if g.form && parentOf(g.path) == parentOf(m.Field) {
-					group = append(group, g.path)
-				}
-			}
-			rs.together = append(rs.together, group)
-			if !coded && !refused(m.Field) {
-				// And refuse any of them, where the reference accepts.
-				r.reading, r.f = mayRefuse, policy.UnstatedValidity
-				for _, g := range group {
-					if g != m.Field {
-						rs.refuse = append(rs.refuse, fieldReading{field: g, reading: mayRefuse, f: policy.UnstatedValidity})
-					}
-				}
-			}
-		}
-		if strings.HasSuffix("."+m.Field, ".marketapp.hash") && (m.Remove || m.Value == nil || m.Value == "") {
-			// No hash, or a null one: whether a hash is given decides
-			// whether the name and the platform are needed, and a server
-			// may judge the three together (the refusal of a null hash
-			// standing for the missing name).
-			prefix := strings.TrimSuffix(m.Field, "marketapp.hash")
-			rs.together = append(rs.together, []string{m.Field, prefix + "name", prefix + "platform.id"})
-			if m.Value == "" && !m.Remove {
-				// An empty hash: refused as no 40 hexadecimal characters
-				// (8), or read as no hash given (4.2), when the name and
-				// the platform are needed (freedom empty-hash); adopted,
-				// then held.
-				r.reading, r.f = silent, policy.EmptyHash
-				rs.silent = append(rs.silent, m)
-				for _, f := range []string{prefix + "name", prefix + "platform.id"} {
-					rs.refuse = append(rs.refuse, fieldReading{field: f, reading: mayRefuse, f: policy.EmptyHash})
-				}
-				emptyHashes = append(emptyHashes, m.Field)
-			}
-		}
-		if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
-			// No terms on an update: a server may not ask for them again.
-			r.reading, r.f = mayReadAs, policy.PutClientTerms
-		}
-		switch r.reading {
-		case mayRefuse, silent:
-			if !refused(m.Field) {
-				rs.refuse = append(rs.refuse, r)
-			}
-		}
-		rs.byPath = append(rs.byPath, r)
+	refused := refusedAt(errs, m.Field)
+	o, _ := bodyOp(m.Op)
+	r := fieldReading{field: m.Field, reading: o.Reading}
+	if o.Freedom != nil {
+		r.f = *o.Freedom
 	}
+	c, coded := specCode(st.Op, f, o, body)
+	if coded && o.Cond == condInvalid && !o.Decided.Decided() {
+		// Whether the value is invalid at all is what the spec does not
+		// say (two dots in a row): its code binds no one.
+		coded = false
+	}
+	if coded {
+		r.reading = strict
+		rs.codes = append(rs.codes, m.Field+"="+c.String())
+	} else if !specDecides(o, f) {
+		// The spec does not judge the value: the target's choice.
+		r.reading, r.f = silent, policy.Silent
+		rs.silent = append(rs.silent, m)
+		rs.adopt = append(rs.adopt, m.Field)
+	}
+	if (m.Remove || m.Value == nil && f.kind != kExtension || emptyObject(m.Value)) && !f.optional && !refused {
+		// Left out where the mock takes a default: a server may ask
+		// for it (2: only what is marked optional may be omitted).
+		r.reading, r.f = mayRefuse, policy.OmittedFields
+	}
+	if f.form && !m.Remove && m.Value != nil {
+		rs.formReading(st, m, coded, refused, &r)
+	}
+	if strings.HasSuffix("."+m.Field, ".marketapp.hash") && (m.Remove || m.Value == nil || m.Value == "") {
+		emptyHash = rs.hashReading(m, &r)
+	}
+	if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
+		// No terms on an update: a server may not ask for them again.
+		r.reading, r.f = mayReadAs, policy.PutClientTerms
+	}
+	switch r.reading {
+	case mayRefuse, silent:
+		if !refused {
+			rs.refuse = append(rs.refuse, r)
+		}
+	}
+	rs.byPath = append(rs.byPath, r)
+	return emptyHash
+}
+
+// formReading reads another postcode, country or VAT number: a server may
+// check them together by the country's form (7.3), so that a 400 naming
+// one of them may leave the others unjudged.
+func (rs *readingSet) formReading(st Step, m Mutation, coded, refused bool, r *fieldReading) {
+	var group []string
+	for _, g := range bodyFields(st.Op) {
+		if g.form && parentOf(g.path) == parentOf(m.Field) {
+			group = append(group, g.path)
+		}
+	}
+	rs.together = append(rs.together, group)
+	if !coded && !refused {
+		// And refuse any of them, where the reference accepts.
+		r.reading, r.f = mayRefuse, policy.UnstatedValidity
+		for _, g := range group {
+			if g != m.Field {
+				rs.refuse = append(rs.refuse, fieldReading{field: g, reading: mayRefuse, f: policy.UnstatedValidity})
+			}
+		}
+	}
+}
+
+// hashReading reads a marketapp.hash left out, null or empty; it reports
+// an empty one.
+func (rs *readingSet) hashReading(m Mutation, r *fieldReading) bool {
+	// No hash, or a null one: whether a hash is given decides whether the
+	// name and the platform are needed, and a server may judge the three
+	// together (the refusal of a null hash standing for the missing name).
+	prefix := strings.TrimSuffix(m.Field, "marketapp.hash")
+	rs.together = append(rs.together, []string{m.Field, prefix + "name", prefix + "platform.id"})
+	if m.Value != "" || m.Remove {
+		return false
+	}
+	// An empty hash: refused as no 40 hexadecimal characters (8), or read
+	// as no hash given (4.2), when the name and the platform are needed
+	// (freedom empty-hash); adopted, then held.
+	r.reading, r.f = silent, policy.EmptyHash
+	rs.silent = append(rs.silent, m)
+	for _, f := range []string{prefix + "name", prefix + "platform.id"} {
+		rs.refuse = append(rs.refuse, fieldReading{field: f, reading: mayRefuse, f: policy.EmptyHash})
+	}
+	return true
+}
+
+// lenientReadings adds the lenient readings of a body: the step's own, and
+// each with a member a server may read as not given.
+func (rs *readingSet) lenientReadings(st Step, body map[string]any, emptyHashes []string) {
 	lenient, hasLenient := st.AltBody()
 	if hasLenient {
 		f := policy.NumberForms
@@ -243,6 +274,11 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 			rs.alts = append(rs.alts, altReading{n.f, none})
 		}
 	}
+}
+
+// appReadings reads the app a body makes: a platform beside a hash, an app
+// with neither a hash nor a name, an app of no store.
+func (rs *readingSet) appReadings(st Step, body map[string]any) {
 	if at := besideHash(st.Op, body); at != "" {
 		// A platform beside a hash: a server may refuse it, or ignore it
 		// whatever it is (4.2: it is used when no hash is given).
@@ -277,6 +313,11 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 		}
 		rs.together = append(rs.together, group)
 	}
+}
+
+// wireReadings reads how a step sends its body: a body a server may refuse
+// as a whole, before its fields.
+func (rs *readingSet) wireReadings(st Step, body map[string]any) {
 	switch st.Wire {
 	case WireDuplicate, WireUnnamed, WireLarge:
 		o, _ := findPosOp(wireOps, st.Wire)
@@ -288,7 +329,6 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 	if !jsonMediaType(st.ContentType) {
 		rs.refuse = append(rs.refuse, fieldReading{field: "", reading: mayRefuse, f: policy.ContentType})
 	}
-	return rs
 }
 
 // jsonMediaType reports whether a Content-Type labels JSON: "" (the

@@ -61,7 +61,37 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []
 		putUser = putUser || st.Op == OpPutUser
 	}
 	all := diverged || !wd.hasRead
-	redate := func(a *accountState) { p.redate(ctx, a) }
+	p.restoreAccounts(ctx, start, s, all, names)
+	if diverged {
+		p.lists.forget()
+	}
+	if !loggedIn && !all && !putUser {
+		return
+	}
+	// Every account logs in with the profile's password (a wrong server may
+	// have stored one it refused); after a sequence that logged in, A then
+	// B, as when the run began: a reproducer logs in in the same order, so
+	// that a target whose sessions depend on the order of the logins
+	// answers it as it answered the sequence.
+	ok := p.restoreLogins(ctx, names, loggedIn)
+	for _, name := range names {
+		if ok[name] {
+			continue
+		}
+		// The profile's password no longer logs in: set it again.
+		a := wd.acct[name]
+		ub := userBody(start.user(name))
+		ub["password"] = a.password
+		_, _, _ = p.w.put(ctx, "/users/"+a.userID, http.Header{"Authorization": {"api-key " + a.apiKey}}, Step{Base: ub}.Encode())
+		p.redate(ctx, a)
+		p.restoreLogin(ctx, name)
+	}
+}
+
+// restoreAccounts writes back each account's user and client that the
+// sequence s changed from start (every one, with all), all at once.
+func (p *pair) restoreAccounts(ctx context.Context, start, s *seqState, all bool, names []string) {
+	wd := p.wd
 	var wg sync.WaitGroup
 	for _, name := range names {
 		a := wd.acct[name]
@@ -97,70 +127,57 @@ func (p *pair) restore(ctx context.Context, s *seqState, diverged bool, names []
 			}
 			inner.Wait()
 			if changed {
-				redate(a)
+				p.redate(ctx, a)
 			}
 		}()
 	}
 	wg.Wait()
-	if diverged {
-		p.lists.forget()
-	}
-	if !loggedIn && !all && !putUser {
-		return
-	}
-	// Every account logs in with the profile's password (a wrong server may
-	// have stored one it refused); after a sequence that logged in, A then
-	// B, as when the run began: a reproducer logs in in the same order, so
-	// that a target whose sessions depend on the order of the logins
-	// answers it as it answered the sequence.
-	login := func(name string) bool {
-		a := wd.acct[name]
-		status, body, err := p.w.login(ctx, a.email, a.password)
-		if err != nil || status != http.StatusOK {
-			return false
-		}
-		// The login's session is the account's now: an older one may have
-		// ended (freedom session-end: a password set again, a target that
-		// keeps a bounded number of sessions).
-		if tok := gjson.GetBytes(body, "token").String(); tok != "" {
-			a.setToken(tok)
-			p.run.k.mu.Lock()
-			p.run.k.tokens[tok] = strconv.Itoa(p.n) + name
-			p.run.k.mu.Unlock()
-		}
-		return true
-	}
+}
+
+// restoreLogins logs each account in, in the order of names (inOrder) or
+// all at once, and reports which logged in.
+func (p *pair) restoreLogins(ctx context.Context, names []string, inOrder bool) map[string]bool {
 	ok := map[string]bool{}
+	if inOrder {
+		for _, name := range names {
+			ok[name] = p.restoreLogin(ctx, name)
+		}
+		return ok
+	}
+	var wg sync.WaitGroup
 	var mu sync.Mutex
-	if loggedIn {
-		for _, name := range names {
-			ok[name] = login(name)
-		}
-	} else {
-		for _, name := range names {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := login(name)
-				mu.Lock()
-				ok[name] = r
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
-	}
 	for _, name := range names {
-		if ok[name] {
-			continue
-		}
-		// The profile's password no longer logs in: set it again.
-		a := wd.acct[name]
-		ub := userBody(start.user(name))
-		ub["password"] = a.password
-		_, _, _ = p.w.put(ctx, "/users/"+a.userID, http.Header{"Authorization": {"api-key " + a.apiKey}}, Step{Base: ub}.Encode())
-		redate(a)
-		login(name)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := p.restoreLogin(ctx, name)
+			mu.Lock()
+			ok[name] = r
+			mu.Unlock()
+		}()
 	}
+	wg.Wait()
+	return ok
+}
+
+// restoreLogin logs an account in with the profile's password, and reports
+// whether it did.
+func (p *pair) restoreLogin(ctx context.Context, name string) bool {
+	a := p.wd.acct[name]
+	status, body, err := p.w.login(ctx, a.email, a.password)
+	if err != nil || status != http.StatusOK {
+		return false
+	}
+	// The login's session is the account's now: an older one may have
+	// ended (freedom session-end: a password set again, a target that
+	// keeps a bounded number of sessions).
+	if tok := gjson.GetBytes(body, "token").String(); tok != "" {
+		a.setToken(tok)
+		p.run.k.mu.Lock()
+		p.run.k.tokens[tok] = strconv.Itoa(p.n) + name
+		p.run.k.mu.Unlock()
+	}
+	return true
 }
 
 // forget drops the learned values whose keys start with prefix.

@@ -378,6 +378,23 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 		return v
 	}
 	v.statuses = []int{400}
+	v.readErrors(errs, mays)
+	wd.lenientAccept(s, st, &v, mays, own)
+	if len(mays.silent) > 0 {
+		wd.silentAccept(s, st, &v, mays, own)
+	}
+	for _, m := range mays.refuse {
+		// A refusal for what a freedom lets a server refuse may name that
+		// alone (a duplicate member refused before the fields are read).
+		v.alone = append(v.alone, m.field)
+	}
+	return v
+}
+
+// readErrors reads each field the reference's 400 names: one a server
+// must name (with the spec's code), or one it may name or refuse
+// otherwise.
+func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 	for _, fe := range errs {
 		r, covered := mays.of(fe.FieldName)
 		switch {
@@ -409,9 +426,12 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 			v.codes = append(v.codes, c)
 		}
 	}
-	// A lenient reading of the body (1.0 read as 1, no terms on an update,
-	// a platform beside a hash ignored) that the reference takes: its 200
-	// is correct too.
+}
+
+// lenientAccept adds the 200 of a lenient reading of the body (1.0 read as
+// 1, no terms on an update, a platform beside a hash ignored) that the
+// reference takes: it is correct too.
+func (wd *world) lenientAccept(s *seqState, st Step, v *verdict, mays readingSet, own []string) {
 	for _, alt := range mays.alts {
 		// The target's own values stay its own in a lenient reading too.
 		req := wd.refRequest(s, st, Step{Base: PlainValue(alt.body).(map[string]any)}.Encode())
@@ -423,49 +443,44 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 			break
 		}
 	}
-	if len(mays.silent) > 0 {
-		// The target may take the values the spec does not judge: the
-		// reference adopts that reading, waiving their conditions, and
-		// keeping (or the target defaulting) a field left out.
-		taken := st.Body()
-		if lenient, ok := st.AltBody(); ok {
-			taken = lenient // 1.0 read as 1 beside a value taken as sent
+}
+
+// silentAccept adds the 200 of the target taking the values the spec does
+// not judge: the reference adopts that reading, waiving their conditions,
+// and keeping (or the target defaulting) a field left out.
+func (wd *world) silentAccept(s *seqState, st Step, v *verdict, mays readingSet, own []string) {
+	taken := st.Body()
+	if lenient, ok := st.AltBody(); ok {
+		taken = lenient // 1.0 read as 1 beside a value taken as sent
+	}
+	paths := slices.Clone(own)
+	for _, m := range mays.silent {
+		paths = append(paths, m.Field)
+		if kept, ok := GetPath(st.Base, m.Field); ok && (m.Remove || m.Value == nil) {
+			SetPath(taken, m.Field, kept, false)
 		}
-		paths := slices.Clone(own)
+	}
+	// And each lenient reading with the values taken (a null app
+	// read as none beside an empty address line).
+	bodies := []map[string]any{taken}
+	for _, a := range mays.alts {
+		b := DeepCopy(a.body).(map[string]any)
 		for _, m := range mays.silent {
-			paths = append(paths, m.Field)
 			if kept, ok := GetPath(st.Base, m.Field); ok && (m.Remove || m.Value == nil) {
-				SetPath(taken, m.Field, kept, false)
+				SetPath(b, m.Field, kept, false)
 			}
 		}
-		// And each lenient reading with the values taken (a null app
-		// read as none beside an empty address line).
-		bodies := []map[string]any{taken}
-		for _, a := range mays.alts {
-			b := DeepCopy(a.body).(map[string]any)
-			for _, m := range mays.silent {
-				if kept, ok := GetPath(st.Base, m.Field); ok && (m.Remove || m.Value == nil) {
-					SetPath(b, m.Field, kept, false)
-				}
-			}
-			bodies = append(bodies, b)
-		}
-		for _, b := range bodies {
-			alt := Step{Base: PlainValue(b).(map[string]any), Wire: st.Wire}
-			if ap := refAPI.ExplainWaiving(s.ref, wd.refRequest(s, st, alt.Encode()), waiving(paths)); ap.Accepted() && !slices.Contains(v.statuses, 200) {
-				v.statuses = append(v.statuses, 200)
-				v.accept = wd.acceptOf(s, st, ap)
-				v.grant(policy.Silent)
-				break
-			}
+		bodies = append(bodies, b)
+	}
+	for _, b := range bodies {
+		alt := Step{Base: PlainValue(b).(map[string]any), Wire: st.Wire}
+		if ap := refAPI.ExplainWaiving(s.ref, wd.refRequest(s, st, alt.Encode()), waiving(paths)); ap.Accepted() && !slices.Contains(v.statuses, 200) {
+			v.statuses = append(v.statuses, 200)
+			v.accept = wd.acceptOf(s, st, ap)
+			v.grant(policy.Silent)
+			break
 		}
 	}
-	for _, m := range mays.refuse {
-		// A refusal for what a freedom lets a server refuse may name that
-		// alone (a duplicate member refused before the fields are read).
-		v.alone = append(v.alone, m.field)
-	}
-	return v
 }
 
 // acceptOf is what a 200 does to the reference: the plan's change
