@@ -279,9 +279,10 @@ func (rs *readingSet) lenientReadings(st Step, body map[string]any, emptyHashes 
 // appReadings reads the app a body makes: a platform beside a hash, an app
 // with neither a hash nor a name, an app of no store.
 func (rs *readingSet) appReadings(st Step, body map[string]any) {
-	if at := besideHash(st.Op, body); at != "" {
-		// A platform beside a hash: a server may refuse it, or ignore it
-		// whatever it is (4.2: it is used when no hash is given).
+	for _, at := range besideHash(st.Op, body) {
+		// A platform or a name beside a hash: a server may refuse it, or
+		// ignore it whatever it is (4.2: they are used when no hash is
+		// given).
 		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: policy.PlatformBesideHash})
 		ignored := DeepCopy(body).(map[string]any)
 		SetPath(ignored, strings.TrimSuffix(at, ".id"), nil, true)
@@ -395,22 +396,27 @@ func neitherHashNorName(app map[string]any) bool {
 	return m["hash"] == nil && app["name"] == nil
 }
 
-// besideHash is the path of a platform.id an app body gives beside a
-// marketplace hash ("" none).
-func besideHash(op Op, body map[string]any) string {
+// besideHash are the paths of the platform.id and the name an app body
+// gives beside a marketplace hash.
+func besideHash(op Op, body map[string]any) []string {
 	app, where := appOf(op, body)
 	if app == nil {
-		return ""
+		return nil
 	}
-	m, hasHash := app["marketapp"].(map[string]any)
-	p, hasPlatform := app["platform"].(map[string]any)
-	if !hasHash || m["hash"] == nil || !hasPlatform || p["id"] == nil {
-		return ""
+	if m, hasHash := app["marketapp"].(map[string]any); !hasHash || m["hash"] == nil {
+		return nil
 	}
 	if where != "" {
 		where += "."
 	}
-	return where + "platform.id"
+	var out []string
+	if p, ok := app["platform"].(map[string]any); ok && p["id"] != nil {
+		out = append(out, where+"platform.id")
+	}
+	if app["name"] != nil {
+		out = append(out, where+"name")
+	}
+	return out
 }
 
 // appOf is the app of a body and its path ("" the body itself).

@@ -138,9 +138,9 @@ var (
 		Accepted: "the app, with the name and the platform sent, or a refusal with a 4xx but 401 (a 400 naming the app or its `marketapp`, and then perhaps nothing else of the app)",
 	}
 	PlatformBesideHash = Freedom{
-		ID: "platform-beside-hash", Section: "4.2", Question: "`platform.id` of another platform next to a hash",
-		Mock:     "the mock ignores it: the marketplace app's platform wins (`@reference`)",
-		Accepted: "the marketplace app's platform, or a refusal with a 4xx but 401 naming `platform.id`; never the other platform",
+		ID: "platform-beside-hash", Section: "4.2", Question: "`platform.id` of another platform, or a `name`, next to a hash",
+		Mock:     "the mock ignores the platform: the marketplace app's platform wins (`@reference`); it checks a name's type and length",
+		Accepted: "the marketplace app's platform, or a refusal with a 4xx but 401 naming `platform.id`, never the other platform; a name of any value taken as if none were given, or refused naming `name` (4.2: both are used when no hash is given)",
 	}
 	Email255 = Freedom{
 		ID: "email-255", Section: "2.1, 8", Question: "the longest email: 255 (the spec's `..255`) or 254 (RFC 5321)?",
