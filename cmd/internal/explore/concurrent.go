@@ -151,16 +151,16 @@ var batchMakers = map[string]func(d batchDraw) (steps []Step, reads []batchRead,
 	},
 	batchKinds[6]: func(d batchDraw) ([]Step, []batchRead, bool) {
 		return []Step{
-			{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.newAppBody(false)},
-			{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.newAppBody(false)},
+			{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.batchAppBody()},
+			{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.batchAppBody()},
 		}, nil, true
 	},
 	batchKinds[7]: func(d batchDraw) ([]Step, []batchRead, bool) {
 		// Two clients' apps: a server that serialises the apps of one
 		// client may still race between two.
 		return []Step{
-			{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.newAppBody(false)},
-			{Op: OpPostApp, Actor: "B", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.newAppBody(false)},
+			{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.batchAppBody()},
+			{Op: OpPostApp, Actor: "B", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: d.g.batchAppBody()},
 		}, nil, true
 	},
 	batchKinds[8]: func(d batchDraw) ([]Step, []batchRead, bool) {
@@ -217,6 +217,11 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 		_, phone := st.Base["phoneNumber"]
 		ops[i] = linear.Op{Label: batchLabel(*st), Lane: i, Partition: "pair", Req: p.wd.refRequest(s, *st, sent), AnyRefusal: st.Op == OpLogin,
 			MayRefuse: byName(st.Op, st.Base) != "" || past || st.Op == OpPutUser && !phone}
+		if st.Op == OpPostApp && byName(st.Op, st.Base) == "" {
+			// Made from the target's marketplace app, it bears that app's
+			// name, which the reference's seed does not have.
+			ops[i].Foreign = []string{"name"}
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -267,6 +267,21 @@ func (g *generator) newClientBody(withApp bool) map[string]any {
 
 // newAppBody is a valid body of POST /apps: from the profile's marketplace
 // app, or from a name and a platform.
+// batchAppBody is the body of an app a batch makes at once with another:
+// from the profile's marketplace app alone (its name and platform null)
+// where a marketplace app may have several apps, so that a target that
+// makes apps only from a store takes both and their ids can race; by name
+// elsewhere. A name or platform beside the hash a server may refuse
+// (freedom platform-beside-hash), which would leave no race to see.
+func (g *generator) batchAppBody() map[string]any {
+	b := g.newAppBody(false)
+	if g.wd.byHash {
+		b["marketapp"] = map[string]any{"hash": g.wd.cat.hash}
+		b["name"], b["platform"] = nil, map[string]any{"id": nil}
+	}
+	return b
+}
+
 func (g *generator) newAppBody(byHash bool) map[string]any {
 	ids := g.wd.cat.ids()
 	pick := func(list []int64) json.Number {

@@ -42,6 +42,10 @@ type Op struct {
 	// (a freedom: an app of no store), with any 4xx but 401, and then it
 	// changed nothing.
 	MayRefuse bool
+	// Foreign are the fields of its answer whose value is the target's own
+	// (the name of an app made from the target's marketplace app), which
+	// the reference cannot know.
+	Foreign []string
 }
 
 // Answer is the target's answer to an Op.
@@ -235,7 +239,7 @@ func SameFields(fields ...string) Agrees {
 		}
 		for _, f := range fields {
 			w, ok := wantObj[f]
-			if !ok {
+			if !ok || slices.Contains(op.Foreign, f) {
 				continue
 			}
 			ws, isString := w.(string)
