@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"path"
@@ -482,6 +483,15 @@ func (c *createCounts) add(email string, kinds []string) {
 	for _, k := range kinds {
 		c.n[email+" "+k]++
 	}
+}
+
+// Created are the creates each account made in the run, keyed by its
+// email and the kind ("a@example.test client"): the gate's explorer goes on
+// counting from them toward target.CreateBound.
+func (s *Suite) Created() map[string]int {
+	s.created.mu.Lock()
+	defer s.created.mu.Unlock()
+	return maps.Clone(s.created.n)
 }
 
 func (c *createCounts) count(email, kind string) int {

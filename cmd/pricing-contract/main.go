@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 
 // gateExplorer is the explorer as the suite's gate runs it (--explore).
 func gateExplorer(ctx context.Context, p steps.Profile, c contract.ExploreConfig) (contract.Exploration, error) {
-	res, err := explore.Run(ctx, p, explore.Config{Budget: c.Budget, Seed: c.Seed, Timeout: c.Timeout, Progress: c.Progress, HTTPClient: c.HTTPClient})
+	res, err := explore.Run(ctx, p, explore.Config{Budget: c.Budget, Seed: c.Seed, Timeout: c.Timeout, Progress: c.Progress, HTTPClient: c.HTTPClient, Created: c.Created})
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,10 @@ type ExploreConfig struct {
 	Timeout    time.Duration
 	Progress   io.Writer
 	HTTPClient *http.Client // target.NewClient with --timeout
+	// Created are the creates the scenarios made, by account email and
+	// kind (steps.Suite.Created): the explorer counts on from them toward
+	// the target's bound on what an account keeps.
+	Created map[string]int
 }
 
 // Exploration is what an exploration found, as the gate uses it.
@@ -130,7 +134,7 @@ func (c *runConfig) exploreTarget(ctx context.Context, suite *steps.Suite, stder
 	fmt.Fprintf(stderr, "pricing-contract: exploring %s for %s, --explore-seed %d\n", c.profile.BaseURL, g.budget, g.seed)
 	g.ran = true
 	g.result, g.err = g.explore(ctx, suite.Profile(), ExploreConfig{Budget: g.budget, Seed: g.seed, Timeout: c.target.Timeout,
-		Progress: stderr, HTTPClient: c.target.Client()})
+		Progress: stderr, HTTPClient: c.target.Client(), Created: suite.Created()})
 	if g.err != nil {
 		return
 	}

@@ -67,3 +67,17 @@ func (j judgement) bounded(st Step, v *verdict) {
 		v.grant(policy.Bounds)
 	}
 }
+
+// countBefore starts the counts of a pair's accounts from the creates they
+// made before the run (the gate's scenarios, by email and kind): a target
+// that keeps 20 clients a user refuses the explorer's third after the
+// scenarios' seventeen.
+func (k *knowledge) countBefore(label string, wd *world, created map[string]int) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, actor := range []string{"A", "B"} {
+		for _, kind := range []string{"client", "app"} {
+			k.created[label+actor+" "+kind] = created[wd.acct[actor].email+" "+kind]
+		}
+	}
+}

@@ -310,3 +310,18 @@ func TestBoundWidensOnlyAuthenticatedCreates(t *testing.T) {
 		t.Error("a create whose session may have ended, past the bound: not widened")
 	}
 }
+
+// TestBoundCountsTheCreatesBefore: the creates the gate's scenarios made
+// count toward the bound, each account's own.
+func TestBoundCountsTheCreatesBefore(t *testing.T) {
+	wd := testWorld(t)
+	k := newKnowledge()
+	j := judgement{wd: wd, k: k, s: testSequence(t, wd), label: "1"}
+	k.countBefore("1", wd, map[string]int{wd.acct["A"].email + " client": createBound, wd.acct["B"].email + " app": 1})
+	if !j.pastBound("A", "client") {
+		t.Error("A made the bound's clients before the run: not past it")
+	}
+	if j.pastBound("A", "app") || j.pastBound("B", "client") || j.pastBound("B", "app") {
+		t.Error("past the bound with creates another account or kind made")
+	}
+}

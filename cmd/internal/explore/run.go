@@ -91,6 +91,7 @@ func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
 			return nil, err
 		}
 		pairs = append(pairs, pr)
+		run.k.countBefore(fmt.Sprint(pr.n), pr.wd, cfg.Created)
 	}
 	run.cov = newCoverage(pairs[0].wd.cells())
 	start := time.Now()

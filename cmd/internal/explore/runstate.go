@@ -34,6 +34,11 @@ type Config struct {
 	Pair int
 	// NoConcurrent: no batch of requests sent at once (concurrent.go).
 	NoConcurrent bool
+	// Created are the creates the profile's accounts made before the run
+	// on the same target (the gate's scenarios), by email and kind
+	// ("a@example.test client"): a target that bounds what an account
+	// keeps counts them, and so does the run's bound (bounds.go).
+	Created map[string]int
 }
 
 // Divergence is one reported divergence: its reason, its reproducer, and
