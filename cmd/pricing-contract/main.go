@@ -24,6 +24,7 @@ import (
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/discover"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/explore/command"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/replay"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
@@ -57,7 +58,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "init":
 		return discover.Init(ctx, args[1:], getenv, stdin, stdout, stderr)
 	case "explore":
-		return explore.Main(ctx, args[1:], getenv, stdout, stderr)
+		return command.Main(ctx, args[1:], getenv, stdout, stderr)
 	case "replay":
 		return replay.Main(ctx, args[1:], getenv, stdout, stderr)
 	}
