@@ -23,7 +23,7 @@ func (j judgement) matches(w *want, b gjson.Result) *divergence {
 	if !b.IsObject() {
 		return diverged(policy.CheckEntity, "not-object", "a 200 whose body is no JSON object", expectTyped("@this", "object"))
 	}
-	c := checker{judgement: j, b: b, adopt: w.adopt, kept: w.kept}
+	c := checker{judgement: j, b: b, adopt: w.adopt, kept: w.kept, nulled: w.nulled}
 	switch w.kind {
 	case "user":
 		c.patch = func(path string, v any) bool { return j.s.patch("/users/", w.user.ID, path, v, &w.user) }
@@ -51,9 +51,10 @@ type checker struct {
 	// and patch writes one into the reference's entity.
 	adopt []string
 	patch func(path string, value any) bool
-	// kept are the optional fields the step left out, with the value
-	// stored before (want.kept).
-	kept map[string]string
+	// kept are the optional fields the step left out or sent as null,
+	// with the value stored before (want.kept, want.nulled).
+	kept   map[string]string
+	nulled map[string]bool
 }
 
 func (c *checker) fail(check policy.Check, key, reason string, then ...expect) {
@@ -153,6 +154,9 @@ func (c *checker) omitted(path string, got gjson.Result) bool {
 		reading = "kept"
 	}
 	key := "reading:" + policy.OmittedOptional.ID
+	if c.nulled[path] {
+		key += " null"
+	}
 	k := c.k
 	k.mu.Lock()
 	prev, known := k.learned[key]

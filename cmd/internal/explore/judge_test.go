@@ -261,6 +261,28 @@ func TestOmittedOptionalIsAdoptedThenHeld(t *testing.T) {
 	}
 }
 
+// An optional field a PUT sent as null is a reading of its own, held
+// apart from the field left out: a server may clear one and keep the other.
+func TestNulledOptionalIsHeldApart(t *testing.T) {
+	wd := testWorld(t)
+	s := testSequence(t, wd)
+	k := newKnowledge()
+	check := func(raw string, nulled bool) *divergence {
+		c := checker{judgement: judgement{wd: wd, k: k, s: s}, b: parse(raw), kept: map[string]string{"vat": "GB1"}, nulled: map[string]bool{"vat": nulled}}
+		c.optional("vat", nil)
+		return c.d
+	}
+	if d := check(`{"vat":"GB1"}`, true); d != nil {
+		t.Errorf("vat sent as null and kept, the first answer: %v", d.reason)
+	}
+	if d := check(`{"vat":null}`, false); d != nil {
+		t.Errorf("vat left out and cleared, a reading apart from null's: %v", d.reason)
+	}
+	if d := check(`{"vat":null}`, true); d == nil || d.check != policy.CheckHeld {
+		t.Errorf("vat sent as null cleared after null kept it: %v, want a held divergence", d)
+	}
+}
+
 // A silent null the target took as none: the answer's null is adopted,
 // where the reference kept the stored value (a phone extension a PUT sent
 // as null beside another silent value).

@@ -206,6 +206,9 @@ type want struct {
 	// reference cleared, with the value stored before: a server may keep
 	// it (policy.OmittedOptional).
 	kept map[string]string
+	// nulled are the fields of kept the body sent as null rather than
+	// leaving them out: a reading of its own, held apart.
+	nulled map[string]bool
 }
 
 // patch writes a value the target chose into the reference's user or

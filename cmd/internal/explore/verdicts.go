@@ -490,12 +490,14 @@ func (wd *world) acceptOf(s *seqState, st Step, plan api.Plan) func() (*want, er
 		return nil
 	}
 	return func() (*want, error) {
-		kept := map[string]string{}
+		kept, nulled := map[string]string{}, map[string]bool{}
 		if st.Op == OpPutClient {
 			if before, err := s.ref.Client(s.clientOf(st)); err == nil {
 				for field, v := range map[string]*string{"addressLine2": before.AddressLine2, "vat": before.VAT} {
-					if _, sent := plan.Body[field]; !sent && v != nil {
-						kept[field] = *v
+					// Left out, or null, which a server may read as left
+					// out (2: the field is optional).
+					if sent, ok := plan.Body[field]; (!ok || sent == nil) && v != nil {
+						kept[field], nulled[field] = *v, ok
 					}
 				}
 			}
@@ -522,7 +524,7 @@ func (wd *world) acceptOf(s *seqState, st Step, plan api.Plan) func() (*want, er
 			return &want{kind: "user", user: u}, err
 		case OpPutClient:
 			c, err := s.ref.Client(id)
-			return &want{kind: "client", client: c, kept: kept}, err
+			return &want{kind: "client", client: c, kept: kept, nulled: nulled}, err
 		case OpPostClient:
 			c, err := s.ref.Client(id)
 			if err == nil {

@@ -192,7 +192,7 @@ var (
 	OmittedOptional = Freedom{
 		ID: "omitted-optional", Section: "1, 4.4", Question: "a PUT /clients/:clientId body that leaves out `addressLine2` or `vat`: is the stored value cleared or kept?",
 		Mock:     "cleared: the body is the client's new details",
-		Accepted: "cleared or kept as stored, the target's first answer adopted and held for the run (1: an optional field may be omitted; 4.4 does not say what omitting it does)",
+		Accepted: "cleared or kept as stored, the target's first answer adopted and held for the run (1: an optional field may be omitted; 4.4 does not say what omitting it does); the field sent as null the same, a reading held apart (a server may read null as left out)",
 	}
 	PlanFlags = Freedom{
 		ID: "plan-flags", Section: "4.2, 2.3", Question: "the plan flags of an app created with `nextplan.id` N",
