@@ -108,6 +108,17 @@ func (r readingSet) of(f string) (fieldReading, bool) {
 	return fieldReading{}, false
 }
 
+// ignorable reports whether a field is one a server may ignore whatever
+// it is: a name or a platform beside a marketplace hash.
+func (r readingSet) ignorable(f string) bool {
+	for _, x := range r.refuse {
+		if x.f.ID == policy.PlatformBesideHash.ID && (f == x.field || strings.HasPrefix(f, x.field+".")) {
+			return true
+		}
+	}
+	return false
+}
+
 // readings reads each operator of a step where it meets the reference's
 // errors: the spec's code it requires, the freedom it grants.
 func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldError) readingSet {
@@ -279,14 +290,29 @@ func (rs *readingSet) lenientReadings(st Step, body map[string]any, emptyHashes 
 // appReadings reads the app a body makes: a platform beside a hash, an app
 // with neither a hash nor a name, an app of no store.
 func (rs *readingSet) appReadings(st Step, body map[string]any) {
-	for _, at := range besideHash(st.Op, body) {
-		// A platform or a name beside a hash: a server may refuse it, or
-		// ignore it whatever it is (4.2: they are used when no hash is
-		// given).
+	beside := besideHash(st.Op, body)
+	for _, at := range beside {
 		rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: policy.PlatformBesideHash})
-		ignored := DeepCopy(body).(map[string]any)
-		SetPath(ignored, strings.TrimSuffix(at, ".id"), nil, true)
-		rs.alts = append(rs.alts, altReading{policy.PlatformBesideHash, ignored})
+	}
+	// A platform or a name beside a hash: a server may refuse it, or
+	// ignore it whatever it is (4.2: they are used when no hash is given),
+	// one of them or both, in the body as sent and in its lenient reading
+	// (1.0 read as 1 elsewhere in it).
+	lenient, _ := st.AltBody()
+	for _, b := range []map[string]any{body, lenient} {
+		if b == nil {
+			continue
+		}
+		all := DeepCopy(b).(map[string]any)
+		for _, at := range beside {
+			ignored := DeepCopy(b).(map[string]any)
+			SetPath(ignored, strings.TrimSuffix(at, ".id"), nil, true)
+			rs.alts = append(rs.alts, altReading{policy.PlatformBesideHash, ignored})
+			SetPath(all, strings.TrimSuffix(at, ".id"), nil, true)
+		}
+		if len(beside) > 1 {
+			rs.alts = append(rs.alts, altReading{policy.PlatformBesideHash, all})
+		}
 	}
 	if app, where := appOf(st.Op, body); app != nil && neitherHashNorName(app) {
 		// Neither a hash nor a name: 7.3 decides the name's refusal; the
@@ -412,6 +438,8 @@ func besideHash(op Op, body map[string]any) []string {
 	var out []string
 	if p, ok := app["platform"].(map[string]any); ok && p["id"] != nil {
 		out = append(out, where+"platform.id")
+	} else if v, given := app["platform"]; given && !ok && v != nil {
+		out = append(out, where+"platform") // no object at all
 	}
 	if app["name"] != nil {
 		out = append(out, where+"name")

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 )
 
 // The reference's verdicts, case by case: what the spec answers, the
@@ -211,6 +213,42 @@ func TestCountryFormFieldsAreNotHeld(t *testing.T) {
 	} {
 		if got := judgedByItsCountry(c.op, c.path); got != c.want {
 			t.Errorf("judgedByItsCountry(%s, %s) = %v, want %v", c.op, c.path, got, c.want)
+		}
+	}
+}
+
+// TestBesideHash: a name and a platform beside a marketplace hash, the
+// platform an object or not, are what a server may ignore; with no hash,
+// or null, nothing is.
+func TestBesideHash(t *testing.T) {
+	hash := map[string]any{"hash": "0123456789abcdef0123456789abcdef01234567"}
+	for _, c := range []struct {
+		op   Op
+		body map[string]any
+		want []string
+	}{
+		{OpPostApp, map[string]any{"marketapp": hash, "name": "x", "platform": map[string]any{"id": 1}}, []string{"platform.id", "name"}},
+		{OpPostApp, map[string]any{"marketapp": hash, "name": nil, "platform": "android"}, []string{"platform"}},
+		{OpPostApp, map[string]any{"marketapp": hash, "name": nil, "platform": map[string]any{"id": nil}}, nil},
+		{OpPostApp, map[string]any{"marketapp": map[string]any{}, "name": "x", "platform": map[string]any{"id": 1}}, nil},
+		{OpPostClient, map[string]any{"app": map[string]any{"marketapp": hash, "name": "x"}}, []string{"app.name"}},
+		{OpPutUser, map[string]any{"client": map[string]any{"app": map[string]any{"marketapp": hash, "name": "x"}}}, []string{"client.app.name"}},
+	} {
+		got := besideHash(c.op, c.body)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("besideHash(%v, %v) = %q, want %q", c.op, c.body, got, c.want)
+		}
+		rs := readingSet{}
+		for _, at := range got {
+			rs.refuse = append(rs.refuse, fieldReading{field: at, reading: mayRefuse, f: policy.PlatformBesideHash})
+		}
+		for _, at := range c.want {
+			if !rs.ignorable(at) {
+				t.Errorf("%s beside a hash: not ignorable", at)
+			}
+		}
+		if rs.ignorable("nextplan.id") {
+			t.Error("nextplan.id ignorable beside a hash")
 		}
 	}
 }

@@ -9,10 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 	"github.com/pricing-contract/pricing-contract/mockserver/api"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
-	"github.com/tidwall/gjson"
 )
 
 // The reference's verdict on a step: its request as the reference takes
@@ -397,6 +398,12 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 	for _, fe := range errs {
 		r, covered := mays.of(fe.FieldName)
+		if mays.ignorable(fe.FieldName) {
+			// Beside a hash a server may ignore it whatever it is
+			// (freedom platform-beside-hash): named or not.
+			v.mayName = append(v.mayName, fe.FieldName)
+			continue
+		}
 		switch {
 		case !covered || r.reading == strict:
 			v.required = append(v.required, fe.FieldName)
