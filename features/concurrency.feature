@@ -186,7 +186,8 @@ Feature: requests sent at once are answered as some order of them would answer t
     password is the user's afterwards, and it logs in (5). The scenario above sends one of each,
     once; a server that writes back a copy of the user it read before the new password was stored
     loses it only when the requests overlap and a null one is written last, about one run in two
-    there, so this one sends three null ones beside the new password, five times.
+    there, so this one sends five null ones beside the new password, five times (three were missed
+    in one catalogue run of three on a loaded machine).
 
     Given I am account "A" using the api-key header
     And I remember "{{gen:password}}" as "newPassword"
@@ -206,6 +207,14 @@ Feature: requests sent at once are answered as some order of them would answer t
     And the request body field "email" is "{{A.email}}"
     And the request body field "password" is null
     And I prepare "PUT" to "/users/{{A.userId}}" as "null third"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is null
+    And I prepare "PUT" to "/users/{{A.userId}}" as "null fourth"
+    And the request body is the template "user"
+    And the request body field "email" is "{{A.email}}"
+    And the request body field "password" is null
+    And I prepare "PUT" to "/users/{{A.userId}}" as "null fifth"
     When I send the prepared requests at once
     Then I look at the answer "new password"
     And the response status is 200
@@ -214,6 +223,10 @@ Feature: requests sent at once are answered as some order of them would answer t
     Then I look at the answer "null second"
     And the response status is 200
     Then I look at the answer "null third"
+    And the response status is 200
+    Then I look at the answer "null fourth"
+    And the response status is 200
+    Then I look at the answer "null fifth"
     And the response status is 200
     When I log in with email "{{A.email}}" and password "{{newPassword}}"
     Then the response status is 200
