@@ -89,4 +89,3 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	}
 	return exitcode.Pass
 }
-
