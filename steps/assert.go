@@ -397,12 +397,9 @@ func (assertSteps) theJSONAtIsA(ctx context.Context, path, typ string) error {
 }
 
 func (assertSteps) theJSONAtMatchesThePattern(ctx context.Context, path, pattern string) error {
-	path, pattern = match.UnescapeArg(path), match.UnescapeArg(pattern)
-	st, err := response(ctx)
+	path = match.UnescapeArg(path)
+	st, pattern, err := stateArg(ctx, response, pattern)
 	if err != nil {
-		return err
-	}
-	if pattern, err = st.substText(ctx, pattern); err != nil {
 		return err
 	}
 	re, err := regexp.Compile(pattern)
@@ -461,12 +458,9 @@ func (assertSteps) theJSONAtDiffersFrom(ctx context.Context, path, raw string) e
 // in another form, and a server that dates by the second or by the day is
 // not failed for it.
 func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, other string) error {
-	path, other = match.UnescapeArg(path), match.UnescapeArg(other)
-	st, err := response(ctx)
+	path = match.UnescapeArg(path)
+	st, other, err := stateArg(ctx, response, other)
 	if err != nil {
-		return err
-	}
-	if other, err = st.substText(ctx, other); err != nil {
 		return err
 	}
 	want, err := match.ParseISORange(other)
@@ -525,12 +519,8 @@ func (assertSteps) theJSONAtNamesNow(ctx context.Context, path string) error {
 // its MD5, SHA-1 or SHA-256 (hexadecimal or base64), and none is a stored
 // password hash in a common format (bcrypt, Argon2, scrypt, PBKDF2).
 func (assertSteps) theResponseDoesNotCarryThePassword(ctx context.Context, password string) error {
-	password = match.UnescapeArg(password)
-	st, err := response(ctx)
+	st, password, err := stateArg(ctx, response, password)
 	if err != nil {
-		return err
-	}
-	if password, err = st.substText(ctx, password); err != nil {
 		return err
 	}
 	if password == "" {
@@ -552,12 +542,8 @@ func (assertSteps) theResponseDoesNotCarryThePassword(ctx context.Context, passw
 // theResponseDoesNotCarryTheText checks that neither the body nor a header
 // of the answer holds the text (another account's word or secret, 5).
 func (assertSteps) theResponseDoesNotCarryTheText(ctx context.Context, text string) error {
-	text = match.UnescapeArg(text)
-	st, err := response(ctx)
+	st, text, err := stateArg(ctx, response, text)
 	if err != nil {
-		return err
-	}
-	if text, err = st.substText(ctx, text); err != nil {
 		return err
 	}
 	if text == "" {

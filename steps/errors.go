@@ -172,12 +172,8 @@ func (assertSteps) compareErrors(ctx context.Context, t *godog.Table, exact bool
 }
 
 func (assertSteps) theErrorsNameTheField(ctx context.Context, field string) error {
-	field = match.UnescapeArg(field)
-	st, err := response(ctx)
+	st, field, err := stateArg(ctx, response, field)
 	if err != nil {
-		return err
-	}
-	if field, err = st.substText(ctx, field); err != nil {
 		return err
 	}
 	got, err := st.errorArray()
@@ -311,12 +307,8 @@ var quotedItem = regexp.MustCompile(match.Quoted)
 // only whole numbers count, and only inside the messages: 2 is not in 12
 // nor in 2.5, and a fieldName or a code is no message.
 func (assertSteps) theErrorMessagesDoNotCarryTheNumber(ctx context.Context, n string) error {
-	n = match.UnescapeArg(n)
-	st, err := response(ctx)
+	st, n, err := stateArg(ctx, response, n)
 	if err != nil {
-		return err
-	}
-	if n, err = st.substText(ctx, n); err != nil {
 		return err
 	}
 	where, err := messageCarriesNumber(st.last.respBody, n)

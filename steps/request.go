@@ -99,12 +99,9 @@ type pendingBody struct {
 }
 
 func (requestSteps) theRequestHeaderIs(ctx context.Context, name, val string) error {
-	name, val = match.UnescapeArg(name), match.UnescapeArg(val)
-	st, err := stateFromContext(ctx)
+	name = match.UnescapeArg(name)
+	st, val, err := stateArg(ctx, stateFromContext, val)
 	if err != nil {
-		return err
-	}
-	if val, err = st.substText(ctx, val); err != nil {
 		return err
 	}
 	st.pending.headers = append(st.pending.headers, [2]string{name, val})
@@ -112,12 +109,9 @@ func (requestSteps) theRequestHeaderIs(ctx context.Context, name, val string) er
 }
 
 func (requestSteps) theRequestQueryParameterIs(ctx context.Context, name, val string) error {
-	name, val = match.UnescapeArg(name), match.UnescapeArg(val)
-	st, err := stateFromContext(ctx)
+	name = match.UnescapeArg(name)
+	st, val, err := stateArg(ctx, stateFromContext, val)
 	if err != nil {
-		return err
-	}
-	if val, err = st.substText(ctx, val); err != nil {
 		return err
 	}
 	st.pending.query = append(st.pending.query, [2]string{name, val})

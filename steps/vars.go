@@ -303,6 +303,21 @@ var profileVars = map[string]string{
 	"platformsPath":   "platforms_path",
 }
 
+// stateArg is the scenario state get returns (stateFromContext, or response
+// for a step that reads the answer) and a step's argument unescaped, its
+// placeholders replaced as text.
+func stateArg(ctx context.Context, get func(context.Context) (*scenarioState, error), arg string) (*scenarioState, string, error) {
+	arg = match.UnescapeArg(arg)
+	st, err := get(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	if arg, err = st.substText(ctx, arg); err != nil {
+		return nil, "", err
+	}
+	return st, arg, nil
+}
+
 // substText replaces every placeholder of s by its value as text. It is used
 // for step arguments, table cells and paths.
 func (st *scenarioState) substText(ctx context.Context, s string) (string, error) {
