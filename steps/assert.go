@@ -519,12 +519,9 @@ func (assertSteps) theJSONAtNamesNow(ctx context.Context, path string) error {
 // its MD5, SHA-1 or SHA-256 (hexadecimal or base64), and none is a stored
 // password hash in a common format (bcrypt, Argon2, scrypt, PBKDF2).
 func (assertSteps) theResponseDoesNotCarryThePassword(ctx context.Context, password string) error {
-	st, password, err := stateArg(ctx, response, password)
+	st, password, err := sought(ctx, password, "password")
 	if err != nil {
 		return err
-	}
-	if password == "" {
-		return fmt.Errorf("an empty password cannot be looked for")
 	}
 	st.addSecret(password)
 	known := match.SentStrings(st.last.out.body)
@@ -539,15 +536,22 @@ func (assertSteps) theResponseDoesNotCarryThePassword(ctx context.Context, passw
 	return nil
 }
 
+// sought is the state with a response and the text a step looks for in
+// it (arg, unescaped and substituted), which may not be empty.
+func sought(ctx context.Context, arg, what string) (*scenarioState, string, error) {
+	st, text, err := stateArg(ctx, response, arg)
+	if err == nil && text == "" {
+		err = fmt.Errorf("an empty %s cannot be looked for", what)
+	}
+	return st, text, err
+}
+
 // theResponseDoesNotCarryTheText checks that neither the body nor a header
 // of the answer holds the text (another account's word or secret, 5).
 func (assertSteps) theResponseDoesNotCarryTheText(ctx context.Context, text string) error {
-	st, text, err := stateArg(ctx, response, text)
+	st, text, err := sought(ctx, text, "text")
 	if err != nil {
 		return err
-	}
-	if text == "" {
-		return fmt.Errorf("an empty text cannot be looked for")
 	}
 	if strings.Contains(string(st.last.respBody), text) {
 		return st.fail("the response's body carries %q", text)
