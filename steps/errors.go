@@ -27,6 +27,17 @@ type fieldError struct{ field, code string }
 
 func (e fieldError) String() string { return e.field + " " + e.code }
 
+// responseErrors is the state with a response and the elements of its
+// error array (errorArray).
+func responseErrors(ctx context.Context) (*scenarioState, []fieldError, error) {
+	st, err := response(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	got, err := st.errorArray()
+	return st, got, err
+}
+
 // errorArray checks the status and the 7.1 shape and returns the elements.
 func (st *scenarioState) errorArray() ([]fieldError, error) {
 	if st.last.status != http.StatusBadRequest {
@@ -195,11 +206,7 @@ func (assertSteps) theErrorsNameTheField(ctx context.Context, field string) erro
 // refused, or the name missing): some element names one of them.
 func (a assertSteps) theErrorsNameOneOfTheFields(ctx context.Context, list string) error {
 	list = match.UnescapeArg(list)
-	st, err := response(ctx)
-	if err != nil {
-		return err
-	}
-	got, err := st.errorArray()
+	st, got, err := responseErrors(ctx)
 	if err != nil {
 		return err
 	}
@@ -221,11 +228,7 @@ func (a assertSteps) theErrorsNameOneOfTheFields(ctx context.Context, list strin
 // (phoneCountry) or as a field inside it.
 func (assertSteps) theErrorsIncludeTheCodeFor(ctx context.Context, code, field string) error {
 	code, field = match.UnescapeArg(code), match.UnescapeArg(field)
-	st, err := response(ctx)
-	if err != nil {
-		return err
-	}
-	got, err := st.errorArray()
+	st, got, err := responseErrors(ctx)
 	if err != nil {
 		return err
 	}
