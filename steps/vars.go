@@ -77,13 +77,21 @@ func checkVarName(name string) error {
 	return nil
 }
 
-func (varSteps) iRemember(ctx context.Context, raw, name string) error {
-	raw, name = match.UnescapeArg(raw), match.UnescapeArg(name)
+// rememberAs is the scenario state and the name a step remembers a value
+// as, unescaped and checked.
+func rememberAs(ctx context.Context, name string) (*scenarioState, string, error) {
+	name = match.UnescapeArg(name)
 	st, err := stateFromContext(ctx)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	if err := checkVarName(name); err != nil {
+	return st, name, checkVarName(name)
+}
+
+func (varSteps) iRemember(ctx context.Context, raw, name string) error {
+	raw = match.UnescapeArg(raw)
+	st, name, err := rememberAs(ctx, name)
+	if err != nil {
 		return err
 	}
 	// A value that is one placeholder keeps its kind, so that remembering
@@ -105,12 +113,9 @@ func (varSteps) iRemember(ctx context.Context, raw, name string) error {
 }
 
 func (varSteps) iRememberTheJSONAt(ctx context.Context, path, name string) error {
-	path, name = match.UnescapeArg(path), match.UnescapeArg(name)
-	st, err := stateFromContext(ctx)
+	path = match.UnescapeArg(path)
+	st, name, err := rememberAs(ctx, name)
 	if err != nil {
-		return err
-	}
-	if err := checkVarName(name); err != nil {
 		return err
 	}
 	res, err := st.jsonAt(ctx, path)
