@@ -1,9 +1,7 @@
 package steps
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -141,7 +139,7 @@ func (v value) jsonText() string {
 	if v.json {
 		return v.text
 	}
-	return jsonString(v.text)
+	return match.JSONString(v.text)
 }
 
 // plain is the value as text: a JSON string without its quotes, any other
@@ -153,14 +151,6 @@ func (v value) plain() string {
 		}
 	}
 	return v.text
-}
-
-func jsonString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func numberOrText(s string) value {
@@ -364,7 +354,7 @@ func (st *scenarioState) substJSON(ctx context.Context, s string) (string, error
 					inString = false
 					end++ // the closing quote is replaced too
 				case inString:
-					q := jsonString(v.plain())
+					q := match.JSONString(v.plain())
 					b = append(b, q[1:len(q)-1]...)
 				default:
 					b = append(b, v.jsonText()...)
