@@ -9,10 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/steps/match"
-	"github.com/tidwall/gjson"
 )
 
 // The comparison of a 200's body with the entity the reference holds,

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 )
 
 // Reading the state back after a step: the target's lists of clients and

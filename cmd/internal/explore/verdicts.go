@@ -9,10 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 	"github.com/pricing-contract/pricing-contract/mockserver/api"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
-	"github.com/tidwall/gjson"
 )
 
 // The reference's verdict on a step: its request as the reference takes

@@ -11,8 +11,9 @@ import (
 	"testing/fstest"
 
 	"github.com/cucumber/godog"
-	"github.com/pricing-contract/pricing-contract/steps"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps"
 )
 
 // The fifth stage's end: a divergence shrunk, written as a reproducer and
