@@ -397,12 +397,9 @@ func (assertSteps) theJSONAtIsA(ctx context.Context, path, typ string) error {
 }
 
 func (assertSteps) theJSONAtMatchesThePattern(ctx context.Context, path, pattern string) error {
-	path, pattern = match.UnescapeArg(path), match.UnescapeArg(pattern)
-	st, err := response(ctx)
+	path = match.UnescapeArg(path)
+	st, pattern, err := stateArg(ctx, response, pattern)
 	if err != nil {
-		return err
-	}
-	if pattern, err = st.substText(ctx, pattern); err != nil {
 		return err
 	}
 	re, err := regexp.Compile(pattern)
@@ -461,12 +458,9 @@ func (assertSteps) theJSONAtDiffersFrom(ctx context.Context, path, raw string) e
 // in another form, and a server that dates by the second or by the day is
 // not failed for it.
 func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, other string) error {
-	path, other = match.UnescapeArg(path), match.UnescapeArg(other)
-	st, err := response(ctx)
+	path = match.UnescapeArg(path)
+	st, other, err := stateArg(ctx, response, other)
 	if err != nil {
-		return err
-	}
-	if other, err = st.substText(ctx, other); err != nil {
 		return err
 	}
 	want, err := match.ParseISORange(other)
@@ -525,16 +519,9 @@ func (assertSteps) theJSONAtNamesNow(ctx context.Context, path string) error {
 // its MD5, SHA-1 or SHA-256 (hexadecimal or base64), and none is a stored
 // password hash in a common format (bcrypt, Argon2, scrypt, PBKDF2).
 func (assertSteps) theResponseDoesNotCarryThePassword(ctx context.Context, password string) error {
-	password = match.UnescapeArg(password)
-	st, err := response(ctx)
+	st, password, err := sought(ctx, password, "password")
 	if err != nil {
 		return err
-	}
-	if password, err = st.substText(ctx, password); err != nil {
-		return err
-	}
-	if password == "" {
-		return fmt.Errorf("an empty password cannot be looked for")
 	}
 	st.addSecret(password)
 	known := match.SentStrings(st.last.out.body)
@@ -549,19 +536,22 @@ func (assertSteps) theResponseDoesNotCarryThePassword(ctx context.Context, passw
 	return nil
 }
 
+// sought is the state with a response and the text a step looks for in
+// it (arg, unescaped and substituted), which may not be empty.
+func sought(ctx context.Context, arg, what string) (*scenarioState, string, error) {
+	st, text, err := stateArg(ctx, response, arg)
+	if err == nil && text == "" {
+		err = fmt.Errorf("an empty %s cannot be looked for", what)
+	}
+	return st, text, err
+}
+
 // theResponseDoesNotCarryTheText checks that neither the body nor a header
 // of the answer holds the text (another account's word or secret, 5).
 func (assertSteps) theResponseDoesNotCarryTheText(ctx context.Context, text string) error {
-	text = match.UnescapeArg(text)
-	st, err := response(ctx)
+	st, text, err := sought(ctx, text, "text")
 	if err != nil {
 		return err
-	}
-	if text, err = st.substText(ctx, text); err != nil {
-		return err
-	}
-	if text == "" {
-		return fmt.Errorf("an empty text cannot be looked for")
 	}
 	if strings.Contains(string(st.last.respBody), text) {
 		return st.fail("the response's body carries %q", text)

@@ -367,7 +367,7 @@ func (st *scenarioState) postSession(ctx context.Context, email, password string
 		out.body = []byte(url.Values{"email": {email}, "password": {password}}.Encode())
 	} else {
 		out.header.Set("Content-Type", "application/json")
-		out.body = []byte(`{"email":` + jsonString(email) + `,"password":` + jsonString(password) + `}`)
+		out.body = []byte(`{"email":` + match.JSONString(email) + `,"password":` + match.JSONString(password) + `}`)
 	}
 	if err := extra.apply(&out); err != nil {
 		return &exchange{err: err}

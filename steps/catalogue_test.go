@@ -68,12 +68,7 @@ func TestUnusualGenerators(t *testing.T) {
 // TestCatalogueVariables: the entries of the profile's catalogues by
 // position, with the defaults of a profile that leaves them empty.
 func TestCatalogueVariables(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(*Profile)
-		in   string
-		want string
-	}{
+	checkSubstJSON(t, []substCase{
 		{"defaults", func(*Profile) {},
 			`["{{currencies.1.id}}", "{{currencies.2.code}}", "{{plans.3.id}}", "{{platforms.2.id}}", "{{platforms.2.name}}"]`,
 			`[1, "EUR", 3, 2, "iOS"]`},
@@ -85,18 +80,7 @@ func TestCatalogueVariables(t *testing.T) {
 			`[7, false, false, false, true]`},
 		{"another target's catalogues", func(p *Profile) { p.Currencies, p.Platforms = "10:chf, 20:JPY", "5:iOS,6:Android" },
 			`"{{currencies.1.code}}-{{currencies.2.id}}-{{platforms.1.name}}"`, `"chf-20-iOS"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := testProfile("http://127.0.0.1:1/v1")
-			tt.edit(&p)
-			st := NewSuite(p, Options{}).newState(nil)
-			got, err := st.substJSON(context.Background(), tt.in)
-			if err != nil || got != tt.want {
-				t.Errorf("substJSON(%s) = %s, %v; want %s", tt.in, got, err, tt.want)
-			}
-		})
-	}
+	})
 	st := offlineState(t)
 	for in, want := range map[string]string{
 		"{{currencies.4.id}}":    "needs 4 of the target's currencies (the profile gives 3)",

@@ -27,6 +27,17 @@ type fieldError struct{ field, code string }
 
 func (e fieldError) String() string { return e.field + " " + e.code }
 
+// responseErrors is the state with a response and the elements of its
+// error array (errorArray).
+func responseErrors(ctx context.Context) (*scenarioState, []fieldError, error) {
+	st, err := response(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	got, err := st.errorArray()
+	return st, got, err
+}
+
 // errorArray checks the status and the 7.1 shape and returns the elements.
 func (st *scenarioState) errorArray() ([]fieldError, error) {
 	if st.last.status != http.StatusBadRequest {
@@ -172,12 +183,8 @@ func (assertSteps) compareErrors(ctx context.Context, t *godog.Table, exact bool
 }
 
 func (assertSteps) theErrorsNameTheField(ctx context.Context, field string) error {
-	field = match.UnescapeArg(field)
-	st, err := response(ctx)
+	st, field, err := stateArg(ctx, response, field)
 	if err != nil {
-		return err
-	}
-	if field, err = st.substText(ctx, field); err != nil {
 		return err
 	}
 	got, err := st.errorArray()
@@ -199,11 +206,7 @@ func (assertSteps) theErrorsNameTheField(ctx context.Context, field string) erro
 // refused, or the name missing): some element names one of them.
 func (a assertSteps) theErrorsNameOneOfTheFields(ctx context.Context, list string) error {
 	list = match.UnescapeArg(list)
-	st, err := response(ctx)
-	if err != nil {
-		return err
-	}
-	got, err := st.errorArray()
+	st, got, err := responseErrors(ctx)
 	if err != nil {
 		return err
 	}
@@ -225,11 +228,7 @@ func (a assertSteps) theErrorsNameOneOfTheFields(ctx context.Context, list strin
 // (phoneCountry) or as a field inside it.
 func (assertSteps) theErrorsIncludeTheCodeFor(ctx context.Context, code, field string) error {
 	code, field = match.UnescapeArg(code), match.UnescapeArg(field)
-	st, err := response(ctx)
-	if err != nil {
-		return err
-	}
-	got, err := st.errorArray()
+	st, got, err := responseErrors(ctx)
 	if err != nil {
 		return err
 	}
@@ -311,12 +310,8 @@ var quotedItem = regexp.MustCompile(match.Quoted)
 // only whole numbers count, and only inside the messages: 2 is not in 12
 // nor in 2.5, and a fieldName or a code is no message.
 func (assertSteps) theErrorMessagesDoNotCarryTheNumber(ctx context.Context, n string) error {
-	n = match.UnescapeArg(n)
-	st, err := response(ctx)
+	st, n, err := stateArg(ctx, response, n)
 	if err != nil {
-		return err
-	}
-	if n, err = st.substText(ctx, n); err != nil {
 		return err
 	}
 	where, err := messageCarriesNumber(st.last.respBody, n)

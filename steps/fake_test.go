@@ -263,6 +263,23 @@ func (f *fakeAPI) caller(r *http.Request) (int, bool) {
 }
 
 func (f *fakeAPI) userEndpoint(w http.ResponseWriter, r *http.Request, rawID string) {
+	f.recordEndpoint(w, r, rawID, func(caller, id int) (fakeRecord, bool, bool) {
+		u := f.users[id]
+		return u, u != nil && (r.Method != http.MethodGet || !f.noUserRead), caller == id
+	})
+}
+
+// fakeRecord is what GET and PUT of one id read and change: a user or a
+// client.
+type fakeRecord interface {
+	update(body io.Reader) []apiError
+	wire() map[string]any
+}
+
+// recordEndpoint answers GET and PUT of one id: 401 without a caller, 404
+// where find finds no record it may show, 403 where it is not the caller's,
+// 400 for an update it refuses, else the record. f.mu is taken.
+func (f *fakeAPI) recordEndpoint(w http.ResponseWriter, r *http.Request, rawID string, find func(caller, id int) (rec fakeRecord, found, callers bool)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	caller, ok := f.caller(r)
@@ -271,22 +288,22 @@ func (f *fakeAPI) userEndpoint(w http.ResponseWriter, r *http.Request, rawID str
 		return
 	}
 	id, _ := strconv.Atoi(rawID)
-	u := f.users[id]
+	rec, found, callers := find(caller, id)
 	switch {
-	case u == nil || (r.Method == http.MethodGet && f.noUserRead):
+	case !found:
 		writeErr(w, http.StatusNotFound, "NotFound")
 		return
-	case caller != id:
+	case !callers:
 		writeErr(w, http.StatusForbidden, "Forbidden")
 		return
 	}
 	if r.Method == http.MethodPut {
-		if errs := u.update(r.Body); len(errs) > 0 {
+		if errs := rec.update(r.Body); len(errs) > 0 {
 			writeJSON(w, http.StatusBadRequest, errs)
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, u.wire())
+	writeJSON(w, http.StatusOK, rec.wire())
 }
 
 func (u *fakeUser) wire() map[string]any {
@@ -352,30 +369,11 @@ func (u *fakeUser) update(body io.Reader) []apiError {
 }
 
 func (f *fakeAPI) clientEndpoint(w http.ResponseWriter, r *http.Request, rawID string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	caller, ok := f.caller(r)
-	if !ok {
-		writeErr(w, http.StatusUnauthorized, "Unauthorized")
-		return
-	}
-	id, _ := strconv.Atoi(rawID)
-	c := f.clients[id]
-	switch {
-	case c == nil || (r.Method == http.MethodGet && f.noClientRead):
-		writeErr(w, http.StatusNotFound, "NotFound")
-		return
-	case f.users[caller].ClientID == nil || *f.users[caller].ClientID != id:
-		writeErr(w, http.StatusForbidden, "Forbidden")
-		return
-	}
-	if r.Method == http.MethodPut {
-		if errs := c.update(r.Body); len(errs) > 0 {
-			writeJSON(w, http.StatusBadRequest, errs)
-			return
-		}
-	}
-	writeJSON(w, http.StatusOK, c.wire())
+	f.recordEndpoint(w, r, rawID, func(caller, id int) (fakeRecord, bool, bool) {
+		c := f.clients[id]
+		own := f.users[caller].ClientID
+		return c, c != nil && (r.Method != http.MethodGet || !f.noClientRead), own != nil && *own == id
+	})
 }
 
 func (c *fakeClient) wire() map[string]any {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
+
+	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
 // The scenario lifecycle: the hooks that take a pair of accounts from the
@@ -255,7 +257,7 @@ func (o *jsonObject) add(key, raw string) {
 	} else {
 		o.b.WriteByte(',')
 	}
-	o.b.WriteString(jsonString(key) + ":" + raw)
+	o.b.WriteString(match.JSONString(key) + ":" + raw)
 }
 
 func (o *jsonObject) bytes() []byte {
@@ -276,7 +278,7 @@ func restoreBody(user gjson.Result, password string) []byte {
 			o.add(k, v.Raw)
 		}
 	}
-	o.add("password", jsonString(password))
+	o.add("password", match.JSONString(password))
 	if id := user.Get("phoneCountry.id"); id.Exists() {
 		o.add("phoneCountry", `{"id":`+id.Raw+`}`)
 	}
@@ -294,19 +296,19 @@ func restoreBody(user gjson.Result, password string) []byte {
 // not in the profile; false is the choice that sends no mail.
 func profileRestoreBody(a account) []byte {
 	var o jsonObject
-	o.add("email", jsonString(a.email))
-	o.add("firstName", jsonString(a.firstName))
-	o.add("lastName", jsonString(a.lastName))
+	o.add("email", match.JSONString(a.email))
+	o.add("firstName", match.JSONString(a.firstName))
+	o.add("lastName", match.JSONString(a.lastName))
 	for _, k := range []string{"subscribeWelcome", "subscribeBlog", "subscribeHowto", "subscribeOnboarding"} {
 		o.add(k, "false")
 	}
-	o.add("timezone", jsonString(a.timezone))
-	o.add("password", jsonString(a.password))
+	o.add("timezone", match.JSONString(a.timezone))
+	o.add("password", match.JSONString(a.password))
 	// Without a phone country the phone is left as it is: the spec's body
 	// table has no phone fields.
 	if a.phoneCountryID != "" {
 		o.add("phoneCountry", `{"id":`+numberOrText(a.phoneCountryID).jsonText()+`}`)
-		o.add("phoneNumber", jsonString(a.phoneNumber))
+		o.add("phoneNumber", match.JSONString(a.phoneNumber))
 		o.add("phoneExtension", a.phoneExtensionJSON())
 	}
 	return o.bytes()
@@ -317,7 +319,7 @@ func (a account) phoneExtensionJSON() string {
 	if a.phoneExtension == "null" {
 		return "null"
 	}
-	return jsonString(a.phoneExtension)
+	return match.JSONString(a.phoneExtension)
 }
 
 // clientRestoreBody is the PUT /clients body that writes a client snapshot
@@ -337,7 +339,7 @@ func clientRestoreBody(client gjson.Result) []byte {
 	if id := client.Get("currency.id"); id.Exists() {
 		o.add("currency", `{"id":`+id.Raw+`}`)
 	}
-	o.add("terms", jsonString("I agree"))
+	o.add("terms", match.JSONString("I agree"))
 	return o.bytes()
 }
 

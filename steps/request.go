@@ -99,28 +99,23 @@ type pendingBody struct {
 }
 
 func (requestSteps) theRequestHeaderIs(ctx context.Context, name, val string) error {
-	name, val = match.UnescapeArg(name), match.UnescapeArg(val)
-	st, err := stateFromContext(ctx)
-	if err != nil {
-		return err
-	}
-	if val, err = st.substText(ctx, val); err != nil {
-		return err
-	}
-	st.pending.headers = append(st.pending.headers, [2]string{name, val})
-	return nil
+	return addPending(ctx, name, val, func(p *pendingRequest) *[][2]string { return &p.headers })
 }
 
 func (requestSteps) theRequestQueryParameterIs(ctx context.Context, name, val string) error {
-	name, val = match.UnescapeArg(name), match.UnescapeArg(val)
-	st, err := stateFromContext(ctx)
+	return addPending(ctx, name, val, func(p *pendingRequest) *[][2]string { return &p.query })
+}
+
+// addPending appends a step's name and value, unescaped and the value
+// substituted, to the list of the next request that list gives.
+func addPending(ctx context.Context, name, val string, list func(*pendingRequest) *[][2]string) error {
+	name = match.UnescapeArg(name)
+	st, val, err := stateArg(ctx, stateFromContext, val)
 	if err != nil {
 		return err
 	}
-	if val, err = st.substText(ctx, val); err != nil {
-		return err
-	}
-	st.pending.query = append(st.pending.query, [2]string{name, val})
+	l := list(&st.pending)
+	*l = append(*l, [2]string{name, val})
 	return nil
 }
 

@@ -1,9 +1,7 @@
 package steps
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -77,13 +75,21 @@ func checkVarName(name string) error {
 	return nil
 }
 
-func (varSteps) iRemember(ctx context.Context, raw, name string) error {
-	raw, name = match.UnescapeArg(raw), match.UnescapeArg(name)
+// rememberAs is the scenario state and the name a step remembers a value
+// as, unescaped and checked.
+func rememberAs(ctx context.Context, name string) (*scenarioState, string, error) {
+	name = match.UnescapeArg(name)
 	st, err := stateFromContext(ctx)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	if err := checkVarName(name); err != nil {
+	return st, name, checkVarName(name)
+}
+
+func (varSteps) iRemember(ctx context.Context, raw, name string) error {
+	raw = match.UnescapeArg(raw)
+	st, name, err := rememberAs(ctx, name)
+	if err != nil {
 		return err
 	}
 	// A value that is one placeholder keeps its kind, so that remembering
@@ -105,12 +111,9 @@ func (varSteps) iRemember(ctx context.Context, raw, name string) error {
 }
 
 func (varSteps) iRememberTheJSONAt(ctx context.Context, path, name string) error {
-	path, name = match.UnescapeArg(path), match.UnescapeArg(name)
-	st, err := stateFromContext(ctx)
+	path = match.UnescapeArg(path)
+	st, name, err := rememberAs(ctx, name)
 	if err != nil {
-		return err
-	}
-	if err := checkVarName(name); err != nil {
 		return err
 	}
 	res, err := st.jsonAt(ctx, path)
@@ -136,7 +139,7 @@ func (v value) jsonText() string {
 	if v.json {
 		return v.text
 	}
-	return jsonString(v.text)
+	return match.JSONString(v.text)
 }
 
 // plain is the value as text: a JSON string without its quotes, any other
@@ -148,14 +151,6 @@ func (v value) plain() string {
 		}
 	}
 	return v.text
-}
-
-func jsonString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func numberOrText(s string) value {
@@ -303,6 +298,21 @@ var profileVars = map[string]string{
 	"platformsPath":   "platforms_path",
 }
 
+// stateArg is the scenario state get returns (stateFromContext, or response
+// for a step that reads the answer) and a step's argument unescaped, its
+// placeholders replaced as text.
+func stateArg(ctx context.Context, get func(context.Context) (*scenarioState, error), arg string) (*scenarioState, string, error) {
+	arg = match.UnescapeArg(arg)
+	st, err := get(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	if arg, err = st.substText(ctx, arg); err != nil {
+		return nil, "", err
+	}
+	return st, arg, nil
+}
+
 // substText replaces every placeholder of s by its value as text. It is used
 // for step arguments, table cells and paths.
 func (st *scenarioState) substText(ctx context.Context, s string) (string, error) {
@@ -344,7 +354,7 @@ func (st *scenarioState) substJSON(ctx context.Context, s string) (string, error
 					inString = false
 					end++ // the closing quote is replaced too
 				case inString:
-					q := jsonString(v.plain())
+					q := match.JSONString(v.plain())
 					b = append(b, q[1:len(q)-1]...)
 				default:
 					b = append(b, v.jsonText()...)

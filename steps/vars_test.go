@@ -267,12 +267,7 @@ func TestEmailDomainFromTheProfile(t *testing.T) {
 // TestProfileVariables: the profile values the features use, with the
 // defaults (the mock's) for a profile that leaves them empty.
 func TestProfileVariables(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(*Profile)
-		in   string
-		want string
-	}{
+	checkSubstJSON(t, []substCase{
 		{"defaults", func(*Profile) {},
 			`{"d": "{{emailDomain}}", "n": "{{phoneNumber}}", "x": "{{phoneExtension}}", "p": "{{platformsPath}}"}`,
 			`{"d": "example.com", "n": "7700900123", "x": null, "p": "/platforms"}`},
@@ -283,7 +278,21 @@ func TestProfileVariables(t *testing.T) {
 			`["1 Contract Street", "Floor 2", "London", "EC1A 1BB", "DE", "DE123456789"]`},
 		{"a platforms path", func(p *Profile) { p.PlatformsPath = "/catalogue/platforms" },
 			`{"p": "{{platformsPath}}"}`, `{"p": "/catalogue/platforms"}`},
-	}
+	})
+}
+
+// substCase is a profile's edit, a text with placeholders and the JSON
+// substJSON makes of it on a state of that profile.
+type substCase struct {
+	name string
+	edit func(*Profile)
+	in   string
+	want string
+}
+
+// checkSubstJSON runs each case as a subtest.
+func checkSubstJSON(t *testing.T, tests []substCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := testProfile("http://127.0.0.1:1/v1")

@@ -71,6 +71,18 @@ func clientStep(s *seqState, muts ...Mutation) Step {
 	return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl), Muts: muts}
 }
 
+// judgeFirst sends st as the first step of s and judges the answer got:
+// the divergence, its key and its reason ("" where there is none).
+func judgeFirst(wd *world, s *seqState, st Step, got wireAnswer) (d *divergence, key, reason string) {
+	v := wd.verdictOf(s, st, st.Encode())
+	s.steps = append(s.steps, st)
+	d = judgement{wd: wd, k: newKnowledge(), s: s, i: 0, label: "1"}.judge(st, v, got)
+	if d != nil {
+		key, reason = d.key, d.reason
+	}
+	return d, key, reason
+}
+
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := json.Marshal(v)

@@ -139,19 +139,8 @@ func TestJudge(t *testing.T) {
 			wd.acct["A"].user.Created = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 			wd.acct["A"].user.PasswordLastChanged = wd.acct["A"].user.Created
 			s := testSequence(t, wd)
-			st := c.step(s)
-			v := wd.verdictOf(s, st, st.Encode())
-			s.steps = append(s.steps, st)
-			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, label: "1"}.judge(st, v, c.got)
-			key := ""
-			if d != nil {
-				key = d.key
-			}
+			d, key, reason := judgeFirst(wd, s, c.step(s), c.got)
 			if key != c.key {
-				reason := ""
-				if d != nil {
-					reason = d.reason
-				}
 				t.Errorf("divergence %q (%s), want %q", key, reason, c.key)
 			}
 			if d != nil && len(d.expect) == 0 && d.key != "no-answer" {
@@ -208,14 +197,12 @@ func TestSeedDateReadWhenTheReproducerBegins(t *testing.T) {
 	wd.acct["A"].user.Created, wd.acct["A"].user.PasswordLastChanged = seed, seed
 	s := testSequence(t, wd)
 	st := userStep(s)
-	v := wd.verdictOf(s, st, st.Encode())
-	s.steps = append(s.steps, st)
 	moved := strings.Replace(`{"id":1,"created":"2025-01-01T00:00:00Z","email":"qa@example.com","passwordLastChanged":"2025-01-01T00:00:00Z",`+
 		`"firstName":"Quinn","lastName":"Assurance","subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,`+
 		`"subscribeOnboarding":false,"phoneCountry":{"id":1,"name":"United Kingdom (+44)","dialCode":"+44"},`+
 		`"phoneNumber":"7700900123","phoneExtension":null,"timezone":"Europe/London"}`,
 		`"passwordLastChanged":"2025-01-01T00:00:00Z"`, `"passwordLastChanged":"2026-01-01T00:00:00Z"`, 1)
-	d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, label: "1"}.judge(st, v, jsonAnswer(200, moved))
+	d, _, _ := judgeFirst(wd, s, st, jsonAnswer(200, moved))
 	if d == nil || d.key != "date passwordLastChanged" {
 		t.Fatalf("divergence %v, want the date moved", d)
 	}

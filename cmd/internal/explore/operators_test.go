@@ -123,17 +123,7 @@ func TestLimitValues(t *testing.T) {
 // The README's table "The operator catalogue" lists every operator with its
 // kind and source, as the catalogue has them, and nothing else.
 func TestREADMEListsEveryOperator(t *testing.T) {
-	b, err := os.ReadFile("../../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(b), "\n#### The operator catalogue\n")
-	if !ok {
-		t.Fatal(`the README has no section "The operator catalogue"`)
-	}
-	if i := strings.Index(section, "\n#"); i >= 0 {
-		section = section[:i]
-	}
+	section := readmeSection(t, "The operator catalogue")
 	var readme []string
 	for _, l := range strings.Split(section, "\n") {
 		if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| position") {
@@ -183,17 +173,7 @@ func TestOperatorCitesAreTheSpecs(t *testing.T) {
 // The README's section "Decided or silent" states the counts of the checks
 // and of the operators as the code has them.
 func TestREADMECountsTheChecks(t *testing.T) {
-	b, err := os.ReadFile("../../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(b), "\n#### Decided or silent\n")
-	if !ok {
-		t.Fatal(`the README has no section "Decided or silent"`)
-	}
-	if i := strings.Index(section, "\n#"); i >= 0 {
-		section = section[:i]
-	}
+	section := readmeSection(t, "Decided or silent")
 	section = strings.Join(strings.Fields(section), " ")
 	checks, decidedChecks := len(policy.Checks()), 0
 	for _, c := range policy.Checks() {
@@ -276,4 +256,22 @@ func operatorCounts() (decided, free, silent int) {
 		}
 	}
 	return decided, free, silent
+}
+
+// readmeSection is the text of the README's section under the heading
+// "#### heading", up to the next heading.
+func readmeSection(t *testing.T, heading string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n#### "+heading+"\n")
+	if !ok {
+		t.Fatalf("the README has no section %q", heading)
+	}
+	if i := strings.Index(section, "\n#"); i >= 0 {
+		section = section[:i]
+	}
+	return section
 }

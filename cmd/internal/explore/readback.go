@@ -151,6 +151,20 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 	return nil
 }
 
+// idsListed are the ids of the array at key of a list's answer; false
+// where there is no array there.
+func idsListed(b gjson.Result, key string) (map[string]bool, bool) {
+	list := b.Get(key)
+	if !list.IsArray() {
+		return nil, false
+	}
+	listed := map[string]bool{}
+	for _, it := range list.Array() {
+		listed[idText(it.Get("id"))] = true
+	}
+	return listed, true
+}
+
 // clientsRead compares GET /users/:userId/clients with the reference: every
 // client the user holds listed, none that no request made.
 func (p *pair) clientsRead(s *seqState, who string) listRead {
@@ -161,13 +175,9 @@ func (p *pair) clientsRead(s *seqState, who string) listRead {
 		path, gherkin = "/clients", Lit("/clients")
 	}
 	return listRead{path, gherkin, who, func(c *checker, b gjson.Result) {
-		list := b.Get("clients")
-		if !list.IsArray() {
+		listed, ok := idsListed(b, "clients")
+		if !ok {
 			return
-		}
-		listed := map[string]bool{}
-		for _, it := range list.Array() {
-			listed[idText(it.Get("id"))] = true
 		}
 		held, _ := s.ref.ClientsOfUser(refID(who))
 		made := map[string]bool{}
@@ -250,13 +260,9 @@ func (p *pair) appsReads(s *seqState, who string) []listRead {
 		}
 		cref := cl.ID
 		out = append(out, listRead{"/clients/" + ctid + "/apps", Text{Before: "/clients/", Var: gclient, After: "/apps"}, who, func(c *checker, b gjson.Result) {
-			list := b.Get("apps")
-			if !list.IsArray() {
+			listed, ok := idsListed(b, "apps")
+			if !ok {
 				return
-			}
-			listed := map[string]bool{}
-			for _, it := range list.Array() {
-				listed[idText(it.Get("id"))] = true
 			}
 			made := map[string]bool{}
 			for ref, tid := range s.ids["app"] {

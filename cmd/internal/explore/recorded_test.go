@@ -82,21 +82,11 @@ func TestRecordedBodies(t *testing.T) {
 			s := testSequence(t, wd)
 			st := c.st
 			st.Muts = wd.classify(s, st)
-			v := wd.verdictOf(s, st, st.Encode())
-			s.steps = append(s.steps, st)
-			d := judgement{wd: wd, k: newKnowledge(), s: s, i: 0, label: "1"}.judge(st, v, c.got)
-			key := ""
-			if d != nil {
-				key = d.key
-			}
+			_, key, reason := judgeFirst(wd, s, st, c.got)
 			if key != c.key {
 				var ops []string
 				for _, m := range st.Muts {
 					ops = append(ops, m.Field+": "+m.Op)
-				}
-				reason := ""
-				if d != nil {
-					reason = d.reason
 				}
 				t.Errorf("divergence %q (%s), want %q; operators: %s", key, reason, c.key, strings.Join(ops, ", "))
 			}

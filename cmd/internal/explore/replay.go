@@ -2,12 +2,10 @@ package explore
 
 import (
 	"context"
-	"io"
 	"sort"
 	"strconv"
 
 	"github.com/pricing-contract/pricing-contract/steps"
-	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // What pricing-contract replay (cmd/internal/replay) reuses of the stages:
@@ -28,20 +26,12 @@ type Replayer struct {
 // pair cfg.Pair of the profile's pool, as Run does. It returns an error when
 // the target or the profile cannot be used.
 func NewReplayer(ctx context.Context, p steps.Profile, cfg Config) (*Replayer, error) {
-	if cfg.Timeout == 0 {
-		cfg.Timeout = target.DefaultTimeout
-	}
 	cfg.Replay = true
 	cfg.MaxDivergences = 1 << 30 // a replay judges every request of the recording
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = target.NewClient(cfg.Timeout) // the tools' one client: no redirect followed, answers bounded
-	}
-	suite := steps.NewSuite(p, steps.Options{HTTPClient: hc, Output: io.Discard})
-	if err := suite.Preflight(ctx); err != nil {
+	hc, p, err := preflighted(ctx, p, &cfg)
+	if err != nil {
 		return nil, err
 	}
-	p = suite.Profile()
 	n := max(cfg.Pair, 1)
 	if n > len(p.AccountPairs()) {
 		return nil, &steps.UnusableError{Reason: "the profile has " + strconv.Itoa(len(p.AccountPairs())) + " pairs of accounts, not " + strconv.Itoa(n)}

@@ -64,15 +64,12 @@ func (r *Result) WriteCoverage(w io.Writer) error { return r.coverage.writeJSON(
 // WriteCoverageTable writes the summary's table of the coverage.
 func (r *Result) WriteCoverageTable(w io.Writer) { r.coverage.writeTable(w) }
 
-// Run explores the target of the profile with every pair of its accounts.
-// It returns an error when the target or the profile cannot be used (the
-// suite's preflight refuses it, the explorer cannot read its accounts).
-func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
+// preflighted is the client of cfg (cfg.Timeout defaulted) and the profile
+// as the suite's preflight of its target leaves it; an error where the
+// preflight refuses the target or the profile.
+func preflighted(ctx context.Context, p steps.Profile, cfg *Config) (*http.Client, steps.Profile, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = target.DefaultTimeout
-	}
-	if cfg.MaxDivergences == 0 {
-		cfg.MaxDivergences = 10
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
@@ -80,9 +77,22 @@ func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
 	}
 	suite := steps.NewSuite(p, steps.Options{HTTPClient: hc, Output: io.Discard})
 	if err := suite.Preflight(ctx); err != nil {
+		return nil, p, err
+	}
+	return hc, suite.Profile(), nil
+}
+
+// Run explores the target of the profile with every pair of its accounts.
+// It returns an error when the target or the profile cannot be used (the
+// suite's preflight refuses it, the explorer cannot read its accounts).
+func Run(ctx context.Context, p steps.Profile, cfg Config) (*Result, error) {
+	if cfg.MaxDivergences == 0 {
+		cfg.MaxDivergences = 10
+	}
+	hc, p, err := preflighted(ctx, p, &cfg)
+	if err != nil {
 		return nil, err
 	}
-	p = suite.Profile()
 	run := &runState{cfg: cfg, k: newKnowledge(), claimed: map[string]int{}}
 	var pairs []*pair
 	for i := range p.AccountPairs() {

@@ -153,22 +153,26 @@ func (s Step) Mutated(path string) bool {
 // CopyBody is a deep copy of a JSON object as encoding/json decodes it.
 func CopyBody(b map[string]any) map[string]any { return DeepCopy(b).(map[string]any) }
 
-func DeepCopy(v any) any {
+func DeepCopy(v any) any { return copiedWith(v, func(leaf any) any { return leaf }) }
+
+// copiedWith is v with its objects and arrays copied, each other value as
+// leaf makes it.
+func copiedWith(v any, leaf func(any) any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = DeepCopy(e)
+			out[k] = copiedWith(e, leaf)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = DeepCopy(e)
+			out[i] = copiedWith(e, leaf)
 		}
 		return out
 	}
-	return v
+	return leaf(v)
 }
 
 // SetPath sets (or removes) the value at a dotted path, making the objects
@@ -397,23 +401,12 @@ func (e *encoder) str(s string, all bool) {
 // PlainValue is a body value as the reference reads it: escaped strings
 // are strings.
 func PlainValue(v any) any {
-	switch x := v.(type) {
-	case Escaped:
-		return string(x)
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = PlainValue(e)
+	return copiedWith(v, func(leaf any) any {
+		if e, ok := leaf.(Escaped); ok {
+			return string(e)
 		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = PlainValue(e)
-		}
-		return out
-	}
-	return v
+		return leaf
+	})
 }
 
 // Describe is the step in words: the first half of a reason line.

@@ -154,70 +154,78 @@ func encodeQuery(q url.Values, c credPlace) string {
 
 // placeOf is where a step's credential goes ("" name: none).
 func placeOf(c Cred) credPlace {
+	p, ok := credHome[c.Scheme]
+	if !ok {
+		return credPlace{}
+	}
+	if q, ok := secretChanged(p, c.Op); ok {
+		return q
+	}
 	switch c.Scheme {
 	case "api-key":
-		p := credPlace{name: "Authorization", value: "api-key {key}"}
 		switch c.Op {
 		case "header-name-case":
 			p.name = "AUTHORIZATION"
-		case "secret-upper-case":
-			p.value = "api-key {KEY}"
-		case "secret-empty":
-			p.value = "api-key "
-		case "secret-of-the-other-scheme":
-			p.value = "api-key {token}"
 		case "unspecified-place":
 			p.value = "{key}"
 		case "neighbouring-place":
 			p.value = "Bearer {key}"
-		case "wrong-secret":
-			p.value = "api-key contract-explore-no-such-key"
 		case "scheme-word-case":
 			p.value = "API-KEY {key}"
 		case "scheme-spaces":
 			p.value = "api-key  {key}"
 		}
-		return p
 	case "session-token":
-		p := credPlace{name: "session-token", value: "{token}"}
 		switch c.Op {
 		case "header-name-case":
 			p.name = "SESSION-TOKEN"
-		case "secret-upper-case":
-			p.value = "{TOKEN}"
-		case "secret-empty":
-			p.value = ""
-		case "secret-of-the-other-scheme":
-			p.value = "{key}"
 		case "unspecified-place":
 			p.name, p.value = "Authorization", "Bearer {token}"
 		case "neighbouring-place":
 			p.name, p.value = "Authorization", "session-token {token}"
-		case "wrong-secret":
-			p.value = "contract-explore-no-such-token"
 		}
-		return p
 	case "session-query":
-		p := credPlace{query: true, name: "sessionToken", value: "{token}"}
 		switch c.Op {
-		case "secret-upper-case":
-			p.value = "{TOKEN}"
-		case "secret-empty":
-			p.value = ""
-		case "secret-of-the-other-scheme":
-			p.value = "{key}"
 		case "unspecified-place":
 			p.name, p.value = "apiKey", "{key}"
 		case "neighbouring-place":
 			p.name = "session_token"
 		case credPercentEncoded:
 			p.percent = true
-		case "wrong-secret":
-			p.value = "contract-explore-no-such-token"
 		}
-		return p
 	}
-	return credPlace{}
+	return p
+}
+
+// credHome is each scheme's place as 5 gives it.
+var credHome = map[string]credPlace{
+	"api-key":       {name: "Authorization", value: "api-key {key}"},
+	"session-token": {name: "session-token", value: "{token}"},
+	"session-query": {query: true, name: "sessionToken", value: "{token}"},
+}
+
+// secretChanged is the place of an operator that changes the secret alone,
+// the same way in every place: upper case, empty, the other scheme's, or one
+// no account has; false for an operator that changes the place.
+func secretChanged(p credPlace, op string) (credPlace, bool) {
+	secret, other := "{key}", "{token}"
+	if !strings.Contains(p.value, secret) {
+		secret, other = other, secret
+	}
+	with := ""
+	switch op {
+	case "secret-upper-case":
+		with = strings.ToUpper(secret)
+	case "secret-empty":
+	case "secret-of-the-other-scheme":
+		with = other
+	case "wrong-secret":
+		with = "contract-explore-no-such-" + strings.Trim(secret, "{}")
+	default:
+		return p, false
+	}
+	p.value = strings.Replace(p.value, secret, with, 1)
+	return p, true
 }
 
 // with is the place's value for a key and a token.
