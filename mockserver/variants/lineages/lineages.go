@@ -431,7 +431,7 @@ var areaOf = map[string]variants.Area{
 	"put-client-any-client": variants.Auth, "missing-credentials-403": variants.Auth,
 	"validation-before-permission": variants.Auth, "old-email-still-indexed": variants.Sessions,
 	"password-last-changed-stale": variants.Users, "put-user-not-atomic": variants.Users,
-	"post-clients-not-atomic": variants.Clients, "lost-update-password": variants.Users,
+	"lost-update-password": variants.Users,
 	"duplicate-email-race": variants.Users, "forbidden-leaks-user": variants.Auth,
 	"password-hash-returned": variants.Users, "number-float-rejected": variants.Representation,
 	"hash-uppercase-not-found": variants.Apps, "content-type-strict": variants.Representation,
