@@ -3,25 +3,8 @@ package events
 import "github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 
 // Representations are structs rather than maps so that fields come out in the
-// order of the spec's tables (the user object's are package wire's; the
-// client's is this lineage's own, for the fault that writes its currency
-// code as a number).
-
-type clientJSON struct {
-	ID              int64   `json:"id"`
-	CreatedDate     string  `json:"createdDate"`
-	Name            string  `json:"name"`
-	AddressLine1    string  `json:"addressLine1"`
-	AddressLine2    *string `json:"addressLine2,omitempty"`
-	AddressCity     string  `json:"addressCity"`
-	AddressPostcode string  `json:"addressPostcode"`
-	AddressCountry  string  `json:"addressCountry"`
-	VAT             *string `json:"vat,omitempty"`
-	Currency        struct {
-		ID   int64 `json:"id"`
-		Code any   `json:"code"`
-	} `json:"currency"`
-}
+// order of the spec's tables (the user's and the client's are package
+// wire's).
 
 type appJSON struct {
 	ID        int64    `json:"id"`
@@ -102,9 +85,9 @@ func (s *Server) userJSON(u *userView) wire.User {
 	return out
 }
 
-func (s *Server) clientJSON(c *clientView) clientJSON {
+func (s *Server) clientJSON(c *clientView) wire.Client {
 	d := c.Details
-	out := clientJSON{
+	out := wire.Client{
 		ID:              c.ID,
 		CreatedDate:     isoTime(c.Created),
 		Name:            d.Name,
