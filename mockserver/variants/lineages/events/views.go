@@ -7,12 +7,12 @@ import "github.com/pricing-contract/pricing-contract/mockserver/variants/lineage
 // wire's).
 
 type appJSON struct {
-	ID        int64    `json:"id"`
-	Created   string   `json:"created"`
-	Name      string   `json:"name"`
-	Platform  idName   `json:"platform"`
-	WriteKey  string   `json:"writeKey"`
-	Plan      planJSON `json:"plan"`
+	ID        int64     `json:"id"`
+	Created   string    `json:"created"`
+	Name      string    `json:"name"`
+	Platform  idName    `json:"platform"`
+	WriteKey  string    `json:"writeKey"`
+	Plan      wire.Plan `json:"plan"`
 	Marketapp struct {
 		Hash string `json:"hash"`
 	} `json:"marketapp"`
@@ -21,13 +21,6 @@ type appJSON struct {
 type idName struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
-}
-
-type planJSON struct {
-	IsLite      bool `json:"isLite"`
-	IsPro       bool `json:"isPro"`
-	IsDynamic   bool `json:"isDynamic"`
-	NeedBilling bool `json:"needBilling"`
 }
 
 type platformList struct {
@@ -46,18 +39,9 @@ type currencyList struct {
 	Total      int            `json:"total"`
 }
 
-type planItemJSON struct {
-	ID          int64  `json:"id"`
-	Name        string `json:"name"`
-	IsLite      bool   `json:"isLite"`
-	IsPro       bool   `json:"isPro"`
-	IsDynamic   bool   `json:"isDynamic"`
-	NeedBilling bool   `json:"needBilling"`
-}
-
 type planList struct {
-	Plans []planItemJSON `json:"plans"`
-	Total int            `json:"total"`
+	Plans []wire.PlanItem `json:"plans"`
+	Total int             `json:"total"`
 }
 
 func (s *Server) userJSON(u *userView) wire.User {
@@ -114,7 +98,7 @@ func (s *Server) appJSON(a *appView) appJSON {
 		Name:     a.Name,
 		Platform: idName{a.PlatformID, s.cat.platformByID[a.PlatformID].Name},
 		WriteKey: a.WriteKey,
-		Plan:     planJSON{p.IsLite, p.IsPro, p.IsDynamic, p.NeedBilling},
+		Plan:     wire.Plan{IsLite: p.IsLite, IsPro: p.IsPro, IsDynamic: p.IsDynamic, NeedBilling: p.NeedBilling},
 	}
 	out.Marketapp.Hash = a.Hash
 	return out

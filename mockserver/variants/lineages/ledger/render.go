@@ -94,14 +94,8 @@ type currency struct {
 	numeric int
 }
 
-type plan struct {
-	ID          int64  `json:"id"`
-	Name        string `json:"name"`
-	IsLite      bool   `json:"isLite"`
-	IsPro       bool   `json:"isPro"`
-	IsDynamic   bool   `json:"isDynamic"`
-	NeedBilling bool   `json:"needBilling"`
-}
+// plan is a plan of the catalogue: its id, its name and its flags.
+type plan = wire.PlanItem
 
 // phoneCountry is a user's phone country as 2.1 writes it.
 type phoneCountry = wire.PhoneCountry
@@ -121,9 +115,9 @@ var (
 		{3, "USD", "US dollar", 840}, {4, "JPY", "Yen", 392},
 	}
 	plans = []plan{
-		{1, "Lite", true, false, false, false},
-		{2, "Pro", false, true, false, true},
-		{3, "Dynamic", false, false, true, true},
+		{ID: 1, Name: "Lite", Plan: wire.Plan{IsLite: true}},
+		{ID: 2, Name: "Pro", Plan: wire.Plan{IsPro: true, NeedBilling: true}},
+		{ID: 3, Name: "Dynamic", Plan: wire.Plan{IsDynamic: true, NeedBilling: true}},
 	}
 	phoneCountries = []phoneCountry{
 		{ID: 1, Name: "United Kingdom (+44)", DialCode: "+44"},

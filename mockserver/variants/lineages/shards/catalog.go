@@ -19,14 +19,8 @@ type platform struct {
 // currency is a client's currency as 2.2 writes it.
 type currency = wire.Currency
 
-type plan struct {
-	ID          int64  `json:"id"`
-	Name        string `json:"name"`
-	IsLite      bool   `json:"isLite"`
-	IsPro       bool   `json:"isPro"`
-	IsDynamic   bool   `json:"isDynamic"`
-	NeedBilling bool   `json:"needBilling"`
-}
+// plan is a plan of the catalogue: its id, its name and its flags.
+type plan = wire.PlanItem
 
 // phoneCountry is a user's phone country as 2.1 writes it.
 type phoneCountry = wire.PhoneCountry
@@ -42,9 +36,9 @@ var platforms = []platform{{1, "Android"}, {2, "iOS"}}
 var currencies = []currency{{ID: 1, Code: "EUR"}, {ID: 2, Code: "USD"}, {ID: 3, Code: "GBP"}, {ID: 4, Code: "JPY"}}
 
 var plans = []plan{
-	{ID: 1, Name: "Lite", IsLite: true},
-	{ID: 2, Name: "Pro", IsPro: true, NeedBilling: true},
-	{ID: 3, Name: "Dynamic", IsDynamic: true, NeedBilling: true},
+	{ID: 1, Name: "Lite", Plan: wire.Plan{IsLite: true}},
+	{ID: 2, Name: "Pro", Plan: wire.Plan{IsPro: true, NeedBilling: true}},
+	{ID: 3, Name: "Dynamic", Plan: wire.Plan{IsDynamic: true, NeedBilling: true}},
 }
 
 var phoneCountries = []phoneCountry{

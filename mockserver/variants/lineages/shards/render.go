@@ -57,12 +57,8 @@ func clientView(c *clientRec) wire.Client {
 	return v
 }
 
-type planFlags struct {
-	IsLite      bool `json:"isLite"`
-	IsPro       bool `json:"isPro"`
-	IsDynamic   bool `json:"isDynamic"`
-	NeedBilling bool `json:"needBilling"`
-}
+// planFlags is an app's plan as 2.3 writes it.
+type planFlags = wire.Plan
 
 type hashJSON struct {
 	Hash string `json:"hash"`
@@ -87,7 +83,7 @@ func appView(a *appRec) appJSON {
 		v.Platform = *p
 	}
 	if p := findPlan(a.plan); p != nil {
-		v.Plan = planFlags{p.IsLite, p.IsPro, p.IsDynamic, p.NeedBilling}
+		v.Plan = p.Plan
 	}
 	return v
 }

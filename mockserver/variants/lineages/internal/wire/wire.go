@@ -59,6 +59,23 @@ type Currency struct {
 	Code any `json:"code"`
 }
 
+// Plan is an app's plan object of 2.3: its flags.
+type Plan struct {
+	IsLite      bool `json:"isLite"`
+	IsPro       bool `json:"isPro"`
+	IsDynamic   bool `json:"isDynamic"`
+	NeedBilling bool `json:"needBilling"`
+}
+
+// PlanItem is a plan of the plans collection as the lineages that write
+// its flags list it (2.5 shows no field beyond its id): its id, its name,
+// then the flags of 2.3.
+type PlanItem struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	Plan
+}
+
 // Session is the session object of 2.4.
 type Session struct {
 	ID            int64  `json:"id"`
