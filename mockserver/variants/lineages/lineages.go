@@ -53,7 +53,12 @@ type lineage struct {
 	origin, faultOrigin func(before string) variants.Origin
 }
 
-type fault struct{ name, rule, why string }
+// fault is one of a lineage's faults; legal, that its author wrote it as a
+// reading the spec allows.
+type fault struct {
+	name, rule, why string
+	legal           bool
+}
 
 func (l lineage) servers() []variants.Server {
 	origin := l.origin
@@ -120,9 +125,45 @@ func faultsOf[F ~struct{ Name, Rule, Description string }](fs []F) []fault {
 	var out []fault
 	for _, f := range fs {
 		f := struct{ Name, Rule, Description string }(f)
-		out = append(out, fault{f.Name, f.Rule, f.Description})
+		out = append(out, fault{f.Name, f.Rule, f.Description, false})
 	}
 	return out
+}
+
+// blindFaultsOf are a blind audit's faults as the catalogue takes them.
+func blindFaultsOf[F ~struct {
+	Name        string
+	Legal       bool
+	Rule        string
+	Quote       string
+	Description string
+}](fs []F) []fault {
+	var out []fault
+	for _, f := range fs {
+		f := struct {
+			Name        string
+			Legal       bool
+			Rule        string
+			Quote       string
+			Description string
+		}(f)
+		out = append(out, fault{f.Name, f.Rule, f.Description, f.Legal})
+	}
+	return out
+}
+
+// addFaults adds fs to l's faults but those skip names, each that legal
+// names legal for the README's row it gives.
+func (l *lineage) addFaults(fs []fault, skip map[string]bool, legal map[string]string) {
+	for _, f := range fs {
+		if skip[f.name] {
+			continue
+		}
+		l.faults = append(l.faults, f)
+		if why, ok := legal[f.name]; ok {
+			l.legal[f.name] = why
+		}
+	}
 }
 
 func tablesLineage() lineage {
@@ -183,12 +224,7 @@ func documentsLineage() lineage {
 		origin:       variants.BlindAudit3,
 		faultOrigin:  variants.BlindAudit3,
 	}
-	for _, f := range documents.Faults() {
-		l.faults = append(l.faults, fault{f.Name, f.Rule, f.Description})
-		if why, ok := documentsLegal[f.Name]; ok {
-			l.legal[f.Name] = why
-		}
-	}
+	l.addFaults(blindFaultsOf(documents.Faults()), nil, documentsLegal)
 	return l
 }
 
@@ -239,15 +275,7 @@ func ledgerLineage() lineage {
 		origin:       variants.BlindAudit4,
 		faultOrigin:  variants.BlindAudit4,
 	}
-	for _, f := range ledger.Faults() {
-		if ledgerOutside[f.Name] {
-			continue
-		}
-		l.faults = append(l.faults, fault{f.Name, f.Rule, f.Description})
-		if why, ok := ledgerLegal[f.Name]; ok {
-			l.legal[f.Name] = why
-		}
-	}
+	l.addFaults(blindFaultsOf(ledger.Faults()), ledgerOutside, ledgerLegal)
 	return l
 }
 
@@ -302,19 +330,12 @@ func shardsLineage() lineage {
 		origin:       variants.BlindAudit5,
 		faultOrigin:  variants.BlindAudit5,
 	}
-	for _, f := range shards.Faults() {
-		if shardsUncaught[f.Name] {
-			continue
-		}
-		l.faults = append(l.faults, fault{f.Name, f.Rule, f.Description})
-		if why, ok := shardsLegal[f.Name]; ok {
-			l.legal[f.Name] = why
-		} else if f.Legal {
-			// Its author's readings are the table's but one: first-error-only,
-			// which 7.1 decides (each offending field named).
-			if f.Name != "first-error-only" {
-				l.legal[f.Name] = "its choices.md, a reading the README's table allows"
-			}
+	l.addFaults(blindFaultsOf(shards.Faults()), shardsUncaught, shardsLegal)
+	for _, f := range l.faults {
+		// Its author's readings are the table's but one: first-error-only,
+		// which 7.1 decides (each offending field named).
+		if _, ok := l.legal[f.name]; !ok && f.legal && f.name != "first-error-only" {
+			l.legal[f.name] = "its choices.md, a reading the README's table allows"
 		}
 	}
 	return l

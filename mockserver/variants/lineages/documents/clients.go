@@ -21,7 +21,7 @@ func clientViewOf(c clientDoc) wire.Client {
 		AddressPostcode: c.AddressPostcode,
 		AddressCountry:  c.AddressCountry,
 		VAT:             c.VAT,
-		Currency:        wire.Currency(cur),
+		Currency:        wire.Currency{ID: cur.ID, Code: cur.Code},
 	}
 }
 

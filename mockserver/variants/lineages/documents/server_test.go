@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/jsonpath"
 )
 
 func TestNewOptions(t *testing.T) {
@@ -1035,24 +1037,9 @@ func (r resp) obj() map[string]any {
 }
 
 // codes lists the error codes of a 400 body, "field:code" each.
-func (r resp) codes() []string {
-	arr, _ := r.json().([]any)
-	var out []string
-	for _, e := range arr {
-		m, _ := e.(map[string]any)
-		out = append(out, fmt.Sprintf("%v:%v", m["fieldName"], m["error"]))
-	}
-	return out
-}
+func (r resp) codes() []string { return jsonpath.Codes(r.json()) }
 
-func (r resp) hasCode(code string) bool {
-	for _, c := range r.codes() {
-		if strings.HasSuffix(c, ":"+code) {
-			return true
-		}
-	}
-	return false
-}
+func (r resp) hasCode(code string) bool { return jsonpath.HasCode(r.json(), code) }
 
 func (r resp) String() string { return fmt.Sprintf("%d %s", r.status, r.body) }
 

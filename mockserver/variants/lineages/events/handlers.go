@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
 // Path ids are canonical decimal numbers; anything else names no resource.
@@ -273,7 +275,9 @@ func (s *Server) getPlans(c *call) reply {
 	if r, authed := s.mustAuthenticate(c); !authed {
 		return r
 	}
-	items := views(s.cat.plans, func(x plan) planItemJSON { return planItemJSON(x) })
+	items := views(s.cat.plans, func(x plan) wire.PlanItem {
+		return wire.PlanItem{ID: x.ID, Name: x.Name, Plan: wire.Plan{IsLite: x.IsLite, IsPro: x.IsPro, IsDynamic: x.IsDynamic, NeedBilling: x.NeedBilling}}
+	})
 	return ok(planList{Plans: items, Total: len(items)})
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,24 +57,9 @@ func (r resp) id(path string) int64 {
 }
 
 // codes lists "fieldName:error" of a 400 body, for compact assertions.
-func (r resp) codes() []string {
-	arr, _ := r.body.([]any)
-	var out []string
-	for _, e := range arr {
-		m, _ := e.(map[string]any)
-		out = append(out, fmt.Sprintf("%v:%v", m["fieldName"], m["error"]))
-	}
-	return out
-}
+func (r resp) codes() []string { return jsonpath.Codes(r.body) }
 
-func (r resp) hasCode(field, code string) bool {
-	for _, c := range r.codes() {
-		if c == field+":"+code {
-			return true
-		}
-	}
-	return false
-}
+func (r resp) hasCode(field, code string) bool { return slices.Contains(r.codes(), field+":"+code) }
 
 type opt func(*http.Request)
 

@@ -3,33 +3,16 @@ package events
 import "github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 
 // Representations are structs rather than maps so that fields come out in the
-// order of the spec's tables (the user object's are package wire's; the
-// client's is this lineage's own, for the fault that writes its currency
-// code as a number).
-
-type clientJSON struct {
-	ID              int64   `json:"id"`
-	CreatedDate     string  `json:"createdDate"`
-	Name            string  `json:"name"`
-	AddressLine1    string  `json:"addressLine1"`
-	AddressLine2    *string `json:"addressLine2,omitempty"`
-	AddressCity     string  `json:"addressCity"`
-	AddressPostcode string  `json:"addressPostcode"`
-	AddressCountry  string  `json:"addressCountry"`
-	VAT             *string `json:"vat,omitempty"`
-	Currency        struct {
-		ID   int64 `json:"id"`
-		Code any   `json:"code"`
-	} `json:"currency"`
-}
+// order of the spec's tables (the user's and the client's are package
+// wire's).
 
 type appJSON struct {
-	ID        int64    `json:"id"`
-	Created   string   `json:"created"`
-	Name      string   `json:"name"`
-	Platform  idName   `json:"platform"`
-	WriteKey  string   `json:"writeKey"`
-	Plan      planJSON `json:"plan"`
+	ID        int64     `json:"id"`
+	Created   string    `json:"created"`
+	Name      string    `json:"name"`
+	Platform  idName    `json:"platform"`
+	WriteKey  string    `json:"writeKey"`
+	Plan      wire.Plan `json:"plan"`
 	Marketapp struct {
 		Hash string `json:"hash"`
 	} `json:"marketapp"`
@@ -38,13 +21,6 @@ type appJSON struct {
 type idName struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
-}
-
-type planJSON struct {
-	IsLite      bool `json:"isLite"`
-	IsPro       bool `json:"isPro"`
-	IsDynamic   bool `json:"isDynamic"`
-	NeedBilling bool `json:"needBilling"`
 }
 
 type platformList struct {
@@ -63,18 +39,9 @@ type currencyList struct {
 	Total      int            `json:"total"`
 }
 
-type planItemJSON struct {
-	ID          int64  `json:"id"`
-	Name        string `json:"name"`
-	IsLite      bool   `json:"isLite"`
-	IsPro       bool   `json:"isPro"`
-	IsDynamic   bool   `json:"isDynamic"`
-	NeedBilling bool   `json:"needBilling"`
-}
-
 type planList struct {
-	Plans []planItemJSON `json:"plans"`
-	Total int            `json:"total"`
+	Plans []wire.PlanItem `json:"plans"`
+	Total int             `json:"total"`
 }
 
 func (s *Server) userJSON(u *userView) wire.User {
@@ -102,9 +69,9 @@ func (s *Server) userJSON(u *userView) wire.User {
 	return out
 }
 
-func (s *Server) clientJSON(c *clientView) clientJSON {
+func (s *Server) clientJSON(c *clientView) wire.Client {
 	d := c.Details
-	out := clientJSON{
+	out := wire.Client{
 		ID:              c.ID,
 		CreatedDate:     isoTime(c.Created),
 		Name:            d.Name,
@@ -131,7 +98,7 @@ func (s *Server) appJSON(a *appView) appJSON {
 		Name:     a.Name,
 		Platform: idName{a.PlatformID, s.cat.platformByID[a.PlatformID].Name},
 		WriteKey: a.WriteKey,
-		Plan:     planJSON{p.IsLite, p.IsPro, p.IsDynamic, p.NeedBilling},
+		Plan:     wire.Plan{IsLite: p.IsLite, IsPro: p.IsPro, IsDynamic: p.IsDynamic, NeedBilling: p.NeedBilling},
 	}
 	out.Marketapp.Hash = a.Hash
 	return out

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/jsonpath"
 )
 
 type resp struct {
@@ -34,27 +36,9 @@ func (r resp) obj() map[string]any {
 
 // codes returns the (fieldName, error) pairs of a 400 body, or nil if the
 // body is not an array of error objects.
-func (r resp) codes() []string {
-	arr, ok := r.val().([]any)
-	if !ok {
-		return nil
-	}
-	out := []string{}
-	for _, e := range arr {
-		m, _ := e.(map[string]any)
-		out = append(out, fmt.Sprintf("%v:%v", m["fieldName"], m["error"]))
-	}
-	return out
-}
+func (r resp) codes() []string { return jsonpath.Codes(r.val()) }
 
-func (r resp) hasCode(code string) bool {
-	for _, c := range r.codes() {
-		if strings.HasSuffix(c, ":"+code) {
-			return true
-		}
-	}
-	return false
-}
+func (r resp) hasCode(code string) bool { return jsonpath.HasCode(r.val(), code) }
 
 func (r resp) String() string { return fmt.Sprintf("%d %s", r.code, bytes.TrimSpace(r.raw)) }
 

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lookup"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
 // apiError is a refusal. status 400 carries fields; the others a code and
@@ -91,20 +94,11 @@ type currency struct {
 	numeric int
 }
 
-type plan struct {
-	ID          int64  `json:"id"`
-	Name        string `json:"name"`
-	IsLite      bool   `json:"isLite"`
-	IsPro       bool   `json:"isPro"`
-	IsDynamic   bool   `json:"isDynamic"`
-	NeedBilling bool   `json:"needBilling"`
-}
+// plan is a plan of the catalogue: its id, its name and its flags.
+type plan = wire.PlanItem
 
-type phoneCountry struct {
-	ID       int64  `json:"id"`
-	Name     string `json:"name"`
-	DialCode string `json:"dialCode"`
-}
+// phoneCountry is a user's phone country as 2.1 writes it.
+type phoneCountry = wire.PhoneCountry
 
 type marketApp struct {
 	Hash       string
@@ -121,16 +115,16 @@ var (
 		{3, "USD", "US dollar", 840}, {4, "JPY", "Yen", 392},
 	}
 	plans = []plan{
-		{1, "Lite", true, false, false, false},
-		{2, "Pro", false, true, false, true},
-		{3, "Dynamic", false, false, true, true},
+		{ID: 1, Name: "Lite", Plan: wire.Plan{IsLite: true}},
+		{ID: 2, Name: "Pro", Plan: wire.Plan{IsPro: true, NeedBilling: true}},
+		{ID: 3, Name: "Dynamic", Plan: wire.Plan{IsDynamic: true, NeedBilling: true}},
 	}
 	phoneCountries = []phoneCountry{
-		{1, "United Kingdom (+44)", "+44"},
-		{2, "United States (+1)", "+1"},
-		{3, "Germany (+49)", "+49"},
-		{4, "France (+33)", "+33"},
-		{5, "Japan (+81)", "+81"},
+		{ID: 1, Name: "United Kingdom (+44)", DialCode: "+44"},
+		{ID: 2, Name: "United States (+1)", DialCode: "+1"},
+		{ID: 3, Name: "Germany (+49)", DialCode: "+49"},
+		{ID: 4, Name: "France (+33)", DialCode: "+33"},
+		{ID: 5, Name: "Japan (+81)", DialCode: "+81"},
 	}
 	// sha1("ledger-market-1") ... sha1("ledger-market-5")
 	marketApps = []marketApp{
@@ -143,57 +137,27 @@ var (
 )
 
 func findPlatform(id int64) *platform {
-	for i := range platforms {
-		if platforms[i].ID == id {
-			return &platforms[i]
-		}
-	}
-	return nil
+	return lookup.First(platforms, func(x *platform) bool { return x.ID == id })
 }
 
 func findCurrency(id int64) *currency {
-	for i := range currencies {
-		if currencies[i].ID == id {
-			return &currencies[i]
-		}
-	}
-	return nil
+	return lookup.First(currencies, func(x *currency) bool { return x.ID == id })
 }
 
 func findPlan(id int64) *plan {
-	for i := range plans {
-		if plans[i].ID == id {
-			return &plans[i]
-		}
-	}
-	return nil
+	return lookup.First(plans, func(x *plan) bool { return x.ID == id })
 }
 
 func findPhoneCountry(id int64) *phoneCountry {
-	for i := range phoneCountries {
-		if phoneCountries[i].ID == id {
-			return &phoneCountries[i]
-		}
-	}
-	return nil
+	return lookup.First(phoneCountries, func(x *phoneCountry) bool { return x.ID == id })
 }
 
 func findMarketApp(hash string) *marketApp {
-	for i := range marketApps {
-		if marketApps[i].Hash == hash {
-			return &marketApps[i]
-		}
-	}
-	return nil
+	return lookup.First(marketApps, func(x *marketApp) bool { return x.Hash == hash })
 }
 
 func findMarketAppByName(name string, platformID int64) *marketApp {
-	for i := range marketApps {
-		if marketApps[i].Name == name && marketApps[i].PlatformID == platformID {
-			return &marketApps[i]
-		}
-	}
-	return nil
+	return lookup.First(marketApps, func(x *marketApp) bool { return x.Name == name && x.PlatformID == platformID })
 }
 
 // ---- resource representations ----

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lookup"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/wire"
 )
 
 type platform struct {
@@ -13,25 +16,14 @@ type platform struct {
 	Name string `json:"name"`
 }
 
-type currency struct {
-	ID   int64  `json:"id"`
-	Code string `json:"code"`
-}
+// currency is a client's currency as 2.2 writes it.
+type currency = wire.Currency
 
-type plan struct {
-	ID          int64  `json:"id"`
-	Name        string `json:"name"`
-	IsLite      bool   `json:"isLite"`
-	IsPro       bool   `json:"isPro"`
-	IsDynamic   bool   `json:"isDynamic"`
-	NeedBilling bool   `json:"needBilling"`
-}
+// plan is a plan of the catalogue: its id, its name and its flags.
+type plan = wire.PlanItem
 
-type phoneCountry struct {
-	ID       int64  `json:"id"`
-	Name     string `json:"name"`
-	DialCode string `json:"dialCode"`
-}
+// phoneCountry is a user's phone country as 2.1 writes it.
+type phoneCountry = wire.PhoneCountry
 
 type marketApp struct {
 	Hash     string   `json:"hash"`
@@ -41,20 +33,20 @@ type marketApp struct {
 
 var platforms = []platform{{1, "Android"}, {2, "iOS"}}
 
-var currencies = []currency{{1, "EUR"}, {2, "USD"}, {3, "GBP"}, {4, "JPY"}}
+var currencies = []currency{{ID: 1, Code: "EUR"}, {ID: 2, Code: "USD"}, {ID: 3, Code: "GBP"}, {ID: 4, Code: "JPY"}}
 
 var plans = []plan{
-	{ID: 1, Name: "Lite", IsLite: true},
-	{ID: 2, Name: "Pro", IsPro: true, NeedBilling: true},
-	{ID: 3, Name: "Dynamic", IsDynamic: true, NeedBilling: true},
+	{ID: 1, Name: "Lite", Plan: wire.Plan{IsLite: true}},
+	{ID: 2, Name: "Pro", Plan: wire.Plan{IsPro: true, NeedBilling: true}},
+	{ID: 3, Name: "Dynamic", Plan: wire.Plan{IsDynamic: true, NeedBilling: true}},
 }
 
 var phoneCountries = []phoneCountry{
-	{1, "United Kingdom (+44)", "+44"},
-	{2, "United States (+1)", "+1"},
-	{3, "France (+33)", "+33"},
-	{4, "Germany (+49)", "+49"},
-	{5, "Japan (+81)", "+81"},
+	{ID: 1, Name: "United Kingdom (+44)", DialCode: "+44"},
+	{ID: 2, Name: "United States (+1)", DialCode: "+1"},
+	{ID: 3, Name: "France (+33)", DialCode: "+33"},
+	{ID: 4, Name: "Germany (+49)", DialCode: "+49"},
+	{ID: 5, Name: "Japan (+81)", DialCode: "+81"},
 }
 
 var marketAppNames = []string{
@@ -77,60 +69,30 @@ func buildMarketApps() []marketApp {
 }
 
 func findPlatform(id int64) *platform {
-	for i := range platforms {
-		if platforms[i].ID == id {
-			return &platforms[i]
-		}
-	}
-	return nil
+	return lookup.First(platforms, func(x *platform) bool { return x.ID == id })
 }
 
 func findCurrency(id int64) *currency {
-	for i := range currencies {
-		if currencies[i].ID == id {
-			return &currencies[i]
-		}
-	}
-	return nil
+	return lookup.First(currencies, func(x *currency) bool { return x.ID == id })
 }
 
 func findPlan(id int64) *plan {
-	for i := range plans {
-		if plans[i].ID == id {
-			return &plans[i]
-		}
-	}
-	return nil
+	return lookup.First(plans, func(x *plan) bool { return x.ID == id })
 }
 
 func findPhoneCountry(id int64) *phoneCountry {
-	for i := range phoneCountries {
-		if phoneCountries[i].ID == id {
-			return &phoneCountries[i]
-		}
-	}
-	return nil
+	return lookup.First(phoneCountries, func(x *phoneCountry) bool { return x.ID == id })
 }
 
 func (s *Server) marketByHash(hash string) *marketApp {
 	if !s.is(faultHashUppercase) {
 		hash = strings.ToLower(hash)
 	}
-	for i := range marketApps {
-		if marketApps[i].Hash == hash {
-			return &marketApps[i]
-		}
-	}
-	return nil
+	return lookup.First(marketApps, func(x *marketApp) bool { return x.Hash == hash })
 }
 
 func marketByName(name string, platformID int64) *marketApp {
-	for i := range marketApps {
-		if marketApps[i].Name == name && marketApps[i].Platform.ID == platformID {
-			return &marketApps[i]
-		}
-	}
-	return nil
+	return lookup.First(marketApps, func(x *marketApp) bool { return x.Name == name && x.Platform.ID == platformID })
 }
 
 func (s *Server) collection(w http.ResponseWriter, r *http.Request, prop string, items any, n int) {

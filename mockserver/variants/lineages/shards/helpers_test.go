@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/jsonpath"
 )
 
 type harness struct {
@@ -61,15 +63,7 @@ func (r resp) str(path string) string { s, _ := r.get(path).(string); return s }
 func (r resp) num(path string) int64 { f, _ := r.get(path).(float64); return int64(f) }
 
 // codes lists the error codes of an error array body.
-func (r resp) codes() []string {
-	arr, _ := r.value().([]any)
-	var out []string
-	for _, e := range arr {
-		m, _ := e.(map[string]any)
-		out = append(out, fmt.Sprint(m["fieldName"], ":", m["error"]))
-	}
-	return out
-}
+func (r resp) codes() []string { return jsonpath.Codes(r.value()) }
 
 func (r resp) String() string { return fmt.Sprintf("%d %s", r.status, r.body) }
 

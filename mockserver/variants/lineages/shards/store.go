@@ -187,12 +187,6 @@ func (st *store) addSession(se *session) {
 	st.userTokens[se.userID] = append([]string(nil), toks...)
 }
 
-func (st *store) appsOf(clientID int64) []*appRec {
-	st.clientAppsMu.RLock()
-	defer st.clientAppsMu.RUnlock()
-	return append([]*appRec(nil), st.clientApps[clientID]...)
-}
-
 // firstClient is the user's oldest membership, 0 when none.
 func (u *userRec) firstClient() int64 {
 	u.mu.Lock()

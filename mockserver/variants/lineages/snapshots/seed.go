@@ -94,10 +94,8 @@ var zone = time.FixedZone("", 5*3600+45*60)
 // seedEpoch is when the seeded accounts claim to have been created.
 var seedEpoch = time.Date(2019, 11, 3, 4, 5, 6, 789012000, time.UTC)
 
-// seed builds the catalog and the first state. Ids come from the same
-// sequence as everything created later, so no id is ever reused.
-func seed(pairs int) (*catalog, *state, [][2]Account) {
-	st := &state{}
+// seedCatalog builds the catalog, its ids the first of st's sequence.
+func seedCatalog(st *state) *catalog {
 	cat := &catalog{}
 	for _, name := range []string{"Android", "iOS"} {
 		cat.platforms = append(cat.platforms, platform{id: st.nextID(), name: name})
@@ -117,7 +115,14 @@ func seed(pairs int) (*catalog, *state, [][2]Account) {
 	for i, h := range StoreAppHashes() {
 		cat.storeApps[h] = marketapp{name: fmt.Sprintf("Store App %d", i+1), platformID: cat.platforms[i%len(cat.platforms)].id}
 	}
+	return cat
+}
 
+// seed builds the catalog and the first state. Ids come from the same
+// sequence as everything created later, so no id is ever reused.
+func seed(pairs int) (*catalog, *state, [][2]Account) {
+	st := &state{}
+	cat := seedCatalog(st)
 	accounts := make([][2]Account, pairs)
 	for i := 0; i < pairs; i++ {
 		for side := 0; side < 2; side++ {

@@ -1,8 +1,10 @@
 // Package jsonpath reads and writes a decoded JSON value by a dotted path
-// ("0.fieldName", "phoneCountry.dialCode"), for the lineages' tests.
+// ("0.fieldName", "phoneCountry.dialCode"), and lists the codes of an error
+// array, for the lineages' tests.
 package jsonpath
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -43,4 +45,30 @@ func Parent(o map[string]any, path string) (map[string]any, string) {
 		o = next
 	}
 	return o, segs[len(segs)-1]
+}
+
+// Codes lists "fieldName:error" of each element of a decoded error array
+// (7.1), for compact assertions; nil where v is not an array.
+func Codes(v any) []string {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := []string{}
+	for _, e := range arr {
+		m, _ := e.(map[string]any)
+		out = append(out, fmt.Sprintf("%v:%v", m["fieldName"], m["error"]))
+	}
+	return out
+}
+
+// HasCode tells whether an element of the decoded error array v has the
+// error code, whatever its field.
+func HasCode(v any, code string) bool {
+	for _, c := range Codes(v) {
+		if strings.HasSuffix(c, ":"+code) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,8 +2,8 @@
 // section 2 as JSON, field by field in the order of its tables, and the
 // element of an error array of 7.1, for the lineages to share: the part of
 // an implementation the spec writes out in full.
-// What a lineage stores, checks and answers stays its own; a lineage whose
-// fault writes a field in another form keeps a type of its own for it.
+// What a lineage stores, checks and answers stays its own; a field a fault
+// may write in another JSON form is an any.
 package wire
 
 // User is the user object of 2.1.
@@ -22,8 +22,10 @@ type User struct {
 	SubscribeOnboarding bool         `json:"subscribeOnboarding"`
 	PhoneCountry        PhoneCountry `json:"phoneCountry"`
 	PhoneNumber         string       `json:"phoneNumber"`
-	PhoneExtension      *string      `json:"phoneExtension"`
-	Timezone            string       `json:"timezone"`
+	// PhoneExtension is a *string, nil for none; it is an any so that a
+	// fault may write it in another JSON form (a number).
+	PhoneExtension any    `json:"phoneExtension"`
+	Timezone       string `json:"timezone"`
 }
 
 // PhoneCountry is a user's phone country: its id, its label and its dial
@@ -51,8 +53,27 @@ type Client struct {
 
 // Currency is a client's currency: its id and its code.
 type Currency struct {
+	ID int64 `json:"id"`
+	// Code is the currency's code, a string; it is an any so that a fault
+	// may write it in another JSON form (a number).
+	Code any `json:"code"`
+}
+
+// Plan is an app's plan object of 2.3: its flags.
+type Plan struct {
+	IsLite      bool `json:"isLite"`
+	IsPro       bool `json:"isPro"`
+	IsDynamic   bool `json:"isDynamic"`
+	NeedBilling bool `json:"needBilling"`
+}
+
+// PlanItem is a plan of the plans collection as the lineages that write
+// its flags list it (2.5 shows no field beyond its id): its id, its name,
+// then the flags of 2.3.
+type PlanItem struct {
 	ID   int64  `json:"id"`
-	Code string `json:"code"`
+	Name string `json:"name"`
+	Plan
 }
 
 // Session is the session object of 2.4.
