@@ -130,6 +130,14 @@ var stringKinds = []fieldKind{kText, kValue, kEmail, kPassword, kTimezone, kTerm
 
 func isString(f bodyField) bool { return kinds(stringKinds...)(f) }
 
+// limitedText: a free text with a limit of length (8: ..255, or its row's
+// shorter Max), which a value at the limit meets.
+func limitedText(f bodyField) bool { return f.kind == kText && f.max > 0 }
+
+// overLimit: a field with a limit of length that one character more
+// breaks; an email's limits are its own operators' (email-256).
+func overLimit(f bodyField) bool { return f.max > 0 && f.kind != kEmail }
+
 func repeat(s string, n int) string { return strings.Repeat(s, n) }
 
 const (
@@ -202,17 +210,17 @@ var bodyOps = []BodyOp{
 	{Name: "empty", Kind: NearMiss, Cond: condMissing, Source: "BLNS Reserved Strings (the empty string); 7.3",
 		On: isString, Make: set("")},
 	{Name: "max-length", Decided: citeLimit, Kind: LegalVariety, Source: "8 (..255); WSTG-INPV (boundary values)",
-		On: kinds(kText), Make: setf(func(d draw) any { return limitText(d, 255, "x") })},
+		On: limitedText, Make: setf(func(d draw) any { return limitText(d, d.f.max, "x") })},
 	{Name: "max-length-two-byte", Decided: citeLimit, Kind: LegalVariety, Source: "8 (characters, not bytes); RFC 8259 8.1 (UTF-8); BLNS Two-Byte Characters",
-		On: kinds(kText), Make: setf(func(d draw) any { return limitText(d, 255, twoByte) })},
+		On: limitedText, Make: setf(func(d draw) any { return limitText(d, d.f.max, twoByte) })},
 	{Name: "three-byte", Decided: citeString, Kind: LegalVariety, Source: "8; BLNS Two-Byte Characters (CJK, 3 bytes each in UTF-8)",
 		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return d.unique() + repeat(threeByte, 100) })},
 	{Name: "astral", Decided: citeString, Kind: LegalVariety, Source: "BLNS Emoji; RFC 8259 7 (surrogate pairs); freedom string-length (60 characters, within every count)",
 		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return d.unique() + repeat(astral, 60) })},
 	{Name: "over-length", Decided: citeLimit, Kind: NearMiss, Source: "8 (..255); WSTG-INPV (boundary values)",
-		On: func(f bodyField) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, "x") })},
+		On: overLimit, Make: setf(func(d draw) any { return limitText(d, d.f.max+1, "x") })},
 	{Name: "over-length-two-byte", Decided: citeLimit, Kind: NearMiss, Source: "8; BLNS Two-Byte Characters",
-		On: func(f bodyField) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, twoByte) })},
+		On: overLimit, Make: setf(func(d draw) any { return limitText(d, d.f.max+1, twoByte) })},
 	{Name: "huge", Decided: citeLimit, Kind: PlainlyWrong, Source: "WSTG-INPV (buffer and length); freedom size-limit (100,000 characters pass 64 KiB)",
 		On: kinds(kText), Make: setf(func(d draw) any { return repeat("h", 100_000) })},
 
