@@ -1,19 +1,24 @@
 package explore
 
 import (
+	"strings"
+
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // The input positions of the bodies: every field of the spec's body tables
-// (4.1 to 4.4, and the phone fields 7.3 names), as a tree, each with what
-// the spec says of it. The operators (operators.go) are applied to each.
+// (4.1 to 4.4, and the phone fields 7.3 names), as a tree, each derived
+// from its row of the field tables (mockserver/pricing/fields.go: path,
+// type, form, optional or required, Max) with what the tables do not say
+// (extras: 7.3's codes by condition, catalogues, forms). The operators
+// (operators.go) are applied to each.
 
 // fieldKind is what a field holds, which decides the operators that apply.
 type fieldKind int
 
 const (
 	kText      fieldKind = iota // a free text: names, address lines, city
-	kValue                      // a ..255 string whose valid values the spec does not state: postcode, country, VAT
+	kValue                      // a string whose valid values the spec does not state: postcode, country, VAT
 	kEmail                      // an email address
 	kPassword                   // a password (a String of at least 6 characters, or null)
 	kTimezone                   // a timezone name of the form Area/City
@@ -28,9 +33,13 @@ const (
 
 // bodyField is one position of a body.
 type bodyField struct {
-	path     string // dotted from the body's root: client.app.name
-	kind     fieldKind
-	limit    bool // ..255
+	path string // dotted from the body's root: client.app.name
+	kind fieldKind
+	// max is the most characters the field takes (the row's Max: 8's
+	// ..255, or a shorter limit), which the length operators go to and
+	// past; 0: none they test (the literal terms, the hash of exact
+	// length, which operators of their own test).
+	max      int
 	required bool // a body without it is refused
 	// optional: the spec marks it optional (2: it may be omitted).
 	optional bool
@@ -74,81 +83,137 @@ func codeOn(cond string, c pricing.Code) map[string]pricing.Code {
 	return map[string]pricing.Code{cond: c}
 }
 
-// appFields are the body of POST /apps (4.2); nested (in POST /clients)
-// 7.3's InvalidName is not the spec's: the field is then app.name.
-func appFields(nested bool) []bodyField {
-	name := bodyField{path: "name", kind: kText, limit: true, table: true}
-	if !nested {
-		name.codes = codeOn(condMissing, pricing.CodeInvalidName) // when no hash is given: see specCode
-	}
-	return []bodyField{
-		{path: "marketapp", kind: kObject, table: true, children: []bodyField{
-			{path: "marketapp.hash", kind: kHash, table: true},
-		}},
-		name,
-		{path: "platform", kind: kObject, table: true, children: []bodyField{
-			{path: "platform.id", kind: kID, table: true, catalogue: "platforms"},
-		}},
-		{path: "nextplan", kind: kObject, table: true, children: []bodyField{
-			{path: "nextplan.id", kind: kID, table: true, catalogue: "plans"},
-		}},
-	}
+// extra is what the explorer knows of a position that its row does not
+// say: a kind its type and form do not give, 7.3's codes by the condition
+// that draws them, the catalogue an id names, a form of the address.
+type extra struct {
+	kind      fieldKind // 0 (kText): the kind of the row's type and form
+	codes     map[string]pricing.Code
+	catalogue string
+	form      bool
 }
+
+// extras are the extras of the rows of each body table, by the row's path.
+// A row without one is all its row says: a new optional text of ..100 needs
+// none.
+var extras = map[*pricing.Table]map[string]extra{
+	pricing.UserBody: {
+		"email":           {codes: codeOn(condInvalid, pricing.CodeInvalidEmail)},
+		"firstName":       {codes: codeOn(condMissing, pricing.CodeInvalidFirstName)},
+		"lastName":        {codes: codeOn(condMissing, pricing.CodeInvalidLastName)},
+		"password":        {kind: kPassword, codes: codeOn(condShort, pricing.CodeInvalidPassword)},
+		"phoneCountry":    {codes: codeOn(condUnknown, pricing.CodeInvalidPhoneCountryID)},
+		"phoneCountry.id": {catalogue: "phoneCountries", codes: codeOn(condUnknown, pricing.CodeInvalidPhoneCountryID)},
+		"phoneNumber":     {kind: kPhone, codes: codeOn(condMissing, pricing.CodeInvalidPhoneNumber)},
+		"phoneExtension":  {kind: kExtension, codes: codeOn(condNotAllowed, pricing.CodeInvalidPhoneExtension)},
+	},
+	pricing.ClientBody: {
+		"name":            {codes: codeOn(condMissing, pricing.CodeInvalidName)},
+		"addressPostcode": {form: true},
+		"addressCountry":  {form: true},
+		"vat":             {form: true},
+		"currency.id":     {catalogue: "currencies"},
+	},
+	pricing.AppBody: {
+		// When no hash is given: see specCode.
+		"name":        {codes: codeOn(condMissing, pricing.CodeInvalidName)},
+		"platform.id": {catalogue: "platforms"},
+		"nextplan.id": {catalogue: "plans"},
+	},
+}
+
+// kindOf is the kind of a row by its type and form.
+func kindOf(row pricing.Field) fieldKind {
+	switch row.Type {
+	case pricing.TypeBoolean:
+		return kFlag
+	case pricing.TypeNumber:
+		return kID
+	case pricing.TypeObject:
+		return kObject
+	}
+	switch row.Form {
+	case pricing.FormUnstated:
+		return kValue
+	case pricing.FormEmail:
+		return kEmail
+	case pricing.FormTimezone:
+		return kTimezone
+	case pricing.FormLiteral:
+		return kTerms
+	case pricing.FormHex:
+		return kHash
+	}
+	return kText
+}
+
+// position is the input position of row of tb. Nested (the client of PUT
+// /users, the app of POST /clients), it carries no 7.3 code: the codes
+// 7.3 names are the top field's (client.name is not the name of POST
+// /clients).
+func position(tb *pricing.Table, row pricing.Field, nested bool) bodyField {
+	x := extras[tb][row.Path]
+	f := bodyField{path: row.Path, kind: kindOf(row), required: row.Required, table: !row.Unlisted,
+		catalogue: x.catalogue, form: x.form}
+	if x.kind != kText {
+		f.kind = x.kind
+	}
+	if !nested {
+		f.codes = x.codes
+	}
+	if f.kind != kTerms && f.kind != kHash {
+		f.max = row.Max
+	}
+	// An object the spec makes optional (client, app) is left out or null
+	// as its own operators say (object-new), not as an optional value.
+	f.optional = row.Optional && row.Type != pricing.TypeObject
+	return f
+}
+
+// positions are the input positions of tb's rows below the object at
+// parent ("" for the body's root), in the table's order, an object that
+// takes a body of its own (client, app) after the others; its children are
+// that body's positions where sub (PUT /clients must not be given an app,
+// 4.4: the app operator "given" is its position).
+func positions(tb *pricing.Table, parent string, nested, sub bool) []bodyField {
+	var out, own []bodyField
+	for _, row := range tb.Fields {
+		if parentOf(row.Path) != parent {
+			continue
+		}
+		f := position(tb, row, nested)
+		f.children = positions(tb, row.Path, nested, sub)
+		if row.Sub == nil {
+			out = append(out, f)
+			continue
+		}
+		if sub {
+			for _, c := range positions(row.Sub, "", true, true) {
+				f.children = append(f.children, c.under(row.Path+"."))
+			}
+		}
+		own = append(own, f)
+	}
+	return append(out, own...)
+}
+
+// appFields are the body of POST /apps (4.2).
+func appFields() []bodyField { return positions(pricing.AppBody, "", false, false) }
 
 // clientFields are the body of POST /clients (create) or PUT /clients
-// (4.3, 4.4); nested, the body of the client of PUT /users.
-func clientFields(create, nested bool) []bodyField {
-	name := bodyField{path: "name", kind: kText, limit: true, required: true, table: true}
-	if !nested {
-		name.codes = codeOn(condMissing, pricing.CodeInvalidName)
-	}
-	fs := []bodyField{
-		name,
-		{path: "addressLine1", kind: kText, limit: true, required: true, table: true},
-		{path: "addressLine2", kind: kText, limit: true, optional: true, table: true},
-		{path: "addressCity", kind: kText, limit: true, required: true, table: true},
-		{path: "addressPostcode", kind: kValue, limit: true, required: true, table: true, form: true},
-		{path: "addressCountry", kind: kValue, limit: true, required: true, table: true, form: true},
-		{path: "vat", kind: kValue, limit: true, optional: true, table: true, form: true},
-		{path: "currency", kind: kObject, required: true, table: true, children: []bodyField{
-			{path: "currency.id", kind: kID, required: true, table: true, catalogue: "currencies"},
-		}},
-		{path: "terms", kind: kTerms, required: true, table: true},
-	}
-	// PUT /clients must not be given an app (4.4): the app operator
-	// "given" is its position.
-	app := bodyField{path: "app", kind: kObject, table: true}
-	if create {
-		for _, c := range appFields(true) {
-			app.children = append(app.children, c.under("app."))
-		}
-	}
-	return append(fs, app)
-}
+// (4.3, 4.4).
+func clientFields(create bool) []bodyField { return positions(pricing.ClientBody, "", false, create) }
 
 // userFields are the body of PUT /users (4.1) with the phone fields of 7.3.
-func userFields() []bodyField {
-	client := bodyField{path: "client", kind: kObject, table: true}
-	for _, c := range clientFields(true, true) {
-		client.children = append(client.children, c.under("client."))
+func userFields() []bodyField { return positions(pricing.UserBody, "", false, true) }
+
+// parentOf is the path of the object a field is in ("" the body).
+func parentOf(path string) string {
+	i := strings.LastIndex(path, ".")
+	if i < 0 {
+		return ""
 	}
-	return []bodyField{
-		{path: "email", kind: kEmail, limit: true, required: true, table: true, codes: codeOn(condInvalid, pricing.CodeInvalidEmail)},
-		{path: "firstName", kind: kText, limit: true, required: true, table: true, codes: codeOn(condMissing, pricing.CodeInvalidFirstName)},
-		{path: "lastName", kind: kText, limit: true, required: true, table: true, codes: codeOn(condMissing, pricing.CodeInvalidLastName)},
-		{path: "subscribeWelcome", kind: kFlag, required: true, table: true},
-		{path: "subscribeBlog", kind: kFlag, required: true, table: true},
-		{path: "subscribeHowto", kind: kFlag, required: true, table: true},
-		{path: "subscribeOnboarding", kind: kFlag, required: true, table: true},
-		{path: "timezone", kind: kTimezone, limit: true, required: true, table: true},
-		{path: "password", kind: kPassword, table: true, codes: codeOn(condShort, pricing.CodeInvalidPassword)},
-		{path: "phoneCountry", kind: kObject, codes: codeOn(condUnknown, pricing.CodeInvalidPhoneCountryID), children: []bodyField{
-			{path: "phoneCountry.id", kind: kID, catalogue: "phoneCountries", codes: codeOn(condUnknown, pricing.CodeInvalidPhoneCountryID)},
-		}},
-		{path: "phoneNumber", kind: kPhone, limit: true, codes: codeOn(condMissing, pricing.CodeInvalidPhoneNumber)},
-		{path: "phoneExtension", kind: kExtension, codes: codeOn(condNotAllowed, pricing.CodeInvalidPhoneExtension)},
-		client,
-	}
+	return path[:i]
 }
 
 // loginFields are the body of POST /sessions: not shown by the spec (5),
@@ -168,11 +233,11 @@ func bodyFields(op Op) []bodyField {
 	case OpPutUser:
 		top = userFields()
 	case OpPostClient:
-		top = clientFields(true, false)
+		top = clientFields(true)
 	case OpPutClient:
-		top = clientFields(false, false)
+		top = clientFields(false)
 	case OpPostApp:
-		top = appFields(false)
+		top = appFields()
 	case OpLogin:
 		top = loginFields()
 	}

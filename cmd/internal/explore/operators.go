@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -130,6 +131,14 @@ var stringKinds = []fieldKind{kText, kValue, kEmail, kPassword, kTimezone, kTerm
 
 func isString(f bodyField) bool { return kinds(stringKinds...)(f) }
 
+// limitedText: a free text with a limit of length (8: ..255, or its row's
+// shorter Max), which a value at the limit meets.
+func limitedText(f bodyField) bool { return f.kind == kText && f.max > 0 }
+
+// overLimit: a field with a limit of length that one character more
+// breaks; an email's limits are its own operators' (email-256).
+func overLimit(f bodyField) bool { return f.max > 0 && f.kind != kEmail }
+
 func repeat(s string, n int) string { return strings.Repeat(s, n) }
 
 const (
@@ -202,17 +211,17 @@ var bodyOps = []BodyOp{
 	{Name: "empty", Kind: NearMiss, Cond: condMissing, Source: "BLNS Reserved Strings (the empty string); 7.3",
 		On: isString, Make: set("")},
 	{Name: "max-length", Decided: citeLimit, Kind: LegalVariety, Source: "8 (..255); WSTG-INPV (boundary values)",
-		On: kinds(kText), Make: setf(func(d draw) any { return limitText(d, 255, "x") })},
+		On: limitedText, Make: setf(func(d draw) any { return limitText(d, d.f.max, "x") })},
 	{Name: "max-length-two-byte", Decided: citeLimit, Kind: LegalVariety, Source: "8 (characters, not bytes); RFC 8259 8.1 (UTF-8); BLNS Two-Byte Characters",
-		On: kinds(kText), Make: setf(func(d draw) any { return limitText(d, 255, twoByte) })},
+		On: limitedText, Make: setf(func(d draw) any { return limitText(d, d.f.max, twoByte) })},
 	{Name: "three-byte", Decided: citeString, Kind: LegalVariety, Source: "8; BLNS Two-Byte Characters (CJK, 3 bytes each in UTF-8)",
-		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return d.unique() + repeat(threeByte, 100) })},
+		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return cutToLimit(d, d.unique()+repeat(threeByte, 100)) })},
 	{Name: "astral", Decided: citeString, Kind: LegalVariety, Source: "BLNS Emoji; RFC 8259 7 (surrogate pairs); freedom string-length (60 characters, within every count)",
-		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return d.unique() + repeat(astral, 60) })},
+		On: kinds(kText, kPassword), Make: setf(func(d draw) any { return cutToLimit(d, d.unique()+repeat(astral, 60)) })},
 	{Name: "over-length", Decided: citeLimit, Kind: NearMiss, Source: "8 (..255); WSTG-INPV (boundary values)",
-		On: func(f bodyField) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, "x") })},
+		On: overLimit, Make: setf(func(d draw) any { return limitText(d, d.f.max+1, "x") })},
 	{Name: "over-length-two-byte", Decided: citeLimit, Kind: NearMiss, Source: "8; BLNS Two-Byte Characters",
-		On: func(f bodyField) bool { return f.limit && f.kind != kEmail }, Make: setf(func(d draw) any { return limitText(d, 256, twoByte) })},
+		On: overLimit, Make: setf(func(d draw) any { return limitText(d, d.f.max+1, twoByte) })},
 	{Name: "huge", Decided: citeLimit, Kind: PlainlyWrong, Source: "WSTG-INPV (buffer and length); freedom size-limit (100,000 characters pass 64 KiB)",
 		On: kinds(kText), Make: setf(func(d draw) any { return repeat("h", 100_000) })},
 
@@ -250,7 +259,7 @@ var bodyOps = []BodyOp{
 			return Mutation{Value: Escaped(s)}, true
 		}},
 	{Name: "values-unstated", Kind: LegalVariety, Reading: mayRefuse, Freedom: &policy.UnstatedValidity, Source: "7.3 (no code for them); freedom unstated-validity",
-		On: kinds(kValue, kPhone), Make: setf(func(d draw) any { return repeat("9", 255) })},
+		On: kinds(kValue, kPhone), Make: setf(func(d draw) any { return repeat("9", cmp.Or(d.f.max, 255)) })},
 
 	// Email addresses (RFC 5321, 5322; 7.3 InvalidEmail).
 	{Name: "email-new", Decided: citeEmail, Kind: LegalVariety, Source: "4.1 (an update stores the new email, which then logs in)",
@@ -420,6 +429,15 @@ func limitText(d draw, n int, unit string) string {
 		p = ""
 	}
 	return p + repeat(unit, n-len([]rune(p)))
+}
+
+// cutToLimit is s cut to the field's limit (a text of ..100 keeps its first
+// 100 characters); s itself where it fits, or the field has none.
+func cutToLimit(d draw, s string) string {
+	if r := []rune(s); d.f.max > 0 && len(r) > d.f.max {
+		return string(r[:d.f.max])
+	}
+	return s
 }
 
 // emailOf is a valid email of exactly n characters at the profile's

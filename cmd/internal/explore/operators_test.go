@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/mail"
 	"os"
 	"strings"
@@ -116,6 +117,30 @@ func TestLimitValues(t *testing.T) {
 			if len(label) > 63 {
 				t.Errorf("emailOf(%d) has a label of %d characters", n, len(label))
 			}
+		}
+	}
+}
+
+// A text of a shorter limit than ..255 (its row's Max) is given values at
+// that limit and one past it, and its other long values within it.
+func TestShorterLimitValues(t *testing.T) {
+	d := draw{r: rand.New(rand.NewPCG(1, 2)), domain: "example.com", unique: func() string { return "abcd1" }, f: bodyField{path: "company", kind: kText, max: 100}}
+	want := map[string]int{"max-length": 100, "max-length-two-byte": 100, "over-length": 101, "over-length-two-byte": 101}
+	for _, o := range bodyOps {
+		if !o.On(d.f) {
+			continue
+		}
+		m, ok := o.Make(d)
+		v, isString := m.Value.(string)
+		if !ok || !isString {
+			continue
+		}
+		n := utf8.RuneCountInString(v)
+		if w, ok := want[o.Name]; ok && n != w {
+			t.Errorf("%s: %d characters, want %d", o.Name, n, w)
+		}
+		if _, ok := want[o.Name]; !ok && o.Kind == LegalVariety && n > 100 {
+			t.Errorf("%s: %d characters past the limit of 100", o.Name, n)
 		}
 	}
 }

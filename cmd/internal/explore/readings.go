@@ -377,15 +377,6 @@ func jsonMediaType(ct string) bool {
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
 }
 
-// parentOf is the path of the object a field is in ("" the body).
-func parentOf(path string) string {
-	i := strings.LastIndex(path, ".")
-	if i < 0 {
-		return ""
-	}
-	return path[:i]
-}
-
 func emptyObject(v any) bool {
 	o, ok := v.(map[string]any)
 	return ok && len(o) == 0

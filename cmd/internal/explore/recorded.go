@@ -38,14 +38,14 @@ func (wd *world) classify(s *seqState, st Step) []Mutation {
 	case OpPutUser:
 		top, now = userFields(), userBody(s.user(st.Actor))
 	case OpPutClient:
-		top = clientFields(false, false)
+		top = clientFields(false)
 		if c, err := s.ref.Client(s.clientOf(st)); err == nil {
 			now = clientBody(c)
 		}
 	case OpPostClient:
-		top = clientFields(true, false)
+		top = clientFields(true)
 	case OpPostApp:
-		top = appFields(false)
+		top = appFields()
 	}
 	c := classifier{wd: wd, s: s, st: st, now: now}
 	c.fields(top, st.Base, "")
@@ -170,7 +170,7 @@ func (c *classifier) text(f bodyField, v string) {
 	case v == "":
 		c.add(f.path, "empty", v, false)
 		return
-	case f.limit && n > 255:
+	case f.max > 0 && n > f.max:
 		c.add(f.path, "over-length", v, false)
 		return
 	}

@@ -358,35 +358,92 @@ func (v verdict) freedomsText() string {
 	return fmt.Sprintf("; freedoms granted: %s", strings.Join(v.freedoms, ", "))
 }
 
+// keptOf is what a PUT leaves out of the optional fields it replaces (the
+// rows of its body's table marked so), which the reference clears and a
+// server may keep (policy.OmittedOptional): the value stored before, and
+// whether the body sent null for it.
+func keptOf(s *seqState, st Step, plan api.Plan) (kept map[string]string, nulled map[string]bool) {
+	kept, nulled = map[string]string{}, map[string]bool{}
+	var tb *pricing.Table
+	var before any
+	var err error
+	switch st.Op {
+	case OpPutUser:
+		tb = pricing.UserBody
+		before, err = s.ref.User(plan.Caller)
+	case OpPutClient:
+		tb = pricing.ClientBody
+		before, err = s.ref.Client(s.clientOf(st))
+	default:
+		return kept, nulled
+	}
+	if err != nil {
+		return kept, nulled
+	}
+	for _, row := range tb.Leaves() {
+		if !row.Optional || row.Put != pricing.PutReplaces || strings.Contains(row.Path, ".") {
+			continue
+		}
+		v, _ := leafValue(before, row.Path)
+		// Left out, or null, which a server may read as left out (2: the
+		// field is optional).
+		if was, _ := v.(*string); was != nil {
+			if sent, ok := plan.Body[row.Path]; !ok || sent == nil {
+				kept[row.Path], nulled[row.Path] = *was, ok
+			}
+		}
+	}
+	return kept, nulled
+}
+
 // userBody is the body of PUT /users that changes nothing: the user as the
 // reference holds it.
-func userBody(u pricing.User) map[string]any {
-	b := map[string]any{
-		"email": u.Email, "firstName": u.FirstName, "lastName": u.LastName,
-		"subscribeWelcome": u.SubscribeWelcome, "subscribeBlog": u.SubscribeBlog,
-		"subscribeHowto": u.SubscribeHowto, "subscribeOnboarding": u.SubscribeOnboarding,
-		"timezone": u.Timezone, "password": nil,
-		"phoneCountry": map[string]any{"id": json.Number(strconv.FormatInt(u.PhoneCountryID, 10))}, "phoneNumber": u.PhoneNumber,
-		"phoneExtension": nil,
-	}
-	if u.PhoneExtension != nil {
-		b["phoneExtension"] = *u.PhoneExtension
-	}
+func userBody(u pricing.User) map[string]any { return unchangedBody(pricing.UserBody, u) }
+
+// clientBody is the body of PUT /clients that changes nothing; it carries
+// the terms, which are not stored (4.4).
+func clientBody(c pricing.Client) map[string]any {
+	b := unchangedBody(pricing.ClientBody, c)
+	b["terms"] = "I agree"
 	return b
 }
 
-// clientBody is the body of PUT /clients that changes nothing.
-func clientBody(c pricing.Client) map[string]any {
-	b := map[string]any{
-		"name": c.Name, "addressLine1": c.AddressLine1, "addressCity": c.AddressCity,
-		"addressPostcode": c.AddressPostcode, "addressCountry": c.AddressCountry,
-		"currency": map[string]any{"id": json.Number(strconv.FormatInt(c.CurrencyID, 10))}, "terms": "I agree",
-	}
-	if c.AddressLine2 != nil {
-		b["addressLine2"] = *c.AddressLine2
-	}
-	if c.VAT != nil {
-		b["vat"] = *c.VAT
+// unchangedBody is the body of a PUT that changes nothing: every leaf of
+// tb a PUT stores, with obj's value (the reference's user or client, by
+// leafValue); null where null keeps it (the password), an optional value
+// without one left out, any other null, an id as a JSON number.
+func unchangedBody(tb *pricing.Table, obj any) map[string]any {
+	b := map[string]any{}
+	for _, row := range tb.Leaves() {
+		v, ok := leafValue(obj, row.Path)
+		if !row.Stored() || !ok && row.Put != pricing.PutNullKeeps {
+			continue
+		}
+		at, names := b, strings.Split(row.Path, ".")
+		for _, name := range names[:len(names)-1] {
+			o, _ := at[name].(map[string]any)
+			if o == nil {
+				o = map[string]any{}
+				at[name] = o
+			}
+			at = o
+		}
+		name := names[len(names)-1]
+		switch v := v.(type) {
+		case *string:
+			if v != nil {
+				at[name] = *v
+			} else if !row.Optional {
+				at[name] = nil
+			}
+		case int64:
+			at[name] = json.Number(strconv.FormatInt(v, 10))
+		default:
+			at[name] = v
+		}
+		if row.Put == pricing.PutNullKeeps {
+			at[name] = nil
+		}
 	}
 	return b
 }

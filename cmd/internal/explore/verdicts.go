@@ -506,18 +506,7 @@ func (wd *world) acceptOf(s *seqState, st Step, plan api.Plan) func() (*want, er
 		return nil
 	}
 	return func() (*want, error) {
-		kept, nulled := map[string]string{}, map[string]bool{}
-		if st.Op == OpPutClient {
-			if before, err := s.ref.Client(s.clientOf(st)); err == nil {
-				for field, v := range map[string]*string{"addressLine2": before.AddressLine2, "vat": before.VAT} {
-					// Left out, or null, which a server may read as left
-					// out (2: the field is optional).
-					if sent, ok := plan.Body[field]; (!ok || sent == nil) && v != nil {
-						kept[field], nulled[field] = *v, ok
-					}
-				}
-			}
-		}
+		kept, nulled := keptOf(s, st, plan)
 		resp := plan.Commit()
 		if resp.Status != http.StatusOK {
 			return nil, fmt.Errorf("it answered %d %s", resp.Status, resp.Body)
@@ -537,7 +526,7 @@ func (wd *world) acceptOf(s *seqState, st Step, plan api.Plan) func() (*want, er
 				}
 			}
 			u, err := s.ref.User(caller)
-			return &want{kind: "user", user: u}, err
+			return &want{kind: "user", user: u, kept: kept, nulled: nulled}, err
 		case OpPutClient:
 			c, err := s.ref.Client(id)
 			return &want{kind: "client", client: c, kept: kept, nulled: nulled}, err

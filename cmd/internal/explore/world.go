@@ -3,7 +3,9 @@ package explore
 import (
 	"context"
 	"fmt"
+	"go/token"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -285,15 +287,7 @@ func (wd *world) readAccount(ctx context.Context, w *wire, a *accountState, lear
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	su := &a.user
-	su.Created, su.PasswordLastChanged = instantOf(u.Get("created").String()), instantOf(u.Get("passwordLastChanged").String())
-	su.FirstName, su.LastName, su.Timezone = u.Get("firstName").String(), u.Get("lastName").String(), u.Get("timezone").String()
-	su.SubscribeWelcome, su.SubscribeBlog = u.Get("subscribeWelcome").Bool(), u.Get("subscribeBlog").Bool()
-	su.SubscribeHowto, su.SubscribeOnboarding = u.Get("subscribeHowto").Bool(), u.Get("subscribeOnboarding").Bool()
-	if id, err := strconv.ParseInt(idText(u.Get("phoneCountry.id")), 10, 64); err == nil {
-		su.PhoneCountryID = id
-	}
-	su.PhoneNumber = u.Get("phoneNumber").String()
-	su.PhoneExtension = optString(u.Get("phoneExtension"))
+	readLeaves(pricing.UserObject, u, su)
 	if pc := u.Get("phoneCountry"); learn && pc.Get("name").Exists() && pc.Get("dialCode").Exists() {
 		// Learned from the account only where no collection told it.
 		if known, ok := wd.cat.phoneCountries[su.PhoneCountryID]; !ok || known[0] == unknownPhone {
@@ -305,18 +299,62 @@ func (wd *world) readAccount(ctx context.Context, w *wire, a *accountState, lear
 		return true
 	}
 	c := gjson.ParseBytes(body)
-	sc := &a.client
-	sc.CreatedDate, sc.Name = instantOf(c.Get("createdDate").String()), c.Get("name").String()
-	sc.AddressLine1, sc.AddressCity = c.Get("addressLine1").String(), c.Get("addressCity").String()
-	sc.AddressPostcode, sc.AddressCountry = c.Get("addressPostcode").String(), c.Get("addressCountry").String()
-	sc.AddressLine2, sc.VAT = optString(c.Get("addressLine2")), optString(c.Get("vat"))
+	readLeaves(pricing.ClientObject, c, &a.client)
 	if id, err := strconv.ParseInt(idText(c.Get("currency.id")), 10, 64); err == nil {
-		sc.CurrencyID = id
 		if code := c.Get("currency.code").String(); learn && code != "" && (wd.cat.currencies[id] == "" || wd.cat.currencies[id] == unknownCode) {
 			wd.cat.currencies[id] = strings.ToUpper(code)
 		}
 	}
 	return true
+}
+
+// readLeaves sets the fields of obj (a pointer to the account's user or
+// client) to what the target answered, leaf by leaf of the object's table
+// (mockserver/pricing/fields.go), each by its Go type: all but the id and
+// the email, the reference's and the profile's, and those obj holds no
+// field for (the catalogues' names and codes, learned apart).
+func readLeaves(tb *pricing.Table, ans gjson.Result, obj any) {
+	o := reflect.ValueOf(obj).Elem()
+	for _, row := range tb.Leaves() {
+		f, ok := leafOf(o, row.Path)
+		if !ok || row.Path == "id" || row.Path == "email" {
+			continue
+		}
+		v := ans.Get(row.Path)
+		switch f.Interface().(type) {
+		case time.Time:
+			f.Set(reflect.ValueOf(instantOf(v.String())))
+		case string:
+			f.SetString(v.String())
+		case bool:
+			f.SetBool(v.Bool())
+		case *string:
+			f.Set(reflect.ValueOf(optString(v)))
+		case int64:
+			if id, err := strconv.ParseInt(idText(v), 10, 64); err == nil {
+				f.SetInt(id)
+			}
+		}
+	}
+}
+
+// leafOf is the Go field of o (a user, client or app of mockserver/pricing,
+// the store's or the state's) that holds the leaf at path of its object's
+// table: the exported field named as the path without its dots, in any
+// letter case (phoneCountry.id: PhoneCountryID); ok false where o has none.
+func leafOf(o reflect.Value, path string) (reflect.Value, bool) {
+	name := strings.ReplaceAll(path, ".", "")
+	f := o.FieldByNameFunc(func(n string) bool { return token.IsExported(n) && strings.EqualFold(n, name) })
+	return f, f.IsValid()
+}
+
+// leafValue is the value of o's leaf at path (leafOf).
+func leafValue(o any, path string) (any, bool) {
+	f, ok := leafOf(reflect.ValueOf(o), path)
+	if !ok {
+		return nil, false
+	}
+	return f.Interface(), true
 }
 
 // instantOf is a date the target answered (any ISO 8601 form) as the instant
