@@ -93,11 +93,24 @@ func TestCatalogue(t *testing.T) {
 	}
 }
 
+// raceRuns is how many runs of the spec scenarios a wrong server gets: a
+// race (two requests at once, a window of a few milliseconds on the
+// server) shows in some runs only, more rarely on a loaded machine; a
+// defect that shows at all shows in the first. A server killed after the
+// first says so in the log.
+const raceRuns = 3
+
 // killsWrong runs the spec scenarios against a wrong server until the first
-// that fails: one must. It reports whether one did.
+// that fails: one must, in one of raceRuns runs. It reports whether one did.
 func killsWrong(t *testing.T, s variants.Server) bool {
 	var hits atomic.Int64
 	o := runSpec(s, func() { hits.Add(1) }, nil, true)
+	for run := 2; run <= raceRuns && o.err == nil && o.refused == "" && o.ran > 0 && !o.failedRun(); run++ {
+		o = runSpec(s, func() { hits.Add(1) }, nil, true)
+		if o.failedRun() {
+			t.Logf("killed on run %d of %d: its defect shows in some runs only", run, raceRuns)
+		}
+	}
 	switch {
 	case o.err != nil:
 		t.Fatalf("could not run: %v", o.err)
