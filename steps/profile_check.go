@@ -27,6 +27,14 @@ type profiledField struct {
 	reference bool
 }
 
+// choiceOf is, for a field, a choice key of the profile whose other
+// reading may be the cause of a 400 for a valid value, and that reading: a
+// target that takes one app of a marketplace app refuses the hash of a
+// second.
+type choiceOf struct{ choice, otherwise string }
+
+var fieldChoices = map[string]choiceOf{"marketapp.hash": {"apps_per_marketapp", "one"}}
+
 var profiledFields = []profiledField{
 	{"currency.id", []string{"currency_id", "currencies"}, true},
 	{"platform.id", []string{"platform_id", "platforms"}, true},
@@ -52,15 +60,15 @@ type refusal struct {
 	status            int
 	others            []refusal
 	probed            bool // found by the preflight's probes, not by a scenario
-	// orAnother: the hash refused may be valid, and the app refused the
-	// second of its marketplace app (apps_per_marketapp).
-	orAnother bool
+	// or: the value may be valid, and the profile's choice the cause
+	// (fieldChoices).
+	or choiceOf
 }
 
 func (r refusal) String() string {
 	f, _ := target.Lookup(r.key)
-	if r.key == "apps_per_marketapp" {
-		return fmt.Sprintf("the target refused another app of the profile's marketplace app %s, which it had taken in this run: it may take one app of a marketplace app (%s, %s; the default is several)", r.value, f.Env, r.key)
+	if r.or.choice == r.key {
+		return fmt.Sprintf("the target refused the profile's `%s` %s, which it had taken in this run: %s (%s, %s: %s)", r.field, r.value, target.Question(r.key), f.Env, r.key, r.or.otherwise)
 	}
 	if r.status == http.StatusNotFound && r.probed {
 		return fmt.Sprintf("the target answered 404 to the profile's `%s` %s (%s, %s), and 400 to the same request with another value: it does not know it", r.field, r.value, f.Env, r.key)
@@ -74,9 +82,9 @@ func (r refusal) String() string {
 		return text + ", which the preflight could not check: it may not know it"
 	}
 	text := fmt.Sprintf("the target refused the profile's `%s` %s (%s, %s)", r.field, r.value, f.Env, r.key)
-	if r.orAnother {
-		a, _ := target.Lookup("apps_per_marketapp")
-		text += fmt.Sprintf(", or another app of its marketplace app where it takes one (%s, apps_per_marketapp; the default is several)", a.Env)
+	if r.or.choice != "" {
+		c, _ := target.Lookup(r.or.choice)
+		text += fmt.Sprintf(", or chose otherwise than %s says: %s (%s, %s: %s)", r.or.choice, target.Question(r.or.choice), c.Env, r.or.choice, r.or.otherwise)
 	}
 	return text
 }
@@ -121,12 +129,15 @@ func (s *Suite) refusedProfileValue(ex *exchange) (refusal, bool) {
 			// A 400 for the hash may be the refusal of a second app of
 			// its marketplace app: the cause, where the target took the
 			// hash once in this run; a possible one where it never did.
-			another := key == "marketapp_hash" && ex.status == http.StatusBadRequest && s.profile.MustValue("apps_per_marketapp") == "several"
-			if !s.verifiedValue(pf.field, v) {
-				return refusal{field: pf.field, value: v, key: key, status: ex.status, orAnother: another}, true
+			var or choiceOf
+			if c, ok := fieldChoices[pf.field]; ok && ex.status == http.StatusBadRequest && s.profile.MustValue(c.choice) != c.otherwise {
+				or = c
 			}
-			if another {
-				return refusal{field: pf.field, value: v, key: "apps_per_marketapp", status: ex.status}, true
+			if !s.verifiedValue(pf.field, v) {
+				return refusal{field: pf.field, value: v, key: key, status: ex.status, or: or}, true
+			}
+			if or.choice != "" {
+				return refusal{field: pf.field, value: v, key: or.choice, status: ex.status, or: or}, true
 			}
 		}
 		return refusal{}, false

@@ -102,7 +102,7 @@ func profileErrorsName(stderr string, known map[string]string) bool {
 	if !ok {
 		return false
 	}
-	keys := regexp.MustCompile(`\(PRICING_\w+, (\w+)[;)]`).FindAllStringSubmatch(list, -1)
+	keys := regexp.MustCompile(`\(PRICING_\w+, (\w+)[;:)]`).FindAllStringSubmatch(list, -1)
 	for _, k := range keys {
 		if _, ok := known[k[1]]; !ok {
 			return false

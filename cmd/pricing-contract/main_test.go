@@ -269,7 +269,7 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 		r := runMain(map[string]string{"PRICING_APPS_PER_MARKETAPP": "several"}, "--base-url", m.URL, "--godog.tags", "@post-apps", "--godog.concurrency", "4", "--godog.format", "progress")
 		// The mock never took the hash in this run (the seed's app took
 		// it before), so the failures name both keys.
-		want := "or another app of its marketplace app where it takes one (PRICING_APPS_PER_MARKETAPP, apps_per_marketapp"
+		want := "or chose otherwise than apps_per_marketapp says: may a marketplace app have several apps (several) or only one (one)? (PRICING_APPS_PER_MARKETAPP, apps_per_marketapp: one)"
 		if r.code != 3 || !strings.Contains(r.stdout, "profile error: ") || !strings.Contains(r.stdout, want) || !strings.Contains(r.stderr, want) {
 			t.Fatalf("want exit 3 and %q, got %s", want, r)
 		}
