@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"regexp"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
 
+	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
@@ -267,26 +269,12 @@ func (o *jsonObject) bytes() []byte {
 	return []byte(o.b.String() + "}")
 }
 
-// restoreBody is the PUT /users body that writes the snapshot back: every
-// field of the spec's body table, the phone fields when the target showed
-// them, and the profile's password.
+// restoreBody is the PUT /users body that writes the snapshot back: the
+// members of the user's shape as the snapshot has them (the phone fields
+// only when the target showed them), and the profile's password.
 func restoreBody(user gjson.Result, password string) []byte {
-	var o jsonObject
-	for _, k := range []string{"email", "firstName", "lastName", "subscribeWelcome", "subscribeBlog",
-		"subscribeHowto", "subscribeOnboarding", "timezone"} {
-		if v := user.Get(k); v.Exists() {
-			o.add(k, v.Raw)
-		}
-	}
+	o := putBackFrom("user", user)
 	o.add("password", match.JSONString(password))
-	if id := user.Get("phoneCountry.id"); id.Exists() {
-		o.add("phoneCountry", `{"id":`+id.Raw+`}`)
-	}
-	for _, k := range []string{"phoneNumber", "phoneExtension"} {
-		if v := user.Get(k); v.Exists() {
-			o.add(k, v.Raw)
-		}
-	}
 	return o.bytes()
 }
 
@@ -323,24 +311,48 @@ func (a account) phoneExtensionJSON() string {
 }
 
 // clientRestoreBody is the PUT /clients body that writes a client snapshot
-// back: every field of the body table of POST /clients (4.4 takes the same
-// fields), with the optional addressLine2 and vat left out when the client
-// has none, and the terms accepted.
+// back: the members of the client's shape as the snapshot has them, and the
+// terms accepted (4.4 takes the fields of POST /clients).
 func clientRestoreBody(client gjson.Result) []byte {
-	var o jsonObject
-	for _, k := range []string{"name", "addressLine1", "addressLine2", "addressCity", "addressPostcode", "addressCountry", "vat"} {
-		v := client.Get(k)
-		optional := k == "addressLine2" || k == "vat"
-		if !v.Exists() || (optional && v.Type == gjson.Null) {
-			continue
-		}
-		o.add(k, v.Raw)
-	}
-	if id := client.Get("currency.id"); id.Exists() {
-		o.add("currency", `{"id":`+id.Raw+`}`)
-	}
+	o := putBackFrom("client", client)
 	o.add("terms", match.JSONString("I agree"))
 	return o.bytes()
+}
+
+// readOnly are the members of section 2's objects that no body of section 4
+// takes: a restore that sent them back could be refused for them.
+var readOnly = map[string]bool{"id": true, "created": true, "createdDate": true, "passwordLastChanged": true}
+
+// putBackFrom writes the snapshot's value of every member of the object's
+// response shape (fixtures/shapes, the spec's objects as the suite reads
+// them), so that a field the spec adds is put back once its shape has it:
+// an object as its id, an optional member ("##") left out when the snapshot
+// has none, a member the snapshot lacks left out, a read-only or absent
+// ("#notpresent") one never sent. The shapes embedded in the suite are
+// used, not a fixtures directory's: a shape widened for a target's own
+// members must not send them.
+func putBackFrom(object string, snapshot gjson.Result) *jsonObject {
+	shape, err := fs.ReadFile(fixtures.Shapes(), object+".json")
+	if err != nil {
+		panic(err) // embedded at build time; TestRestoreBodiesPutBackEveryField reads both
+	}
+	o := &jsonObject{}
+	gjson.ParseBytes(shape).ForEach(func(k, marker gjson.Result) bool {
+		name := k.String()
+		v := snapshot.Get(gjson.Escape(name))
+		switch {
+		case readOnly[name] || marker.String() == "#notpresent" || !v.Exists():
+		case marker.IsObject():
+			if id := v.Get("id"); id.Exists() {
+				o.add(name, `{"id":`+id.Raw+`}`)
+			}
+		case strings.HasPrefix(marker.String(), "##") && v.Type == gjson.Null:
+		default:
+			o.add(name, v.Raw)
+		}
+		return true
+	})
+	return o
 }
 
 // restoreTimeout bounds the restore of a scenario, retries included.

@@ -70,13 +70,13 @@ func TestRestoreBodiesPutBackEveryField(t *testing.T) {
 		phoneCountryID: "1", phoneNumber: "7700900123", phoneExtension: "42",
 	}
 	for _, tt := range []struct {
-		fn, body, object string
-		rows, objectRows *pricing.Table
-		build            func(gjson.Result) []byte
+		fn, body, object, shape string
+		rows, objectRows        *pricing.Table
+		build                   func(gjson.Result) []byte
 	}{
-		{"restoreBody", "UserBody", "UserObject", pricing.UserBody, pricing.UserObject,
+		{"restoreBody", "UserBody", "UserObject", "user", pricing.UserBody, pricing.UserObject,
 			func(user gjson.Result) []byte { return restoreBody(user, a.password) }},
-		{"clientRestoreBody", "ClientBody", "ClientObject", pricing.ClientBody, pricing.ClientObject, clientRestoreBody},
+		{"clientRestoreBody", "ClientBody", "ClientObject", "client", pricing.ClientBody, pricing.ClientObject, clientRestoreBody},
 	} {
 		full := fullSnapshot(t, tt.objectRows, false)
 		got := gjson.ParseBytes(tt.build(full))
@@ -84,13 +84,14 @@ func TestRestoreBodiesPutBackEveryField(t *testing.T) {
 			if !putBack(f) {
 				continue
 			}
-			where := fmt.Sprintf("%s (%s), field %s: %s in steps/lifecycle.go", tt.body, tt.rows.Name, f.Path, tt.fn)
+			where := fmt.Sprintf("%s (%s), field %s: %s in steps/lifecycle.go, which writes back the members of fixtures/shapes/%s.json,",
+				tt.body, tt.rows.Name, f.Path, tt.fn, tt.shape)
 			v := got.Get(f.Path)
 			_, inSnapshot := tt.objectRows.Lookup(f.Path)
 			switch {
 			case !v.Exists():
 				t.Errorf("%s leaves it out of the PUT body it builds from a snapshot that has every field of %s: "+
-					"add it, as the snapshot has it, left out when the snapshot has none", where, tt.object)
+					"add the member to the shape (\"##\" where it is optional: left out when the snapshot has none)", where, tt.object)
 			case inSnapshot && f.Type != pricing.TypeObject && v.Raw != full.Get(f.Path).Raw:
 				t.Errorf("%s sends %s, the snapshot has %s", where, v.Raw, full.Get(f.Path).Raw)
 			}
@@ -128,7 +129,8 @@ func checkNoOtherFields(t *testing.T, fn, table string, rows *pricing.Table, bod
 			f, ok := rows.Lookup(path)
 			switch {
 			case !ok:
-				t.Errorf("%s in steps/lifecycle.go sends %s, which is no row of %s (%s)", fn, path, table, rows.Name)
+				t.Errorf("%s in steps/lifecycle.go sends %s, which is no row of %s (%s): a member of the object's shape that no body takes "+
+					"belongs in readOnly", fn, path, table, rows.Name)
 			case f.Type == pricing.TypeObject && f.Sub == nil && member.IsObject():
 				walk(path+".", member)
 			}
