@@ -89,7 +89,7 @@ func (wd *world) cells() []Cell {
 
 // fieldFits: a field the profile's choices let the explorer send.
 func (wd *world) fieldFits(op Op, f bodyField) bool {
-	if strings.Contains("."+f.path+".", ".marketapp.") && !wd.byHash {
+	if strings.Contains("."+f.path+".", ".marketapp.") && !wd.byHash && !wd.hashOnce {
 		return false
 	}
 	if strings.HasPrefix(f.path, "client") && !wd.several {

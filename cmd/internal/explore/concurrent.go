@@ -216,7 +216,7 @@ func (p *pair) sendBatch(ctx context.Context, s *seqState, b *batch) *divergence
 		past := (judgement{k: p.run.k, label: fmt.Sprint(p.n)}).pastBound(st.Actor, creates(*st))
 		_, phone := st.Base["phoneNumber"]
 		ops[i] = linear.Op{Label: batchLabel(*st), Lane: i, Partition: "pair", Req: p.wd.refRequest(s, *st, sent), AnyRefusal: st.Op == OpLogin,
-			MayRefuse: byName(st.Op, st.Base) != "" || past || st.Op == OpPutUser && !phone}
+			MayRefuse: byName(st.Op, st.Base) != "" || past || st.Op == OpPutUser && !phone || p.wd.hashOnce && st.Op == OpPostApp}
 		if st.Op == OpPostApp && byName(st.Op, st.Base) == "" {
 			// Made from the target's marketplace app, it bears that app's
 			// name, which the reference's seed does not have.

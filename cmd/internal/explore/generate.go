@@ -83,7 +83,7 @@ func (g *generator) base(s *seqState, c Cell) Step {
 	case OpPostClient:
 		st.Base = g.newClientBody(strings.HasPrefix(c.Position, "app"))
 	case OpPostApp:
-		byHash := g.wd.byHash && (strings.HasPrefix(c.Position, "marketapp") || g.r.IntN(2) == 0)
+		byHash := (g.wd.byHash || g.wd.hashOnce) && (strings.HasPrefix(c.Position, "marketapp") || g.r.IntN(2) == 0)
 		st.Base = g.newAppBody(byHash)
 	case OpLogin:
 		st.Login = [2]string{g.emailTemplate(s, st.Actor), g.passwordTemplate(s, st.Actor)}
@@ -130,7 +130,7 @@ func (g *generator) draw(s *seqState, st *Step, f bodyField) draw {
 			case path == "client":
 				return g.newClientBody(false)
 			case strings.HasSuffix("."+path, ".app"):
-				return g.newAppBody(g.wd.byHash && g.r.IntN(2) == 0)
+				return g.newAppBody((g.wd.byHash || g.wd.hashOnce) && g.r.IntN(2) == 0)
 			}
 			return nil
 		},

@@ -260,7 +260,7 @@ func (g *generator) newClientBody(withApp bool) map[string]any {
 		"currency": map[string]any{"id": json.Number(strconv.FormatInt(g.wd.cat.currencyID, 10))}, "terms": "I agree",
 	}
 	if withApp {
-		b["app"] = g.newAppBody(g.wd.byHash && g.r.IntN(2) == 0)
+		b["app"] = g.newAppBody((g.wd.byHash || g.wd.hashOnce) && g.r.IntN(2) == 0)
 	}
 	return b
 }

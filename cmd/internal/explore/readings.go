@@ -88,6 +88,9 @@ type readingSet struct {
 	// adopt are the fields whose value the target's answer gives (a
 	// silent value it may store otherwise, a default for one left out).
 	adopt []string
+	// second are the marketapp.hash paths of an app a target that has one
+	// app of a marketplace app may refuse as a second one: 400 naming it.
+	second []string
 }
 
 // altReading is the body as a lenient server reads it, and the freedom
@@ -132,6 +135,11 @@ func (wd *world) readings(st Step, body map[string]any, errs []pricing.FieldErro
 	rs.lenientReadings(st, body, emptyHashes)
 	rs.appReadings(st, body)
 	rs.wireReadings(st, body)
+	if app, where := appOf(st.Op, body); app != nil && wd.hashOnce {
+		if m, ok := app["marketapp"].(map[string]any); ok && m["hash"] != nil {
+			rs.second = append(rs.second, strings.TrimPrefix(where+".marketapp.hash", "."))
+		}
+	}
 	return rs
 }
 

@@ -368,11 +368,20 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 		v.mayName = append(v.mayName, m.field)
 		v.grant(m.f)
 	}
+	for _, at := range mays.second {
+		// A second app of a marketplace app that has one (the profile's
+		// apps_per_marketapp): 400 naming its hash, perhaps alone.
+		if !slices.Contains(v.statuses, 400) && len(errs) == 0 {
+			v.statuses = append(v.statuses, 400)
+		}
+		v.mayName, v.alone = append(v.mayName, at), append(v.alone, at)
+		v.grant(policy.OneAppPerMarketapp)
+	}
 	if len(errs) == 0 {
 		for _, m := range mays.refuse {
 			v.alone = append(v.alone, m.field)
 		}
-		v.statuses, v.accept = []int{200}, wd.acceptOf(s, st, plan)
+		v.statuses, v.accept = append([]int{200}, v.statuses...), wd.acceptOf(s, st, plan)
 		if len(mays.refuse) > 0 {
 			v.any4xx = true
 		}

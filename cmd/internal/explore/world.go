@@ -32,6 +32,9 @@ type world struct {
 	domain  string
 	several bool // a user may hold several clients (clients_per_user)
 	byHash  bool // a marketplace app may have several apps (apps_per_marketapp)
+	// hashOnce: a marketplace app has one app (apps_per_marketapp = one):
+	// an app from the hash may be refused as a second one.
+	hashOnce bool
 	form    bool // POST /sessions takes a form (login_encoding)
 	// hasRead: the target answers GET /users/:id and GET /clients/:id, so
 	// the state a step leaves is read back after it.
@@ -142,6 +145,7 @@ func newWorld(ctx context.Context, p steps.Profile, w *wire) (*world, error) {
 	wd.domain = p.MustValue("email_domain")
 	wd.several = p.MustValue("clients_per_user") == "several"
 	wd.byHash = p.MustValue("apps_per_marketapp") == "several" && target.IsHash40(p.MustValue("marketapp_hash"))
+	wd.hashOnce = p.MustValue("apps_per_marketapp") == "one" && target.IsHash40(p.MustValue("marketapp_hash"))
 	wd.form = p.MustValue("login_encoding") == "form"
 	if err := wd.loadCatalogue(); err != nil {
 		return nil, err

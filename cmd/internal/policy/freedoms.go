@@ -137,6 +137,11 @@ var (
 		Mock:     "the mock makes it (above)",
 		Accepted: "the app, with the name and the platform sent, or a refusal with a 4xx but 401 (a 400 naming the app or its `marketapp`, and then perhaps nothing else of the app)",
 	}
+	OneAppPerMarketapp = Freedom{
+		ID: "one-app-per-marketapp", Section: "4.2, 7.3", Question: "a second app of a marketplace app, where the profile says a marketplace app has one (`apps_per_marketapp = one`)",
+		Mock:     "the mock makes every app it is asked for (its profile says `several`)",
+		Accepted: "the app, or a refusal with 400 naming `marketapp.hash`, perhaps alone (7.3: further codes of POST /apps are not shown); never another status",
+	}
 	PlatformBesideHash = Freedom{
 		ID: "platform-beside-hash", Section: "4.2", Question: "`platform.id` of another platform, or a `name`, next to a hash",
 		Mock:     "the mock ignores the platform: the marketplace app's platform wins (`@reference`); it checks a name's type and length",
@@ -254,7 +259,7 @@ func All() []Freedom {
 	return []Freedom{
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
-		AppByName, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, OmittedOptional, EmptyHash, PlanFlags, CurrencyCode,
+		AppByName, OneAppPerMarketapp, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, OmittedOptional, EmptyHash, PlanFlags, CurrencyCode,
 		Identity, Dates, Bounds, SessionEnd, CredentialsTogether, CredentialAtLogin, Silent, ReadExtensions,
 	}
 }
