@@ -35,7 +35,7 @@ type world struct {
 	// hashOnce: a marketplace app has one app (apps_per_marketapp = one):
 	// an app from the hash may be refused as a second one.
 	hashOnce bool
-	form    bool // POST /sessions takes a form (login_encoding)
+	form     bool // POST /sessions takes a form (login_encoding)
 	// hasRead: the target answers GET /users/:id and GET /clients/:id, so
 	// the state a step leaves is read back after it.
 	hasRead bool
