@@ -65,6 +65,10 @@ const (
 	// nothing): the reference's answer is one reading, the target's is
 	// adopted, whichever (reference.go, decided).
 	silent
+	// badRequest: the reference refuses; the spec decides the status (a
+	// value past a limit of section 8 is a validation failure: 400, 7.2)
+	// but names no code for it: 400, naming the field or no other.
+	badRequest
 )
 
 // draw is what an operator draws from: the random source and what the
@@ -331,13 +335,13 @@ var bodyOps = []BodyOp{
 	// Marketplace hashes (2.3, 8: 40 hexadecimal characters).
 	{Name: "hash-upper-case", Decided: citeHash, Kind: LegalVariety, Source: "2.3 (hexadecimal, in either case)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return strings.ToUpper(d.hash) })},
-	{Name: "hash-39", Decided: citeHash, Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters)",
+	{Name: "hash-39", Decided: citeHash, Kind: NearMiss, Reading: badRequest, Source: "8 (40 characters)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash[:39] })},
-	{Name: "hash-41", Decided: citeHash, Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters)",
+	{Name: "hash-41", Decided: citeHash, Kind: NearMiss, Reading: badRequest, Source: "8 (40 characters)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash + "a" })},
-	{Name: "hash-not-hex", Decided: citeHash, Kind: NearMiss, Reading: openRefusal, Source: "8 (hexadecimal)",
+	{Name: "hash-not-hex", Decided: citeHash, Kind: NearMiss, Reading: badRequest, Source: "8 (hexadecimal)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return d.hash[:39] + "g" })},
-	{Name: "hash-padded", Decided: citeHash, Kind: NearMiss, Reading: openRefusal, Source: "8 (40 characters); WSTG-INPV (whitespace trimmed before the check)",
+	{Name: "hash-padded", Decided: citeHash, Kind: NearMiss, Reading: badRequest, Source: "8 (40 characters); WSTG-INPV (whitespace trimmed before the check)",
 		On: kinds(kHash), Make: setf(func(d draw) any { return []string{" " + d.hash, d.hash + " ", " " + d.hash + " "}[d.r.IntN(3)] })},
 	{Name: "hash-of-no-app", Decided: citeStore, Kind: NearMiss, Reading: openRefusal, Source: "1 (an app exists in a store); 4.2",
 		On: kinds(kHash), Make: set(repeat("0", 40))},

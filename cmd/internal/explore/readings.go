@@ -6,6 +6,7 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
+	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
 // How the reference reads a body the operators made: the readings of each
@@ -88,6 +89,10 @@ type readingSet struct {
 	// adopt are the fields whose value the target's answer gives (a
 	// silent value it may store otherwise, a default for one left out).
 	adopt []string
+	// alsoName are the fields a refusal may name beside the ones it must:
+	// the name and the platform of an app whose marketplace hash is
+	// malformed, read as not given (freedom malformed-hash).
+	alsoName []string
 	// second are the marketapp.hash paths of an app a target that has one
 	// app of a marketplace app may refuse as a second one: 400 naming it.
 	second []string
@@ -322,6 +327,15 @@ func (rs *readingSet) appReadings(st Step, body map[string]any) {
 			rs.alts = append(rs.alts, altReading{policy.PlatformBesideHash, all})
 		}
 	}
+	if app, where := appOf(st.Op, body); app != nil && malformedHash(app) {
+		prefix := strings.TrimPrefix(where+".", ".")
+		if app["name"] == nil {
+			rs.alsoName = append(rs.alsoName, prefix+"name")
+		}
+		if p, _ := app["platform"].(map[string]any); p["id"] == nil {
+			rs.alsoName = append(rs.alsoName, prefix+"platform.id")
+		}
+	}
 	if app, where := appOf(st.Op, body); app != nil && neitherHashNorName(app) {
 		// Neither a hash nor a name: 7.3 decides the name's refusal; the
 		// platform is "used when marketapp.hash is not given" (4.2), and
@@ -416,6 +430,26 @@ func byName(op Op, body map[string]any) string {
 
 // neitherHashNorName reports whether an app body gives neither a
 // marketplace hash nor a name.
+// malformedHash reports whether an app gives a marketplace app that is
+// no object, or a hash that is no string of 40 hexadecimal characters: a
+// server may read it as no hash given.
+func malformedHash(app map[string]any) bool {
+	m, given := app["marketapp"]
+	if !given || m == nil {
+		return false
+	}
+	obj, ok := m.(map[string]any)
+	if !ok {
+		return true
+	}
+	h, given := obj["hash"]
+	if !given || h == nil {
+		return false
+	}
+	text, ok := h.(string)
+	return !ok || !target.IsHash40(text)
+}
+
 func neitherHashNorName(app map[string]any) bool {
 	m, _ := app["marketapp"].(map[string]any)
 	return m["hash"] == nil && app["name"] == nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // The reference's verdicts, case by case: what the spec answers, the
@@ -250,5 +251,52 @@ func TestBesideHash(t *testing.T) {
 		if rs.ignorable("nextplan.id") {
 			t.Error("nextplan.id ignorable beside a hash")
 		}
+	}
+}
+
+// A marketplace app that is no object, or a hash that is no 40 hexadecimal
+// characters, may be read as no hash given: a refusal may then name the
+// app's name and platform where the body gives none (freedom
+// malformed-hash); a well-formed hash, known or not, is a hash given.
+func TestMalformedHashNamesNameAndPlatform(t *testing.T) {
+	hash := "0123456789abcdef0123456789abcdef01234567"
+	for _, c := range []struct {
+		op   Op
+		body map[string]any
+		want []string
+	}{
+		{OpPostApp, map[string]any{"marketapp": "x", "name": nil, "platform": map[string]any{"id": nil}}, []string{"name", "platform.id"}},
+		{OpPostApp, map[string]any{"marketapp": map[string]any{"hash": hash[:39] + "g"}}, []string{"name", "platform.id"}},
+		{OpPostApp, map[string]any{"marketapp": map[string]any{"hash": 12}, "name": "x"}, []string{"platform.id"}},
+		{OpPostApp, map[string]any{"marketapp": map[string]any{"hash": hash + "a"}, "name": "x", "platform": map[string]any{"id": 1}}, nil},
+		{OpPostApp, map[string]any{"marketapp": map[string]any{"hash": hash}, "name": nil}, nil},
+		{OpPostApp, map[string]any{"marketapp": map[string]any{"hash": strings.ToUpper(hash)}}, nil},
+		{OpPostApp, map[string]any{"marketapp": map[string]any{"hash": nil}}, nil},
+		{OpPostApp, map[string]any{"marketapp": nil}, nil},
+		{OpPostClient, map[string]any{"app": map[string]any{"marketapp": []any{}}}, []string{"app.name", "app.platform.id"}},
+	} {
+		var rs readingSet
+		rs.appReadings(Step{Op: c.op}, c.body)
+		if !slices.Equal(rs.alsoName, c.want) {
+			t.Errorf("%v %v: a refusal may name %q too, want %q", c.op, c.body, rs.alsoName, c.want)
+		}
+	}
+}
+
+// A hash past the limit of section 8 is a validation failure: 400 (7.2),
+// not any 4xx, naming the hash or no other field.
+func TestBadRequestIsFourHundred(t *testing.T) {
+	for _, name := range []string{"hash-39", "hash-41", "hash-not-hex", "hash-padded"} {
+		if o, _ := bodyOp(name); o.Reading != badRequest {
+			t.Errorf("operator %s: reading %d, want badRequest", name, o.Reading)
+		}
+	}
+	v := verdict{statuses: []int{400}}
+	v.readErrors([]pricing.FieldError{{FieldName: "marketapp.hash"}}, readingSet{byPath: []fieldReading{{field: "marketapp.hash", reading: badRequest}}})
+	if v.any4xx || !v.allows(400) || v.allows(404) || v.allows(422) {
+		t.Errorf("a hash of 39 characters: allows 400 %v, 404 %v, 422 %v; want 400 alone", v.allows(400), v.allows(404), v.allows(422))
+	}
+	if !v.mayNameField("marketapp.hash") || v.mayNameField("name") || len(v.required) > 0 {
+		t.Errorf("a hash of 39 characters: may name %q, must name %q; want marketapp.hash, or nothing", v.mayName, v.required)
 	}
 }

@@ -368,6 +368,10 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 		v.mayName = append(v.mayName, m.field)
 		v.grant(m.f)
 	}
+	if len(errs) > 0 && len(mays.alsoName) > 0 {
+		v.mayName = append(v.mayName, mays.alsoName...)
+		v.grant(policy.MalformedHash)
+	}
 	for _, at := range mays.second {
 		// A second app of a marketplace app that has one (the profile's
 		// apps_per_marketapp): 400 naming its hash, perhaps alone.
@@ -426,6 +430,9 @@ func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 			v.any4xx = true
 			v.mayName = append(v.mayName, r.field)
 			v.grant(policy.Silent)
+		case r.reading == badRequest:
+			// 400, the spec says (7.2, 8); the field it names, or none.
+			v.mayName = append(v.mayName, r.field)
 		case r.reading == mayReadAs:
 			// Refused with any 4xx, or read as it reads (below).
 			v.any4xx = true

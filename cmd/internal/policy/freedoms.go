@@ -194,6 +194,11 @@ var (
 		Mock:     "given, and refused: a hash is 40 hexadecimal characters (8)",
 		Accepted: "refused for the hash, or read as no hash given (4.2: the name and the platform are \"used when marketapp.hash is not given\"): then refused for a missing name or platform, or taken; the target's first answer adopted and held",
 	}
+	MalformedHash = Freedom{
+		ID: "malformed-hash", Section: "4.2, 8", Question: "a `marketapp` that is no object, or a `marketapp.hash` that is no string of 40 hexadecimal characters, beside no name: a hash given, or none?",
+		Mock:     "given, and refused for the hash alone: the name and the platform are not required beside a hash",
+		Accepted: "refused with 400 naming the hash (or `marketapp`), perhaps naming too the `name` and `platform.id` that are required when no hash is given (4.2: they are \"used when marketapp.hash is not given\"); never taken (8: a hash is 40 hexadecimal characters)",
+	}
 	OmittedOptional = Freedom{
 		ID: "omitted-optional", Section: "1, 4.4", Question: "a PUT /clients/:clientId body that leaves out `addressLine2` or `vat`: is the stored value cleared or kept?",
 		Mock:     "cleared: the body is the client's new details",
@@ -259,7 +264,7 @@ func All() []Freedom {
 	return []Freedom{
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
-		AppByName, OneAppPerMarketapp, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, OmittedOptional, EmptyHash, PlanFlags, CurrencyCode,
+		AppByName, OneAppPerMarketapp, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, OmittedOptional, EmptyHash, MalformedHash, PlanFlags, CurrencyCode,
 		Identity, Dates, Bounds, SessionEnd, CredentialsTogether, CredentialAtLogin, Silent, ReadExtensions,
 	}
 }
