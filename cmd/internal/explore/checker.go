@@ -20,11 +20,11 @@ import (
 // field by field; the first difference is kept.
 
 // matches compares a 200's body with what the reference holds.
-func (j judgement) matches(w *want, b gjson.Result) *divergence {
+func (j judgement) matches(w *want, b gjson.Result, got wireAnswer) *divergence {
 	if !b.IsObject() {
 		return diverged(policy.CheckEntity, "not-object", "a 200 whose body is no JSON object", expectTyped("@this", "object"))
 	}
-	c := checker{judgement: j, b: b, adopt: w.adopt, kept: w.kept, nulled: w.nulled}
+	c := checker{judgement: j, b: b, adopt: w.adopt, kept: w.kept, nulled: w.nulled, sent: got.sent, received: got.received}
 	switch w.kind {
 	case "user":
 		c.patch = func(path string, v any) bool { return j.s.patch("/users/", w.user.ID, path, v, &w.user) }
@@ -56,6 +56,9 @@ type checker struct {
 	// with the value stored before (want.kept, want.nulled).
 	kept   map[string]string
 	nulled map[string]bool
+	// sent and received: when the step went out and its answer came
+	// back, by the runner's clock (zero for a read of the state).
+	sent, received time.Time
 }
 
 func (c *checker) fail(check policy.Check, key, reason string, then ...expect) {
@@ -233,6 +236,7 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 	}
 	got, _ := match.ParseISORange(v.String())
 	wd, k := c.wd, c.k
+	defer c.k.clockSeen(got.Lo, c.received)
 	if !ref.Equal(unknownDate) && wd.seedDate(ref) {
 		// A date the target showed when the run began: nothing the
 		// reference did moved it.
@@ -280,6 +284,14 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 		return
 	}
 	if ref.Equal(unknownDate) {
+		return
+	}
+	if d := c.staleEvent(field, v.String(), got, ref); d != "" {
+		first := c.d == nil
+		c.fail(policy.CheckDate, "date "+field, d, expectValue(expectNoEarlier, field, Of(NamedVar("clock"))))
+		if first && c.d != nil {
+			c.d.clock = true
+		}
 		return
 	}
 	if ref.Before(got.Lo.Add(-wd.skew)) || ref.After(got.Hi.Add(wd.skew)) {
@@ -591,4 +603,32 @@ func (c *checker) idRef(kind, tid string) Text {
 		return Of(AnswerVar(at, "id"))
 	}
 	return Lit(tid)
+}
+
+// staleEvent judges the date of the step's own event (a new entity, a new
+// password) against the target's clock as the run has seen it: every date
+// an answer carried names an instant the target had reached when the
+// answer arrived, so the target's clock runs at least floor ahead of the
+// runner's; the step's event happened after it was sent, so its date is
+// no earlier than sent plus floor. One clock, the target's, with no skew
+// to allow: an event dated when the server started, or at the last
+// password change, shows (policy.Dates). A date the reference made before
+// the step was sent is of an earlier event (an entity first read now).
+func (c *checker) staleEvent(field, raw string, got match.ISORange, ref time.Time) string {
+	// The reference writes its dates to the second.
+	if c.sent.IsZero() || ref.Before(c.sent.Truncate(time.Second)) {
+		return ""
+	}
+	floor, ok := c.k.clockFloor()
+	if !ok {
+		return ""
+	}
+	// A second for a server that truncates a date written to the
+	// millisecond, or rounds it.
+	earliest := c.sent.Add(floor).Add(-time.Second)
+	if got.Hi.Before(earliest) {
+		return fmt.Sprintf("%s is %s, the date of this step's event, yet the target's own dates answered before put its clock past %s when the step was sent (%s earlier): an event dated before it happened",
+			field, raw, earliest.Add(time.Second).UTC().Format(time.RFC3339Nano), earliest.Sub(got.Hi).Round(time.Millisecond))
+	}
+	return ""
 }

@@ -34,6 +34,10 @@ type divergence struct {
 	// opening is a read the reproducer makes before the sequence: of the
 	// state the sequence began with, which later lines name.
 	opening *stateRead
+	// clock: the reproducer first logs in once the target's clock has
+	// moved on a second, and remembers the session's date as "clock", a
+	// date of the target's clock before the sequence (expectNoEarlier).
+	clock bool
 }
 
 // text is the reason with its detail.
@@ -91,6 +95,7 @@ const (
 	expectPresent                       // there is something at path
 	expectSameInstant                   // the date at path names the instant value names
 	expectWithinSkew                    // the date at path is now, within the clock skew
+	expectNoEarlier                     // the date at path names an instant no earlier than value
 	expectNamesField                    // the errors name the field value
 	expectNamesOnly                     // the errors name fields and no other
 	expectCode                          // the errors carry code for the field value

@@ -63,7 +63,7 @@ func (j judgement) judge(st Step, v verdict, got wireAnswer) *divergence {
 		j.s.broken = true
 		return diverged(policy.CheckReference, "reference", "the reference could not take the step: "+err.Error())
 	}
-	return j.matches(w, gjson.ParseBytes(got.body))
+	return j.matches(w, gjson.ParseBytes(got.body), got)
 }
 
 // hold holds the target to a choice it made where the spec is silent: a

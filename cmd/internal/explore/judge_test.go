@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
+	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
 // The judgement is a function of a verdict, an answer and what the run
@@ -332,5 +333,46 @@ func TestBoundCountsTheCreatesBefore(t *testing.T) {
 	}
 	if j.pastBound("A", "app") || j.pastBound("B", "client") || j.pastBound("B", "app") {
 		t.Error("past the bound with creates another account or kind made")
+	}
+}
+
+// The date of a step's own event is no earlier than the target's clock
+// when the step was sent, as the dates answered before put it: a date kept
+// from an earlier event (a password change dated when the server started)
+// shows without a clock skew to allow, and a date of an earlier event, or
+// one judged before any date was seen, is not held to it.
+func TestStaleEventDate(t *testing.T) {
+	wd := testWorld(t)
+	s := testSequence(t, wd)
+	sent := time.Date(2026, 11, 29, 8, 0, 10, 500e6, time.UTC)
+	for _, tc := range []struct {
+		name  string
+		floor time.Duration // the target's clock ahead of the runner's, as seen; -1: no date seen
+		date  string
+		ref   time.Time
+		stale bool
+	}{
+		{"kept from the server's start", 0, "2026-11-29T08:00:00.392Z", sent, true},
+		{"now", 0, "2026-11-29T08:00:10.600Z", sent, false},
+		{"now, to the second", 0, "2026-11-29T08:00:10Z", sent, false},
+		{"a second earlier, a server that rounds", 0, "2026-11-29T08:00:09.600Z", sent, false},
+		{"a target clock an hour ahead", time.Hour, "2026-11-29T09:00:10.700Z", sent, false},
+		{"a target clock an hour ahead, kept", time.Hour, "2026-11-29T09:00:02Z", sent, true},
+		{"a target clock an hour behind", -time.Hour, "2026-11-29T07:00:10.700Z", sent, false},
+		{"no date seen before", -1, "2026-11-29T08:00:00Z", sent, false},
+		{"an earlier event, first read now", 0, "2026-11-29T08:00:00Z", sent.Add(-5 * time.Second), false},
+	} {
+		k := newKnowledge()
+		if tc.floor != -1 {
+			k.clockSeen(time.Date(2026, 11, 29, 8, 0, 5, 0, time.UTC).Add(tc.floor), time.Date(2026, 11, 29, 8, 0, 5, 100e6, time.UTC))
+		}
+		c := checker{judgement: judgement{wd: wd, k: k, s: s}, sent: sent, received: sent.Add(50 * time.Millisecond)}
+		got, err := match.ParseISORange(tc.date)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reason := c.staleEvent("passwordLastChanged", tc.date, got, tc.ref); (reason != "") != tc.stale {
+			t.Errorf("%s: %s sent at %s: stale %v, want %v (%s)", tc.name, tc.date, sent.Format(time.RFC3339Nano), reason != "", tc.stale, reason)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package explore
 import (
 	"regexp"
 	"sync"
+	"time"
 )
 
 // What the judgement stands on: the run's knowledge of the target, shared
@@ -27,6 +28,30 @@ type knowledge struct {
 	// created counts the creates each account's requests made, by owner
 	// and kind (bounds.go).
 	created map[string]int
+	// floor is how far ahead of the runner's clock the target's clock is
+	// at least, from the dates its answers carried (staleEvent).
+	floor    time.Duration
+	hasFloor bool
+}
+
+// clockSeen takes a date an answer carried and when the answer arrived.
+func (k *knowledge) clockSeen(date, received time.Time) {
+	if received.IsZero() {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if d := date.Sub(received); !k.hasFloor || d > k.floor {
+		k.floor, k.hasFloor = d, true
+	}
+}
+
+// clockFloor is how far ahead of the runner's clock the target's clock is
+// at least, if any date has been seen.
+func (k *knowledge) clockFloor() (time.Duration, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.floor, k.hasFloor
 }
 
 // mint records a unique word a generator made.

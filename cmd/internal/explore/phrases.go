@@ -92,6 +92,12 @@ func pSameInstant(path, date string) string {
 func pWithinSkew(path string) string {
 	return fmt.Sprintf("Then the JSON at %s names an instant within the clock skew of now", arg(path))
 }
+func pNoEarlier(path, date string) string {
+	return fmt.Sprintf("Then the JSON at %s names an instant no earlier than %s", arg(path), arg(date))
+}
+func pLogInAfterASecond(a string) string {
+	return fmt.Sprintf("When I log in as account %q after the server's clock has moved on a second", a)
+}
 func pNoPassword(pw string) string { return "Then the response does not carry the password " + arg(pw) }
 func pNoText(text string) string   { return "Then the response does not carry the text " + arg(text) }
 func pNamesField(f string) string  { return "Then the errors name the field " + arg(f) }

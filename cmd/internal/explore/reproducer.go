@@ -51,6 +51,9 @@ func (s *sequence) feature() string {
 		tags = append(tags, "@get-extensions")
 	}
 	w := newScript()
+	if s.div.clock {
+		w.say(pLogInAfterASecond("A"), pStatus(200), pRemember("created", "clock"))
+	}
 	if o := s.div.opening; o != nil {
 		w.read(*o, o.remember)
 	}

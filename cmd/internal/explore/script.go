@@ -113,6 +113,8 @@ func (w *script) expect(e expect) {
 		w.say(pSameInstant(path, value))
 	case expectWithinSkew:
 		w.say(pWithinSkew(path))
+	case expectNoEarlier:
+		w.say(pNoEarlier(path, value))
 	case expectNamesField:
 		w.say(pNamesField(value))
 	case expectNamesOnly:

@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/pricing-contract/pricing-contract/steps"
 )
@@ -31,6 +32,10 @@ type wireAnswer struct {
 	body   []byte
 	header http.Header
 	err    string
+	// sent and received are the runner's clock when the request went out
+	// and when its answer was read: a date the answer carries was made by
+	// then, and a date of the step's own event no earlier than sent.
+	sent, received time.Time
 }
 
 // wireRequest is a request ready to go, and how the reproducer writes it.
@@ -57,6 +62,7 @@ func (w *wire) do(ctx context.Context, r wireRequest) wireAnswer {
 		req.Header[k] = v // as given: a name in capitals stays so on the wire
 	}
 	w.count.Add(1)
+	sent := time.Now()
 	res, err := w.http.Do(req)
 	if err != nil {
 		return wireAnswer{status: -1, err: err.Error()}
@@ -66,7 +72,7 @@ func (w *wire) do(ctx context.Context, r wireRequest) wireAnswer {
 	if err != nil {
 		return wireAnswer{status: -1, err: err.Error()}
 	}
-	return wireAnswer{status: res.StatusCode, body: b, header: res.Header}
+	return wireAnswer{status: res.StatusCode, body: b, header: res.Header, sent: sent, received: time.Now()}
 }
 
 // get sends a GET of a path below the base URL.
