@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineagetest"
 )
 
 // ---- harness --------------------------------------------------------------
@@ -70,19 +72,7 @@ type rq struct {
 
 func (e *tenv) do(r rq) (int, []byte, http.Header) {
 	e.t.Helper()
-	var rd io.Reader
-	if r.body != nil {
-		if s, ok := r.body.(string); ok {
-			rd = strings.NewReader(s)
-		} else {
-			b, err := json.Marshal(r.body)
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			rd = bytes.NewReader(b)
-		}
-	}
-	req, err := http.NewRequest(r.method, e.base+r.path, rd)
+	req, err := http.NewRequest(r.method, e.base+r.path, lineagetest.Body(r.body))
 	if err != nil {
 		e.t.Fatal(err)
 	}
