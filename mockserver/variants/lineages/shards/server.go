@@ -12,16 +12,15 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineage"
 )
 
-// Options configures a Server.
-type Options struct {
-	Pairs int    // pairs of seeded accounts; 0 means 1; at most 500
-	Fault string // "" is the correct server; otherwise a Faults()[i].Name
-}
+// Options configures a Server; it seeds at most 500 pairs of accounts.
+type Options = lineage.Options
 
 // Account is a seeded credential set.
-type Account struct{ Email, Password, APIKey string }
+type Account = lineage.Account
 
 // Server is the pricing API server.
 type Server struct {
