@@ -124,21 +124,7 @@ func appBody(hash string) map[string]any {
 		"platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": 1}}
 }
 
-func with(m map[string]any, kv ...any) map[string]any {
-	c := map[string]any{}
-	for k, v := range m {
-		c[k] = v
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		k := kv[i].(string)
-		if kv[i+1] == del {
-			delete(c, k)
-		} else {
-			c[k] = kv[i+1]
-		}
-	}
-	return c
-}
+func with(m map[string]any, kv ...any) map[string]any { return lineagetest.With(m, del, kv...) }
 
 type delMarker struct{}
 

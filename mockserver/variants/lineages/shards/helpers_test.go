@@ -122,20 +122,7 @@ func appBody(hash string) map[string]any {
 	return map[string]any{"marketapp": map[string]any{"hash": hash}, "nextplan": map[string]any{"id": 1}}
 }
 
-func with(m map[string]any, kv ...any) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		out[k] = v
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		if kv[i+1] == deleteKey {
-			delete(out, kv[i].(string))
-			continue
-		}
-		out[kv[i].(string)] = kv[i+1]
-	}
-	return out
-}
+func with(m map[string]any, kv ...any) map[string]any { return lineagetest.With(m, deleteKey, kv...) }
 
 type deleteMarker struct{}
 

@@ -199,21 +199,7 @@ func (e *tenv) appByHash(hash string) map[string]any {
 	}
 }
 
-func with(m map[string]any, kv ...any) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		out[k] = v
-	}
-	for i := 0; i < len(kv); i += 2 {
-		k := kv[i].(string)
-		if kv[i+1] == "<absent>" {
-			delete(out, k)
-		} else {
-			out[k] = kv[i+1]
-		}
-	}
-	return out
-}
+func with(m map[string]any, kv ...any) map[string]any { return lineagetest.With(m, "<absent>", kv...) }
 
 var isoRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}[+-]\d{2}:\d{2}$`)
 

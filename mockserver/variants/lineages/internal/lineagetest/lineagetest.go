@@ -58,3 +58,22 @@ func JSON(raw []byte) any {
 	}
 	return v
 }
+
+// With is a shallow copy of a test body m with kv's key, value pairs set on
+// it; a value equal to drop (the test's own marker) removes the key
+// instead, for a test of a member left out.
+func With(m map[string]any, drop any, kv ...any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		k := kv[i].(string)
+		if kv[i+1] == drop {
+			delete(out, k)
+		} else {
+			out[k] = kv[i+1]
+		}
+	}
+	return out
+}
