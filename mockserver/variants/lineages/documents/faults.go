@@ -1,13 +1,9 @@
 package documents
 
+import "github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineage"
+
 // Fault is one switchable departure of the server.
-type Fault struct {
-	Name        string // kebab-case, unique, says what it does
-	Legal       bool   // true: another reading the spec allows; false: a bug
-	Rule        string // the spec section(s) it concerns
-	Quote       string // the words of the spec it breaks, or that leave it open
-	Description string // what the server then does
-}
+type Fault lineage.BlindFault
 
 const (
 	// validation and limits

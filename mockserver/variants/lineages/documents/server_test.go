@@ -1,7 +1,6 @@
 package documents
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/jsonpath"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineagetest"
 )
 
 func TestNewOptions(t *testing.T) {
@@ -1023,13 +1023,7 @@ type resp struct {
 	body   []byte
 }
 
-func (r resp) json() any {
-	var v any
-	if err := json.Unmarshal(r.body, &v); err != nil {
-		return nil
-	}
-	return v
-}
+func (r resp) json() any { return lineagetest.JSON(r.body) }
 
 func (r resp) obj() map[string]any {
 	m, _ := r.json().(map[string]any)
@@ -1047,23 +1041,7 @@ func (r resp) String() string { return fmt.Sprintf("%d %s", r.status, r.body) }
 // JSON. hdr are name, value pairs.
 func (f *fixture) raw(method, url string, body any, hdr ...string) resp {
 	f.t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	case []byte:
-		rd = bytes.NewReader(b)
-	case io.Reader:
-		rd = b
-	default:
-		data, err := json.Marshal(b)
-		if err != nil {
-			f.t.Fatalf("marshal: %v", err)
-		}
-		rd = bytes.NewReader(data)
-	}
-	req, err := http.NewRequest(method, url, rd)
+	req, err := http.NewRequest(method, url, lineagetest.Body(body))
 	if err != nil {
 		f.t.Fatalf("request: %v", err)
 	}

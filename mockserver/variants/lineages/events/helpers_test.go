@@ -1,17 +1,14 @@
 package events
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/jsonpath"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineagetest"
 )
 
 type harness struct {
@@ -80,22 +77,6 @@ func withQueryToken(t string) opt {
 	}
 }
 
-func encodeBody(body any) io.Reader {
-	switch b := body.(type) {
-	case nil:
-		return nil
-	case string:
-		return strings.NewReader(b)
-	case []byte:
-		return bytes.NewReader(b)
-	}
-	buf, err := json.Marshal(body)
-	if err != nil {
-		panic(err)
-	}
-	return bytes.NewReader(buf)
-}
-
 // do sends a request under the base path.
 func (h *harness) do(method, path string, body any, opts ...opt) resp {
 	return h.doRaw(method, basePath+path, body, opts...)
@@ -103,15 +84,11 @@ func (h *harness) do(method, path string, body any, opts ...opt) resp {
 
 func (h *harness) doRaw(method, path string, body any, opts ...opt) resp {
 	h.t.Helper()
-	req := httptest.NewRequest(method, "http://127.0.0.1"+path, encodeBody(body))
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for _, o := range opts {
-		o(req)
-	}
-	rec := httptest.NewRecorder()
-	h.s.ServeHTTP(rec, req)
+	rec := lineagetest.Serve(h.s, method, "http://127.0.0.1"+path, body, func(req *http.Request) {
+		for _, o := range opts {
+			o(req)
+		}
+	})
 	r := resp{status: rec.Code, header: rec.Header(), raw: rec.Body.Bytes()}
 	if len(r.raw) > 0 {
 		if err := json.Unmarshal(r.raw, &r.body); err != nil {

@@ -27,11 +27,7 @@ type Account = lineage.Account
 type Options = lineage.Options
 
 // Fault is a deliberate bug of this implementation.
-type Fault struct {
-	Name        string // kebab-case, unique
-	Rule        string // the spec section whose rule it breaks, e.g. "7.3" or "4.1"
-	Description string // one sentence: what the server then does wrong
-}
+type Fault lineage.Fault
 
 const (
 	basePath = "/pricing/v1"

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineagetest"
 )
 
 var (
@@ -983,6 +985,6 @@ func encodeJSON(v any) []byte {
 	if v == nil {
 		return []byte("null")
 	}
-	b, _ := io.ReadAll(encodeBody(v))
+	b, _ := io.ReadAll(lineagetest.Body(v))
 	return b
 }

@@ -1,16 +1,14 @@
 package ledger
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineage"
+)
 
 // Fault is a switchable behaviour: a wrong one (Legal false) or another
 // reading the specification leaves open (Legal true).
-type Fault struct {
-	Name        string
-	Legal       bool
-	Rule        string
-	Quote       string
-	Description string
-}
+type Fault lineage.BlindFault
 
 const (
 	q255     = "Every string field marked `..255` is at most 255 characters long."

@@ -2,16 +2,14 @@ package ledger
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/jsonpath"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineagetest"
 )
 
 type resp struct {
@@ -20,11 +18,7 @@ type resp struct {
 	hdr  http.Header
 }
 
-func (r resp) val() any {
-	var v any
-	_ = json.Unmarshal(r.raw, &v)
-	return v
-}
+func (r resp) val() any { return lineagetest.JSON(r.raw) }
 
 func (r resp) obj() map[string]any {
 	m, _ := r.val().(map[string]any)
@@ -49,30 +43,15 @@ func call(s *Server, method, path string, body any, hdrs ...string) resp {
 	if !strings.HasPrefix(path, "/api") {
 		path = s.BasePath() + path
 	}
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	case []byte:
-		rd = bytes.NewReader(b)
-	default:
-		j, _ := json.Marshal(b)
-		rd = bytes.NewReader(j)
-	}
-	req := httptest.NewRequest(method, "http://pricing.test"+path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(hdrs); i += 2 {
-		if hdrs[i] == "-" {
-			req.Header.Del(hdrs[i+1])
-			continue
+	rec := lineagetest.Serve(s, method, "http://pricing.test"+path, body, func(req *http.Request) {
+		for i := 0; i+1 < len(hdrs); i += 2 {
+			if hdrs[i] == "-" {
+				req.Header.Del(hdrs[i+1])
+				continue
+			}
+			req.Header.Add(hdrs[i], hdrs[i+1])
 		}
-		req.Header.Add(hdrs[i], hdrs[i+1])
-	}
-	rec := httptest.NewRecorder()
-	s.ServeHTTP(rec, req)
+	})
 	return resp{rec.Code, rec.Body.Bytes(), rec.Header()}
 }
 
@@ -145,21 +124,7 @@ func appBody(hash string) map[string]any {
 		"platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": 1}}
 }
 
-func with(m map[string]any, kv ...any) map[string]any {
-	c := map[string]any{}
-	for k, v := range m {
-		c[k] = v
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		k := kv[i].(string)
-		if kv[i+1] == del {
-			delete(c, k)
-		} else {
-			c[k] = kv[i+1]
-		}
-	}
-	return c
-}
+func with(m map[string]any, kv ...any) map[string]any { return lineagetest.With(m, del, kv...) }
 
 type delMarker struct{}
 

@@ -16,16 +16,15 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineage"
 )
 
 // Options configures a server.
-type Options struct {
-	Pairs int    // pairs of accounts to seed; 0 means 1
-	Fault string // "" is the correct server; otherwise one of Faults()[i].Name
-}
+type Options = lineage.Options
 
 // Account is a seeded account's credentials.
-type Account struct{ Email, Password, APIKey string }
+type Account = lineage.Account
 
 // Server is the Pricing Service.
 type Server struct {

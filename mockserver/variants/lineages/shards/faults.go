@@ -1,15 +1,11 @@
 package shards
 
+import "github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineage"
+
 // Fault describes one switchable behaviour. Wrong faults (Legal false)
 // break the specification; legal readings (Legal true) pick another
 // defensible answer where the specification leaves a choice open.
-type Fault struct {
-	Name        string
-	Legal       bool
-	Rule        string // spec section(s)
-	Quote       string // the spec sentence it breaks or reads
-	Description string
-}
+type Fault lineage.BlindFault
 
 // Fault names.
 const (

@@ -1,17 +1,15 @@
 package shards
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/jsonpath"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineagetest"
 )
 
 type harness struct {
@@ -34,11 +32,7 @@ type resp struct {
 	body   []byte
 }
 
-func (r resp) value() any {
-	var v any
-	_ = json.Unmarshal(r.body, &v)
-	return v
-}
+func (r resp) value() any { return lineagetest.JSON(r.body) }
 
 func (r resp) obj() map[string]any {
 	m, _ := r.value().(map[string]any)
@@ -74,28 +68,11 @@ func (h *harness) do(method, path string, body any, hdr ...string) resp {
 	if !strings.HasPrefix(path, "/api") {
 		path = h.s.BasePath() + path
 	}
-	var rd *bytes.Reader
-	switch b := body.(type) {
-	case nil:
-		rd = bytes.NewReader(nil)
-	case string:
-		rd = bytes.NewReader([]byte(b))
-	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
-			h.t.Fatal(err)
+	rec := lineagetest.Serve(h.s, method, path, body, func(req *http.Request) {
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
 		}
-		rd = bytes.NewReader(raw)
-	}
-	req := httptest.NewRequest(method, path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	rec := httptest.NewRecorder()
-	h.s.ServeHTTP(rec, req)
+	})
 	return resp{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
 }
 
@@ -145,20 +122,7 @@ func appBody(hash string) map[string]any {
 	return map[string]any{"marketapp": map[string]any{"hash": hash}, "nextplan": map[string]any{"id": 1}}
 }
 
-func with(m map[string]any, kv ...any) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		out[k] = v
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		if kv[i+1] == deleteKey {
-			delete(out, kv[i].(string))
-			continue
-		}
-		out[kv[i].(string)] = kv[i+1]
-	}
-	return out
-}
+func with(m map[string]any, kv ...any) map[string]any { return lineagetest.With(m, deleteKey, kv...) }
 
 type deleteMarker struct{}
 

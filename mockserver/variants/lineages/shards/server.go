@@ -12,16 +12,9 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineage"
 )
-
-// Options configures a Server.
-type Options struct {
-	Pairs int    // pairs of seeded accounts; 0 means 1; at most 500
-	Fault string // "" is the correct server; otherwise a Faults()[i].Name
-}
-
-// Account is a seeded credential set.
-type Account struct{ Email, Password, APIKey string }
 
 // Server is the pricing API server.
 type Server struct {
@@ -39,6 +32,9 @@ const (
 
 // basePaths are the served version prefixes: v1 and its spelling v1.0.
 var basePaths = []string{"/api/v1", "/api/v1.0"}
+
+// Options configures a Server; it seeds at most 500 pairs of accounts.
+type Options = lineage.Options
 
 // New builds a seeded server.
 func New(opts Options) (*Server, error) {
@@ -61,6 +57,9 @@ func New(opts Options) (*Server, error) {
 
 // BasePath is the version prefix every endpoint path is relative to.
 func (s *Server) BasePath() string { return basePath }
+
+// Account is a seeded credential set.
+type Account = lineage.Account
 
 // Accounts returns the seeded pairs (account A, account B).
 func (s *Server) Accounts() [][2]Account {

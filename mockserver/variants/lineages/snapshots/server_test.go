@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineagetest"
 )
 
 // ---- harness --------------------------------------------------------------
@@ -70,19 +72,7 @@ type rq struct {
 
 func (e *tenv) do(r rq) (int, []byte, http.Header) {
 	e.t.Helper()
-	var rd io.Reader
-	if r.body != nil {
-		if s, ok := r.body.(string); ok {
-			rd = strings.NewReader(s)
-		} else {
-			b, err := json.Marshal(r.body)
-			if err != nil {
-				e.t.Fatal(err)
-			}
-			rd = bytes.NewReader(b)
-		}
-	}
-	req, err := http.NewRequest(r.method, e.base+r.path, rd)
+	req, err := http.NewRequest(r.method, e.base+r.path, lineagetest.Body(r.body))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -209,21 +199,7 @@ func (e *tenv) appByHash(hash string) map[string]any {
 	}
 }
 
-func with(m map[string]any, kv ...any) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		out[k] = v
-	}
-	for i := 0; i < len(kv); i += 2 {
-		k := kv[i].(string)
-		if kv[i+1] == "<absent>" {
-			delete(out, k)
-		} else {
-			out[k] = kv[i+1]
-		}
-	}
-	return out
-}
+func with(m map[string]any, kv ...any) map[string]any { return lineagetest.With(m, "<absent>", kv...) }
 
 var isoRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}[+-]\d{2}:\d{2}$`)
 

@@ -1,11 +1,9 @@
 package tables
 
+import "github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/internal/lineage"
+
 // Fault is a deliberate bug of this implementation.
-type Fault struct {
-	Name        string // kebab-case, unique
-	Rule        string // the spec section whose rule it breaks, e.g. "7.3" or "4.1"
-	Description string // one sentence: what the server then does wrong
-}
+type Fault lineage.Fault
 
 // Names of the faults, so that the code that switches them on cannot
 // misspell one silently.

@@ -1,6 +1,7 @@
 // Package lineage holds the types that the lineages export alike, for them
-// to share: the login of an account and the options of New. How a lineage
-// seeds and bounds them stays its own.
+// to share: the login of an account, the options of New and the entry of
+// a fault list. How a lineage seeds and bounds them, and which faults it
+// has, stays its own.
 package lineage
 
 // Account is one login: a user of a client, with its password and api key.
@@ -17,4 +18,23 @@ type Options struct {
 	// Fault names one of the lineage's faults to switch on; "" is the
 	// correct server.
 	Fault string
+}
+
+// Fault is a deliberate bug of a lineage whose faults are all bugs (events,
+// tables); which faults it has and what they do stays the lineage's own.
+type Fault struct {
+	Name        string // kebab-case, unique
+	Rule        string // the spec section whose rule it breaks, e.g. "7.3" or "4.1"
+	Description string // one sentence: what the server then does wrong
+}
+
+// BlindFault is a switchable behaviour of a blind audit's lineage
+// (documents, ledger, shards): a bug (Legal false), or another reading
+// the spec leaves open (Legal true).
+type BlindFault struct {
+	Name        string // kebab-case, unique, says what it does
+	Legal       bool   // true: another reading the spec allows; false: a bug
+	Rule        string // the spec section(s) it concerns
+	Quote       string // the words of the spec it breaks, or that leave it open
+	Description string // what the server then does
 }
