@@ -40,6 +40,7 @@ var batchKinds = []string{
 	"two apps created at once by both accounts",
 	"one user updated twice at once, one body without its phone number",
 	"both accounts logging in at once",
+	"a password changed beside updates that keep it",
 }
 
 // batch is one concurrent batch: the steps sent at once, and the reads made
@@ -185,6 +186,20 @@ var batchMakers = map[string]func(d batchDraw) (steps []Step, reads []batchRead,
 			{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), g.passwordTemplate(s, "A")}},
 			{Op: OpLogin, Actor: "B", Login: [2]string{g.emailTemplate(s, "B"), g.passwordTemplate(s, "B")}},
 		}, nil, true
+	},
+	batchKinds[10]: func(d batchDraw) ([]Step, []batchRead, bool) {
+		// A new password beside updates whose null password keeps the
+		// stored one (4.1): whatever their order, the new one logs in
+		// after; a server that writes back a whole record it read before
+		// the change undoes it.
+		g, s := d.g, d.s
+		pw := "contract-" + g.unique() + "-pw"
+		steps := []Step{d.putUserStep("A", map[string]any{"password": pw})}
+		for range 3 {
+			steps = append(steps, d.putUserStep("A", map[string]any{"password": nil, "firstName": "contract-" + g.unique()}))
+		}
+		after := Step{Op: OpLogin, Actor: "A", Login: [2]string{g.emailTemplate(s, "A"), pw}}
+		return steps, []batchRead{{label: "a login with the new password", login: &after}}, true
 	},
 }
 
