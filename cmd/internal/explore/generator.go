@@ -275,7 +275,9 @@ func (g *generator) newClientBody(withApp bool) map[string]any {
 // (freedom platform-beside-hash), which would leave no race to see.
 func (g *generator) batchAppBody() map[string]any {
 	b := g.newAppBody(false)
-	if g.wd.byHash {
+	// Where a marketplace app has one app, a client's second is refused
+	// (the batch's MayRefuse); the two clients' first are both taken.
+	if g.wd.byHash || g.wd.hashOnce {
 		b["marketapp"] = map[string]any{"hash": g.wd.cat.hash}
 		b["name"], b["platform"] = nil, map[string]any{"id": nil}
 	}
