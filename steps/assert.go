@@ -19,7 +19,7 @@ import (
 // as curl and the response (see fail).
 type assertSteps struct{}
 
-// Register adds the phrases:
+// steps are the phrases:
 //
 //	Then the response status is <code>
 //	Then the response status is <code> or <code>
@@ -48,8 +48,6 @@ type assertSteps struct{}
 //	Then the errors name only the fields "<a>", "<b>" and "<c>"
 //	Then the error messages do not carry the number "<n>"
 //	Then the response is one of:                    (table status | shape [| when])
-func (a assertSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.steps()) }
-
 func (a assertSteps) steps() []stepDef {
 	return []stepDef{
 		{`^the response status is (\d{3}|[1-5]xx)(?: or (\d{3}|[1-5]xx))?(?: but not (\d{3}))?$`, a.theResponseStatusIs},

@@ -9,7 +9,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
 
 	"github.com/pricing-contract/pricing-contract/steps/match"
@@ -18,7 +17,7 @@ import (
 // authSteps chooses who the scenario is and how it proves it, and logs in.
 type authSteps struct{}
 
-// Register adds the phrases:
+// steps are the phrases:
 //
 //	Given I am account "A" using the api-key header
 //	Given I am account "A" using the session-token header
@@ -37,8 +36,6 @@ type authSteps struct{}
 // on the clock: when the sessions are dated by the day, or their date does
 // not move (a server may answer a login with the session it already has),
 // it goes on. The last login is the response.
-func (a authSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.steps()) }
-
 func (a authSteps) steps() []stepDef {
 	return []stepDef{
 		{`^I am account "([AB])" using the (api-key header|session-token header|sessionToken query)$`, a.iAmAccountUsing},

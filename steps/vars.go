@@ -18,7 +18,7 @@ import (
 // varSteps remembers values and expands {{name}} placeholders.
 type varSteps struct{}
 
-// Register adds the phrases:
+// steps are the phrases:
 //
 //	Given I remember "<value>" as "<name>"
 //	Then I remember the JSON at "<path>" as "<name>"
@@ -31,8 +31,6 @@ type varSteps struct{}
 // its steps are reported as skipped (godog's summary counts a scenario whose
 // steps were all skipped as passed). The key is a profile-file key; an
 // unknown key fails the step.
-func (v varSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, v.steps()) }
-
 func (v varSteps) steps() []stepDef {
 	return []stepDef{
 		{`^I remember "(.*)" as ` + match.Quoted + `$`, v.iRemember},
