@@ -58,6 +58,14 @@ const (
 )
 
 func (a authSteps) iAmAccountUsing(ctx context.Context, acct, scheme string) error {
+	return a.use(ctx, acct, scheme, "", false)
+}
+
+// use is the three phrases of an account's credential: the account and
+// the scheme, then the credential sent as it is, one character off
+// (change), or percent-encoded. The credential is checked (a session
+// opened) before it is changed.
+func (authSteps) use(ctx context.Context, acct, scheme, change string, percentEncoded bool) error {
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -74,10 +82,14 @@ func (a authSteps) iAmAccountUsing(ctx context.Context, acct, scheme string) err
 	st.account = acct
 	if st.scheme == schemeAPIKey {
 		_, err = st.accountOf(acct)
+	} else {
+		_, err = st.session(ctx, acct)
+	}
+	if err != nil {
 		return err
 	}
-	_, err = st.session(ctx, acct)
-	return err
+	st.nearMiss, st.percentEncoded = change, percentEncoded
+	return nil
 }
 
 // iAmAccountUsingANearMiss sends the account's own api key or session
@@ -85,15 +97,7 @@ func (a authSteps) iAmAccountUsing(ctx context.Context, acct, scheme string) err
 // compares a prefix, a suffix or a hash of it takes for the real one
 // (section 5: not authenticated correctly, 401).
 func (a authSteps) iAmAccountUsingANearMiss(ctx context.Context, acct, scheme, change string) error {
-	if err := a.iAmAccountUsing(ctx, acct, scheme); err != nil {
-		return err
-	}
-	st, err := stateFromContext(ctx)
-	if err != nil {
-		return err
-	}
-	st.nearMiss = change
-	return nil
+	return a.use(ctx, acct, scheme, change, false)
 }
 
 // iAmAccountUsingThePercentEncodedQuery sends the account's session token
@@ -101,15 +105,7 @@ func (a authSteps) iAmAccountUsingANearMiss(ctx context.Context, acct, scheme, c
 // the same query (RFC 3986 2.1: any octet may be written %HH; 6.2.2.2: a
 // percent-encoded unreserved character is the character).
 func (a authSteps) iAmAccountUsingThePercentEncodedQuery(ctx context.Context, acct string) error {
-	if err := a.iAmAccountUsing(ctx, acct, "sessionToken query"); err != nil {
-		return err
-	}
-	st, err := stateFromContext(ctx)
-	if err != nil {
-		return err
-	}
-	st.percentEncoded = true
-	return nil
+	return a.use(ctx, acct, "sessionToken query", "", true)
 }
 
 // percentEncodeAll writes every byte of s as %HH.

@@ -170,28 +170,12 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		}
 		return value{text: s}, nil
 	}
-	if inner, ok := strings.CutPrefix(name, "quote:"); ok {
+	if kind, inner, ok := strings.Cut(name, ":"); ok && (kind == "quote" || kind == "upper" || nearMisses[kind] != "") {
 		v, err := st.lookup(ctx, inner)
 		if err != nil {
 			return value{}, err
 		}
-		return value{text: regexp.QuoteMeta(v.plain())}, nil
-	}
-	if kind, inner, ok := strings.Cut(name, ":"); ok && nearMisses[kind] != "" {
-		v, err := st.lookup(ctx, inner)
-		if err != nil {
-			return value{}, err
-		}
-		changed := nearMiss(v.plain(), nearMisses[kind], st.takenSecret)
-		st.addSecret(changed) // one character off a secret, masked like it
-		return value{text: changed}, nil
-	}
-	if inner, ok := strings.CutPrefix(name, "upper:"); ok {
-		v, err := st.lookup(ctx, inner)
-		if err != nil {
-			return value{}, err
-		}
-		return value{text: strings.ToUpper(v.plain())}, nil
+		return value{text: st.changed(kind, v.plain())}, nil
 	}
 	if v, ok := st.vars[name]; ok {
 		return v, nil
@@ -258,6 +242,21 @@ func (st *scenarioState) accountVar(ctx context.Context, name string) (v value, 
 		return value{text: ids.clientID, json: true}, true, nil
 	}
 	return value{}, false, nil
+}
+
+// changed is a value under a prefix that changes it: quote: escapes it for
+// a pattern, upper: writes its letters in upper case, and each of
+// nearMisses changes it as nearMiss does a credential.
+func (st *scenarioState) changed(kind, s string) string {
+	switch kind {
+	case "quote":
+		return regexp.QuoteMeta(s)
+	case "upper":
+		return strings.ToUpper(s)
+	}
+	changed := nearMiss(s, nearMisses[kind], st.takenSecret)
+	st.addSecret(changed) // one character off a secret, masked like it
+	return changed
 }
 
 // nearMisses are the variable prefixes that change a value by one
