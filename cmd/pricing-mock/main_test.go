@@ -769,7 +769,7 @@ func TestAddressInUseExitsAtOnce(t *testing.T) {
 // first one goes on with its file.
 func TestRunSecondMockOnTheSameState(t *testing.T) {
 	t.Parallel()
-	path, base, stop := startQuentin(t)
+	path, _, stop := startQuentin(t)
 	var stdout, stderr syncBuffer
 	// Were it to start, it would serve until the deadline.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -785,7 +785,7 @@ func TestRunSecondMockOnTheSameState(t *testing.T) {
 	if code := stop(); code != 0 {
 		t.Fatalf("the first mock exited %d", code)
 	}
-	base, _ = startRun(t, "--state", path)
+	base, _ := startRun(t, "--state", path)
 	if code, body := request(t, "GET", base+"/v1/users/1", "", "Authorization", "api-key "+seed.APIKey); code != 200 || !strings.Contains(body, `"firstName":"Quentin"`) {
 		t.Errorf("after a restart: %d %s, want the first mock's change", code, body)
 	}
