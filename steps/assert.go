@@ -19,7 +19,7 @@ import (
 // as curl and the response (see fail).
 type assertSteps struct{}
 
-// Register adds the phrases:
+// steps are the phrases:
 //
 //	Then the response status is <code>
 //	Then the response status is <code> or <code>
@@ -48,8 +48,6 @@ type assertSteps struct{}
 //	Then the errors name only the fields "<a>", "<b>" and "<c>"
 //	Then the error messages do not carry the number "<n>"
 //	Then the response is one of:                    (table status | shape [| when])
-func (a assertSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.steps()) }
-
 func (a assertSteps) steps() []stepDef {
 	return []stepDef{
 		{`^the response status is (\d{3}|[1-5]xx)(?: or (\d{3}|[1-5]xx))?(?: but not (\d{3}))?$`, a.theResponseStatusIs},
@@ -467,13 +465,9 @@ func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, 
 	if err != nil {
 		return fmt.Errorf("the date to compare with: %w", err)
 	}
-	v, err := st.jsonAt(ctx, path)
+	v, got, err := st.dateAt(ctx, path)
 	if err != nil {
 		return err
-	}
-	got, err := match.ParseISORange(v.Str)
-	if v.Type != gjson.String || err != nil {
-		return st.fail("the JSON at %q: expected an ISO 8601 date, got %s", path, match.Describe(v))
 	}
 	if relation == "the same instant as" && !got.SameInstant(want) {
 		return st.fail("the JSON at %q: expected the instant of %s, got %s, another instant", path, other, v.Raw)
@@ -482,6 +476,20 @@ func (assertSteps) theJSONAtNamesAnInstant(ctx context.Context, path, relation, 
 		return st.fail("the JSON at %q: expected an instant no earlier than %s, got %s, before it", path, other, v.Raw)
 	}
 	return nil
+}
+
+// dateAt is the value at path and the span of time it names, as precise as
+// it is written: a value that is no ISO 8601 date fails the step.
+func (st *scenarioState) dateAt(ctx context.Context, path string) (gjson.Result, match.ISORange, error) {
+	v, err := st.jsonAt(ctx, path)
+	if err != nil {
+		return v, match.ISORange{}, err
+	}
+	got, err := match.ParseISORange(v.Str)
+	if v.Type != gjson.String || err != nil {
+		return v, got, st.fail("the JSON at %q: expected an ISO 8601 date, got %s", path, match.Describe(v))
+	}
+	return v, got, nil
 }
 
 // theJSONAtNamesNow checks a date of an event that just happened against
@@ -498,13 +506,9 @@ func (assertSteps) theJSONAtNamesNow(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	v, err := st.jsonAt(ctx, path)
+	v, got, err := st.dateAt(ctx, path)
 	if err != nil {
 		return err
-	}
-	got, err := match.ParseISORange(v.Str)
-	if v.Type != gjson.String || err != nil {
-		return st.fail("the JSON at %q: expected an ISO 8601 date, got %s", path, match.Describe(v))
 	}
 	now := time.Now()
 	if !got.Hi.After(st.last.sent.Add(-skew)) || !got.Lo.Before(now.Add(skew)) {

@@ -9,7 +9,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/cucumber/godog"
 	"github.com/tidwall/gjson"
 
 	"github.com/pricing-contract/pricing-contract/steps/match"
@@ -18,7 +17,7 @@ import (
 // authSteps chooses who the scenario is and how it proves it, and logs in.
 type authSteps struct{}
 
-// Register adds the phrases:
+// steps are the phrases:
 //
 //	Given I am account "A" using the api-key header
 //	Given I am account "A" using the session-token header
@@ -37,8 +36,6 @@ type authSteps struct{}
 // on the clock: when the sessions are dated by the day, or their date does
 // not move (a server may answer a login with the session it already has),
 // it goes on. The last login is the response.
-func (a authSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, a.steps()) }
-
 func (a authSteps) steps() []stepDef {
 	return []stepDef{
 		{`^I am account "([AB])" using the (api-key header|session-token header|sessionToken query)$`, a.iAmAccountUsing},
@@ -61,6 +58,14 @@ const (
 )
 
 func (a authSteps) iAmAccountUsing(ctx context.Context, acct, scheme string) error {
+	return a.use(ctx, acct, scheme, "", false)
+}
+
+// use is the three phrases of an account's credential: the account and
+// the scheme, then the credential sent as it is, one character off
+// (change), or percent-encoded. The credential is checked (a session
+// opened) before it is changed.
+func (authSteps) use(ctx context.Context, acct, scheme, change string, percentEncoded bool) error {
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
@@ -77,10 +82,14 @@ func (a authSteps) iAmAccountUsing(ctx context.Context, acct, scheme string) err
 	st.account = acct
 	if st.scheme == schemeAPIKey {
 		_, err = st.accountOf(acct)
+	} else {
+		_, err = st.session(ctx, acct)
+	}
+	if err != nil {
 		return err
 	}
-	_, err = st.session(ctx, acct)
-	return err
+	st.nearMiss, st.percentEncoded = change, percentEncoded
+	return nil
 }
 
 // iAmAccountUsingANearMiss sends the account's own api key or session
@@ -88,15 +97,7 @@ func (a authSteps) iAmAccountUsing(ctx context.Context, acct, scheme string) err
 // compares a prefix, a suffix or a hash of it takes for the real one
 // (section 5: not authenticated correctly, 401).
 func (a authSteps) iAmAccountUsingANearMiss(ctx context.Context, acct, scheme, change string) error {
-	if err := a.iAmAccountUsing(ctx, acct, scheme); err != nil {
-		return err
-	}
-	st, err := stateFromContext(ctx)
-	if err != nil {
-		return err
-	}
-	st.nearMiss = change
-	return nil
+	return a.use(ctx, acct, scheme, change, false)
 }
 
 // iAmAccountUsingThePercentEncodedQuery sends the account's session token
@@ -104,15 +105,7 @@ func (a authSteps) iAmAccountUsingANearMiss(ctx context.Context, acct, scheme, c
 // the same query (RFC 3986 2.1: any octet may be written %HH; 6.2.2.2: a
 // percent-encoded unreserved character is the character).
 func (a authSteps) iAmAccountUsingThePercentEncodedQuery(ctx context.Context, acct string) error {
-	if err := a.iAmAccountUsing(ctx, acct, "sessionToken query"); err != nil {
-		return err
-	}
-	st, err := stateFromContext(ctx)
-	if err != nil {
-		return err
-	}
-	st.percentEncoded = true
-	return nil
+	return a.use(ctx, acct, "sessionToken query", "", true)
 }
 
 // percentEncodeAll writes every byte of s as %HH.

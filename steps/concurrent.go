@@ -6,8 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cucumber/godog"
-
 	"github.com/pricing-contract/pricing-contract/steps/match"
 )
 
@@ -18,8 +16,6 @@ import (
 // server answers to requests at once is what some order of them answers:
 // two creates get two ids, of two claims on one email one is refused.
 type concurrentSteps struct{}
-
-func (c concurrentSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, c.steps()) }
 
 func (c concurrentSteps) steps() []stepDef {
 	return []stepDef{
@@ -42,22 +38,8 @@ func (concurrentSteps) iPrepare(ctx context.Context, method, p, name string) err
 	if err != nil {
 		return err
 	}
-	pending := st.pending
-	st.pending = pendingRequest{}
-	if p, err = st.substText(ctx, p); err != nil {
-		return err
-	}
-	out := outgoing{method: strings.ToUpper(method), header: map[string][]string{}}
-	if out.url, err = st.suite.endpointURL(p, ""); err != nil {
-		return err
-	}
-	if err := st.authenticate(ctx, &out); err != nil {
-		return err
-	}
-	if err := pending.apply(&out); err != nil {
-		return err
-	}
-	if err := st.beforeChange(ctx, out); err != nil {
+	out, _, err := st.prepare(ctx, method, p, "")
+	if err != nil {
 		return err
 	}
 	st.prepared = append(st.prepared, prepared{name: name, out: out})

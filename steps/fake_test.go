@@ -322,43 +322,35 @@ func (u *fakeUser) wire() map[string]any {
 
 // update validates the whole body first and changes nothing on error.
 func (u *fakeUser) update(body io.Reader) []apiError {
-	var in map[string]json.RawMessage
-	if err := json.NewDecoder(body).Decode(&in); err != nil {
-		return []apiError{{"", "InvalidBody", "the body is not a JSON object"}}
+	b, bad := readBody(body)
+	if bad != nil {
+		return bad
 	}
-	var errs []apiError
-	str := func(field, code string, min int) string {
-		var s string
-		if err := json.Unmarshal(in[field], &s); err != nil || len(s) < min || len(s) > 255 {
-			errs = append(errs, apiError{field, code, field + " is wrong"})
-		}
-		return s
+	email := b.str("email", "InvalidEmail", 3)
+	if len(b.errs) == 0 && (!strings.Contains(email, "@") || strings.Contains(email, " ")) {
+		b.errs = append(b.errs, apiError{"email", "InvalidEmail", "email is wrong"})
 	}
-	email := str("email", "InvalidEmail", 3)
-	if len(errs) == 0 && (!strings.Contains(email, "@") || strings.Contains(email, " ")) {
-		errs = append(errs, apiError{"email", "InvalidEmail", "email is wrong"})
-	}
-	first := str("firstName", "InvalidFirstName", 1)
-	last := str("lastName", "InvalidLastName", 1)
-	tz := str("timezone", "InvalidTimezone", 1)
+	first := b.str("firstName", "InvalidFirstName", 1)
+	last := b.str("lastName", "InvalidLastName", 1)
+	tz := b.str("timezone", "InvalidTimezone", 1)
 	var subs [4]bool
 	for i, f := range subscribeFields {
-		if err := json.Unmarshal(in[f], &subs[i]); err != nil {
-			errs = append(errs, apiError{f, "Invalid" + strings.ToUpper(f[:1]) + f[1:], f + " must be a boolean"})
+		if err := json.Unmarshal(b.in[f], &subs[i]); err != nil {
+			b.errs = append(b.errs, apiError{f, invalidCode(f), f + " must be a boolean"})
 		}
 	}
 	var password *string
-	if raw, ok := in["password"]; ok {
+	if raw, ok := b.in["password"]; ok {
 		if err := json.Unmarshal(raw, &password); err != nil || (password != nil && len(*password) < 6) {
-			errs = append(errs, apiError{"password", "InvalidPassword", "at least 6 characters"})
+			b.errs = append(b.errs, apiError{"password", "InvalidPassword", "at least 6 characters"})
 		}
 	}
 	phone := u.PhoneNumber
-	if _, ok := in["phoneNumber"]; ok {
-		phone = str("phoneNumber", "InvalidPhoneNumber", 1)
+	if _, ok := b.in["phoneNumber"]; ok {
+		phone = b.str("phoneNumber", "InvalidPhoneNumber", 1)
 	}
-	if len(errs) > 0 {
-		return errs
+	if len(b.errs) > 0 {
+		return b.errs
 	}
 	u.Email, u.FirstName, u.LastName, u.TZ, u.Subs, u.PhoneNumber = email, first, last, tz, subs, phone
 	if password != nil {
@@ -366,6 +358,38 @@ func (u *fakeUser) update(body io.Reader) []apiError {
 		u.PasswordChanged = time.Now().UTC()
 	}
 	return nil
+}
+
+// updateBody is the body of a PUT as the fake's updates check it: a JSON
+// object, its fields checked one by one, every refusal kept (errs), so that
+// an update changes nothing unless all pass.
+type updateBody struct {
+	in   map[string]json.RawMessage
+	errs []apiError
+}
+
+// readBody decodes an update's body, or refuses one that is no JSON object.
+func readBody(body io.Reader) (*updateBody, []apiError) {
+	b := &updateBody{}
+	if err := json.NewDecoder(body).Decode(&b.in); err != nil {
+		return nil, []apiError{{"", "InvalidBody", "the body is not a JSON object"}}
+	}
+	return b, nil
+}
+
+// str is a string field of min to 255 bytes, or a refusal with code.
+func (b *updateBody) str(field, code string, min int) string {
+	var s string
+	if err := json.Unmarshal(b.in[field], &s); err != nil || len(s) < min || len(s) > 255 {
+		b.errs = append(b.errs, apiError{field, code, field + " is wrong"})
+	}
+	return s
+}
+
+// invalidCode is the code of a field the fake names by the field:
+// Invalid and the field's name, capitalised.
+func invalidCode(field string) string {
+	return "Invalid" + strings.ToUpper(field[:1]) + field[1:]
 }
 
 func (f *fakeAPI) clientEndpoint(w http.ResponseWriter, r *http.Request, rawID string) {
@@ -396,20 +420,13 @@ func (c *fakeClient) wire() map[string]any {
 // update requires every field of the body table of POST /clients, as the
 // mock does, and changes nothing on error.
 func (c *fakeClient) update(body io.Reader) []apiError {
-	var in map[string]json.RawMessage
-	if err := json.NewDecoder(body).Decode(&in); err != nil {
-		return []apiError{{"", "InvalidBody", "the body is not a JSON object"}}
+	b, bad := readBody(body)
+	if bad != nil {
+		return bad
 	}
-	var errs []apiError
-	str := func(field string) string {
-		var s string
-		if err := json.Unmarshal(in[field], &s); err != nil || s == "" || len(s) > 255 {
-			errs = append(errs, apiError{field, "Invalid" + strings.ToUpper(field[:1]) + field[1:], field + " is wrong"})
-		}
-		return s
-	}
+	str := func(field string) string { return b.str(field, invalidCode(field), 1) }
 	optional := func(field string) *string {
-		raw, ok := in[field]
+		raw, ok := b.in[field]
 		if !ok || string(raw) == "null" {
 			return nil
 		}
@@ -421,18 +438,18 @@ func (c *fakeClient) update(body io.Reader) []apiError {
 	var currency struct {
 		ID *int `json:"id"`
 	}
-	if err := json.Unmarshal(in["currency"], &currency); err != nil || currency.ID == nil || *currency.ID < 1 || *currency.ID > 3 {
-		errs = append(errs, apiError{"currency.id", "InvalidCurrencyId", "unknown currency"})
+	if err := json.Unmarshal(b.in["currency"], &currency); err != nil || currency.ID == nil || *currency.ID < 1 || *currency.ID > 3 {
+		b.errs = append(b.errs, apiError{"currency.id", "InvalidCurrencyId", "unknown currency"})
 	}
 	var terms string
-	if err := json.Unmarshal(in["terms"], &terms); err != nil || terms != "I agree" {
-		errs = append(errs, apiError{"terms", "InvalidTerms", "the terms must be accepted"})
+	if err := json.Unmarshal(b.in["terms"], &terms); err != nil || terms != "I agree" {
+		b.errs = append(b.errs, apiError{"terms", "InvalidTerms", "the terms must be accepted"})
 	}
-	if _, ok := in["app"]; ok {
-		errs = append(errs, apiError{"app", "InvalidApp", "app is not accepted here"})
+	if _, ok := b.in["app"]; ok {
+		b.errs = append(b.errs, apiError{"app", "InvalidApp", "app is not accepted here"})
 	}
-	if len(errs) > 0 {
-		return errs
+	if len(b.errs) > 0 {
+		return b.errs
 	}
 	c.Name, c.AddressLine1, c.AddressCity, c.AddressPostcode, c.AddressCountry = name, line1, city, postcode, country
 	c.AddressLine2, c.VAT, c.CurrencyID = line2, vat, *currency.ID

@@ -27,7 +27,7 @@ import (
 // requestSteps builds the next request and sends it.
 type requestSteps struct{}
 
-// Register adds the phrases:
+// steps are the phrases:
 //
 //	Given the request header "<name>" is "<value>"
 //	Given the request query parameter "<name>" is "<value>"
@@ -52,8 +52,6 @@ type requestSteps struct{}
 // caller's own clients (GET /users/{{A.userId}}/clients as account A) that
 // the target does not have there is tried at GET /clients, the caller's
 // collection, where a target may have it instead.
-func (r requestSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, r.steps()) }
-
 func (r requestSteps) steps() []stepDef {
 	return []stepDef{
 		{`^the request header ` + match.Quoted + ` is "(.*)"$`, r.theRequestHeaderIs},
@@ -397,24 +395,8 @@ func (requestSteps) send(ctx context.Context, method, p, version string) error {
 	if err != nil {
 		return err
 	}
-	// The pending request is used up by this send, whatever happens.
-	pending := st.pending
-	st.pending = pendingRequest{}
-
-	if p, err = st.substText(ctx, p); err != nil {
-		return err
-	}
-	out := outgoing{method: strings.ToUpper(method), header: http.Header{}, version: version}
-	if out.url, err = st.suite.endpointURL(p, version); err != nil {
-		return err
-	}
-	if err := st.authenticate(ctx, &out); err != nil {
-		return err
-	}
-	if err := pending.apply(&out); err != nil {
-		return err
-	}
-	if err := st.beforeChange(ctx, out); err != nil {
+	out, p, err := st.prepare(ctx, method, p, version)
+	if err != nil {
 		return err
 	}
 	ex := st.do(ctx, out)
@@ -423,6 +405,34 @@ func (requestSteps) send(ctx context.Context, method, p, version string) error {
 		return st.fail("%s %s: %v", out.method, p, ex.err)
 	}
 	return st.bounded(ex)
+}
+
+// prepare makes the request a send sends, and a prepared request of
+// concurrent.go alike: the path's placeholders expanded (the path is
+// returned so), the account's credentials, the headers and the body the
+// Given steps set, and the state a change needs kept before it leaves.
+// The pending request is used up, whatever happens.
+func (st *scenarioState) prepare(ctx context.Context, method, p, version string) (outgoing, string, error) {
+	pending := st.pending
+	st.pending = pendingRequest{}
+	p, err := st.substText(ctx, p)
+	if err != nil {
+		return outgoing{}, p, err
+	}
+	out := outgoing{method: strings.ToUpper(method), header: http.Header{}, version: version}
+	if out.url, err = st.suite.endpointURL(p, version); err != nil {
+		return outgoing{}, p, err
+	}
+	if err := st.authenticate(ctx, &out); err != nil {
+		return outgoing{}, p, err
+	}
+	if err := pending.apply(&out); err != nil {
+		return outgoing{}, p, err
+	}
+	if err := st.beforeChange(ctx, out); err != nil {
+		return outgoing{}, p, err
+	}
+	return out, p, nil
 }
 
 // bounded counts the creates of the account a 200 made, and skips the rest

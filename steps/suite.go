@@ -117,13 +117,13 @@ func (s *Suite) InitializeScenario(sc *godog.ScenarioContext) {
 	sc.After(s.afterScenario)
 	sc.StepContext().Before(noteStep)
 	for _, r := range s.registrars() {
-		r.Register(sc)
+		registerDefs(sc, r.steps())
 	}
 }
 
-// registrar is one family of steps.
+// registrar is one family of steps: its phrases, each registered the same
+// way (registerDefs).
 type registrar interface {
-	Register(sc *godog.ScenarioContext)
 	steps() []stepDef
 }
 

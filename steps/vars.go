@@ -18,7 +18,7 @@ import (
 // varSteps remembers values and expands {{name}} placeholders.
 type varSteps struct{}
 
-// Register adds the phrases:
+// steps are the phrases:
 //
 //	Given I remember "<value>" as "<name>"
 //	Then I remember the JSON at "<path>" as "<name>"
@@ -31,8 +31,6 @@ type varSteps struct{}
 // its steps are reported as skipped (godog's summary counts a scenario whose
 // steps were all skipped as passed). The key is a profile-file key; an
 // unknown key fails the step.
-func (v varSteps) Register(sc *godog.ScenarioContext) { registerDefs(sc, v.steps()) }
-
 func (v varSteps) steps() []stepDef {
 	return []stepDef{
 		{`^I remember "(.*)" as ` + match.Quoted + `$`, v.iRemember},
@@ -172,28 +170,12 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		}
 		return value{text: s}, nil
 	}
-	if inner, ok := strings.CutPrefix(name, "quote:"); ok {
+	if kind, inner, ok := strings.Cut(name, ":"); ok && (kind == "quote" || kind == "upper" || nearMisses[kind] != "") {
 		v, err := st.lookup(ctx, inner)
 		if err != nil {
 			return value{}, err
 		}
-		return value{text: regexp.QuoteMeta(v.plain())}, nil
-	}
-	if kind, inner, ok := strings.Cut(name, ":"); ok && nearMisses[kind] != "" {
-		v, err := st.lookup(ctx, inner)
-		if err != nil {
-			return value{}, err
-		}
-		changed := nearMiss(v.plain(), nearMisses[kind], st.takenSecret)
-		st.addSecret(changed) // one character off a secret, masked like it
-		return value{text: changed}, nil
-	}
-	if inner, ok := strings.CutPrefix(name, "upper:"); ok {
-		v, err := st.lookup(ctx, inner)
-		if err != nil {
-			return value{}, err
-		}
-		return value{text: strings.ToUpper(v.plain())}, nil
+		return value{text: st.changed(kind, v.plain())}, nil
 	}
 	if v, ok := st.vars[name]; ok {
 		return v, nil
@@ -260,6 +242,21 @@ func (st *scenarioState) accountVar(ctx context.Context, name string) (v value, 
 		return value{text: ids.clientID, json: true}, true, nil
 	}
 	return value{}, false, nil
+}
+
+// changed is a value under a prefix that changes it: quote: escapes it for
+// a pattern, upper: writes its letters in upper case, and each of
+// nearMisses changes it as nearMiss does a credential.
+func (st *scenarioState) changed(kind, s string) string {
+	switch kind {
+	case "quote":
+		return regexp.QuoteMeta(s)
+	case "upper":
+		return strings.ToUpper(s)
+	}
+	changed := nearMiss(s, nearMisses[kind], st.takenSecret)
+	st.addSecret(changed) // one character off a secret, masked like it
+	return changed
 }
 
 // nearMisses are the variable prefixes that change a value by one

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // asMain makes this test binary the pricing-contract command, so that a
@@ -73,10 +73,7 @@ func TestActionScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	gate, judge := actionScript(t, "id: gate"), actionScript(t, "- name: judge")
-	broken, err := catalogue.Find([]string{"forbidden-as-404"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	broken := testenv.Variants(t, "forbidden-as-404")
 	for _, tc := range []struct {
 		name   string
 		opts   mocktest.Options

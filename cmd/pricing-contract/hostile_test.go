@@ -138,6 +138,19 @@ func line(re string) *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^pricing-contract[a-z ]*: ` + re + `$`)
 }
 
+// atPreflight is what the commands say of a target whose answer the
+// preflight refuses: the suite and the explorer after their prefix, init
+// on its own line.
+func atPreflight(why string) map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		"":     line(`target or profile not usable.*` + why),
+		"init": line(why),
+	}
+}
+
+// platforms is the preflight's first request, as an error names it.
+const platforms = `GET http://127\.0\.0\.1:[0-9]+/v1/platforms: `
+
 // endless writes an answer that never ends, as fast as the connection
 // takes it, until the client goes.
 func endless(w http.ResponseWriter, r *http.Request, first string, chunk []byte) {
@@ -158,10 +171,7 @@ func TestHostileTargetEndlessAnswer(t *testing.T) {
 	runHostile(t, hostileCase{
 		answer: func(w http.ResponseWriter, r *http.Request) { endless(w, r, "[", chunk) },
 		status: 3,
-		want: map[string]*regexp.Regexp{
-			"":     line(`target or profile not usable.*GET http://127\.0\.0\.1:[0-9]+/v1/platforms: answer refused: its body is over 4 MiB \(the most any answer is read\)`),
-			"init": line(`GET http://127\.0\.0\.1:[0-9]+/v1/platforms: answer refused: its body is over 4 MiB \(the most any answer is read\)`),
-		},
+		want:   atPreflight(platforms + `answer refused: its body is over 4 MiB \(the most any answer is read\)`),
 	})
 }
 
@@ -182,10 +192,7 @@ func TestHostileTargetTricklingAnswer(t *testing.T) {
 			}
 		},
 		status: 3,
-		want: map[string]*regexp.Regexp{
-			"":     line(`target or profile not usable.*the target does not answer: GET http://127\.0\.0\.1:[0-9]+/v1/platforms: .*(deadline exceeded|Timeout).*`),
-			"init": line(`the target does not answer: GET http://127\.0\.0\.1:[0-9]+/v1/platforms: .*(deadline exceeded|Timeout).*`),
-		},
+		want:   atPreflight(`the target does not answer: ` + platforms + `.*(deadline exceeded|Timeout).*`),
 	})
 }
 
@@ -194,10 +201,7 @@ func TestHostileTargetSilentTarget(t *testing.T) {
 	runHostile(t, hostileCase{
 		answer: func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
 		status: 3,
-		want: map[string]*regexp.Regexp{
-			"":     line(`target or profile not usable.*the target does not answer: GET http://127\.0\.0\.1:[0-9]+/v1/platforms: .*(deadline exceeded|Timeout).*`),
-			"init": line(`the target does not answer: GET http://127\.0\.0\.1:[0-9]+/v1/platforms: .*(deadline exceeded|Timeout).*`),
-		},
+		want:   atPreflight(`the target does not answer: ` + platforms + `.*(deadline exceeded|Timeout).*`),
 	})
 }
 
@@ -211,10 +215,7 @@ func TestHostileTargetEndlessHead(t *testing.T) {
 			w.WriteHeader(http.StatusOK)
 		},
 		status: 3,
-		want: map[string]*regexp.Regexp{
-			"":     line(`target or profile not usable.*the target does not answer: GET http://127\.0\.0\.1:[0-9]+/v1/platforms: .*headers exceeded 65536 bytes.*`),
-			"init": line(`the target does not answer: GET http://127\.0\.0\.1:[0-9]+/v1/platforms: .*headers exceeded 65536 bytes.*`),
-		},
+		want:   atPreflight(`the target does not answer: ` + platforms + `.*headers exceeded 65536 bytes.*`),
 	})
 }
 
@@ -228,10 +229,7 @@ func TestHostileTargetDeepJSON(t *testing.T) {
 			io.WriteString(w, body)
 		},
 		status: 3,
-		want: map[string]*regexp.Regexp{
-			"":     line(`target or profile not usable.*GET http://127\.0\.0\.1:[0-9]+/v1/platforms: answer refused: its JSON nests deeper than 64 arrays and objects`),
-			"init": line(`GET http://127\.0\.0\.1:[0-9]+/v1/platforms: answer refused: its JSON nests deeper than 64 arrays and objects`),
-		},
+		want:   atPreflight(platforms + `answer refused: its JSON nests deeper than 64 arrays and objects`),
 	})
 }
 
@@ -259,10 +257,7 @@ func TestHostileTargetInvalidUTF8(t *testing.T) {
 			io.WriteString(w, `{"userId":1,"clientId":1,"token":"`+"\xff\xfe\xc3("+`","platforms":[]}`)
 		},
 		status: 3,
-		want: map[string]*regexp.Regexp{
-			"":     line(`target or profile not usable.*GET http://127\.0\.0\.1:[0-9]+/v1/platforms: answer refused: its JSON is not valid UTF-8`),
-			"init": line(`GET http://127\.0\.0\.1:[0-9]+/v1/platforms: answer refused: its JSON is not valid UTF-8`),
-		},
+		want:   atPreflight(platforms + `answer refused: its JSON is not valid UTF-8`),
 	})
 }
 

@@ -19,7 +19,6 @@ import (
 	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // startMock serves a fresh mock with its default seed on 127.0.0.1 and
@@ -199,10 +198,7 @@ func TestRunAgainstMock(t *testing.T) {
 func TestExitStatusTellsWhatBroke(t *testing.T) {
 	t.Run("a defect of the spec: exit 1 and the scenarios that caught it", func(t *testing.T) {
 		t.Parallel()
-		ds, err := catalogue.Find([]string{"forbidden-as-404"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ds := testenv.Variants(t, "forbidden-as-404")
 		m := mocktest.MustStart(t, mocktest.Options{Servers: ds})
 		r := runMain(nil, "--base-url", m.URL, "--godog.tags", "@s5", "--godog.concurrency", "4", "--godog.format", "progress")
 		if r.code != 1 {
@@ -261,10 +257,7 @@ func TestExitStatusTellsWhatBroke(t *testing.T) {
 		t.Parallel()
 		// The seed's app already uses the profile's hash, which the mock
 		// took: the refusal of the next is the choice's, not the hash's.
-		ds, err := catalogue.Find([]string{"one-app-per-marketapp"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ds := testenv.Variants(t, "one-app-per-marketapp")
 		m := mocktest.MustStart(t, mocktest.Options{Servers: ds})
 		r := runMain(map[string]string{"PRICING_APPS_PER_MARKETAPP": "several"}, "--base-url", m.URL, "--godog.tags", "@post-apps", "--godog.concurrency", "4", "--godog.format", "progress")
 		// The mock never took the hash in this run (the seed's app took

@@ -11,8 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // Every output of every command refuses a symbolic link at its path
@@ -93,10 +93,7 @@ func TestOutputsHoldNoSecret(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the suite and the explorer against a wrong server")
 	}
-	ds, err := catalogue.Find([]string{"forbidden-as-404", "unauthorized-as-403"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := testenv.Variants(t, "forbidden-as-404", "unauthorized-as-403")
 	var mu sync.Mutex
 	var tokens []string
 	token := regexp.MustCompile(`"token":"([^"]+)"`)
@@ -124,7 +121,7 @@ func TestOutputsHoldNoSecret(t *testing.T) {
 	secrets := append([]string{seed.Password, seed.APIKey, seed.OtherPassword, seed.OtherAPIKey}, tokens...)
 	mu.Unlock()
 	files := 0
-	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

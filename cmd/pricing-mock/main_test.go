@@ -502,14 +502,22 @@ func request(t *testing.T, method, url, body string, headers ...string) (int, st
 var putQuentin = `{"email":` + fmt.Sprintf("%q", seed.Email) + `,"firstName":"Quentin","lastName":"Assurance","timezone":"Europe/London",
 	"subscribeWelcome":true,"subscribeBlog":false,"subscribeHowto":true,"subscribeOnboarding":false,"password":null}`
 
-// --state keeps a change and a session across a restart of the program.
-func TestRunStatePersistsAcrossRestart(t *testing.T) {
-	t.Parallel()
-	path := t.TempDir() + "/state.json"
-	base, stop := startRun(t, "--state", path)
+// startQuentin starts the program on a new --state file and renames user 1
+// Quentin (putQuentin): a change that a restart on the file must keep.
+func startQuentin(t *testing.T) (path, base string, stop func() int) {
+	t.Helper()
+	path = t.TempDir() + "/state.json"
+	base, stop = startRun(t, "--state", path)
 	if code, body := request(t, "PUT", base+"/v1/users/1", putQuentin, "Authorization", "api-key "+seed.APIKey); code != 200 {
 		t.Fatalf("PUT /v1/users/1: %d %s", code, body)
 	}
+	return path, base, stop
+}
+
+// --state keeps a change and a session across a restart of the program.
+func TestRunStatePersistsAcrossRestart(t *testing.T) {
+	t.Parallel()
+	path, base, stop := startQuentin(t)
 	code, body := request(t, "POST", base+"/v1/sessions", fmt.Sprintf(`{"email":%q,"password":%q}`, seed.Email, seed.Password))
 	var sess struct{ Token string }
 	if err := json.Unmarshal([]byte(body), &sess); code != 200 || err != nil || sess.Token == "" {
@@ -761,11 +769,7 @@ func TestAddressInUseExitsAtOnce(t *testing.T) {
 // first one goes on with its file.
 func TestRunSecondMockOnTheSameState(t *testing.T) {
 	t.Parallel()
-	path := t.TempDir() + "/state.json"
-	base, stop := startRun(t, "--state", path)
-	if code, body := request(t, "PUT", base+"/v1/users/1", putQuentin, "Authorization", "api-key "+seed.APIKey); code != 200 {
-		t.Fatalf("PUT /v1/users/1: %d %s", code, body)
-	}
+	path, _, stop := startQuentin(t)
 	var stdout, stderr syncBuffer
 	// Were it to start, it would serve until the deadline.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -781,7 +785,7 @@ func TestRunSecondMockOnTheSameState(t *testing.T) {
 	if code := stop(); code != 0 {
 		t.Fatalf("the first mock exited %d", code)
 	}
-	base, _ = startRun(t, "--state", path)
+	base, _ := startRun(t, "--state", path)
 	if code, body := request(t, "GET", base+"/v1/users/1", "", "Authorization", "api-key "+seed.APIKey); code != 200 || !strings.Contains(body, `"firstName":"Quentin"`) {
 		t.Errorf("after a restart: %d %s, want the first mock's change", code, body)
 	}

@@ -92,27 +92,19 @@ func GapFor(endpoint, status string, asked int) Gap {
 		Why: "the spec gives a condition a scenario could cause, and no scenario of this run asked for it: its scenarios were not selected, or a gap in the suite"}
 }
 
-// Mark is the cell of the text table: "0 !" for no scenario selected, "0 x"
-// for asked and not received, "0 ~" for a status no scenario can cause.
-func (g Gap) Mark() string {
-	switch g.kind {
-	case gapNotSelected:
-		return "0 !"
-	case gapNotReceived:
-		return "0 x"
-	}
-	return "0 ~"
+// gapLooks is how each kind of zero shows: its cell of the text table (Mark)
+// and its class in the HTML report (Class).
+var gapLooks = map[string]struct{ mark, class string }{
+	gapNotSelected: {"0 !", "gap"},
+	gapNotReceived: {"0 x", "missed"},
+	gapUnreachable: {"0 ~", "unreachable"},
 }
 
-func (g Gap) Class() string {
-	switch g.kind {
-	case gapNotSelected:
-		return "gap"
-	case gapNotReceived:
-		return "missed"
-	}
-	return "unreachable"
-}
+// Mark is the cell of the text table: "0 !" for no scenario selected, "0 x"
+// for asked and not received, "0 ~" for a status no scenario can cause.
+func (g Gap) Mark() string { return gapLooks[g.kind].mark }
+
+func (g Gap) Class() string { return gapLooks[g.kind].class }
 
 // gaps lists the statuses the spec names for the endpoint that no scenario
 // received.

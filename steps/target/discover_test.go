@@ -17,10 +17,7 @@ func TestReadCatalogues(t *testing.T) {
 		"/plans": `{"plans":[{"id":20,"isLite":true,"isPro":true},{"id":21,"isPro":true},{"id":22,"isDynamic":true},` +
 			`{"id":23,"isLite":false,"isPro":false,"isDynamic":false}]}`,
 	}
-	get := func(p string) (gjson.Result, bool) {
-		a, ok := answers[p]
-		return gjson.Parse(a), ok
-	}
+	get := answering(answers)
 	c := ReadCatalogues(get, "/platforms")
 	for _, tc := range []struct{ name, got, want string }{
 		{"platforms", CatalogueValue(c.Platforms), "1:Android,2:iOS"},
@@ -39,6 +36,15 @@ func TestReadCatalogues(t *testing.T) {
 	}
 }
 
+// answering is a target's GET of the catalogues' paths: the answer there,
+// or none (false) where answers has no path.
+func answering(answers map[string]string) func(string) (gjson.Result, bool) {
+	return func(p string) (gjson.Result, bool) {
+		a, ok := answers[p]
+		return gjson.Parse(a), ok
+	}
+}
+
 // A target that lists its collections at the base URL, under names and
 // paths of its own, in wrappers with paging: each catalogue is found by
 // the shape of its items.
@@ -51,10 +57,7 @@ func TestReadCataloguesOfAnIndex(t *testing.T) {
 		"/calling-codes":      `{"data":{"items":[{"id":44,"name":"United Kingdom (+44)","dialCode":"+44"}]}}`,
 		"/subscription-plans": `{"subscriptionPlans":[{"id":1,"isLite":true}]}`,
 	}
-	get := func(p string) (gjson.Result, bool) {
-		a, ok := answers[p]
-		return gjson.Parse(a), ok
-	}
+	get := answering(answers)
 	c := ReadCatalogues(get, "/platforms")
 	for _, tc := range []struct{ name, got, want string }{
 		{"platforms", CatalogueValue(c.Platforms), "7:Android,8:iOS"},

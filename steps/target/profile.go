@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ var profileFields = []profileField{
 	{"other_first_name", "PRICING_OTHER_FIRST_NAME", "Olive", func(p *Profile) *string { return &p.OtherFirstName }, nil},
 	{"other_last_name", "PRICING_OTHER_LAST_NAME", "Other", func(p *Profile) *string { return &p.OtherLastName }, nil},
 	{"other_timezone", "PRICING_OTHER_TIMEZONE", "America/New_York", func(p *Profile) *string { return &p.OtherTimezone }, nil},
-	{"login_encoding", "PRICING_LOGIN_ENCODING", "json", func(p *Profile) *string { return &p.LoginEncoding }, checkLoginEncoding},
+	{"login_encoding", "PRICING_LOGIN_ENCODING", "json", func(p *Profile) *string { return &p.LoginEncoding }, oneOf("json", "form")},
 
 	// The target's choices where the spec is silent, and realistic values
 	// for fields whose validation the spec does not show. Each defaults to
@@ -60,15 +61,15 @@ var profileFields = []profileField{
 	{"address_postcode", "PRICING_ADDRESS_POSTCODE", "EC1A 1BB", func(p *Profile) *string { return &p.AddressPostcode }, nil},
 	{"address_country", "PRICING_ADDRESS_COUNTRY", "United Kingdom", func(p *Profile) *string { return &p.AddressCountry }, nil},
 	{"vat", "PRICING_VAT", "GB123456789", func(p *Profile) *string { return &p.VAT }, nil},
-	{"clients_per_user", "PRICING_CLIENTS_PER_USER", "several", func(p *Profile) *string { return &p.ClientsPerUser }, checkSeveralOrOne},
-	{"apps_per_marketapp", "PRICING_APPS_PER_MARKETAPP", "several", func(p *Profile) *string { return &p.AppsPerMarketapp }, checkSeveralOrOne},
-	{"phone_country_field", "PRICING_PHONE_COUNTRY_FIELD", PhoneCountryObject, func(p *Profile) *string { return &p.PhoneCountryField }, checkPhoneCountryField},
+	{"clients_per_user", "PRICING_CLIENTS_PER_USER", "several", func(p *Profile) *string { return &p.ClientsPerUser }, oneOf("several", "one")},
+	{"apps_per_marketapp", "PRICING_APPS_PER_MARKETAPP", "several", func(p *Profile) *string { return &p.AppsPerMarketapp }, oneOf("several", "one")},
+	{"phone_country_field", "PRICING_PHONE_COUNTRY_FIELD", PhoneCountryObject, func(p *Profile) *string { return &p.PhoneCountryField }, oneOf(PhoneCountryObject, PhoneCountryFlat)},
 	{"version_forms", "PRICING_VERSION_FORMS", "v1,v1.0", func(p *Profile) *string { return &p.VersionForms }, checkVersionForms},
 	{"platforms_path", "PRICING_PLATFORMS_PATH", "/platforms", func(p *Profile) *string { return &p.PlatformsPath }, checkPlatformsPath},
 	{"currencies", "PRICING_CURRENCIES", "1:GBP,2:EUR,3:USD", func(p *Profile) *string { return &p.Currencies }, checkCurrencies},
 	{"plans", "PRICING_PLANS", "1:lite,2:pro,3:dynamic", func(p *Profile) *string { return &p.Plans }, checkPlans},
 	{"platforms", "PRICING_PLATFORMS", "1:Android,2:iOS", func(p *Profile) *string { return &p.Platforms }, checkPlatforms},
-	{"seed_defaults", "PRICING_SEED_DEFAULTS", "auto", func(p *Profile) *string { return &p.SeedDefaults }, checkSeedDefaults},
+	{"seed_defaults", "PRICING_SEED_DEFAULTS", "auto", func(p *Profile) *string { return &p.SeedDefaults }, oneOf("auto", "mock", "none")},
 	{"clock_skew", "PRICING_CLOCK_SKEW", "2m", func(p *Profile) *string { return &p.ClockSkew }, checkClockSkew},
 }
 
@@ -619,11 +620,19 @@ func checkEmailDomain(v string) error {
 	return nil
 }
 
-func checkSeveralOrOne(v string) error {
-	if v != "several" && v != "one" {
-		return fmt.Errorf("%q is neither several nor one", v)
+// oneOf accepts only the words, and names them to a value that is none of
+// them: "neither a nor b", or "not a, b or c".
+func oneOf(words ...string) func(string) error {
+	list := "neither " + words[0] + " nor " + words[1]
+	if len(words) > 2 {
+		list = "not " + strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 	}
-	return nil
+	return func(v string) error {
+		if !slices.Contains(words, v) {
+			return fmt.Errorf("%q is %s", v, list)
+		}
+		return nil
+	}
 }
 
 // checkVersionForms accepts a comma-separated list of path segments.
@@ -659,27 +668,6 @@ func checkClockSkew(v string) error {
 	d, err := time.ParseDuration(v)
 	if err != nil || d < 0 || d > 24*time.Hour {
 		return fmt.Errorf("%q is not a duration from 0s to 24h, such as 2m", v)
-	}
-	return nil
-}
-
-func checkSeedDefaults(v string) error {
-	if v != "auto" && v != "mock" && v != "none" {
-		return fmt.Errorf("%q is not auto, mock or none", v)
-	}
-	return nil
-}
-
-func checkPhoneCountryField(v string) error {
-	if v != PhoneCountryObject && v != PhoneCountryFlat {
-		return fmt.Errorf("%q is neither %s nor %s", v, PhoneCountryObject, PhoneCountryFlat)
-	}
-	return nil
-}
-
-func checkLoginEncoding(v string) error {
-	if v != "json" && v != "form" {
-		return fmt.Errorf("%q is neither json nor form", v)
 	}
 	return nil
 }

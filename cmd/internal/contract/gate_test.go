@@ -11,8 +11,8 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -56,10 +56,7 @@ func TestGateReportsDivergencesAndKeepsReproducers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the gate twice with an exploration")
 	}
-	ds, err := catalogue.Find([]string{"unauthorized-as-403"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := testenv.Variants(t, "unauthorized-as-403")
 	bad := mocktest.MustStart(t, mocktest.Options{Servers: ds})
 	dir := t.TempDir()
 	kept, junit, html := filepath.Join(dir, "kept"), filepath.Join(dir, "report.xml"), filepath.Join(dir, "report.html")

@@ -10,8 +10,8 @@ import (
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // The explorer finds nothing against the reference implementation, and a
@@ -68,10 +68,7 @@ func TestCheckedInReproducers(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".feature")
 		t.Run(name, func(t *testing.T) {
-			ds, err := catalogue.Find([]string{name})
-			if err != nil {
-				t.Fatal(err)
-			}
+			ds := testenv.Variants(t, name)
 			run := func(base string) (int, string) {
 				var out, errs bytes.Buffer
 				code := contract.Run(context.Background(), []string{"--base-url", base, "--features", filepath.Dir(f), "--godog.paths", filepath.Base(f), "--godog.format", "progress"},

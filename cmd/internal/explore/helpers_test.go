@@ -71,6 +71,23 @@ func clientStep(s *seqState, muts ...Mutation) Step {
 	return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl), Muts: muts}
 }
 
+// appStep is POST /apps by account A with its api key: base with muts.
+func appStep(base map[string]any, muts ...Mutation) Step {
+	return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: base, Muts: muts}
+}
+
+// appByNameBody is the body of an app made from a name and a platform, of
+// no marketplace app.
+func appByNameBody() map[string]any {
+	return map[string]any{"name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}}
+}
+
+// noHashNorNameBody is the body of an app with an empty marketapp, a null
+// name and a null platform: neither a hash nor a name.
+func noHashNorNameBody() map[string]any {
+	return map[string]any{"marketapp": map[string]any{}, "name": nil, "platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": json.Number("1")}}
+}
+
 // judgeFirst sends st as the first step of s and judges the answer got:
 // the divergence, its key and its reason ("" where there is none).
 func judgeFirst(wd *world, s *seqState, st Step, got wireAnswer) (d *divergence, key, reason string) {

@@ -54,12 +54,10 @@ func TestJudge(t *testing.T) {
 			return userStep(s, Mutation{Field: "phoneCountry.id", Op: "id-unknown", Value: "x"})
 		}, jsonAnswer(400, errs(el("phoneCountry[id]", "InvalidPhoneCountryId"))), ""},
 		{"an app by name refused for its missing marketplace app", func(s *seqState) Step {
-			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
-				Base: map[string]any{"name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}}}
+			return appStep(appByNameBody())
 		}, jsonAnswer(400, errs(el("marketapp.hash", "InvalidMarketappHash"))), ""},
 		{"an app by name refused naming its plan", func(s *seqState) Step {
-			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
-				Base: map[string]any{"name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}}}
+			return appStep(appByNameBody())
 		}, jsonAnswer(400, errs(el("nextplan.id", "InvalidPlan"))), "errors-names"},
 		{"an app by name without a platform refused for its missing marketplace app, beside another refusal", func(s *seqState) Step {
 			return Step{Op: OpPostClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Base: testGenerator(wd, 1).newClientBody(false),
@@ -75,21 +73,17 @@ func TestJudge(t *testing.T) {
 				Muts: []Mutation{{Field: "name", Op: "empty", Value: ""}}}
 		}, jsonAnswer(400, errs(el("name", "InvalidName"))), "status 400"},
 		{"neither a hash nor a name, the name refused alone", func(s *seqState) Step {
-			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
-				Base: map[string]any{"marketapp": map[string]any{}, "name": nil, "platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": json.Number("1")}}}
+			return appStep(noHashNorNameBody())
 		}, jsonAnswer(400, errs(el("name", "InvalidName"))), ""},
 		{"neither a hash nor a name, the name and the platform refused", func(s *seqState) Step {
-			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
-				Base: map[string]any{"marketapp": map[string]any{}, "name": nil, "platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": json.Number("1")}}}
+			return appStep(noHashNorNameBody())
 		}, jsonAnswer(400, errs(el("name", "InvalidName"), el("platform.id", "InvalidPlatform"))), ""},
 		{"neither a hash nor a name, the platform refused alone", func(s *seqState) Step {
-			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
-				Base: map[string]any{"marketapp": map[string]any{}, "name": nil, "platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": json.Number("1")}}}
+			return appStep(noHashNorNameBody())
 		}, jsonAnswer(400, errs(el("platform.id", "InvalidPlatform"))), "errors-names"},
 		{"neither a hash nor a name, the name refused with another code", func(s *seqState) Step {
-			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
-				Base: map[string]any{"marketapp": map[string]any{}, "name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}},
-				Muts: []Mutation{{Field: "name", Op: "null", Value: nil}}}
+			return appStep(map[string]any{"marketapp": map[string]any{}, "name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}},
+				Mutation{Field: "name", Op: "null", Value: nil})
 		}, jsonAnswer(400, errs(el("name", "InvalidAppName"))), "errors-code name=InvalidName"},
 		{"an unknown country named, an over-length VAT number not: the address judged by its country", func(s *seqState) Step {
 			return clientStep(s, Mutation{Field: "addressCountry", Op: "new-value", Value: "Atlantis"},

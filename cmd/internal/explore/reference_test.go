@@ -103,28 +103,19 @@ func TestVerdicts(t *testing.T) {
 		{name: "a body labelled text/plain: read, or refused", step: func(s *seqState) Step { st := userStep(s); st.ContentType = "text/plain"; return st },
 			statuses: []int{200}, any4xx: true, freedoms: []string{"content-type"}, ok200: true},
 		{name: "terms in another case: any 4xx", step: func(s *seqState) Step {
-			cl, _ := s.ref.Client(1)
-			return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl),
-				Muts: []Mutation{mut("terms", "terms-case", "i agree")}}
+			return clientStep(s, mut("terms", "terms-case", "i agree"))
 		}, statuses: []int{400}, any4xx: true, freedoms: []string{"unstated-refusal"}},
 		{name: "a currency id written 1.0: refused, or read as 1", step: func(s *seqState) Step {
-			cl, _ := s.ref.Client(1)
-			return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl),
-				Muts: []Mutation{{Field: "currency.id", Op: "id-decimal-form", Value: json.Number("1.0"), Alt: json.Number("1")}}}
+			return clientStep(s, Mutation{Field: "currency.id", Op: "id-decimal-form", Value: json.Number("1.0"), Alt: json.Number("1")})
 		}, statuses: []int{400, 200}, any4xx: true, freedoms: []string{"number-forms"}, ok200: true},
 		{name: "an app by name: made, or refused", step: func(s *seqState) Step {
-			return Step{Op: OpPostApp, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"},
-				Base: map[string]any{"name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}}}
+			return appStep(appByNameBody())
 		}, statuses: []int{200}, any4xx: true, freedoms: []string{"app-by-name"}, ok200: true},
 		{name: "another postcode: accepted, or refused by the country's form", step: func(s *seqState) Step {
-			cl, _ := s.ref.Client(1)
-			return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl),
-				Muts: []Mutation{mut("addressPostcode", "new-value", "contract-7")}}
+			return clientStep(s, mut("addressPostcode", "new-value", "contract-7"))
 		}, statuses: []int{200}, any4xx: true, freedoms: []string{"unstated-validity"}, ok200: true},
 		{name: "another address line: accepted (its form is the mock's choice only for the postcode, country and VAT number)", step: func(s *seqState) Step {
-			cl, _ := s.ref.Client(1)
-			return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl),
-				Muts: []Mutation{mut("addressLine1", "new-value", "contract-7")}}
+			return clientStep(s, mut("addressLine1", "new-value", "contract-7"))
 		}, statuses: []int{200}, ok200: true},
 		{name: "the platforms collection without credentials", step: func(s *seqState) Step {
 			return Step{Op: OpPlatforms, Actor: "A", Cred: Cred{Scheme: "none"}}
@@ -146,9 +137,7 @@ func TestVerdicts(t *testing.T) {
 			return userStep(s, mut("phoneExtension", "empty", ""))
 		}, statuses: []int{400, 200}, any4xx: true, freedoms: []string{"silent"}, ok200: true},
 		{name: "null for an optional address line: taken by the mock as none, refused by another: either (silent)", step: func(s *seqState) Step {
-			cl, _ := s.ref.Client(1)
-			return Step{Op: OpPutClient, Actor: "A", Cred: Cred{Scheme: "api-key", Op: "as-specified"}, Path: "own", Base: clientBody(cl),
-				Muts: []Mutation{mut("addressLine2", "null", nil)}}
+			return clientStep(s, mut("addressLine2", "null", nil))
 		}, statuses: []int{200}, any4xx: true, freedoms: []string{"silent"}, ok200: true},
 		{name: "a real Area/City timezone with three parts: taken (2.1's form, an IANA name)", step: func(s *seqState) Step {
 			return userStep(s, mut("timezone", "timezone-other", "America/Argentina/Buenos_Aires"))

@@ -19,10 +19,10 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest/chromium"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // The frontend of the browser test: a page with its style, its script and
@@ -283,10 +283,7 @@ func TestBrowserHARReplay(t *testing.T) {
 		t.Errorf("the one account of the recording (its login, its session token, its api key) is not mapped onto A alone:\n%s", good.stdout)
 	}
 
-	ds, err := catalogue.Find([]string{"user-profile-not-stored"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := testenv.Variants(t, "user-profile-not-stored")
 	bad := mocktarget.MustStart(t, mocktest.Options{Servers: ds})
 	r := runReplay(t, bad, recording)
 	t.Logf("against user-profile-not-stored:\n%s", r.stdout)

@@ -16,9 +16,9 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // The foreign seed's accounts (fixtures/foreign), whose secrets are none of
@@ -229,10 +229,7 @@ func TestReplayHARSendsOnlyTheAPI(t *testing.T) {
 func TestReplayHARFindsADefect(t *testing.T) {
 	rec := recordHAR(t)
 	recording := writeFile(t, "session.har", rec.har)
-	ds, err := catalogue.Find([]string{"user-profile-not-stored"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := testenv.Variants(t, "user-profile-not-stored")
 	bad := mocktarget.MustStart(t, mocktest.Options{Servers: ds})
 	r := runReplay(t, bad, recording)
 	if r.code != 1 {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/contract"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 // recordJournal drives a frontend's session against a fresh mock (in a
@@ -93,10 +93,7 @@ func TestReplayJournalAgainstTheMock(t *testing.T) {
 // the mock.
 func TestReplayJournalAgainstADefect(t *testing.T) {
 	recording := writeFile(t, "session.json", recordJournal(t))
-	ds, err := catalogue.Find([]string{"user-profile-not-stored"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := testenv.Variants(t, "user-profile-not-stored")
 	bad := mocktarget.MustStart(t, mocktest.Options{Servers: ds})
 	r := runReplay(t, bad, recording)
 	t.Logf("\n%s\n%s", r.stderr, r.stdout)
@@ -163,10 +160,7 @@ func TestREADMELoopAgainstAForeignStaging(t *testing.T) {
 	}{{"", 0}, {"client-update-not-stored", 1}} {
 		opts := mocktest.Options{Fixtures: fixtures.Foreign()}
 		if tc.fault != "" {
-			ds, err := catalogue.Find([]string{tc.fault})
-			if err != nil {
-				t.Fatal(err)
-			}
+			ds := testenv.Variants(t, tc.fault)
 			opts.Servers = ds
 		}
 		staging := mocktest.MustStart(t, opts)

@@ -15,25 +15,26 @@ import (
 // with the feature as its classname, a one-line message attribute and the
 // whole failure, the failing request as curl included, in the element body.
 type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	junitCounts
+	Suites []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name      string      `xml:"name,attr"`
-	Tests     int         `xml:"tests,attr"`
-	Failures  int         `xml:"failures,attr"`
-	Errors    int         `xml:"errors,attr"`
-	Skipped   int         `xml:"skipped,attr"`
-	Time      string      `xml:"time,attr"`
+	junitCounts
 	Timestamp string      `xml:"timestamp,attr,omitempty"`
 	Cases     []junitCase `xml:"testcase"`
+}
+
+// junitCounts are the attributes the run and each of its suites carry
+// alike: a name, the counts of their cases and their time.
+type junitCounts struct {
+	Name     string `xml:"name,attr"`
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	Skipped  int    `xml:"skipped,attr"`
+	Time     string `xml:"time,attr"`
 }
 
 type junitCase struct {
@@ -58,11 +59,11 @@ const messageLimit = 200
 func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
 func (r *Report) junit() junitSuites {
-	out := junitSuites{Name: "pricing-contract", Time: seconds(r.Duration)}
+	out := junitSuites{junitCounts: junitCounts{Name: "pricing-contract", Time: seconds(r.Duration)}}
 	if r.Preflight {
 		// No scenario ran: one case says why, so that a CI dashboard that
 		// reads only JUnit shows it.
-		out.Suites = []junitSuite{{Name: "preflight", Tests: 1, Errors: 1, Time: "0.000", Cases: []junitCase{{
+		out.Suites = []junitSuite{{junitCounts: junitCounts{Name: "preflight", Tests: 1, Errors: 1, Time: "0.000"}, Cases: []junitCase{{
 			Name: "the target and the profile are usable", Classname: "preflight", Time: "0.000", Status: "error",
 			Error: &junitProblem{Message: FirstLine(r.Stopped, messageLimit), Type: "preflight", Text: strings.TrimSpace(r.Stopped + "\n\n" + r.StoppedDetail)},
 		}}}}
@@ -70,7 +71,7 @@ func (r *Report) junit() junitSuites {
 		return out
 	}
 	for _, f := range r.Features {
-		js := junitSuite{Name: f.Name, Timestamp: r.Started.UTC().Format(time.RFC3339)}
+		js := junitSuite{junitCounts: junitCounts{Name: f.Name}, Timestamp: r.Started.UTC().Format(time.RFC3339)}
 		var total time.Duration
 		for _, s := range f.Scenarios {
 			c := junitCase{Name: s.Name, Classname: f.Name, Time: seconds(s.Duration), Status: s.Status}

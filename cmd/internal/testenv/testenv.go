@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
@@ -59,4 +61,16 @@ func ReadCoverage(t testing.TB, path string) map[string]map[string]int {
 		out[e.Endpoint] = e.Statuses
 	}
 	return out
+}
+
+// Variants are the catalogue's servers of names, in their order: the
+// defects and readings the tests start a mock with. A name the catalogue
+// does not have fails the test.
+func Variants(t testing.TB, names ...string) []variants.Server {
+	t.Helper()
+	found, err := catalogue.Find(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 )
 
 // A server that answers an update with the user as it reads it back a
@@ -17,10 +17,7 @@ func TestOnlyHistoriesFindARace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores a server twice, 400 sequences each")
 	}
-	found, err := catalogue.Find([]string{"update-answered-with-the-latest-record"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	found := testenv.Variants(t, "update-answered-with-the-latest-record")
 	srv := Of(found[0], 1)
 	run := func(noConcurrent bool) *explore.Result {
 		t.Helper()
