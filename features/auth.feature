@@ -88,8 +88,8 @@ Feature: authentication and permission on every endpoint that needs them
   @s7.2 @mutates-A @mutates-B
   Scenario Outline: without correct credentials <method> <path> is answered 401, whatever its id (<case>)
     Section 5: a request that is not authenticated correctly is answered 401, whether its id names
-    the caller's resource, another's, none or nothing that could be an id: a server that looks the
-    id up first tells an attacker which ids exist.
+    the caller's resource, another's or none: a server that looks the id up first tells an attacker
+    which ids exist.
     Given I am not authenticated
     And the request body is the template "<body>" with stand-ins for the profile values it lacks
     When I send "<method>" to "<path>"
@@ -100,15 +100,34 @@ Feature: authentication and permission on every endpoint that needs them
       | method | path                | body | case                    |
       | PUT    | /users/{{B.userId}} | user | another user's id       |
       | PUT    | /users/999999999    | user | an unknown id           |
-      | PUT    | /users/abc          | user | a malformed id          |
-      | PUT    | /users/0            | user | id 0                    |
 
     @put-clients @s4.4
     Examples: PUT /clients/:clientId
       | method | path                    | body   | case                    |
       | PUT    | /clients/{{B.clientId}} | client | another client's id     |
       | PUT    | /clients/999999999      | client | an unknown id           |
-      | PUT    | /clients/abc            | client | a malformed id          |
+
+  @s7.2 @mutates-A @mutates-B
+  Scenario Outline: without correct credentials <method> <path>, whose id is no id, is answered 401 or refused as no such path (<case>)
+    An id that is no plain positive decimal names no resource, so answering it tells nothing of
+    which ids exist: a server may refuse it as a path it does not serve (400 or 404, as a router
+    with typed parameters does) before it authenticates, or answer 401 (README, "Where the spec is
+    silent", malformed-id). Never 403 and never 200: nobody was authenticated.
+    Given I am not authenticated
+    And the request body is the template "<body>" with stand-ins for the profile values it lacks
+    When I send "<method>" to "<path>"
+    Then the response status is 401 or 4xx but not 403
+
+    @put-users @s4.1
+    Examples: PUT /users/:userId
+      | method | path        | body | case           |
+      | PUT    | /users/abc  | user | a malformed id |
+      | PUT    | /users/0    | user | id 0           |
+
+    @put-clients @s4.4
+    Examples: PUT /clients/:clientId
+      | method | path         | body   | case           |
+      | PUT    | /clients/abc | client | a malformed id |
 
   @s7.2 @mutates-A
   Scenario Outline: without correct credentials <method> <path> is answered 401, whatever its body (<case>)

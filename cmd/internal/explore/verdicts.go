@@ -215,6 +215,14 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 	if st.Cred.Op == credBesideOther {
 		return wd.eitherAccount(s, st, sent, unauthenticated)
 	}
+	if plan.Refused(api.RuleMalformedID) && st.Path != "leading-zero" {
+		// An id that is no id names no resource: refused as a path the
+		// server does not serve (a router with typed parameters), before
+		// or after the credentials are read (freedom malformed-id); never
+		// by a credential's 403.
+		unauthenticated.also(verdict{statuses: []int{400, 404}, anyNames: true, noField: true})
+		unauthenticated.grant(policy.MalformedID)
+	}
 	if !authentic && !lenient {
 		return unauthenticated
 	}

@@ -54,7 +54,7 @@ var (
 	MalformedID = Freedom{
 		ID: "malformed-id", Section: "4", Question: "path ids",
 		Mock:     "plain positive decimals only; `01`, `+1`, `abc` and anything past int64 are 404",
-		Accepted: "400, 403 or 404 for an id that is no plain positive decimal; an id with leading zeros (`01`) may also be read as the decimal",
+		Accepted: "400, 403 or 404 for an id that is no plain positive decimal; without correct credentials, 401, or 400 or 404 as a path the server does not serve (an id that is no id tells nothing of which ids exist), never 403; an id with leading zeros (`01`) may also be read as the decimal",
 		Statuses: []int{400, 403, 404},
 	}
 	UnknownVersion = Freedom{
