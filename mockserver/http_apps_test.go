@@ -24,9 +24,7 @@ func TestGetAppSeed(t *testing.T) {
 		{"app of B", asB, "2", 2},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "GET", "/v1/apps/"+strconv.FormatInt(tc.app, 10), tc.as, nil)
 			mustStatus(t, r, http.StatusOK, "GET app")
 			checkApp(t, r.json)
@@ -68,9 +66,7 @@ func TestPostApp(t *testing.T) {
 			name255, `{"id":1,"name":"Android"}`, "null", 1},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			a := created(t, srv, "apps", "app", tc.body)
 			checkApp(t, a)
 			wantEq(t, "name", a.Get("name").String(), tc.appName)
@@ -136,9 +132,7 @@ func TestPostAppValidation(t *testing.T) {
 			[]fe{{"marketapp.hash", "InvalidMarketappHash"}, {"nextplan.id", "InvalidPlanId"}}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			wantRefused(t, srv, "POST", "/v1/apps", asA, tc.body, tc.want...)
 		})
 	}

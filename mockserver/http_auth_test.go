@@ -41,9 +41,7 @@ type routeCase struct {
 func wantErrorOnEach(t *testing.T, as auth, status int, code string, cases []routeCase) {
 	t.Helper()
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			wantError(t, send(t, srv, tc.method, tc.path, as, tc.body), status, code)
 		})
 	}
@@ -89,9 +87,7 @@ func TestAuthRejected(t *testing.T) {
 		}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			a := tc.auth(loginBoth(t, srv))
 			wantError(t, send(t, srv, "GET", "/v1/users/1", a, nil), http.StatusUnauthorized, "Unauthorized")
 			// A write with a valid body is refused the same way and changes nothing.
@@ -122,9 +118,7 @@ func TestAuthAccepted(t *testing.T) {
 		}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			a := tc.auth(loginBoth(t, srv))
 			r := send(t, srv, "GET", "/v1/users/1", a, nil)
 			mustStatus(t, r, http.StatusOK, "GET /users/1")
@@ -164,9 +158,7 @@ func TestAuthForbidden(t *testing.T) {
 		{"A updates user B under v1.0", "PUT", "/v1.0/users/2", func(tokens) auth { return asA }, userBodyB()},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			before := snapshot(t, srv)
 			wantError(t, send(t, srv, tc.method, tc.path, tc.as(loginBoth(t, srv)), tc.body), http.StatusForbidden, "Forbidden")
 			wantSnapshot(t, srv, before)
@@ -222,9 +214,7 @@ func TestAuthCheckOrder(t *testing.T) {
 		{"403 before 400 on malformed JSON", "PUT", "/v1/clients/2", asA, raw("[1,2"), 403, "Forbidden"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			wantError(t, send(t, srv, tc.method, tc.path, tc.as, tc.body), tc.status, tc.code)
 		})
 	}

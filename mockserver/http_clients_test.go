@@ -18,9 +18,7 @@ func TestGetClientSeed(t *testing.T) {
 		{"client of B", "/v1/clients/2", asB, 2, "Other Client Inc", `{"id":3,"code":"USD"}`},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "GET", tc.path, tc.as, nil)
 			mustStatus(t, r, http.StatusOK, "GET "+tc.path)
 			checkClient(t, r.json)
@@ -53,9 +51,7 @@ func TestPostClient(t *testing.T) {
 			map[string]any{"addressLine2": "Floor 2", "vat": "GB123456789"}, "null"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			c := created(t, srv, "clients", "client", tc.body)
 			checkClient(t, c)
 			for _, k := range []string{"name", "addressLine1", "addressCity", "addressPostcode", "addressCountry"} {
@@ -148,9 +144,7 @@ func TestPostClientValidation(t *testing.T) {
 			[]fe{{"name", "InvalidName"}, {"app.nextplan.id", "InvalidPlanId"}}},
 	)
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			wantRefused(t, srv, "POST", "/v1/clients", asA, withAll(clientBody(), tc.set), tc.want...)
 		})
 	}
@@ -168,9 +162,7 @@ func TestPutClient(t *testing.T) {
 		{"addressLine2 and vat omitted", with(with(clientBody1(), "addressLine2", absent), "vat", absent), nil, `{"id":1,"code":"GBP"}`},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			_, before := do(t, srv, "GET", "/v1/clients/1", asA, nil)
 			r := send(t, srv, "PUT", "/v1/clients/1", asA, tc.body)
 			mustStatus(t, r, http.StatusOK, "PUT /clients/1")
@@ -199,9 +191,7 @@ func TestPutClientValidation(t *testing.T) {
 		clientCase{"an app and a missing name", map[string]any{"app": appBody(), "name": absent}, []fe{{"app", "InvalidApp"}, {"name", "InvalidName"}}},
 	)
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			wantRefused(t, srv, "PUT", "/v1/clients/1", asA, withAll(clientBody1(), tc.set), tc.want...)
 		})
 	}

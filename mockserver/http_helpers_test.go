@@ -87,6 +87,17 @@ func newServer(t testing.TB) *mockserver.Server {
 	return srv
 }
 
+// onOwnServer runs f as a parallel subtest on a server of its own, as
+// the cases of a table do: each writes to its server, and no case may see
+// another's writes.
+func onOwnServer(t *testing.T, name string, f func(t *testing.T, srv http.Handler)) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		t.Parallel()
+		f(t, newServer(t))
+	})
+}
+
 func newSeeded(t testing.TB, seed int64) *mockserver.Server {
 	t.Helper()
 	srv, err := mockserver.New(mockserver.Options{Seed: &seed})

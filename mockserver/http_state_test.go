@@ -45,9 +45,7 @@ func TestRefusedRequestsChangeNothing(t *testing.T) {
 		{"POST /apps unauthenticated", "POST", "/v1/apps", nil, appBody(), 401},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			before := snapshot(t, srv)
 			r := send(t, srv, tc.method, tc.path, tc.as, tc.body)
 			if r.status != tc.status {

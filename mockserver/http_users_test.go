@@ -22,9 +22,7 @@ func TestGetUserSeed(t *testing.T) {
 		{"account B", asB, 2, emailB, "Olive", "Other", "America/New_York"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "GET", "/v1/users/"+strconv.FormatInt(tc.id, 10), tc.as, nil)
 			mustStatus(t, r, http.StatusOK, "GET user")
 			u := r.json
@@ -110,9 +108,7 @@ func TestPutUserPhoneFields(t *testing.T) {
 			"United Kingdom (+44)", "+44", "2025550123", nil},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			body := userBodyA()
 			for k, v := range tc.set {
 				body = with(body, k, v)
@@ -186,9 +182,7 @@ func TestPutUserValidation(t *testing.T) {
 		}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			wantRefused(t, srv, "PUT", "/v1/users/1", asA, withAll(userBodyA(), tc.set), tc.want...)
 			login(t, srv, emailA, passA) // the password is unchanged
 		})
@@ -208,9 +202,7 @@ func TestPutUserWithClient(t *testing.T) {
 		{"client with its first app", with(clientBody(), "app", appBody()), 1},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "PUT", "/v1/users/1", asA, with(userBodyA(), "client", tc.client))
 			mustStatus(t, r, http.StatusOK, "PUT /users/1 with client")
 			checkUser(t, r.json)
@@ -357,9 +349,7 @@ func TestPostUserValidation(t *testing.T) {
 			[]fe{{"client.app.marketapp.hash", "InvalidMarketappHash"}}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			body := withAll(signUpBody("new@example.com"), tc.set)
 			wantRefused(t, srv, "POST", "/v1/users", nil, body, tc.want...)
 			// The user was not created: its credentials name nobody, and the

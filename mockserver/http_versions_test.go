@@ -49,9 +49,7 @@ func TestUnknownRoutes(t *testing.T) {
 		{"v2 of a write", "POST", "/v2/sessions"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			wantError(t, send(t, srv, tc.method, tc.path, asA, nil), http.StatusNotFound, "NotFound")
 		})
 	}
@@ -74,9 +72,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		{"POST the apps of a client", "POST", "/v1/clients/1/apps"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			before := snapshot(t, srv)
 			wantError(t, send(t, srv, tc.method, tc.path, asA, appBody()), http.StatusMethodNotAllowed, "MethodNotAllowed")
 			wantSnapshot(t, srv, before)
