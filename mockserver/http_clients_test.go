@@ -96,17 +96,9 @@ func TestPostClient(t *testing.T) {
 	}
 }
 
-// clientCase is a client body changed (set, by dotted path) and the errors
-// it must be answered.
-type clientCase = struct {
-	name string
-	set  map[string]any
-	want []fe
-}
-
 // clientValidationCases are the validation codes shared by POST /clients and
 // PUT /clients/:id (the README's codes for the fields 7.3 names none for).
-var clientValidationCases = []clientCase{
+var clientValidationCases = []refusalCase{
 	{"name empty", map[string]any{"name": ""}, []fe{{"name", "InvalidName"}}},
 	{"name missing", map[string]any{"name": absent}, []fe{{"name", "InvalidName"}}},
 	{"name null", map[string]any{"name": nil}, []fe{{"name", "InvalidName"}}},
@@ -132,22 +124,18 @@ var clientValidationCases = []clientCase{
 
 func TestPostClientValidation(t *testing.T) {
 	t.Parallel()
-	cases := append([]clientCase{}, clientValidationCases...)
+	cases := append([]refusalCase{}, clientValidationCases...)
 	cases = append(cases,
-		clientCase{"app not an object", map[string]any{"app": "Word Garden"}, []fe{{"app", "InvalidApp"}}},
-		clientCase{"app an array", map[string]any{"app": []any{appBody()}}, []fe{{"app", "InvalidApp"}}},
-		clientCase{"app with neither hash nor name", map[string]any{"app": map[string]any{"platform": map[string]any{"id": 1}}}, []fe{{"app.name", "InvalidName"}}},
-		clientCase{"app with a malformed hash", map[string]any{"app": with(appBody(), "marketapp.hash", "abc")}, []fe{{"app.marketapp.hash", "InvalidMarketappHash"}}},
-		clientCase{"app with an unknown plan", map[string]any{"app": with(appBody(), "nextplan.id", 99)}, []fe{{"app.nextplan.id", "InvalidPlanId"}}},
-		clientCase{"app with an unknown platform", map[string]any{"app": map[string]any{"name": "X", "platform": map[string]any{"id": 9}}}, []fe{{"app.platform.id", "InvalidPlatformId"}}},
-		clientCase{"client and app errors together", map[string]any{"name": "", "app": with(appBody(), "nextplan.id", "pro")},
+		refusalCase{"app not an object", map[string]any{"app": "Word Garden"}, []fe{{"app", "InvalidApp"}}},
+		refusalCase{"app an array", map[string]any{"app": []any{appBody()}}, []fe{{"app", "InvalidApp"}}},
+		refusalCase{"app with neither hash nor name", map[string]any{"app": map[string]any{"platform": map[string]any{"id": 1}}}, []fe{{"app.name", "InvalidName"}}},
+		refusalCase{"app with a malformed hash", map[string]any{"app": with(appBody(), "marketapp.hash", "abc")}, []fe{{"app.marketapp.hash", "InvalidMarketappHash"}}},
+		refusalCase{"app with an unknown plan", map[string]any{"app": with(appBody(), "nextplan.id", 99)}, []fe{{"app.nextplan.id", "InvalidPlanId"}}},
+		refusalCase{"app with an unknown platform", map[string]any{"app": map[string]any{"name": "X", "platform": map[string]any{"id": 9}}}, []fe{{"app.platform.id", "InvalidPlatformId"}}},
+		refusalCase{"client and app errors together", map[string]any{"name": "", "app": with(appBody(), "nextplan.id", "pro")},
 			[]fe{{"name", "InvalidName"}, {"app.nextplan.id", "InvalidPlanId"}}},
 	)
-	for _, tc := range cases {
-		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
-			wantRefused(t, srv, "POST", "/v1/clients", asA, withAll(clientBody(), tc.set), tc.want...)
-		})
-	}
+	wantEachRefused(t, "POST", "/v1/clients", asA, clientBody, cases, nil)
 }
 
 func TestPutClient(t *testing.T) {
@@ -184,15 +172,11 @@ func TestPutClient(t *testing.T) {
 // PUT /clients/:id takes the fields of POST /clients but never `app` (spec 4.4).
 func TestPutClientValidation(t *testing.T) {
 	t.Parallel()
-	cases := append([]clientCase{}, clientValidationCases...)
+	cases := append([]refusalCase{}, clientValidationCases...)
 	cases = append(cases,
-		clientCase{"a valid app", map[string]any{"app": appBody()}, []fe{{"app", "InvalidApp"}}},
-		clientCase{"an app that is not an object", map[string]any{"app": "x"}, []fe{{"app", "InvalidApp"}}},
-		clientCase{"an app and a missing name", map[string]any{"app": appBody(), "name": absent}, []fe{{"app", "InvalidApp"}, {"name", "InvalidName"}}},
+		refusalCase{"a valid app", map[string]any{"app": appBody()}, []fe{{"app", "InvalidApp"}}},
+		refusalCase{"an app that is not an object", map[string]any{"app": "x"}, []fe{{"app", "InvalidApp"}}},
+		refusalCase{"an app and a missing name", map[string]any{"app": appBody(), "name": absent}, []fe{{"app", "InvalidApp"}, {"name", "InvalidName"}}},
 	)
-	for _, tc := range cases {
-		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
-			wantRefused(t, srv, "PUT", "/v1/clients/1", asA, withAll(clientBody1(), tc.set), tc.want...)
-		})
-	}
+	wantEachRefused(t, "PUT", "/v1/clients/1", asA, clientBody1, cases, nil)
 }

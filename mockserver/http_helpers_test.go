@@ -622,6 +622,29 @@ func ids(items gjson.Result) []int64 {
 	return out
 }
 
+// refusalCase is a valid body changed (set, by dotted path as with does)
+// and the errors it must be answered.
+type refusalCase struct {
+	name string
+	set  map[string]any
+	want []fe
+}
+
+// wantEachRefused sends body with each case's changes, each on a server of
+// its own, and wants it refused with the case's errors and nothing changed;
+// then, when not nil, checks what more the case must have left as it was.
+func wantEachRefused(t *testing.T, method, path string, as auth, body func() map[string]any, cases []refusalCase, then func(t *testing.T, srv http.Handler)) {
+	t.Helper()
+	for _, tc := range cases {
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
+			wantRefused(t, srv, method, path, as, withAll(body(), tc.set), tc.want...)
+			if then != nil {
+				then(t, srv)
+			}
+		})
+	}
+}
+
 // wantRefused sends a request the mock must refuse with 400 and exactly
 // the errors want, and checks that it changed nothing.
 func wantRefused(t testing.TB, h http.Handler, method, path string, as auth, body any, want ...fe) {

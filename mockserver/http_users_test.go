@@ -130,11 +130,7 @@ func TestPutUserPhoneFields(t *testing.T) {
 // missing, empty or of the wrong type; all errors are reported at once.
 func TestPutUserValidation(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		set  map[string]any
-		want []fe
-	}{
+	cases := []refusalCase{
 		{"email not an address", map[string]any{"email": "not-an-email"}, []fe{{"email", "InvalidEmail"}}},
 		{"email empty", map[string]any{"email": ""}, []fe{{"email", "InvalidEmail"}}},
 		{"email missing", map[string]any{"email": absent}, []fe{{"email", "InvalidEmail"}}},
@@ -181,12 +177,9 @@ func TestPutUserValidation(t *testing.T) {
 			{"phoneNumber", "InvalidPhoneNumber"}, {"phoneExtension", "InvalidPhoneExtension"}, {"subscribeBlog", "InvalidSubscribeBlog"},
 		}},
 	}
-	for _, tc := range cases {
-		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
-			wantRefused(t, srv, "PUT", "/v1/users/1", asA, withAll(userBodyA(), tc.set), tc.want...)
-			login(t, srv, emailA, passA) // the password is unchanged
-		})
-	}
+	wantEachRefused(t, "PUT", "/v1/users/1", asA, userBodyA, cases, func(t *testing.T, srv http.Handler) {
+		login(t, srv, emailA, passA) // the password is unchanged
+	})
 }
 
 // PUT /users with `client` creates a client too, of which the user becomes a
@@ -325,11 +318,7 @@ func TestPostUserWithClientAndApp(t *testing.T) {
 // creates nothing when any part of the body is invalid.
 func TestPostUserValidation(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		set  map[string]any
-		want []fe
-	}{
+	cases := []refusalCase{
 		{"password missing", map[string]any{"password": absent}, []fe{{"password", "InvalidPassword"}}},
 		{"password null", map[string]any{"password": nil}, []fe{{"password", "InvalidPassword"}}},
 		{"password of five characters", map[string]any{"password": "abcde"}, []fe{{"password", "InvalidPassword"}}},
