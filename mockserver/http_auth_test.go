@@ -48,23 +48,6 @@ func TestAuthRequiredOnEveryEndpoint(t *testing.T) {
 	})
 }
 
-// routeCase is a request of a test: its name, method, path and body.
-type routeCase struct {
-	name, method, path string
-	body               any
-}
-
-// wantErrorOnEach sends each case, with the credentials as, to a server of
-// its own: each must be answered status with one error of code.
-func wantErrorOnEach(t *testing.T, as auth, status int, code string, cases []routeCase) {
-	t.Helper()
-	for _, tc := range cases {
-		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
-			wantError(t, send(t, srv, tc.method, tc.path, as, tc.body), status, code)
-		})
-	}
-}
-
 // Missing, unknown and malformed credentials of every scheme answer 401,
 // and so does a request whose credentials disagree (README: each one present
 // must be valid and all must name the same user).

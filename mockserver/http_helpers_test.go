@@ -622,6 +622,23 @@ func ids(items gjson.Result) []int64 {
 	return out
 }
 
+// routeCase is a request of a test: its name, method, path and body.
+type routeCase struct {
+	name, method, path string
+	body               any
+}
+
+// wantErrorOnEach sends each case, with the credentials as, to a server of
+// its own: each must be answered status with one error of code.
+func wantErrorOnEach(t *testing.T, as auth, status int, code string, cases []routeCase) {
+	t.Helper()
+	for _, tc := range cases {
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
+			wantError(t, send(t, srv, tc.method, tc.path, as, tc.body), status, code)
+		})
+	}
+}
+
 // refusalCase is a valid body changed (set, by dotted path as with does)
 // and the errors it must be answered.
 type refusalCase struct {
