@@ -2,28 +2,20 @@ package mockserver_test
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 )
 
 func TestGetClientSeed(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name, path string
-		as         auth
-		id         int64
-		cname      string
-		currency   string
-	}{
-		{"client of A", "/v1/clients/1", asA, 1, "QA Client Ltd", `{"id":1,"code":"GBP"}`},
-		{"client of B", "/v1/clients/2", asB, 2, "Other Client Inc", `{"id":3,"code":"USD"}`},
-	}
-	for _, tc := range cases {
-		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
-			r := send(t, srv, "GET", tc.path, tc.as, nil)
-			mustStatus(t, r, http.StatusOK, "GET "+tc.path)
+	for _, tc := range seedAccounts {
+		onOwnServer(t, "client of "+tc.letter, func(t *testing.T, srv http.Handler) {
+			path := "/v1/clients/" + strconv.FormatInt(tc.id, 10)
+			r := send(t, srv, "GET", path, tc.as, nil)
+			mustStatus(t, r, http.StatusOK, "GET "+path)
 			checkClient(t, r.json)
 			wantEq(t, "id", r.json.Get("id").Int(), tc.id)
-			wantEq(t, "name", r.json.Get("name").String(), tc.cname)
+			wantEq(t, "name", r.json.Get("name").String(), tc.client)
 			wantEq(t, "currency", r.json.Get("currency").Raw, tc.currency)
 
 			_, list := do(t, srv, "GET", "/v1/users/"+r.json.Get("id").String()+"/clients", tc.as, nil)

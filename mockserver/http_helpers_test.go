@@ -38,6 +38,23 @@ var (
 	hashCoinIOS       = seed.hash("Coin Rush", "iOS")
 )
 
+// seedAccount is what the tests know of one account of the default seed:
+// its credentials, its user, and the client and app of that user, which
+// share the user's id.
+type seedAccount struct {
+	letter                 string // "A" or "B"
+	as                     auth
+	id                     int64
+	email, first, last, tz string
+	client, currency       string // the client's name and its currency as JSON
+}
+
+// seedAccounts are accounts A and B.
+var seedAccounts = []seedAccount{
+	{"A", asA, 1, emailA, "Quinn", "Assurance", "Europe/London", "QA Client Ltd", `{"id":1,"code":"GBP"}`},
+	{"B", asB, 2, emailB, "Olive", "Other", "America/New_York", "Other Client Inc", `{"id":3,"code":"USD"}`},
+}
+
 // seedValues is the default seed's profile and its marketplace apps.
 type seedValues struct {
 	pricing.Profile

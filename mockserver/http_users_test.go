@@ -12,17 +12,8 @@ import (
 
 func TestGetUserSeed(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name                   string
-		as                     auth
-		id                     int64
-		email, first, last, tz string
-	}{
-		{"account A", asA, 1, emailA, "Quinn", "Assurance", "Europe/London"},
-		{"account B", asB, 2, emailB, "Olive", "Other", "America/New_York"},
-	}
-	for _, tc := range cases {
-		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
+	for _, tc := range seedAccounts {
+		onOwnServer(t, "account "+tc.letter, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "GET", "/v1/users/"+strconv.FormatInt(tc.id, 10), tc.as, nil)
 			mustStatus(t, r, http.StatusOK, "GET user")
 			u := r.json
