@@ -685,9 +685,7 @@ func wantRefused(t testing.TB, h http.Handler, method, path string, as auth, bod
 	t.Helper()
 	before := snapshot(t, h)
 	r := send(t, h, method, path, as, body)
-	if r.status != http.StatusBadRequest {
-		t.Fatalf("status %d, want 400; body %s", r.status, r.body)
-	}
+	mustStatus(t, r, http.StatusBadRequest, method+" "+path)
 	wantErrors(t, r.json, want...)
 	wantSnapshot(t, h, before)
 }

@@ -131,9 +131,7 @@ func TestPasswordLimits(t *testing.T) {
 		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			_, before := do(t, srv, "GET", "/v1/users/1", asA, nil)
 			r := send(t, srv, "PUT", "/v1/users/1", asA, with(userBodyA(), "password", tc.password))
-			if r.status != tc.status {
-				t.Fatalf("status %d, want %d; body %s", r.status, tc.status, r.body)
-			}
+			mustStatus(t, r, tc.status, "PUT /v1/users/1")
 			if tc.status == 400 {
 				wantErrors(t, r.json, fe{"password", "InvalidPassword"})
 			} else {

@@ -120,9 +120,7 @@ func TestSessionRejected(t *testing.T) {
 	for _, tc := range cases {
 		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "POST", "/v1/sessions", nil, tc.body)
-			if r.status != tc.status {
-				t.Fatalf("status %d, want %d; body %s", r.status, tc.status, r.body)
-			}
+			mustStatus(t, r, tc.status, "POST /v1/sessions")
 			if tc.want == nil {
 				// An empty body is both "malformed JSON" and "missing fields";
 				// either reading is in the README's error shape.
