@@ -128,9 +128,7 @@ func TestAdminStateRefused(t *testing.T) {
 		{"app of no client", `{"users":[],"clients":[],"sessions":[],"apps":[{"id":1,"created":"2026-01-01T00:00:00Z","clientId":4,"name":"X","platformId":1,"planId":1,"marketappHash":null,"writeKey":"00000000000000000000000000000000"}]}`, "apps[0].clientId"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			before := send(t, srv, "GET", "/__admin/state", nil, nil)
 			r := send(t, srv, "PUT", "/__admin/state", nil, raw(tc.doc))
 			mustStatus(t, r, http.StatusBadRequest, "PUT /__admin/state")
@@ -282,9 +280,7 @@ func TestAdminFaultRuleRefused(t *testing.T) {
 		{"body without status", map[string]any{"path": "/v1/users", "delay": "1s", "body": "x"}, "body"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "POST", "/__admin/faults", nil, tc.body)
 			mustStatus(t, r, http.StatusBadRequest, "POST /__admin/faults")
 			if !r.json.IsArray() || len(r.json.Array()) == 0 {
@@ -313,9 +309,7 @@ func TestMockStatusHeader(t *testing.T) {
 		{"700", 400, "InvalidMockHeader"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.value, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.value, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "PUT", "/v1/users/1", all(asA, header(mockserver.StatusHeader, tc.value)), with(userBodyA(), "firstName", "Never"))
 			wantError(t, r, tc.status, tc.code)
 			wantEq(t, "firstName not changed", firstNameA(t, srv, noAuth), "Quinn")
@@ -372,9 +366,7 @@ func TestNamespacesIsolated(t *testing.T) {
 func TestNamespaceNameRefused(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"has space", "slash/y", strings.Repeat("n", 65), "é"} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, name, func(t *testing.T, srv http.Handler) {
 			wantError(t, send(t, srv, "GET", "/v1/plans", inNamespace(name), nil), http.StatusBadRequest, "InvalidNamespace")
 			wantError(t, send(t, srv, "GET", "/__admin/state", inNamespace(name), nil), http.StatusBadRequest, "InvalidNamespace")
 		})

@@ -14,25 +14,15 @@ import (
 
 func TestGetAppSeed(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name   string
-		as     auth
-		client string
-		app    int64
-	}{
-		{"app of A", asA, "1", 1},
-		{"app of B", asB, "2", 2},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
-			r := send(t, srv, "GET", "/v1/apps/"+strconv.FormatInt(tc.app, 10), tc.as, nil)
+	for _, tc := range seedAccounts {
+		onOwnServer(t, "app of "+tc.letter, func(t *testing.T, srv http.Handler) {
+			id := strconv.FormatInt(tc.id, 10)
+			r := send(t, srv, "GET", "/v1/apps/"+id, tc.as, nil)
 			mustStatus(t, r, http.StatusOK, "GET app")
 			checkApp(t, r.json)
-			wantEq(t, "id", r.json.Get("id").Int(), tc.app)
+			wantEq(t, "id", r.json.Get("id").Int(), tc.id)
 
-			_, list := do(t, srv, "GET", "/v1/clients/"+tc.client+"/apps", tc.as, nil)
+			_, list := do(t, srv, "GET", "/v1/clients/"+id+"/apps", tc.as, nil)
 			wantKeys(t, "apps wrapper", list, "apps")
 			wantEq(t, "apps of the client", list.Get("apps").Raw, "["+r.json.Raw+"]")
 		})
@@ -68,9 +58,7 @@ func TestPostApp(t *testing.T) {
 			name255, `{"id":1,"name":"Android"}`, "null", 1},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			a := created(t, srv, "apps", "app", tc.body)
 			checkApp(t, a)
 			wantEq(t, "name", a.Get("name").String(), tc.appName)
@@ -136,9 +124,7 @@ func TestPostAppValidation(t *testing.T) {
 			[]fe{{"marketapp.hash", "InvalidMarketappHash"}, {"nextplan.id", "InvalidPlanId"}}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			wantRefused(t, srv, "POST", "/v1/apps", asA, tc.body, tc.want...)
 		})
 	}

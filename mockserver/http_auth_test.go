@@ -13,6 +13,24 @@ func loginBoth(t *testing.T, h http.Handler) tokens {
 	return tokens{a: login(t, h, emailA, passA), b: login(t, h, emailB, passB)}
 }
 
+// credentialsCase is a way to send credentials, made of the session tokens
+// of accounts A and B when it needs them.
+type credentialsCase struct {
+	name string
+	auth func(tokens) auth
+}
+
+// withEachCredentials runs f for each case on a server of its own, with the
+// case's credentials made of the tokens of A and B logged in there.
+func withEachCredentials(t *testing.T, cases []credentialsCase, f func(t *testing.T, srv http.Handler, a auth)) {
+	t.Helper()
+	for _, tc := range cases {
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
+			f(t, srv, tc.auth(loginBoth(t, srv)))
+		})
+	}
+}
+
 // Every endpoint that needs authentication answers 401 without credentials.
 func TestAuthRequiredOnEveryEndpoint(t *testing.T) {
 	t.Parallel()
@@ -30,34 +48,12 @@ func TestAuthRequiredOnEveryEndpoint(t *testing.T) {
 	})
 }
 
-// routeCase is a request of a test: its name, method, path and body.
-type routeCase struct {
-	name, method, path string
-	body               any
-}
-
-// wantErrorOnEach sends each case, with the credentials as, to a server of
-// its own: each must be answered status with one error of code.
-func wantErrorOnEach(t *testing.T, as auth, status int, code string, cases []routeCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
-			wantError(t, send(t, srv, tc.method, tc.path, as, tc.body), status, code)
-		})
-	}
-}
-
 // Missing, unknown and malformed credentials of every scheme answer 401,
 // and so does a request whose credentials disagree (README: each one present
 // must be valid and all must name the same user).
 func TestAuthRejected(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		auth func(tokens) auth
-	}{
+	withEachCredentials(t, []credentialsCase{
 		{"no credentials", func(tokens) auth { return nil }},
 		{"unknown api key", func(tokens) auth { return apiKey("no-such-key") }},
 		{"api key in another case", func(tokens) auth { return apiKey("QA-API-KEY") }},
@@ -87,29 +83,20 @@ func TestAuthRejected(t *testing.T) {
 		{"session header of A with session query of B", func(tk tokens) auth {
 			return all(sessionHeader(tk.a), sessionQuery(tk.b))
 		}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
-			a := tc.auth(loginBoth(t, srv))
-			wantError(t, send(t, srv, "GET", "/v1/users/1", a, nil), http.StatusUnauthorized, "Unauthorized")
-			// A write with a valid body is refused the same way and changes nothing.
-			wantError(t, send(t, srv, "PUT", "/v1/users/1", a, with(userBodyA(), "firstName", "Changed")),
-				http.StatusUnauthorized, "Unauthorized")
-			_, u := do(t, srv, "GET", "/v1/users/1", asA, nil)
-			wantEq(t, "firstName after the refused PUT", u.Get("firstName").String(), "Quinn")
-		})
-	}
+	}, func(t *testing.T, srv http.Handler, a auth) {
+		wantError(t, send(t, srv, "GET", "/v1/users/1", a, nil), http.StatusUnauthorized, "Unauthorized")
+		// A write with a valid body is refused the same way and changes nothing.
+		wantError(t, send(t, srv, "PUT", "/v1/users/1", a, with(userBodyA(), "firstName", "Changed")),
+			http.StatusUnauthorized, "Unauthorized")
+		_, u := do(t, srv, "GET", "/v1/users/1", asA, nil)
+		wantEq(t, "firstName after the refused PUT", u.Get("firstName").String(), "Quinn")
+	})
 }
 
 // Every scheme, alone or combined for the same user, authenticates.
 func TestAuthAccepted(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		auth func(tokens) auth
-	}{
+	withEachCredentials(t, []credentialsCase{
 		{"api-key header", func(tokens) auth { return asA }},
 		{"API-KEY scheme in upper case", func(tokens) auth { return header("Authorization", "API-KEY "+keyA) }},
 		{"Api-Key scheme in mixed case", func(tokens) auth { return header("Authorization", "Api-Key "+keyA) }},
@@ -120,26 +107,20 @@ func TestAuthAccepted(t *testing.T) {
 		{"all three schemes for the same user", func(tk tokens) auth {
 			return all(asA, sessionHeader(tk.a), sessionQuery(tk.a))
 		}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
-			a := tc.auth(loginBoth(t, srv))
-			r := send(t, srv, "GET", "/v1/users/1", a, nil)
-			mustStatus(t, r, http.StatusOK, "GET /users/1")
-			checkUser(t, r.json)
-			wantEq(t, "id", r.json.Get("id").Int(), 1)
+	}, func(t *testing.T, srv http.Handler, a auth) {
+		r := send(t, srv, "GET", "/v1/users/1", a, nil)
+		mustStatus(t, r, http.StatusOK, "GET /users/1")
+		checkUser(t, r.json)
+		wantEq(t, "id", r.json.Get("id").Int(), 1)
 
-			r = send(t, srv, "PUT", "/v1/users/1", a, with(userBodyA(), "firstName", "Quincy"))
-			mustStatus(t, r, http.StatusOK, "PUT /users/1")
-			wantEq(t, "firstName", r.json.Get("firstName").String(), "Quincy")
+		r = send(t, srv, "PUT", "/v1/users/1", a, with(userBodyA(), "firstName", "Quincy"))
+		mustStatus(t, r, http.StatusOK, "PUT /users/1")
+		wantEq(t, "firstName", r.json.Get("firstName").String(), "Quincy")
 
-			r = send(t, srv, "POST", "/v1/apps", a, appBody())
-			mustStatus(t, r, http.StatusOK, "POST /apps")
-			checkApp(t, r.json)
-		})
-	}
+		r = send(t, srv, "POST", "/v1/apps", a, appBody())
+		mustStatus(t, r, http.StatusOK, "POST /apps")
+		checkApp(t, r.json)
+	})
 }
 
 // A caller may touch only itself, and only clients and apps it is a member of.
@@ -164,9 +145,7 @@ func TestAuthForbidden(t *testing.T) {
 		{"A updates user B under v1.0", "PUT", "/v1.0/users/2", func(tokens) auth { return asA }, userBodyB()},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			before := snapshot(t, srv)
 			wantError(t, send(t, srv, tc.method, tc.path, tc.as(loginBoth(t, srv)), tc.body), http.StatusForbidden, "Forbidden")
 			wantSnapshot(t, srv, before)
@@ -222,9 +201,7 @@ func TestAuthCheckOrder(t *testing.T) {
 		{"403 before 400 on malformed JSON", "PUT", "/v1/clients/2", asA, raw("[1,2"), 403, "Forbidden"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			wantError(t, send(t, srv, tc.method, tc.path, tc.as, tc.body), tc.status, tc.code)
 		})
 	}

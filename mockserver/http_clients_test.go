@@ -2,30 +2,20 @@ package mockserver_test
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 )
 
 func TestGetClientSeed(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name, path string
-		as         auth
-		id         int64
-		cname      string
-		currency   string
-	}{
-		{"client of A", "/v1/clients/1", asA, 1, "QA Client Ltd", `{"id":1,"code":"GBP"}`},
-		{"client of B", "/v1/clients/2", asB, 2, "Other Client Inc", `{"id":3,"code":"USD"}`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
-			r := send(t, srv, "GET", tc.path, tc.as, nil)
-			mustStatus(t, r, http.StatusOK, "GET "+tc.path)
+	for _, tc := range seedAccounts {
+		onOwnServer(t, "client of "+tc.letter, func(t *testing.T, srv http.Handler) {
+			path := "/v1/clients/" + strconv.FormatInt(tc.id, 10)
+			r := send(t, srv, "GET", path, tc.as, nil)
+			mustStatus(t, r, http.StatusOK, "GET "+path)
 			checkClient(t, r.json)
 			wantEq(t, "id", r.json.Get("id").Int(), tc.id)
-			wantEq(t, "name", r.json.Get("name").String(), tc.cname)
+			wantEq(t, "name", r.json.Get("name").String(), tc.client)
 			wantEq(t, "currency", r.json.Get("currency").Raw, tc.currency)
 
 			_, list := do(t, srv, "GET", "/v1/users/"+r.json.Get("id").String()+"/clients", tc.as, nil)
@@ -53,9 +43,7 @@ func TestPostClient(t *testing.T) {
 			map[string]any{"addressLine2": "Floor 2", "vat": "GB123456789"}, "null"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			c := created(t, srv, "clients", "client", tc.body)
 			checkClient(t, c)
 			for _, k := range []string{"name", "addressLine1", "addressCity", "addressPostcode", "addressCountry"} {
@@ -100,17 +88,9 @@ func TestPostClient(t *testing.T) {
 	}
 }
 
-// clientCase is a client body changed (set, by dotted path) and the errors
-// it must be answered.
-type clientCase = struct {
-	name string
-	set  map[string]any
-	want []fe
-}
-
 // clientValidationCases are the validation codes shared by POST /clients and
 // PUT /clients/:id (the README's codes for the fields 7.3 names none for).
-var clientValidationCases = []clientCase{
+var clientValidationCases = []refusalCase{
 	{"name empty", map[string]any{"name": ""}, []fe{{"name", "InvalidName"}}},
 	{"name missing", map[string]any{"name": absent}, []fe{{"name", "InvalidName"}}},
 	{"name null", map[string]any{"name": nil}, []fe{{"name", "InvalidName"}}},
@@ -136,24 +116,18 @@ var clientValidationCases = []clientCase{
 
 func TestPostClientValidation(t *testing.T) {
 	t.Parallel()
-	cases := append([]clientCase{}, clientValidationCases...)
+	cases := append([]refusalCase{}, clientValidationCases...)
 	cases = append(cases,
-		clientCase{"app not an object", map[string]any{"app": "Word Garden"}, []fe{{"app", "InvalidApp"}}},
-		clientCase{"app an array", map[string]any{"app": []any{appBody()}}, []fe{{"app", "InvalidApp"}}},
-		clientCase{"app with neither hash nor name", map[string]any{"app": map[string]any{"platform": map[string]any{"id": 1}}}, []fe{{"app.name", "InvalidName"}}},
-		clientCase{"app with a malformed hash", map[string]any{"app": with(appBody(), "marketapp.hash", "abc")}, []fe{{"app.marketapp.hash", "InvalidMarketappHash"}}},
-		clientCase{"app with an unknown plan", map[string]any{"app": with(appBody(), "nextplan.id", 99)}, []fe{{"app.nextplan.id", "InvalidPlanId"}}},
-		clientCase{"app with an unknown platform", map[string]any{"app": map[string]any{"name": "X", "platform": map[string]any{"id": 9}}}, []fe{{"app.platform.id", "InvalidPlatformId"}}},
-		clientCase{"client and app errors together", map[string]any{"name": "", "app": with(appBody(), "nextplan.id", "pro")},
+		refusalCase{"app not an object", map[string]any{"app": "Word Garden"}, []fe{{"app", "InvalidApp"}}},
+		refusalCase{"app an array", map[string]any{"app": []any{appBody()}}, []fe{{"app", "InvalidApp"}}},
+		refusalCase{"app with neither hash nor name", map[string]any{"app": map[string]any{"platform": map[string]any{"id": 1}}}, []fe{{"app.name", "InvalidName"}}},
+		refusalCase{"app with a malformed hash", map[string]any{"app": with(appBody(), "marketapp.hash", "abc")}, []fe{{"app.marketapp.hash", "InvalidMarketappHash"}}},
+		refusalCase{"app with an unknown plan", map[string]any{"app": with(appBody(), "nextplan.id", 99)}, []fe{{"app.nextplan.id", "InvalidPlanId"}}},
+		refusalCase{"app with an unknown platform", map[string]any{"app": map[string]any{"name": "X", "platform": map[string]any{"id": 9}}}, []fe{{"app.platform.id", "InvalidPlatformId"}}},
+		refusalCase{"client and app errors together", map[string]any{"name": "", "app": with(appBody(), "nextplan.id", "pro")},
 			[]fe{{"name", "InvalidName"}, {"app.nextplan.id", "InvalidPlanId"}}},
 	)
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
-			wantRefused(t, srv, "POST", "/v1/clients", asA, withAll(clientBody(), tc.set), tc.want...)
-		})
-	}
+	wantEachRefused(t, "POST", "/v1/clients", asA, clientBody, cases, nil)
 }
 
 func TestPutClient(t *testing.T) {
@@ -168,9 +142,7 @@ func TestPutClient(t *testing.T) {
 		{"addressLine2 and vat omitted", with(with(clientBody1(), "addressLine2", absent), "vat", absent), nil, `{"id":1,"code":"GBP"}`},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			_, before := do(t, srv, "GET", "/v1/clients/1", asA, nil)
 			r := send(t, srv, "PUT", "/v1/clients/1", asA, tc.body)
 			mustStatus(t, r, http.StatusOK, "PUT /clients/1")
@@ -192,17 +164,11 @@ func TestPutClient(t *testing.T) {
 // PUT /clients/:id takes the fields of POST /clients but never `app` (spec 4.4).
 func TestPutClientValidation(t *testing.T) {
 	t.Parallel()
-	cases := append([]clientCase{}, clientValidationCases...)
+	cases := append([]refusalCase{}, clientValidationCases...)
 	cases = append(cases,
-		clientCase{"a valid app", map[string]any{"app": appBody()}, []fe{{"app", "InvalidApp"}}},
-		clientCase{"an app that is not an object", map[string]any{"app": "x"}, []fe{{"app", "InvalidApp"}}},
-		clientCase{"an app and a missing name", map[string]any{"app": appBody(), "name": absent}, []fe{{"app", "InvalidApp"}, {"name", "InvalidName"}}},
+		refusalCase{"a valid app", map[string]any{"app": appBody()}, []fe{{"app", "InvalidApp"}}},
+		refusalCase{"an app that is not an object", map[string]any{"app": "x"}, []fe{{"app", "InvalidApp"}}},
+		refusalCase{"an app and a missing name", map[string]any{"app": appBody(), "name": absent}, []fe{{"app", "InvalidApp"}, {"name", "InvalidName"}}},
 	)
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
-			wantRefused(t, srv, "PUT", "/v1/clients/1", asA, withAll(clientBody1(), tc.set), tc.want...)
-		})
-	}
+	wantEachRefused(t, "PUT", "/v1/clients/1", asA, clientBody1, cases, nil)
 }

@@ -80,9 +80,7 @@ func TestCatalogues(t *testing.T) {
 				name string
 				a    auth
 			}{{"anonymous", nil}, {"with an api key", asA}} {
-				t.Run(tc.name+prefix+" "+as.name, func(t *testing.T) {
-					t.Parallel()
-					srv := newServer(t)
+				onOwnServer(t, tc.name+prefix+" "+as.name, func(t *testing.T, srv http.Handler) {
 					p := prefix + strings.TrimPrefix(tc.path, "/v1")
 					r := send(t, srv, "GET", p, as.a, nil)
 					mustStatus(t, r, http.StatusOK, "GET "+p)
@@ -112,9 +110,7 @@ func TestAccountCollections(t *testing.T) {
 		{"apps of a client", "/v1/clients/1/apps", "apps", checkApp},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			// Two more items so that the order shows.
 			for range 2 {
 				mustStatus(t, send(t, srv, "POST", "/v1/clients", asA, with(clientBody(), "app", appBody())), http.StatusOK, "POST /clients")

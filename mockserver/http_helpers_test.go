@@ -38,6 +38,23 @@ var (
 	hashCoinIOS       = seed.hash("Coin Rush", "iOS")
 )
 
+// seedAccount is what the tests know of one account of the default seed:
+// its credentials, its user, and the client and app of that user, which
+// share the user's id.
+type seedAccount struct {
+	letter                 string // "A" or "B"
+	as                     auth
+	id                     int64
+	email, first, last, tz string
+	client, currency       string // the client's name and its currency as JSON
+}
+
+// seedAccounts are accounts A and B.
+var seedAccounts = []seedAccount{
+	{"A", asA, 1, emailA, "Quinn", "Assurance", "Europe/London", "QA Client Ltd", `{"id":1,"code":"GBP"}`},
+	{"B", asB, 2, emailB, "Olive", "Other", "America/New_York", "Other Client Inc", `{"id":3,"code":"USD"}`},
+}
+
 // seedValues is the default seed's profile and its marketplace apps.
 type seedValues struct {
 	pricing.Profile
@@ -85,6 +102,17 @@ func newServer(t testing.TB) *mockserver.Server {
 		t.Fatalf("mockserver.New: %v", err)
 	}
 	return srv
+}
+
+// onOwnServer runs f as a parallel subtest on a server of its own, as
+// the cases of a table do: each writes to its server, and no case may see
+// another's writes.
+func onOwnServer(t *testing.T, name string, f func(t *testing.T, srv http.Handler)) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) {
+		t.Parallel()
+		f(t, newServer(t))
+	})
 }
 
 func newSeeded(t testing.TB, seed int64) *mockserver.Server {
@@ -611,15 +639,53 @@ func ids(items gjson.Result) []int64 {
 	return out
 }
 
+// routeCase is a request of a test: its name, method, path and body.
+type routeCase struct {
+	name, method, path string
+	body               any
+}
+
+// wantErrorOnEach sends each case, with the credentials as, to a server of
+// its own: each must be answered status with one error of code.
+func wantErrorOnEach(t *testing.T, as auth, status int, code string, cases []routeCase) {
+	t.Helper()
+	for _, tc := range cases {
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
+			wantError(t, send(t, srv, tc.method, tc.path, as, tc.body), status, code)
+		})
+	}
+}
+
+// refusalCase is a valid body changed (set, by dotted path as with does)
+// and the errors it must be answered.
+type refusalCase struct {
+	name string
+	set  map[string]any
+	want []fe
+}
+
+// wantEachRefused sends body with each case's changes, each on a server of
+// its own, and wants it refused with the case's errors and nothing changed;
+// then, when not nil, checks what more the case must have left as it was.
+func wantEachRefused(t *testing.T, method, path string, as auth, body func() map[string]any, cases []refusalCase, then func(t *testing.T, srv http.Handler)) {
+	t.Helper()
+	for _, tc := range cases {
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
+			wantRefused(t, srv, method, path, as, withAll(body(), tc.set), tc.want...)
+			if then != nil {
+				then(t, srv)
+			}
+		})
+	}
+}
+
 // wantRefused sends a request the mock must refuse with 400 and exactly
 // the errors want, and checks that it changed nothing.
 func wantRefused(t testing.TB, h http.Handler, method, path string, as auth, body any, want ...fe) {
 	t.Helper()
 	before := snapshot(t, h)
 	r := send(t, h, method, path, as, body)
-	if r.status != http.StatusBadRequest {
-		t.Fatalf("status %d, want 400; body %s", r.status, r.body)
-	}
+	mustStatus(t, r, http.StatusBadRequest, method+" "+path)
 	wantErrors(t, r.json, want...)
 	wantSnapshot(t, h, before)
 }

@@ -128,14 +128,10 @@ func TestPasswordLimits(t *testing.T) {
 		{"a boolean is refused", true, 400, passA, "true"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			_, before := do(t, srv, "GET", "/v1/users/1", asA, nil)
 			r := send(t, srv, "PUT", "/v1/users/1", asA, with(userBodyA(), "password", tc.password))
-			if r.status != tc.status {
-				t.Fatalf("status %d, want %d; body %s", r.status, tc.status, r.body)
-			}
+			mustStatus(t, r, tc.status, "PUT /v1/users/1")
 			if tc.status == 400 {
 				wantErrors(t, r.json, fe{"password", "InvalidPassword"})
 			} else {
@@ -174,9 +170,7 @@ func TestBodySizeLimit(t *testing.T) {
 	for _, ep := range endpoints {
 		for _, size := range []int{mib, mib + 1} {
 			name := ep.method + " " + ep.path + " " + map[bool]string{true: "1 MiB", false: "1 MiB + 1"}[size == mib]
-			t.Run(name, func(t *testing.T) {
-				t.Parallel()
-				srv := newServer(t)
+			onOwnServer(t, name, func(t *testing.T, srv http.Handler) {
 				before := snapshot(t, srv)
 				body := padTo(t, ep.body, ep.pad, size)
 				r := send(t, srv, ep.method, ep.path, asA, raw(body))
@@ -192,9 +186,7 @@ func TestBodySizeLimit(t *testing.T) {
 			})
 		}
 	}
-	t.Run("a form of 1 MiB + 1 to POST /sessions", func(t *testing.T) {
-		t.Parallel()
-		srv := newServer(t)
+	onOwnServer(t, "a form of 1 MiB + 1 to POST /sessions", func(t *testing.T, srv http.Handler) {
 		form := url.Values{"email": {emailA}, "password": {passA}}
 		form.Set("padding", strings.Repeat("p", mib+1-len(form.Encode()+"&padding=")))
 		if n := len(form.Encode()); n != mib+1 {
@@ -267,9 +259,7 @@ func TestMalformedBodies(t *testing.T) {
 			if ep.path == "/v1/sessions" && b.name == "empty" {
 				continue // an empty POST /sessions may also read as missing fields; see TestSessionRejected
 			}
-			t.Run(ep.method+" "+ep.path+" "+b.name, func(t *testing.T) {
-				t.Parallel()
-				srv := newServer(t)
+			onOwnServer(t, ep.method+" "+ep.path+" "+b.name, func(t *testing.T, srv http.Handler) {
 				wantRefused(t, srv, ep.method, ep.path, asA, b.body, fe{"", "InvalidBody"})
 			})
 		}

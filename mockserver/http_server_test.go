@@ -48,12 +48,7 @@ func TestHTTPServerBounds(t *testing.T) {
 
 	t.Run("idle keep-alive", func(t *testing.T) {
 		t.Parallel()
-		conn, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		io.WriteString(conn, "GET /v1/plans HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		conn := sendHead(t, addr, "GET /v1/plans HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "")
 		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		if err != nil || res.StatusCode != http.StatusOK {
 			t.Fatalf("GET /v1/plans: %v %v", res, err)
@@ -66,13 +61,8 @@ func TestHTTPServerBounds(t *testing.T) {
 
 	t.Run("slow body", func(t *testing.T) {
 		t.Parallel()
-		conn, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		io.WriteString(conn, "PUT /v1/users/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: api-key "+keyA+
-			"\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"firstName\":")
+		conn := sendHead(t, addr, "PUT /v1/users/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: api-key "+keyA+
+			"\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n", `{"firstName":`)
 		// The other 987 bytes never come.
 		got := closedWithin(t, conn, 10*time.Second)
 		if got != "" && !strings.HasPrefix(got, "HTTP/1.1 400") {

@@ -33,9 +33,7 @@ func TestSessionCreate(t *testing.T) {
 		{name: "under v1.0", prefix: "/v1.0", body: map[string]any{"email": emailA, "password": passA}, user: 1, client: 1},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			var a auth
 			switch tc.ctype {
 			case "":
@@ -120,13 +118,9 @@ func TestSessionRejected(t *testing.T) {
 		{"no body", nil, 400, nil}, // either InvalidBody or both field codes; checked below
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "POST", "/v1/sessions", nil, tc.body)
-			if r.status != tc.status {
-				t.Fatalf("status %d, want %d; body %s", r.status, tc.status, r.body)
-			}
+			mustStatus(t, r, tc.status, "POST /v1/sessions")
 			if tc.want == nil {
 				// An empty body is both "malformed JSON" and "missing fields";
 				// either reading is in the README's error shape.
@@ -192,9 +186,7 @@ func TestSessionContentTypes(t *testing.T) {
 		{name: "a form typed as JSON", ctype: "application/json", body: formA, status: 400, want: []fe{{"", "InvalidBody"}}, hint: true},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			var a auth
 			if tc.ctype != "" {
 				a = header("Content-Type", tc.ctype)

@@ -45,14 +45,10 @@ func TestRefusedRequestsChangeNothing(t *testing.T) {
 		{"POST /apps unauthenticated", "POST", "/v1/apps", nil, appBody(), 401},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			before := snapshot(t, srv)
 			r := send(t, srv, tc.method, tc.path, tc.as, tc.body)
-			if r.status != tc.status {
-				t.Fatalf("status %d, want %d; body %s", r.status, tc.status, r.body)
-			}
+			mustStatus(t, r, tc.status, tc.method+" "+tc.path)
 			wantSnapshot(t, srv, before)
 			login(t, srv, emailA, passA)
 			wantError(t, send(t, srv, "POST", "/v1/sessions", nil, url.Values{"email": {"ghost@example.com"}, "password": {"nina-password"}}),

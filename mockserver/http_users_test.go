@@ -12,19 +12,8 @@ import (
 
 func TestGetUserSeed(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name                   string
-		as                     auth
-		id                     int64
-		email, first, last, tz string
-	}{
-		{"account A", asA, 1, emailA, "Quinn", "Assurance", "Europe/London"},
-		{"account B", asB, 2, emailB, "Olive", "Other", "America/New_York"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+	for _, tc := range seedAccounts {
+		onOwnServer(t, "account "+tc.letter, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "GET", "/v1/users/"+strconv.FormatInt(tc.id, 10), tc.as, nil)
 			mustStatus(t, r, http.StatusOK, "GET user")
 			u := r.json
@@ -110,9 +99,7 @@ func TestPutUserPhoneFields(t *testing.T) {
 			"United Kingdom (+44)", "+44", "2025550123", nil},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			body := userBodyA()
 			for k, v := range tc.set {
 				body = with(body, k, v)
@@ -134,11 +121,7 @@ func TestPutUserPhoneFields(t *testing.T) {
 // missing, empty or of the wrong type; all errors are reported at once.
 func TestPutUserValidation(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		set  map[string]any
-		want []fe
-	}{
+	cases := []refusalCase{
 		{"email not an address", map[string]any{"email": "not-an-email"}, []fe{{"email", "InvalidEmail"}}},
 		{"email empty", map[string]any{"email": ""}, []fe{{"email", "InvalidEmail"}}},
 		{"email missing", map[string]any{"email": absent}, []fe{{"email", "InvalidEmail"}}},
@@ -185,14 +168,9 @@ func TestPutUserValidation(t *testing.T) {
 			{"phoneNumber", "InvalidPhoneNumber"}, {"phoneExtension", "InvalidPhoneExtension"}, {"subscribeBlog", "InvalidSubscribeBlog"},
 		}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
-			wantRefused(t, srv, "PUT", "/v1/users/1", asA, withAll(userBodyA(), tc.set), tc.want...)
-			login(t, srv, emailA, passA) // the password is unchanged
-		})
-	}
+	wantEachRefused(t, "PUT", "/v1/users/1", asA, userBodyA, cases, func(t *testing.T, srv http.Handler) {
+		login(t, srv, emailA, passA) // the password is unchanged
+	})
 }
 
 // PUT /users with `client` creates a client too, of which the user becomes a
@@ -208,9 +186,7 @@ func TestPutUserWithClient(t *testing.T) {
 		{"client with its first app", with(clientBody(), "app", appBody()), 1},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			r := send(t, srv, "PUT", "/v1/users/1", asA, with(userBodyA(), "client", tc.client))
 			mustStatus(t, r, http.StatusOK, "PUT /users/1 with client")
 			checkUser(t, r.json)
@@ -333,11 +309,7 @@ func TestPostUserWithClientAndApp(t *testing.T) {
 // creates nothing when any part of the body is invalid.
 func TestPostUserValidation(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		set  map[string]any
-		want []fe
-	}{
+	cases := []refusalCase{
 		{"password missing", map[string]any{"password": absent}, []fe{{"password", "InvalidPassword"}}},
 		{"password null", map[string]any{"password": nil}, []fe{{"password", "InvalidPassword"}}},
 		{"password of five characters", map[string]any{"password": "abcde"}, []fe{{"password", "InvalidPassword"}}},
@@ -357,9 +329,7 @@ func TestPostUserValidation(t *testing.T) {
 			[]fe{{"client.app.marketapp.hash", "InvalidMarketappHash"}}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			body := withAll(signUpBody("new@example.com"), tc.set)
 			wantRefused(t, srv, "POST", "/v1/users", nil, body, tc.want...)
 			// The user was not created: its credentials name nobody, and the

@@ -29,32 +29,25 @@ func TestVersionsShareOneAPI(t *testing.T) {
 // Any other version segment, and any path that is no endpoint, answers a JSON 404.
 func TestUnknownRoutes(t *testing.T) {
 	t.Parallel()
-	cases := []struct{ name, method, path string }{
-		{"version 2", "GET", "/v2/platforms"},
-		{"minor version 1.1", "GET", "/v1.1/platforms"},
-		{"version 0", "GET", "/v0/platforms"},
-		{"upper-case version", "GET", "/V1/platforms"},
-		{"no version", "GET", "/platforms"},
-		{"no version, a user", "PUT", "/users/1"},
-		{"root with a POST", "POST", "/index.html"},
-		{"version alone", "GET", "/v1"},
-		{"version with a slash", "GET", "/v1/"},
-		{"unknown resource", "GET", "/v1/widgets"},
-		{"unknown sub-resource", "GET", "/v1/users/1/apps"},
-		{"too deep", "GET", "/v1/clients/1/apps/1"},
-		{"trailing slash", "GET", "/v1/platforms/"},
-		{"trailing slash on an id", "GET", "/v1/users/1/"},
-		{"double slash", "GET", "/v1//platforms"},
-		{"resource in another case", "GET", "/v1/Platforms"},
-		{"v2 of a write", "POST", "/v2/sessions"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
-			wantError(t, send(t, srv, tc.method, tc.path, asA, nil), http.StatusNotFound, "NotFound")
-		})
-	}
+	wantErrorOnEach(t, asA, http.StatusNotFound, "NotFound", []routeCase{
+		{"version 2", "GET", "/v2/platforms", nil},
+		{"minor version 1.1", "GET", "/v1.1/platforms", nil},
+		{"version 0", "GET", "/v0/platforms", nil},
+		{"upper-case version", "GET", "/V1/platforms", nil},
+		{"no version", "GET", "/platforms", nil},
+		{"no version, a user", "PUT", "/users/1", nil},
+		{"root with a POST", "POST", "/index.html", nil},
+		{"version alone", "GET", "/v1", nil},
+		{"version with a slash", "GET", "/v1/", nil},
+		{"unknown resource", "GET", "/v1/widgets", nil},
+		{"unknown sub-resource", "GET", "/v1/users/1/apps", nil},
+		{"too deep", "GET", "/v1/clients/1/apps/1", nil},
+		{"trailing slash", "GET", "/v1/platforms/", nil},
+		{"trailing slash on an id", "GET", "/v1/users/1/", nil},
+		{"double slash", "GET", "/v1//platforms", nil},
+		{"resource in another case", "GET", "/v1/Platforms", nil},
+		{"v2 of a write", "POST", "/v2/sessions", nil},
+	})
 }
 
 // A known path with a method it does not serve answers a JSON 405.
@@ -74,9 +67,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		{"POST the apps of a client", "POST", "/v1/clients/1/apps"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			srv := newServer(t)
+		onOwnServer(t, tc.name, func(t *testing.T, srv http.Handler) {
 			before := snapshot(t, srv)
 			wantError(t, send(t, srv, tc.method, tc.path, asA, appBody()), http.StatusMethodNotAllowed, "MethodNotAllowed")
 			wantSnapshot(t, srv, before)

@@ -101,10 +101,7 @@ func checkOpenAPISchema(t *testing.T, name string, schema *openapi3.Schema, tabl
 	body := len(rows.Endpoints) > 0
 	objects := map[string]*openapi3.Schema{"": schema} // the schema of each object row, by path; "" the root
 	for _, f := range rows.Fields {
-		parentPath, prop := "", f.Path
-		if i := strings.LastIndex(f.Path, "."); i >= 0 {
-			parentPath, prop = f.Path[:i], f.Path[i+1:]
-		}
+		parentPath, prop := f.Parent()
 		parent, ok := objects[parentPath]
 		if !ok {
 			continue // under an object already reported missing, or a body of its own

@@ -21,8 +21,7 @@ import (
 // new server loads it.
 func TestStateFilePersists(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "state.json")
-	s := mustNew(t, Options{StateFile: path})
+	s, path := newOnStateFile(t)
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the state file exists before any change: %v", err)
 	}
@@ -60,6 +59,17 @@ func mustNew(t testing.TB, o Options) *Server {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// newOnStateFile starts a server on a state file of its own, closed when
+// the test ends (most tests close it sooner, to read what it left), and
+// gives the file's path.
+func newOnStateFile(t testing.TB) (*Server, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "state.json")
+	s := mustNew(t, Options{StateFile: path})
+	t.Cleanup(func() { s.Close() })
+	return s, path
 }
 
 // wantAfterRestart starts a server on the state file and checks account
@@ -107,9 +117,7 @@ func TestStateFileCorrupt(t *testing.T) {
 // its answer, and changes made together share one sync.
 func TestStateFileGroupCommit(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "state.json")
-	s := mustNew(t, Options{StateFile: path})
-	defer s.Close()
+	s, path := newOnStateFile(t)
 	const writers, each = 16, 20
 	var wg sync.WaitGroup
 	for range writers {
@@ -146,9 +154,7 @@ func TestStateFileGroupCommit(t *testing.T) {
 // Now an import of the default namespace is on disk when it is answered.
 func TestStateFileImportIsOnDiskWhenAnswered(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "state.json")
-	s := mustNew(t, Options{StateFile: path})
-	defer s.Close()
+	s, path := newOnStateFile(t)
 	doc := `{"users":[{"id":7,"created":"2026-01-01T00:00:00Z","passwordLastChanged":"2026-01-01T00:00:00Z",
 	  "email":"dev@example.com","password":"dev-password","apiKeys":["dev-key"],"firstName":"Imported","lastName":"Eloper",
 	  "phoneCountryId":1,"phoneNumber":"7700900000","phoneExtension":null,"timezone":"UTC","clientIds":[]}],
@@ -225,8 +231,7 @@ func TestStateFileTemporaryAndSymlink(t *testing.T) {
 // readable by its owner only.
 func TestStateFileHoldsNoSecret(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "state.json")
-	s := mustNew(t, Options{StateFile: path})
+	s, path := newOnStateFile(t)
 	p := s.Profile()
 	rec := serve(s, "POST", "/v1/sessions", `{"email":"`+p.Email+`","password":"`+p.Password+`"}`)
 	var sess struct{ Token string }
@@ -283,8 +288,7 @@ func TestStateFileResetIsOnDiskWhenAnswered(t *testing.T) {
 	seeded := firstName(t, plain, "")
 	plain.Close()
 
-	path := filepath.Join(t.TempDir(), "state.json")
-	s := mustNew(t, Options{StateFile: path})
+	s, path := newOnStateFile(t)
 	rename(t, s, "", "BeforeReset")
 	if rec := serve(s, "POST", "/__admin/reset", ""); rec.Code != 200 {
 		t.Fatalf("POST /__admin/reset: %d %s", rec.Code, rec.Body)
@@ -301,8 +305,7 @@ var regexpWriteKey = regexp.MustCompile(`^[0-9a-f]{32}$`)
 func TestStateFileFromAnExportWithoutWriteKeys(t *testing.T) {
 	t.Parallel()
 	// The export of a mock on the same key file, whose hashes it takes.
-	path := filepath.Join(t.TempDir(), "state.json")
-	exporter := mustNew(t, Options{StateFile: path})
+	exporter, path := newOnStateFile(t)
 	export := serve(exporter, "GET", "/__admin/state", "")
 	exporter.Close()
 	if export.Code != 200 || !strings.Contains(export.Body.String(), `"writeKey":""`) {
@@ -460,8 +463,7 @@ func TestStateFileCloseAfterAFailedCompaction(t *testing.T) {
 // last is an error, and the files are left as they are.
 func TestStateLogReplay(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "state.json")
-	s := mustNew(t, Options{StateFile: path})
+	s, path := newOnStateFile(t)
 	s.persist.fileMu.Lock()
 	s.persist.compactAt = 2 << 10 // a compaction every few changes
 	s.persist.fileMu.Unlock()
@@ -531,12 +533,10 @@ func filesOf(t *testing.T, path string) map[string]string {
 // with one line before it reads, folds or deletes anything.
 func TestStateFileLocked(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "state.json")
-	first := mustNew(t, Options{StateFile: path})
+	first, path := newOnStateFile(t)
 	rename(t, first, "", "First")
 	files := filesOf(t, path)
-	link := filepath.Join(dir, "link.json") // the same file by another name
+	link := filepath.Join(filepath.Dir(path), "link.json") // the same file by another name
 	if err := os.Symlink(path, link); err != nil {
 		t.Fatal(err)
 	}
@@ -610,9 +610,7 @@ func TestStateFileLeavesTheUsersFiles(t *testing.T) {
 // upgrade loses no acknowledged write.
 func TestStateFileReadsAnEarlierLog(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "state.json")
-	s := mustNew(t, Options{StateFile: path})
+	s, path := newOnStateFile(t)
 	rename(t, s, "", "Earlier")
 	crashed := crashCopy(t, path)
 	s.Close()
@@ -642,8 +640,7 @@ func TestStateLogTornOnlyLine(t *testing.T) {
 	for _, after := range []string{"a start", "an import"} {
 		t.Run(after, func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(t.TempDir(), "state.json")
-			s := mustNew(t, Options{StateFile: path})
+			s, path := newOnStateFile(t)
 			want := firstName(t, s, "")
 			if after == "an import" {
 				export, _ := json.Marshal(s.Store().Export())

@@ -195,8 +195,7 @@ func TestStateFileCrashAtEveryStep(t *testing.T) {
 // "Folded" (a mock changed it and stopped), and returns its path.
 func setUpBefore(t *testing.T) string {
 	t.Helper()
-	path := t.TempDir() + "/state.json"
-	s := mustNew(t, Options{StateFile: path})
+	s, path := newOnStateFile(t)
 	rename(t, s, "", "Folded")
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,9 @@
 package pricing
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The field tables: every field of the request bodies of spec section 4 and
 // of the objects of section 2, each written once with what the spec says of
@@ -132,6 +135,17 @@ func (f Field) Limited() bool { return f.Max > 0 || f.Min > 0 }
 
 // Stored reports whether a PUT stores the field.
 func (f Field) Stored() bool { return f.Put != PutNone }
+
+// Parent splits the field's path into the path of the object that holds it
+// ("" for the root) and its key in that object: what a reader of a table
+// needs to find the field in a body, a shape or a schema, the object listed
+// before it.
+func (f Field) Parent() (path, key string) {
+	if i := strings.LastIndex(f.Path, "."); i >= 0 {
+		return f.Path[:i], f.Path[i+1:]
+	}
+	return "", f.Path
+}
 
 // Table is the fields of one body or object, in the order of the spec's
 // table, an object before its fields.

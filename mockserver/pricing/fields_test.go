@@ -15,9 +15,9 @@ func TestFieldTablesAreWellFormed(t *testing.T) {
 		seen := map[string]Field{}
 		for _, f := range table.Fields {
 			where := table.Name + ": " + f.Path
-			if i := strings.LastIndex(f.Path, "."); i >= 0 {
-				if parent, ok := seen[f.Path[:i]]; !ok || parent.Type != TypeObject {
-					t.Errorf("%s: its object %s is not an object listed before it", where, f.Path[:i])
+			if path, _ := f.Parent(); path != "" {
+				if parent, ok := seen[path]; !ok || parent.Type != TypeObject {
+					t.Errorf("%s: its object %s is not an object listed before it", where, path)
 				}
 			}
 			seen[f.Path] = f

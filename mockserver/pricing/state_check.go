@@ -159,11 +159,17 @@ func checkID(bad report, what string, id int64, seen map[int64]bool) {
 	seen[id] = true
 }
 
-func (c *stateCheck) client(bad report, cl StateClient) {
-	checkID(bad, "client", cl.ID, c.clients)
-	if n := ClientBody.Field("name").Max; cl.Name == "" || utf8.RuneCountInString(cl.Name) > n {
+// checkName checks the name of a client or an app against the bound of the
+// body that writes it, so that a state holds no name the API would refuse.
+func checkName(bad report, body *Table, name string) {
+	if n := body.Field("name").Max; name == "" || utf8.RuneCountInString(name) > n {
 		bad("name", "name must be 1 to %d characters", n)
 	}
+}
+
+func (c *stateCheck) client(bad report, cl StateClient) {
+	checkID(bad, "client", cl.ID, c.clients)
+	checkName(bad, ClientBody, cl.Name)
 	if cl.CreatedDate.IsZero() {
 		bad("createdDate", "createdDate is missing")
 	}
@@ -264,9 +270,7 @@ func (c *stateCheck) userClients(bad report, u StateUser) {
 
 func (c *stateCheck) app(bad report, a StateApp) {
 	checkID(bad, "app", a.ID, c.apps)
-	if n := AppBody.Field("name").Max; a.Name == "" || utf8.RuneCountInString(a.Name) > n {
-		bad("name", "name must be 1 to %d characters", n)
-	}
+	checkName(bad, AppBody, a.Name)
 	if a.Created.IsZero() {
 		bad("created", "created is missing")
 	}

@@ -93,16 +93,20 @@ const (
 	nameAppJSON = `{"name":"My app","platform":{"id":2}}`
 )
 
+// changeCase is a valid body changed (set, by dotted path as with does) and
+// the codes its validation must give ("field:Code"), none when valid.
+type changeCase struct {
+	name    string
+	changes map[string]any
+	want    []string
+}
+
 func long(n int) string  { return strings.Repeat("é", n) } // multi-byte: lengths count characters
 func email(n int) string { return strings.Repeat("a", n-len("@example.com")) + "@example.com" }
 
 func TestValidateUserUpdate(t *testing.T) {
 	base := body(t, userJSON)
-	tests := []struct {
-		name    string
-		changes map[string]any
-		want    []string
-	}{
+	tests := []changeCase{
 		{"valid", nil, nil},
 		{"email missing", map[string]any{"email": nil}, []string{"email:InvalidEmail"}},
 		{"email null", map[string]any{"email": "<null>"}, []string{"email:InvalidEmail"}},
@@ -220,11 +224,7 @@ func TestValidateUserUpdateInput(t *testing.T) {
 
 func TestValidateUserCreate(t *testing.T) {
 	base := body(t, signUpJSON)
-	tests := []struct {
-		name    string
-		changes map[string]any
-		want    []string
-	}{
+	tests := []changeCase{
 		{"valid", nil, nil},
 		{"with client and app", map[string]any{"client": with(t, body(t, clientJSON), map[string]any{"app": body(t, hashAppJSON)})}, nil},
 		{"password absent", map[string]any{"password": nil}, []string{"password:InvalidPassword"}},
@@ -452,11 +452,7 @@ func TestDeviationsOfLength(t *testing.T) {
 // timezone's city may have hyphens.
 func TestValidateUnusualButValidInput(t *testing.T) {
 	cjk := func(n int) string { return strings.Repeat("中", n) } // three bytes each in UTF-8
-	users := []struct {
-		name    string
-		changes map[string]any
-		want    []string
-	}{
+	users := []changeCase{
 		{"firstName of 255 three-byte characters", map[string]any{"firstName": cjk(255)}, nil},
 		{"firstName of 256 three-byte characters", map[string]any{"firstName": cjk(256)}, []string{"firstName:InvalidFirstName"}},
 		{"lastName of 246 letters after contract-", map[string]any{"lastName": "contract-" + strings.Repeat("ж", 246)}, nil},
