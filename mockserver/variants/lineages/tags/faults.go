@@ -56,11 +56,10 @@ const (
 	fNullBody500 = "null-body-panics-500"
 	fUnauth403   = "unauthenticated-403"
 	// legal readings
-	lAbsentNameInvalid = "put-user-absent-name-invalid"
-	lRevokeOnPassword  = "password-change-revokes-sessions"
-	lSchemeCaseSens    = "api-key-scheme-case-sensitive"
-	lUnknownHash400    = "unknown-marketapp-hash-400"
-	lWhitespaceNameOK  = "whitespace-name-accepted"
+	lRevokeOnPassword = "password-change-revokes-sessions"
+	lSchemeCaseSens   = "api-key-scheme-case-sensitive"
+	lUnknownHash400   = "unknown-marketapp-hash-400"
+	lWhitespaceNameOK = "whitespace-name-accepted"
 )
 
 var faultTable = []Fault{
@@ -131,7 +130,7 @@ var faultTable = []Fault{
 		"class 5: e-mail uniqueness is checked under a read lock and the user written later, so two overlapping PUT /users setting the same email on two users both succeed."},
 	{fClientLostUpdate, false, "§4.4",
 		"Updates the details or settings of a client, including name, address and currency.",
-		"class 5: PUT /clients reads a copy, merges the body, waits, then writes the whole copy back; two overlapping partial updates lose one of them."},
+		"class 5: PUT /clients reads a copy, merges the body, waits, then writes the whole copy back; two overlapping updates that each set a different optional field (addressLine2, vat) and omit the other lose one of them."},
 	// ---- 6 equivalent wire forms
 	{fContentTypeParams, false, "§4, §1",
 		"Requests carrying a body use JSON.",
@@ -181,9 +180,6 @@ var faultTable = []Fault{
 		"When a request to an endpoint that needs authentication is not authenticated correctly, the response is HTTP 401 (Unauthorized).",
 		"class 8: a missing or unknown credential is answered 403 instead of 401."},
 	// ---- legal readings
-	{lAbsentNameInvalid, true, "§7.3, §4.1",
-		"InvalidFirstName | No first name was provided",
-		"legal: PUT /users treats an absent firstName/lastName as 'not provided' and answers 400 InvalidFirstName/InvalidLastName (correct server: absent keeps the stored value)."},
 	{lRevokeOnPassword, true, "§5",
 		"Token lifetime and expiry: not shown.",
 		"legal: changing the password through PUT /users ends every session of that user (their tokens answer 401); API keys keep working."},

@@ -268,12 +268,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		case "users":
 			routes = map[string]route{
 				"GET": {true, nil, s.getUser},
-				"PUT": {true, checkOf[UserBody](s, true), s.putUser},
+				"PUT": {true, checkOf[UserBody](s, false), s.putUser},
 			}
 		case "clients":
 			routes = map[string]route{
 				"GET": {true, nil, s.getClient},
-				"PUT": {true, checkOf[ClientBody](s, true), s.putClient},
+				"PUT": {true, checkOf[ClientBody](s, false), s.putClient},
 			}
 		case "apps":
 			routes = map[string]route{"GET": {true, nil, s.getApp}}
@@ -598,18 +598,11 @@ func (s *Server) putUser(w http.ResponseWriter, r *http.Request, id int) {
 		s.forbidden(w)
 		return
 	}
-	b, present, errs := decodeBody[UserBody](s, bodyOf(r), true)
+	// A full body (§2 notation: only a field marked optional may be omitted).
+	b, present, errs := decodeBody[UserBody](s, bodyOf(r), false)
 	if b == nil && len(errs) > 0 {
 		s.writeValidation(w, errs)
 		return
-	}
-	if s.fault == lAbsentNameInvalid {
-		if !present["firstName"] {
-			errs = append(errs, FieldError{"firstName", "InvalidFirstName", "no first name was provided"})
-		}
-		if !present["lastName"] {
-			errs = append(errs, FieldError{"lastName", "InvalidLastName", "no last name was provided"})
-		}
 	}
 	errs = s.userChecks(b, present, id, errs)
 	userErrs, clientErrs := splitErrs(errs, "client")
@@ -786,7 +779,8 @@ func (s *Server) putClient(w http.ResponseWriter, r *http.Request, id int) {
 	if _, ok := s.memberClient(w, r, id, s.fault != fPutClientNoMember); !ok {
 		return
 	}
-	b, present, errs := decodeBody[ClientBody](s, bodyOf(r), true)
+	// A full body, as for PUT /users: every field not marked optional is required.
+	b, present, errs := decodeBody[ClientBody](s, bodyOf(r), false)
 	if b == nil && len(errs) > 0 {
 		s.writeValidation(w, errs)
 		return

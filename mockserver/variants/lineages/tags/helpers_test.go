@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -123,10 +124,11 @@ const (
 	validApp         = `{"marketapp":{"hash":"` + hashSnakeAndroid + `"},"nextplan":{"id":1}}`
 )
 
-// clientBody returns validClient with fields replaced/added (raw JSON values).
-func clientBody(kv ...string) string {
+// withFields returns the JSON object base with fields replaced/added (kv:
+// name, raw JSON value, ...; later pairs win); an empty value removes the field.
+func withFields(base string, kv ...string) string {
 	var m map[string]json.RawMessage
-	_ = json.Unmarshal([]byte(validClient), &m)
+	_ = json.Unmarshal([]byte(base), &m)
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i+1] == "" {
 			delete(m, kv[i])
@@ -136,4 +138,36 @@ func clientBody(kv ...string) string {
 	}
 	b, _ := json.Marshal(m)
 	return string(b)
+}
+
+// clientBody returns validClient with fields replaced/added (raw JSON values).
+func clientBody(kv ...string) string { return withFields(validClient, kv...) }
+
+// seedOf gives the seeded account's tag ("a" or "b", upper-cased) and pair
+// number from its email a<i>@example.com (choices.md, "Seed data").
+func seedOf(a Account) (tag string, pair int) {
+	local, _, _ := strings.Cut(a.Email, "@")
+	pair, _ = strconv.Atoi(local[1:])
+	return strings.ToUpper(local[:1]), pair
+}
+
+// fullUser is a full PUT /users body for seeded account a: every field the
+// server requires (§2: only a field marked optional may be omitted) with its
+// seeded value, then kv as in withFields.
+func fullUser(a Account, kv ...string) string {
+	tag, pair := seedOf(a)
+	base := jsonStr(map[string]string{"email": a.Email, "firstName": tag + "First", "lastName": "Pair" + itoa(pair)})
+	return withFields(base, kv...)
+}
+
+// fullClient is a full PUT /clients body for seeded account a's client: every
+// required field with its seeded value, then kv as in withFields.
+func fullClient(a Account, kv ...string) string {
+	tag, pair := seedOf(a)
+	base := jsonStr(map[string]any{
+		"name": "Client " + tag + itoa(pair), "addressLine1": "1 Example Street", "addressCity": "London",
+		"addressPostcode": "EC1A 1AA", "addressCountry": "United Kingdom", "currency": map[string]int{"id": 1},
+		"terms": termsLiteral,
+	})
+	return withFields(base, kv...)
 }

@@ -223,8 +223,12 @@ func TestPutUser(t *testing.T) {
 	if login(s, "New.Mail@Example.com", a.Password).Code != 200 || login(s, a.Email, a.Password).Code != 401 {
 		t.Fatal("email change / password kept")
 	}
-	// absent fields keep; password change
-	r = as(s, a, "PUT", path, `{"password":"  new secret  "}`)
+	// a full body (§2: only optional fields may be omitted) carrying the
+	// current values; the absent phone fields keep; password change
+	cur := func(kv ...string) string {
+		return fullUser(a, append([]string{"email", `"New.Mail@Example.com"`, "firstName", `"Zoë"`, "lastName", `"Ångström"`}, kv...)...)
+	}
+	r = as(s, a, "PUT", path, cur("password", `"  new secret  "`))
 	if r.Code != 200 || r.obj(t)["firstName"] != "Zoë" || r.obj(t)["phoneExtension"] != "12" {
 		t.Fatalf("%d %s", r.Code, r.Body)
 	}
@@ -232,7 +236,7 @@ func TestPutUser(t *testing.T) {
 		t.Fatal("password change")
 	}
 	// phoneExtension null clears
-	r = as(s, a, "PUT", path, `{"phoneExtension":null}`)
+	r = as(s, a, "PUT", path, cur("phoneExtension", "null"))
 	if r.Code != 200 || r.obj(t)["phoneExtension"] != nil {
 		t.Fatalf("%s", r.Body)
 	}
@@ -241,7 +245,7 @@ func TestPutUser(t *testing.T) {
 	}
 	// password change does not revoke sessions (correct server choice)
 	tok := token(t, s, Account{Email: "new.mail@example.com", Password: "  new secret  "})
-	if as(s, a, "PUT", path, `{"password":"another1"}`).Code != 200 || call(s, "GET", path, "", "session-token", tok).Code != 200 {
+	if as(s, a, "PUT", path, cur("password", `"another1"`)).Code != 200 || call(s, "GET", path, "", "session-token", tok).Code != 200 {
 		t.Fatal("session after password change")
 	}
 }
@@ -251,53 +255,59 @@ func TestPutUserValidation(t *testing.T) {
 	a, b := accA(s), accB(s)
 	path := "/users/" + itoa(userID(t, s, a))
 	long := strings.Repeat("x", 256)
-	for _, c := range []struct{ body, field, code string }{
-		{`{"email":"nope"}`, "email", "InvalidEmail"},
-		{`{"email":"a@b"}`, "email", "InvalidEmail"},
-		{`{"email":null}`, "email", "InvalidEmail"},
-		{`{"email":"` + b.Email + `"}`, "email", "InvalidEmail"},
-		{`{"email":"` + strings.ToUpper(b.Email) + `"}`, "email", "InvalidEmail"},
-		{`{"password":"12345"}`, "password", "InvalidPassword"},
-		{`{"password":123456}`, "password", "InvalidPassword"},
-		{`{"firstName":""}`, "firstName", "InvalidFirstName"},
-		{`{"firstName":"   "}`, "firstName", "InvalidFirstName"},
-		{`{"firstName":null}`, "firstName", "InvalidFirstName"},
-		{`{"firstName":"` + long + `"}`, "firstName", "InvalidFirstName"},
-		{`{"lastName":""}`, "lastName", "InvalidLastName"},
-		{`{"lastName":7}`, "lastName", "InvalidLastName"},
-		{`{"phoneCountry":{"id":99}}`, "phoneCountry.id", "InvalidPhoneCountryId"},
-		{`{"phoneCountry":null}`, "phoneCountry", "InvalidPhoneCountryId"},
-		{`{"phoneNumber":""}`, "phoneNumber", "InvalidPhoneNumber"},
-		{`{"phoneExtension":"ext 5"}`, "phoneExtension", "InvalidPhoneExtension"},
-		{`{"phoneExtension":12}`, "phoneExtension", "InvalidPhoneExtension"},
-		{`{"subscribeBlog":"true"}`, "subscribeBlog", "InvalidSubscribeBlog"},
-		{`{"subscribeBlog":null}`, "subscribeBlog", "InvalidSubscribeBlog"},
-		{`{"timezone":"London"}`, "timezone", "InvalidTimezone"},
-		{`{"client":` + clientBody("name", `""`) + `}`, "client.name", "InvalidName"},
-		{`{"client":` + clientBody("terms", `"yes"`) + `}`, "client.terms", "InvalidTerms"},
+	// each case is a full body (fullUser) with one field replaced or removed
+	for _, c := range []struct{ name, value, field, code string }{
+		{"email", `"nope"`, "email", "InvalidEmail"},
+		{"email", `"a@b"`, "email", "InvalidEmail"},
+		{"email", `null`, "email", "InvalidEmail"},
+		{"email", `"` + b.Email + `"`, "email", "InvalidEmail"},
+		{"email", `"` + strings.ToUpper(b.Email) + `"`, "email", "InvalidEmail"},
+		{"password", `"12345"`, "password", "InvalidPassword"},
+		{"password", `123456`, "password", "InvalidPassword"},
+		{"firstName", `""`, "firstName", "InvalidFirstName"},
+		{"firstName", `"   "`, "firstName", "InvalidFirstName"},
+		{"firstName", `null`, "firstName", "InvalidFirstName"},
+		{"firstName", `"` + long + `"`, "firstName", "InvalidFirstName"},
+		{"lastName", `""`, "lastName", "InvalidLastName"},
+		{"lastName", `7`, "lastName", "InvalidLastName"},
+		{"phoneCountry", `{"id":99}`, "phoneCountry.id", "InvalidPhoneCountryId"},
+		{"phoneCountry", `null`, "phoneCountry", "InvalidPhoneCountryId"},
+		{"phoneNumber", `""`, "phoneNumber", "InvalidPhoneNumber"},
+		{"phoneExtension", `"ext 5"`, "phoneExtension", "InvalidPhoneExtension"},
+		{"phoneExtension", `12`, "phoneExtension", "InvalidPhoneExtension"},
+		{"subscribeBlog", `"true"`, "subscribeBlog", "InvalidSubscribeBlog"},
+		{"subscribeBlog", `null`, "subscribeBlog", "InvalidSubscribeBlog"},
+		{"timezone", `"London"`, "timezone", "InvalidTimezone"},
+		{"client", clientBody("name", `""`), "client.name", "InvalidName"},
+		{"client", clientBody("terms", `"yes"`), "client.terms", "InvalidTerms"},
+		// a field §4.1 does not mark optional may not be omitted (§2 notation)
+		{"email", "", "email", "InvalidEmail"},
+		{"firstName", "", "firstName", "InvalidFirstName"},
+		{"lastName", "", "lastName", "InvalidLastName"},
 	} {
-		r := as(s, a, "PUT", path, c.body)
+		body := fullUser(a, c.name, c.value)
+		r := as(s, a, "PUT", path, body)
 		if r.Code != 400 {
-			t.Fatalf("%s: %d %s", c.body, r.Code, r.Body)
+			t.Fatalf("%s: %d %s", body, r.Code, r.Body)
 		}
 		e := r.errs(t)
 		if len(e) == 0 || e[0].FieldName != c.field || e[0].Error != c.code || e[0].Message == "" {
-			t.Fatalf("%s: %s", c.body, r.Body)
+			t.Fatalf("%s: %s", body, r.Body)
 		}
 	}
 	// exactly 255 characters, multi-byte, is fine and round-trips
 	name := strings.Repeat("é", 255)
-	r := as(s, a, "PUT", path, `{"firstName":"`+name+`"}`)
+	r := as(s, a, "PUT", path, fullUser(a, "firstName", `"`+name+`"`))
 	if r.Code != 200 || r.obj(t)["firstName"] != name {
 		t.Fatalf("%d", r.Code)
 	}
 	// several errors at once
-	r = as(s, a, "PUT", path, `{"firstName":"","lastName":""}`)
+	r = as(s, a, "PUT", path, fullUser(a, "firstName", `""`, "lastName", `""`))
 	if len(r.errs(t)) != 2 {
 		t.Fatal(string(r.Body))
 	}
 	// refused request changed nothing
-	r = as(s, a, "PUT", path, `{"firstName":"Changed","password":"brandnew1","email":"bad"}`)
+	r = as(s, a, "PUT", path, fullUser(a, "firstName", `"Changed"`, "password", `"brandnew1"`, "email", `"bad"`))
 	if r.Code != 400 {
 		t.Fatal(r.Code)
 	}
@@ -306,19 +316,19 @@ func TestPutUserValidation(t *testing.T) {
 		t.Fatal("refused request changed the user")
 	}
 	// auth / permission / not found
-	if call(s, "PUT", path, `{"firstName":"x"}`).Code != 401 {
+	if call(s, "PUT", path, fullUser(a, "firstName", `"x"`)).Code != 401 {
 		t.Fatal("401")
 	}
 	if call(s, "PUT", path, `{"firstName":""}`).Code != 401 {
 		t.Fatal("401 before 400")
 	}
-	if as(s, b, "PUT", path, `{"firstName":"x"}`).Code != 403 {
+	if as(s, b, "PUT", path, fullUser(a, "firstName", `"x"`)).Code != 403 {
 		t.Fatal("403")
 	}
-	if as(s, a, "PUT", "/users/99999", `{"firstName":"x"}`).Code != 404 {
+	if as(s, a, "PUT", "/users/99999", fullUser(a, "firstName", `"x"`)).Code != 404 {
 		t.Fatal("404")
 	}
-	if as(s, a, "PUT", "/users/abc", `{"firstName":"x"}`).Code != 404 {
+	if as(s, a, "PUT", "/users/abc", fullUser(a, "firstName", `"x"`)).Code != 404 {
 		t.Fatal("404 abc")
 	}
 	if as(s, b, "GET", path, "").Code != 403 {
@@ -332,16 +342,16 @@ func TestPutUserWithClient(t *testing.T) {
 	path := "/users/" + itoa(userID(t, s, a))
 	next := s.clients.(*memClients).next
 	// invalid client part: nothing changes
-	r := as(s, a, "PUT", path, `{"firstName":"Keep","client":`+clientBody("name", `""`)+`}`)
+	r := as(s, a, "PUT", path, fullUser(a, "firstName", `"Keep"`, "client", clientBody("name", `""`)))
 	if r.Code != 400 || as(s, a, "GET", path, "").obj(t)["firstName"] == "Keep" {
 		t.Fatalf("%d %s", r.Code, r.Body)
 	}
 	// unknown marketapp in the embedded app: 404, nothing changes
-	r = as(s, a, "PUT", path, `{"firstName":"Keep","client":`+clientBody("app", `{"marketapp":{"hash":"`+strings.Repeat("0", 40)+`"},"nextplan":{"id":1}}`)+`}`)
+	r = as(s, a, "PUT", path, fullUser(a, "firstName", `"Keep"`, "client", clientBody("app", `{"marketapp":{"hash":"`+strings.Repeat("0", 40)+`"},"nextplan":{"id":1}}`)))
 	if r.Code != 404 || as(s, a, "GET", path, "").obj(t)["firstName"] == "Keep" {
 		t.Fatalf("%d %s", r.Code, r.Body)
 	}
-	r = as(s, a, "PUT", path, `{"firstName":"Keep","client":`+clientBody("app", validApp)+`}`)
+	r = as(s, a, "PUT", path, fullUser(a, "firstName", `"Keep"`, "client", clientBody("app", validApp)))
 	if r.Code != 200 || r.obj(t)["firstName"] != "Keep" {
 		t.Fatalf("%d %s", r.Code, r.Body)
 	}
@@ -516,7 +526,8 @@ func TestPutClients(t *testing.T) {
 	s := newServer(t, "")
 	a, b := accA(s), accB(s)
 	path := "/clients/" + itoa(clientID(t, s, a))
-	r := as(s, a, "PUT", path, `{"name":"Renamed","addressLine2":"Floor 2","vat":"GB1","currency":{"id":3}}`)
+	// full bodies (§2: only addressLine2, vat and app are marked optional)
+	r := as(s, a, "PUT", path, fullClient(a, "name", `"Renamed"`, "addressLine2", `"Floor 2"`, "vat", `"GB1"`, "currency", `{"id":3}`))
 	if r.Code != 200 {
 		t.Fatalf("%d %s", r.Code, r.Body)
 	}
@@ -524,29 +535,51 @@ func TestPutClients(t *testing.T) {
 	if m["name"] != "Renamed" || m["addressLine2"] != "Floor 2" || m["addressCity"] != "London" || m["currency"].(map[string]any)["code"] != "GBP" {
 		t.Fatal(m)
 	}
-	r = as(s, a, "PUT", path, `{"addressLine2":null}`)
+	// addressLine2 null removes it; the absent vat keeps
+	r = as(s, a, "PUT", path, fullClient(a, "name", `"Renamed"`, "currency", `{"id":3}`, "addressLine2", `null`))
 	if _, ok := r.obj(t)["addressLine2"]; ok || r.obj(t)["vat"] != "GB1" {
 		t.Fatal(string(r.Body))
 	}
-	for _, c := range []struct{ body, code string }{
-		{`{"name":""}`, "InvalidName"},
-		{`{"name":null}`, "InvalidName"},
-		{`{"app":` + validApp + `}`, "InvalidApp"},
-		{`{"app":null}`, "InvalidApp"},
-		{`{"terms":"no"}`, "InvalidTerms"},
-		{`{"currency":{"id":0}}`, "InvalidCurrencyId"},
+	// each case is a full body (fullClient) with one field replaced or removed
+	for _, c := range []struct{ name, value, code string }{
+		{"name", `""`, "InvalidName"},
+		{"name", `null`, "InvalidName"},
+		{"app", validApp, "InvalidApp"},
+		{"app", `null`, "InvalidApp"},
+		{"terms", `"no"`, "InvalidTerms"},
+		{"currency", `{"id":0}`, "InvalidCurrencyId"},
 	} {
-		if r := as(s, a, "PUT", path, c.body); r.Code != 400 || !r.hasCode(c.code) {
-			t.Fatalf("%s: %d %s", c.body, r.Code, r.Body)
+		body := fullClient(a, c.name, c.value)
+		if r := as(s, a, "PUT", path, body); r.Code != 400 || !r.hasCode(c.code) {
+			t.Fatalf("%s: %d %s", body, r.Code, r.Body)
 		}
 	}
-	if as(s, b, "PUT", path, `{"name":"x"}`).Code != 403 || as(s, b, "GET", path, "").Code != 403 {
+	// a field §4.4 (the body of §4.3) does not mark optional may not be
+	// omitted (§2 notation): 400 naming it
+	for _, c := range []struct{ name, field, code string }{
+		{"name", "name", "InvalidName"},
+		{"addressLine1", "addressLine1", "InvalidAddressLine1"},
+		{"addressCity", "addressCity", "InvalidAddressCity"},
+		{"addressPostcode", "addressPostcode", "InvalidAddressPostcode"},
+		{"addressCountry", "addressCountry", "InvalidAddressCountry"},
+		{"currency", "currency", "InvalidCurrencyId"},
+		{"terms", "terms", "InvalidTerms"},
+	} {
+		r := as(s, a, "PUT", path, fullClient(a, c.name, ""))
+		if e := r.errs(t); r.Code != 400 || len(e) != 1 || e[0].FieldName != c.field || e[0].Error != c.code {
+			t.Fatalf("without %s: %d %s", c.name, r.Code, r.Body)
+		}
+	}
+	if r := as(s, a, "PUT", path, fullClient(a, "currency", `{}`)); r.Code != 400 || r.errs(t)[0].FieldName != "currency.id" {
+		t.Fatalf("without currency.id: %d %s", r.Code, r.Body)
+	}
+	if as(s, b, "PUT", path, fullClient(a, "name", `"x"`)).Code != 403 || as(s, b, "GET", path, "").Code != 403 {
 		t.Fatal("403")
 	}
-	if as(s, a, "PUT", "/clients/9999", `{"name":"x"}`).Code != 404 {
+	if as(s, a, "PUT", "/clients/9999", fullClient(a, "name", `"x"`)).Code != 404 {
 		t.Fatal("404")
 	}
-	if call(s, "PUT", path, `{"name":"x"}`).Code != 401 {
+	if call(s, "PUT", path, fullClient(a, "name", `"x"`)).Code != 401 {
 		t.Fatal("401")
 	}
 	if as(s, a, "GET", path, "").obj(t)["name"] != "Renamed" {
@@ -562,7 +595,7 @@ func TestWireForms(t *testing.T) {
 		"application/json; charset=utf-8": 200, "Application/JSON": 200, "application/json;charset=UTF-8": 200,
 		"text/plain": 415, "application/x-www-form-urlencoded": 415,
 	} {
-		if r := as(s, a, "PUT", path, `{"firstName":"W"}`, "Content-Type", ct); r.Code != code {
+		if r := as(s, a, "PUT", path, fullUser(a, "firstName", `"W"`), "Content-Type", ct); r.Code != code {
 			t.Fatalf("%s: %d", ct, r.Code)
 		}
 	}
@@ -575,7 +608,7 @@ func TestWireForms(t *testing.T) {
 		}
 	}
 	// member order, whitespace, escapes, unknown members: same result
-	r := as(s, a, "PUT", path, "\n {\"unknown\": 1, \"lastName\" :\t\"L\\u00e9on\" ,\"firstName\":\"\\u0041nn\"}\n")
+	r := as(s, a, "PUT", path, "\n {\"unknown\": 1, \"lastName\" :\t\"L\\u00e9on\" ,\"firstName\":\"\\u0041nn\", \"email\" : \""+a.Email+"\"}\n")
 	if r.Code != 200 || r.obj(t)["firstName"] != "Ann" || r.obj(t)["lastName"] != "Léon" {
 		t.Fatalf("%d %s", r.Code, r.Body)
 	}
@@ -672,22 +705,23 @@ func TestConcurrency(t *testing.T) {
 		wg.Add(1)
 		go func(i int, acc Account) {
 			defer wg.Done()
-			codes[i] = as(s, acc, "PUT", "/users/"+itoa(uids[i]), `{"email":"same@example.com"}`).Code
+			codes[i] = as(s, acc, "PUT", "/users/"+itoa(uids[i]), fullUser(acc, "email", `"same@example.com"`)).Code
 		}(i, acc)
 	}
 	wg.Wait()
 	if codes[0]+codes[1] != 600 {
 		t.Fatal(codes)
 	}
-	// two partial client updates both land
+	// two client updates, each setting one optional field and omitting the
+	// other (full bodies otherwise), both land
 	path := "/clients/" + itoa(bClient)
-	for _, body := range []string{`{"addressCity":"Berlin"}`, `{"vat":"DE1"}`} {
+	for _, body := range []string{fullClient(b, "addressLine2", `"Floor 3"`), fullClient(b, "vat", `"DE1"`)} {
 		wg.Add(1)
 		go func(body string) { defer wg.Done(); as(s, b, "PUT", path, body) }(body)
 	}
 	wg.Wait()
 	m := as(s, b, "GET", path, "").obj(t)
-	if m["addressCity"] != "Berlin" || m["vat"] != "DE1" {
+	if m["addressLine2"] != "Floor 3" || m["vat"] != "DE1" {
 		t.Fatal(m)
 	}
 }
