@@ -118,7 +118,8 @@ func (p *pair) restoreAccounts(ctx context.Context, start, s *seqState, all bool
 					_, _, _ = p.w.put(ctx, "/users/"+a.userID, h, Step{Base: ub}.Encode())
 				}()
 			}
-			if all || fmt.Sprint(clientBody(c0)) != fmt.Sprint(clientBody(c1)) {
+			wroteClient := all || fmt.Sprint(clientBody(c0)) != fmt.Sprint(clientBody(c1))
+			if wroteClient {
 				inner.Add(1)
 				go func() {
 					defer inner.Done()
@@ -126,8 +127,15 @@ func (p *pair) restoreAccounts(ctx context.Context, start, s *seqState, all bool
 				}()
 			}
 			inner.Wait()
-			if changed {
-				p.redate(ctx, a)
+			switch {
+			case changed:
+				p.redate(ctx, a) // reads the account back too
+			case wroteClient && wd.hasRead:
+				// A body that leaves out an optional value the sequence
+				// set cannot clear it on a target that keeps what a PUT
+				// leaves out (freedom omitted-optional): the next sequence
+				// starts from what the target holds.
+				wd.readAccount(ctx, p.w, a, false)
 			}
 		}()
 	}
