@@ -194,6 +194,23 @@ Feature: PUT /users/:userId updates a user
       | lastName  | that is absent              | is absent                 | InvalidLastName  |
       | lastName  | that is null                | is null                   | InvalidLastName  |
 
+  @s7.3 @mutates-A
+  Scenario Outline: <field> left out beside a member named <other> is answered 400: a member name is compared in its letter case
+    RFC 8259 8.3: member names are compared code unit by code unit, so "<other>" is another member,
+    not <field>; a decoder that matches names in any letter case (Go's encoding/json does) takes it
+    for <field>. Without <field>, no <field> was provided (7.3), whatever the server makes of the
+    other member: ignored, or refused as a member the spec does not name.
+    Given the request body is the template "user"
+    And the request body field "<field>" is absent
+    And the request body field "<other>" is "contract-{{gen:hex:8}}"
+    When I send "PUT" to "/users/{{A.userId}}"
+    Then the response status is 400
+
+    Examples:
+      | field     | other     |
+      | firstName | FirstName |
+      | lastName  | LASTNAME  |
+
   @reference @s7.3 @s7.1 @mutates-A
   Scenario Outline: <field> <case> is answered exactly <code>
     Given the request body is the template "user"
