@@ -231,6 +231,12 @@ var BlindAudit4 = judged("blind-4", "2026-11-29", Blind)
 // of it before the fixes the audit led to.
 var BlindAudit5 = judged("blind-5", "2026-11-29", Blind)
 
+// BlindAudit6 is the Origin of a server of the sixth blind audit
+// (2026-11-29, a whole implementation written by a helper with the spec
+// alone: the tags lineage), with what the suite and the explorer made of
+// it before the fixes the audit led to.
+var BlindAudit6 = judged("blind-6", "2026-11-29", Blind)
+
 // BlindAudit3 is the Origin of a server of the third blind audit
 // (2026-11-28, a whole implementation written by a helper with the spec
 // alone, its faults switchable: the documents lineage), with what the
