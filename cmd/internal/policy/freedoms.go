@@ -222,7 +222,7 @@ var (
 	Dates = Freedom{
 		ID: "dates", Section: "1, 2", Question: "a date that must not move, read on a later answer",
 		Mock:     "the mock writes RFC 3339 in UTC, whole seconds",
-		Accepted: "any ISO 8601 form, compared as instants at the precision written; a date of an event that just happened within `clock_skew` of the runner's clock; a session's `created` a date-time (2.4)",
+		Accepted: "any ISO 8601 form, compared as instants at the precision written; a date of an event that just happened within `clock_skew` of the runner's clock, and no earlier than the target's own clock as the dates it answered before show (a second allowed for rounding); a session's `created` a date-time (2.4)",
 	}
 	Bounds = Freedom{
 		ID: "bounds", Section: "8", Question: "may a server bound what an account keeps?",
