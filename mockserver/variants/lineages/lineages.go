@@ -336,7 +336,9 @@ func shardsLineage() lineage {
 // of one marketplace app, which a target that takes one app of a
 // marketplace app in a client refuses after the first, and the profile
 // names one hash (README, "Blind audits": a list of the target's
-// marketplace hashes is the fix left).
+// marketplace hashes is the fix left). The explorer finds one of them
+// since, app-duplicate-global (its refusal carries the other account's
+// app name).
 var shardsUncaught = map[string]bool{"duplicate-app-ids": true, "duplicate-marketapp-race": true, "writekey-from-hash": true, "app-duplicate-global": true,
 	// The client it keeps after a refused POST /clients shows only through
 	// a read extension (shards has none) or an id no answer gives.
