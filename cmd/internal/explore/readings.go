@@ -202,6 +202,13 @@ func (rs *readingSet) mutationReading(st Step, body map[string]any, errs []prici
 	if strings.HasSuffix("."+m.Field, ".marketapp.hash") && (m.Remove || m.Value == nil || m.Value == "") {
 		emptyHash = rs.hashReading(m, &r)
 	}
+	if st.Op == OpPutUser && !f.table && f.kind != kExtension && !strings.Contains(m.Field, ".") && !m.Remove && m.Value == nil {
+		// Null for a phone field the body table does not list (4.1): a
+		// PUT may leave it out and keep it, and whether null is left out
+		// the spec does not say; refused, or read as left out (the body's
+		// reading without it, lenientReadings).
+		r.reading, r.f = mayReadAs, policy.Silent
+	}
 	if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
 		// No terms on an update: a server may not ask for them again.
 		r.reading, r.f = mayReadAs, policy.PutClientTerms
@@ -287,6 +294,14 @@ func (rs *readingSet) lenientReadings(st Step, body map[string]any, emptyHashes 
 	}
 	if v, given := body["app"]; given && v == nil && st.Op == OpPutClient {
 		nones = append(nones, noneReading{"app", policy.Silent})
+	}
+	for _, f := range pricing.UserBody.Fields {
+		// A field the body table does not list (the phone, 4.1), sent as
+		// null: read as left out too (mutationReading); a field that may
+		// be null (the extension) is set to null.
+		if v, given := body[f.Path]; given && v == nil && f.Unlisted && !f.Nullable && st.Op == OpPutUser {
+			nones = append(nones, noneReading{f.Path, policy.Silent})
+		}
 	}
 	for _, n := range nones {
 		for _, b := range []map[string]any{body, lenient} {

@@ -401,9 +401,16 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 	}
 	v.statuses = []int{400}
 	v.readErrors(errs, mays)
-	wd.lenientAccept(s, st, &v, mays, own)
+	// Another reading of the body is sent where this one is (a leading
+	// zero's path read as its decimal).
+	at := func(body string) api.Request {
+		r := wd.refRequest(s, st, body)
+		r.Path = req.Path
+		return r
+	}
+	wd.lenientAccept(s, st, &v, mays, own, at)
 	if len(mays.silent) > 0 {
-		wd.silentAccept(s, st, &v, mays, own)
+		wd.silentAccept(s, st, &v, mays, own, at)
 	}
 	for _, m := range mays.refuse {
 		// A refusal for what a freedom lets a server refuse may name that
@@ -462,11 +469,10 @@ func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 // lenientAccept adds the 200 of a lenient reading of the body (1.0 read as
 // 1, no terms on an update, a platform beside a hash ignored) that the
 // reference takes: it is correct too.
-func (wd *world) lenientAccept(s *seqState, st Step, v *verdict, mays readingSet, own []string) {
+func (wd *world) lenientAccept(s *seqState, st Step, v *verdict, mays readingSet, own []string, at func(body string) api.Request) {
 	for _, alt := range mays.alts {
 		// The target's own values stay its own in a lenient reading too.
-		req := wd.refRequest(s, st, Step{Base: PlainValue(alt.body).(map[string]any)}.Encode())
-		if ap := refAPI.ExplainWaiving(s.ref, req, waiving(own)); ap.Accepted() {
+		if ap := refAPI.ExplainWaiving(s.ref, at(Step{Base: PlainValue(alt.body).(map[string]any)}.Encode()), waiving(own)); ap.Accepted() {
 			v.statuses = append(v.statuses, 200)
 			v.any4xx = true
 			v.accept = wd.acceptOf(s, st, ap)
@@ -479,7 +485,7 @@ func (wd *world) lenientAccept(s *seqState, st Step, v *verdict, mays readingSet
 // silentAccept adds the 200 of the target taking the values the spec does
 // not judge: the reference adopts that reading, waiving their conditions,
 // and keeping (or the target defaulting) a field left out.
-func (wd *world) silentAccept(s *seqState, st Step, v *verdict, mays readingSet, own []string) {
+func (wd *world) silentAccept(s *seqState, st Step, v *verdict, mays readingSet, own []string, at func(body string) api.Request) {
 	taken := st.Body()
 	if lenient, ok := st.AltBody(); ok {
 		taken = lenient // 1.0 read as 1 beside a value taken as sent
@@ -505,7 +511,7 @@ func (wd *world) silentAccept(s *seqState, st Step, v *verdict, mays readingSet,
 	}
 	for _, b := range bodies {
 		alt := Step{Base: PlainValue(b).(map[string]any), Wire: st.Wire}
-		if ap := refAPI.ExplainWaiving(s.ref, wd.refRequest(s, st, alt.Encode()), waiving(paths)); ap.Accepted() && !slices.Contains(v.statuses, 200) {
+		if ap := refAPI.ExplainWaiving(s.ref, at(alt.Encode()), waiving(paths)); ap.Accepted() && !slices.Contains(v.statuses, 200) {
 			v.statuses = append(v.statuses, 200)
 			v.accept = wd.acceptOf(s, st, ap)
 			v.grant(policy.Silent)
