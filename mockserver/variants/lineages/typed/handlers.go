@@ -665,7 +665,12 @@ func (s *Server) putClient(c *reqCtx) {
 	} else {
 		_, appGiven = keys["app"]
 	}
-	errs, _ = splitErrs(errs, "app")
+	// An app of the wrong type is given too (4.4: "must not be given"):
+	// the decoder dropped it from keys and recorded its error.
+	errs, appErrs := splitErrs(errs, "app")
+	if len(appErrs) > 0 && !s.is(FAppKeySubstr) {
+		appGiven = true
+	}
 	if appGiven {
 		errs = append(errs, fieldError{"app", "App", "InvalidApp", "the app property is not accepted here; create apps with POST /apps"})
 	}
