@@ -239,6 +239,8 @@ Feature: what a server answered stays true afterwards
       | currency.id  | {{currencies.2.id}}        | name  | ""               |
       | name         | "contract-{{gen:name}}"    | terms | "I do not agree" |
       | addressCity  | "{{gen:name}}"             | terms | "no"             |
+      | name         | "contract-{{gen:name}}"    | app   | {"marketapp": {"hash": "{{marketappHash}}"}, "name": null, "platform": {"id": null}, "nextplan": {"id": 1}} |
+      | addressLine1 | "{{gen:name}} Street"      | app   | "app"            |
 
   @s5 @s7.2 @put-users @post-sessions
   Scenario Outline: a PUT /users/:userId answered <status> (<case>) changes nothing: its new password does not log in
