@@ -237,6 +237,12 @@ var BlindAudit5 = judged("blind-5", "2026-11-29", Blind)
 // it before the fixes the audit led to.
 var BlindAudit6 = judged("blind-6", "2026-11-29", Blind)
 
+// BlindAudit7 is the Origin of a server of the seventh blind audit
+// (2026-11-29, a whole implementation written by a helper with the spec
+// alone: the typed lineage), with what the suite and the explorer made of
+// it before the fixes the audit led to.
+var BlindAudit7 = judged("blind-7", "2026-11-29", Blind)
+
 // BlindAudit3 is the Origin of a server of the third blind audit
 // (2026-11-28, a whole implementation written by a helper with the spec
 // alone, its faults switchable: the documents lineage), with what the

@@ -18,12 +18,13 @@ import (
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/snapshots"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/tables"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/tags"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/typed"
 )
 
 // Servers are the lineages, each correct server first, then its faults.
 func Servers() []variants.Server {
 	var out []variants.Server
-	for _, l := range []lineage{tablesLineage(), eventsLineage(), snapshotsLineage(), documentsLineage(), ledgerLineage(), shardsLineage(), tagsLineage()} {
+	for _, l := range []lineage{tablesLineage(), eventsLineage(), snapshotsLineage(), documentsLineage(), ledgerLineage(), shardsLineage(), tagsLineage(), typedLineage()} {
 		out = append(out, l.servers()...)
 	}
 	return out
@@ -440,6 +441,61 @@ var tagsLegal = map[string]string{
 	"json-integral-float-id-rejected": "README, where the spec is silent, 4.2: an id written 2.0 or 2e0 may be refused (an id is an integer literal)",
 }
 
+// typedLineage: the seventh blind audit, a second server of typed bodies
+// (shaped by reflection before encoding/json, names matched exactly), a
+// struct-tag validator and four repositories behind a lock each, written
+// from the spec alone by an author who never read the features, with 35
+// faults and 5 readings of its own (its choices.md; its package was tags,
+// renamed beside the sixth's). One slip of its correct server the spec
+// decides was fixed after measuring: an app of the wrong type on PUT
+// /clients taken (4.4). In the catalogue: the correct server, the
+// readings the README's table allows, and every wrong fault the spec
+// scenarios catch; those they do not reach (typedUncaught) stay in the
+// package.
+func typedLineage() lineage {
+	l := lineage{
+		name: "typed",
+		new: func(pairs int, f string) (http.Handler, string, [][2]variants.Account, error) {
+			return served(typed.New(typed.Options{Pairs: pairs, Fault: f}))
+		},
+		legal:  map[string]string{},
+		missed: typedMissed,
+		// At first contact (2026-11-29), before any fix of the round: the
+		// suite passed every correct server, the explorer diverged on each
+		// (an app of the wrong type taken on PUT /clients, rightly; a null
+		// phone number read as left out, a reading it did not allow).
+		firstContact: "failed",
+		legalBefore:  "failed",
+		origin:       variants.BlindAudit7,
+		faultOrigin:  variants.BlindAudit7,
+	}
+	l.addFaults(blindFaultsOf(typed.Faults()), typedUncaught, typedLegal)
+	return l
+}
+
+// typedUncaught are the typed lineage's wrong faults the spec scenarios
+// do not reach: a phone country decoded into a record another account's
+// user shares, which shows only where one account's read follows the
+// other's write of it, and an app member written with an escape
+// (\u0061pp) that a search of the raw body misses.
+var typedUncaught = map[string]bool{"decode-into-shared-phone-country": true, "app-key-detected-by-substring": true}
+
+// typedMissed are the faults of the typed lineage that the spec scenarios
+// passed before the fixes of the round (README, "Blind audits").
+var typedMissed = map[string]bool{"client-updated-before-app-rejected": true}
+
+// typedLegal are the README's rows that allow the typed lineage's legal
+// readings: four of its author's five (not first-error-only, which 7.1
+// decides: each offending field named), and one it wrote as wrong.
+var typedLegal = map[string]string{
+	"base-path-v1":                  "README, where the spec is silent, 9: the version forms a server serves",
+	"email-login-case-insensitive":  "README, where the spec is silent, 5: a login's email may be compared in any letter case (login-email-case)",
+	"whitespace-only-name-accepted": "README, where the spec is silent, 2, 4, 7.3: a value no sentence of the spec judges (a name of spaces) may be taken or refused (silent)",
+	"api-key-scheme-exact-case":     "README, where the spec is silent, 5: the scheme word in another letter case may be refused (scheme-word)",
+	// Written as wrong by its author; the table allows it.
+	"optional-empty-string-omitted": "README, where the spec is silent, 2.2: an optional field the server holds no value for is answered absent or null (optional-fields); an empty string may be that none, as the mock reads it",
+}
+
 // areaOf is the area of the spec each fault is in.
 var areaOf = map[string]variants.Area{
 	// ledger (writekey-uuid is the tables' name too)
@@ -534,4 +590,21 @@ var areaOf = map[string]variants.Area{
 	"foreign-resource-404": variants.Auth, "error-fieldname-go-name": variants.Representation,
 	"null-body-panics-500": variants.Representation, "unauthenticated-403": variants.Auth,
 	"unknown-marketapp-hash-400": variants.Apps, "whitespace-name-accepted": variants.Clients,
+	// typed
+	"password-min-counts-bytes": variants.Users, "required-rejects-false-boolean": variants.Users,
+	"terms-compared-case-insensitively": variants.Clients, "null-currency-object-panics": variants.Representation,
+	"auth-checked-after-body-validation": variants.Auth, "api-key-prefix-accepted": variants.Auth,
+	"session-query-param-ignored": variants.Auth, "login-missing-password-accepted": variants.Sessions,
+	"put-user-skips-owner-check": variants.Auth, "put-client-skips-member-check": variants.Auth,
+	"user-json-leaks-password-hash": variants.Users, "write-key-derived-from-marketapp": variants.Apps,
+	"client-created-before-app-validated": variants.Clients, "user-saved-before-client-validated": variants.Users,
+	"client-updated-before-app-rejected": variants.Clients, "app-id-counter-race": variants.Apps,
+	"email-unique-check-race":    variants.Users,
+	"session-token-counter-race": variants.Sessions, "accept-list-rejected": variants.Representation,
+	"chunked-body-read-as-empty": variants.Representation, "password-null-detected-by-substring": variants.Users,
+	"email-lowercased-on-store": variants.Sessions, "password-trimmed-on-set": variants.Sessions,
+	"login-index-stale-after-email-change": variants.Sessions, "optional-empty-string-omitted": variants.Clients,
+	"error-field-name-go-style": variants.Representation,
+	"base-path-v1":              variants.Representation, "email-login-case-insensitive": variants.Sessions,
+	"whitespace-only-name-accepted": variants.Clients, "api-key-scheme-exact-case": variants.Auth,
 }
