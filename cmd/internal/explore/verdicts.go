@@ -320,6 +320,25 @@ func (wd *world) resourceVerdict(s *seqState, st Step, req api.Request, plan api
 	return path
 }
 
+// hashReadings adds what a marketplace hash lets a server do beyond the
+// reference: name the app's missing name and platform beside a malformed
+// hash it reads as none (freedom malformed-hash), and refuse a second app
+// of a marketplace app that has one (the profile's apps_per_marketapp):
+// 400 naming its hash, perhaps alone.
+func (v *verdict) hashReadings(mays readingSet, refused bool) {
+	if refused && len(mays.alsoName) > 0 {
+		v.mayName = append(v.mayName, mays.alsoName...)
+		v.grant(policy.MalformedHash)
+	}
+	for _, at := range mays.second {
+		if !slices.Contains(v.statuses, 400) && !refused {
+			v.statuses = append(v.statuses, 400)
+		}
+		v.mayName, v.alone = append(v.mayName, at), append(v.alone, at)
+		v.grant(policy.OneAppPerMarketapp)
+	}
+}
+
 // fieldErrors are the errors a plan's body refusal names (nil: none).
 func fieldErrors(plan api.Plan) []pricing.FieldError {
 	for _, f := range plan.Refusals {
@@ -376,19 +395,7 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 		v.mayName = append(v.mayName, m.field)
 		v.grant(m.f)
 	}
-	if len(errs) > 0 && len(mays.alsoName) > 0 {
-		v.mayName = append(v.mayName, mays.alsoName...)
-		v.grant(policy.MalformedHash)
-	}
-	for _, at := range mays.second {
-		// A second app of a marketplace app that has one (the profile's
-		// apps_per_marketapp): 400 naming its hash, perhaps alone.
-		if !slices.Contains(v.statuses, 400) && len(errs) == 0 {
-			v.statuses = append(v.statuses, 400)
-		}
-		v.mayName, v.alone = append(v.mayName, at), append(v.alone, at)
-		v.grant(policy.OneAppPerMarketapp)
-	}
+	v.hashReadings(mays, len(errs) > 0)
 	if len(errs) == 0 {
 		for _, m := range mays.refuse {
 			v.alone = append(v.alone, m.field)
