@@ -286,17 +286,19 @@ func (c *checker) date(kind, tid, field string, ref time.Time) {
 	if ref.Equal(unknownDate) {
 		return
 	}
+	if ref.Before(got.Lo.Add(-wd.skew)) || ref.After(got.Hi.Add(wd.skew)) {
+		c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s, %s from the runner's clock (%s) beyond the clock skew %s: a date of an event that just happened",
+			field, v.String(), ref.Sub(got.Lo).Round(time.Second), ref.Format(time.RFC3339), wd.skew), expectAt(expectWithinSkew, field))
+		return
+	}
+	// After the skew: a server whose every date is far off shows there,
+	// and a reproducer of the floor would read its login dated off too.
 	if d := c.staleEvent(field, v.String(), got, ref); d != "" {
 		first := c.d == nil
 		c.fail(policy.CheckDate, "date "+field, d, expectValue(expectNoEarlier, field, Of(NamedVar("clock"))))
 		if first && c.d != nil {
 			c.d.clock = true
 		}
-		return
-	}
-	if ref.Before(got.Lo.Add(-wd.skew)) || ref.After(got.Hi.Add(wd.skew)) {
-		c.fail(policy.CheckDate, "date "+field, fmt.Sprintf("%s is %s, %s from the runner's clock (%s) beyond the clock skew %s: a date of an event that just happened",
-			field, v.String(), ref.Sub(got.Lo).Round(time.Second), ref.Format(time.RFC3339), wd.skew), expectAt(expectWithinSkew, field))
 	}
 }
 
