@@ -29,7 +29,7 @@ func ownValues(st Step, errs []pricing.FieldError) []string {
 	for _, e := range errs {
 		switch pricing.Condition(e.Rule) {
 		case pricing.CondEmpty, pricing.CondBlank, pricing.CondLength, pricing.CondForm:
-			if !st.Mutated(e.FieldName) {
+			if !st.Mutated(e.FieldName) || st.formOnly(e.FieldName) {
 				out = append(out, e.FieldName)
 			}
 		}

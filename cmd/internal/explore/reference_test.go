@@ -289,3 +289,26 @@ func TestBadRequestIsFourHundred(t *testing.T) {
 		t.Errorf("a hash of 39 characters: may name %q, must name %q; want marketapp.hash, or nothing", v.mayName, v.required)
 	}
 }
+
+// A field sent as the body held it, in another form (escaped, or the own
+// email in capitals), is still the target's own value (ownValues): the
+// reference waives what the target took of it before.
+func TestFormOnly(t *testing.T) {
+	base := map[string]any{"email": "contract..x@example.com", "firstName": "Ann"}
+	for _, c := range []struct {
+		m    Mutation
+		want bool
+	}{
+		{Mutation{Field: "email", Value: Escaped("contract..x@example.com")}, true},
+		{Mutation{Field: "email", Value: Escaped("other@example.com")}, false},
+		{Mutation{Field: "email", Op: "email-own-in-capitals", Value: "CONTRACT..X@EXAMPLE.COM"}, true},
+		{Mutation{Field: "email", Op: "email-new", Value: "CONTRACT..X@EXAMPLE.COM"}, false},
+		{Mutation{Field: "email", Op: "email-own-in-capitals", Value: "someone@example.com"}, false},
+		{Mutation{Field: "firstName", Value: Escaped("Ann")}, false},
+	} {
+		st := Step{Base: base, Muts: []Mutation{c.m}}
+		if got := st.formOnly("email"); got != c.want {
+			t.Errorf("%+v: formOnly(email) = %v, want %v", c.m, got, c.want)
+		}
+	}
+}

@@ -150,6 +150,28 @@ func (s Step) Mutated(path string) bool {
 	return false
 }
 
+// formOnly reports whether the step's one change of path sends the value
+// the body held in another form: every character a \u escape (RFC 8259
+// 7), or the account's own email in capitals (the same mailbox, which 4.1
+// lets a user set): still the target's own where it took it before.
+func (s Step) formOnly(path string) bool {
+	for _, m := range s.Muts {
+		if m.Field != path {
+			continue
+		}
+		base, ok := GetPath(s.Base, path)
+		text, isText := PlainValue(base).(string)
+		switch v := m.Value.(type) {
+		case Escaped:
+			return ok && isText && text == string(v)
+		case string:
+			return ok && isText && m.Op == "email-own-in-capitals" && strings.EqualFold(text, v)
+		}
+		return false
+	}
+	return false
+}
+
 // CopyBody is a deep copy of a JSON object as encoding/json decodes it.
 func CopyBody(b map[string]any) map[string]any { return DeepCopy(b).(map[string]any) }
 

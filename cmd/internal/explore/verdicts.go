@@ -251,8 +251,10 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 // credential and the other account's beside it (freedom
 // credentials-together): 401, the actor's answer, or the other account's.
 // The cells draw it where the other account's answer is no 200 of its own
-// (a PUT of the actor's record) or the same (GET platforms, answered
-// before this): no create, which would be the other account's.
+// (a PUT of the actor's record), the same (GET platforms, answered before
+// this), or its own update (a PUT of the other's record, which the
+// reference then applies as the other account): no create, which would be
+// the other account's.
 func (wd *world) eitherAccount(s *seqState, st Step, sent string, unauthenticated verdict) verdict {
 	v := unauthenticated
 	alone := st
@@ -275,8 +277,13 @@ func (wd *world) eitherAccount(s *seqState, st Step, sent string, unauthenticate
 	}
 	if _, ok := api.Authenticate(s.ref, oreq); ok {
 		ov := wd.resourceVerdict(s, alone, oreq, refAPI.Explain(s.ref, oreq))
-		ov.statuses = slices.DeleteFunc(slices.Clone(ov.statuses), func(s int) bool { return s == 200 })
-		ov.accept = nil
+		if st.Path != "other" {
+			// The other account's 200 would be a record of its own the
+			// sequence does not follow; on its own record (a PUT of the
+			// other's id) it is the update the reference applies as it.
+			ov.statuses = slices.DeleteFunc(slices.Clone(ov.statuses), func(s int) bool { return s == 200 })
+			ov.accept = nil
+		}
 		v.also(ov)
 	}
 	v.grant(policy.CredentialsTogether)
