@@ -615,9 +615,10 @@ func (s *Server) putUser(w http.ResponseWriter, r *http.Request, id int) {
 		clientErrs = append(ce, appErrs...)
 	}
 	if s.fault == fMutatesStoredRecord && (len(errs) > 0 || len(clientErrs) > 0) {
-		if live, ok := s.users.GetLive(id); ok {
-			s.applyUser(b, present, live) // the stored record itself
-		}
+		// The stored record changed before the refusal; under the
+		// repository's lock, so that the fault is the refused request's
+		// change and not a data race the race detector stops on.
+		_, _ = s.users.Update(id, false, func(u *User) { s.applyUser(b, present, u) })
 	}
 	if s.fault == fUserSavedBeforeClient && len(userErrs) == 0 && (len(clientErrs) > 0 || appNF) {
 		_, _ = s.users.Update(id, true, func(u *User) { s.applyUser(b, present, u) })
