@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/explore"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
 
 var (
@@ -101,7 +103,17 @@ func TestNothingAgainstCorrectServers(t *testing.T) {
 	servers := slices.Concat([]Server{Mock()}, Team(), Legal(Blind()), Legal(Lineages()))
 	runs := 25
 	if testing.Short() {
-		servers, runs = append([]Server{Mock()}, Legal(Lineages())...), 10
+		// Each lineage's correct server, not its every legal reading:
+		// what the quick loop asks is that every lineage takes what the
+		// explorer sends (a field the spec gained, README "Changing the
+		// spec"); the readings are the whole test's.
+		var each []variants.Server
+		for _, s := range catalogue.Lineages() {
+			if s.Lineage != nil && s.Lineage.Fault == "" {
+				each = append(each, s)
+			}
+		}
+		servers, runs = append([]Server{Mock()}, of(each)...), 10
 	}
 	rep := Rate(context.Background(), servers, RateConfig{Config: explore.Config{Runs: runs, Seed: 3}, Parallel: 2})
 	for _, o := range rep.FalseAlarms() {
