@@ -87,6 +87,9 @@ func (p *persister) writeChanges() error {
 	if err := p.log.Sync(); err != nil {
 		return fmt.Errorf("state file %s: %w", logPath(p.path), err)
 	}
+	if p.syncedHook != nil {
+		p.syncedHook()
+	}
 	p.logBytes += int64(len(line))
 	if p.logBytes > p.compactAt && !p.compacting {
 		p.startCompaction()

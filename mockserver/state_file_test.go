@@ -118,6 +118,11 @@ func TestStateFileCorrupt(t *testing.T) {
 func TestStateFileGroupCommit(t *testing.T) {
 	t.Parallel()
 	s, path := newOnStateFile(t)
+	// A sync as slow as a disk's: on a fast one every commit could end
+	// before the next change is asked, and nothing would be shared.
+	s.persist.fileMu.Lock()
+	s.persist.syncedHook = func() { time.Sleep(time.Millisecond) }
+	s.persist.fileMu.Unlock()
 	const writers, each = 16, 20
 	var wg sync.WaitGroup
 	for range writers {

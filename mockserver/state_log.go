@@ -146,6 +146,9 @@ type persister struct {
 	// compactHook, for the tests, runs in a compaction before it writes
 	// the snapshot.
 	compactHook func()
+	// syncedHook, for the tests, runs after a commit synced the log: a
+	// slow disk, so that changes made meanwhile wait to share the next.
+	syncedHook func()
 	// step, for the tests, is called at each step of the writes of the
 	// files, with its name (see at): Options.stateStep.
 	step func(name string)
