@@ -202,11 +202,9 @@ func (rs *readingSet) mutationReading(st Step, body map[string]any, errs []prici
 	if strings.HasSuffix("."+m.Field, ".marketapp.hash") && (m.Remove || m.Value == nil || m.Value == "") {
 		emptyHash = rs.hashReading(m, &r)
 	}
-	if st.Op == OpPutUser && !f.table && f.kind != kExtension && !strings.Contains(m.Field, ".") && !m.Remove && m.Value == nil {
-		// Null for a phone field the body table does not list (4.1): a
-		// PUT may leave it out and keep it, and whether null is left out
-		// the spec does not say; refused, or read as left out (the body's
-		// reading without it, lenientReadings).
+	if nullMayBeLeftOut(st.Op, f) && !m.Remove && m.Value == nil {
+		// Refused, or read as left out (the body's reading without it,
+		// lenientReadings).
 		r.reading, r.f = mayReadAs, policy.Silent
 	}
 	if st.Op == OpPutClient && m.Field == "terms" && m.Alt != nil {
@@ -295,12 +293,9 @@ func (rs *readingSet) lenientReadings(st Step, body map[string]any, emptyHashes 
 	if v, given := body["app"]; given && v == nil && st.Op == OpPutClient {
 		nones = append(nones, noneReading{"app", policy.Silent})
 	}
-	for _, f := range pricing.UserBody.Fields {
-		// A field the body table does not list (the phone, 4.1), sent as
-		// null: read as left out too (mutationReading); a field that may
-		// be null (the extension) is set to null.
-		if v, given := body[f.Path]; given && v == nil && f.Unlisted && !f.Nullable && st.Op == OpPutUser {
-			nones = append(nones, noneReading{f.Path, policy.Silent})
+	for _, f := range bodyFields(st.Op) {
+		if v, given := body[f.path]; given && v == nil && nullMayBeLeftOut(st.Op, f) {
+			nones = append(nones, noneReading{f.path, policy.Silent})
 		}
 	}
 	for _, n := range nones {
@@ -445,6 +440,15 @@ func byName(op Op, body map[string]any) string {
 
 // neitherHashNorName reports whether an app body gives neither a
 // marketplace hash nor a name.
+// nullMayBeLeftOut reports whether null for a field may be read as the
+// field left out: a top-level phone field of PUT /users that the body table
+// does not list (4.1), which a PUT may leave out and keep, and of which the
+// spec does not say whether null is left out; not the extension, whose null
+// sets it to none.
+func nullMayBeLeftOut(op Op, f bodyField) bool {
+	return op == OpPutUser && !f.table && f.kind != kExtension && !strings.Contains(f.path, ".")
+}
+
 // malformedHash reports whether an app gives a marketplace app that is
 // no object, or a hash that is no string of 40 hexadecimal characters: a
 // server may read it as no hash given.

@@ -312,3 +312,25 @@ func TestFormOnly(t *testing.T) {
 		}
 	}
 }
+
+// Null may be read as left out for the phone fields PUT /users does not
+// list, and for no other: not the extension (null clears it), not a field
+// of the table.
+func TestNullMayBeLeftOut(t *testing.T) {
+	want := map[string]bool{"phoneNumber": true, "phoneCountry": true}
+	seen := map[string]bool{}
+	for _, op := range []Op{OpPutUser, OpPutClient, OpPostClient, OpPostApp} {
+		for _, f := range bodyFields(op) {
+			got := nullMayBeLeftOut(op, f)
+			if got != (op == OpPutUser && want[f.path]) {
+				t.Errorf("%s %s: null may be left out %v", op, f.path, got)
+			}
+			if got {
+				seen[f.path] = true
+			}
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("null may be left out for %v, want %v", seen, want)
+	}
+}
