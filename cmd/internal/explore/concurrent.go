@@ -401,7 +401,7 @@ func batchFeature(b batch, d *divergence, subst map[string]string) string {
 		if st.Op == OpLogin && b.kind == batchKinds[9] {
 			// The logins are the batch: each prepared with its body.
 			w.say(pNotAuthenticated())
-			w.lines = append(w.lines, rawBody(Step{Base: map[string]any{"email": st.Login[0], "password": st.Login[1]}}.Encode())...)
+			w.lines = append(w.lines, rawBody(Step{Base: loginMembers(st.Login, nil)}.Encode())...)
 			w.say(fmt.Sprintf("When I prepare %q to %s as %q", "POST", arg("/sessions"), names[i]))
 			continue
 		}

@@ -60,10 +60,47 @@ func (wd *world) credentialOf(st *Step, own, other secrets) (http.Header, url.Va
 
 // expandLogin is a login template with the accounts' values.
 func expandLogin(t string, acct map[string]*accountState) string {
+	if !loginSent(t) {
+		return ""
+	}
 	var pairs []string
 	for name, a := range acct {
 		pairs = append(pairs, "{{upper:"+name+".email}}", strings.ToUpper(a.email), "{{upper:"+name+".password}}", strings.ToUpper(a.password),
 			"{{"+name+".email}}", a.email, "{{"+name+".password}}", a.password)
 	}
 	return strings.NewReplacer(pairs...).Replace(t)
+}
+
+// A login member left out, or sent as null: marks the login operators put
+// in Step.Login in place of a value (a check skipped when a member is
+// absent lets the email alone open a session).
+const (
+	loginLeftOut = "\x00left-out"
+	loginNull    = "\x00null"
+)
+
+// loginSent reports whether a login member is sent with a value.
+func loginSent(t string) bool { return t != loginLeftOut && t != loginNull }
+
+// loginMembers is a login's body: its email and password with the
+// accounts' templates expanded (none with acct nil: as the reproducer
+// writes them), left out or null where an operator made them so.
+func loginMembers(login [2]string, acct map[string]*accountState) map[string]any {
+	b := map[string]any{}
+	for i, k := range []string{"email", "password"} {
+		switch login[i] {
+		case loginLeftOut:
+		case loginNull:
+			b[k] = nil
+		default:
+			b[k] = expandLogin(login[i], acct)
+		}
+	}
+	return b
+}
+
+// plainLogin reports whether a login is the suite's own phrase: a JSON or
+// form body of the email and the password, both sent.
+func plainLogin(st Step) bool {
+	return st.Wire == "" && loginSent(st.Login[0]) && loginSent(st.Login[1])
 }

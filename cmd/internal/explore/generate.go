@@ -182,7 +182,8 @@ func (g *generator) apply(s *seqState, st *Step, c Cell) bool {
 // mutate applies operator o at field f of a step's body, and reports
 // whether the operator found a value to make.
 func (g *generator) mutate(s *seqState, st *Step, f bodyField, o BodyOp) bool {
-	m, ok := g.make(o, g.draw(s, st, f))
+	d := g.draw(s, st, f)
+	m, ok := g.make(o, d)
 	if !ok {
 		return false
 	}
@@ -191,6 +192,14 @@ func (g *generator) mutate(s *seqState, st *Step, f bodyField, o BodyOp) bool {
 		m.Alt = "I agree" // read as no new acceptance (freedom.PutClientTerms)
 	}
 	st.Muts = append(st.Muts, m)
+	if o.Name == opMemberOtherCase {
+		parent := parentOf(f.path)
+		other := otherCase(g.r, strings.TrimPrefix(f.path[len(parent):], "."))
+		if parent != "" {
+			other = parent + "." + other
+		}
+		st.Muts = append(st.Muts, Mutation{Field: other, Op: opUnnamedField, Value: PlainValue(d.current), Shape: "unnamed"})
+	}
 	return true
 }
 

@@ -213,6 +213,8 @@ func (g *generator) login(s *seqState, st *Step, pos, op string) {
 		st.Login = [2]string{g.emailTemplate(s, a), g.passwordTemplate(s, a)}
 	case "login-email-empty":
 		st.Login[0] = ""
+	case "login-email-absent":
+		st.Login[0] = loginLeftOut
 	case "login-password-extended":
 		st.Login[1] += "x"
 	case "login-password-prefixed":
@@ -239,6 +241,10 @@ func (g *generator) login(s *seqState, st *Step, pos, op string) {
 		st.Login[1] = "' OR '1'='1"
 	case "login-password-empty":
 		st.Login[1] = ""
+	case "login-password-absent":
+		st.Login[1] = loginLeftOut
+	case "login-password-null":
+		st.Login[1] = loginNull
 	case "login-password-new":
 		a = g.changedActor(s, func(x string) bool { return s.password[x] != g.wd.acct[x].password }, a)
 		st.Actor = a

@@ -284,12 +284,15 @@ func (j judgement) leak(st Step, body []byte) *divergence {
 	if p, ok := PlainValue(b["password"]).(string); ok {
 		pws = append(pws, p)
 	}
-	if st.Op == OpLogin {
+	if st.Op == OpLogin && loginSent(st.Login[1]) {
 		pws = append(pws, expandLogin(st.Login[1], wd.acct))
 	}
 	sent, _ := json.Marshal(PlainValue(b))
 	known := match.SentStrings(sent)
-	known = append(known, expandLogin(st.Login[0], wd.acct), s.user("A").Email, s.user("B").Email)
+	known = append(known, s.user("A").Email, s.user("B").Email)
+	if loginSent(st.Login[0]) {
+		known = append(known, expandLogin(st.Login[0], wd.acct))
+	}
 	// A password the step sent, even one refused as too short: an error
 	// message may quote it.
 	var short string

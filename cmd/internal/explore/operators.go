@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -190,6 +191,12 @@ var bodyOps = []BodyOp{
 		On: func(f bodyField) bool { return true }, Make: func(draw) (Mutation, bool) { return Mutation{Remove: true}, true }},
 	{Name: "null", Kind: NearMiss, Cond: condMissing, Source: "RFC 8259 3 (null); BLNS Reserved Strings",
 		On: func(f bodyField) bool { return true }, Make: set(nil)},
+	// Left out, its value sent under its name in other letter case: another
+	// member (RFC 8259 8.3), which a decoder matching names in any case
+	// (Go's encoding/json) takes for the field. The member beside it is a
+	// field the spec does not name (generator.mutate adds it).
+	{Name: opMemberOtherCase, Kind: NearMiss, Cond: condMissing, Source: "RFC 8259 8.3 (member names are compared code unit by code unit); WSTG-INPV (case-insensitive binding)",
+		On: hasMissingCode, Make: func(draw) (Mutation, bool) { return Mutation{Remove: true}, true }},
 
 	// Wrong JSON types.
 	{Name: "number-for-string", Decided: citeTyped, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types); WSTG-INPV (type confusion)",
@@ -486,6 +493,34 @@ const (
 	opWrongType    = "wrong-type"    // a value of another JSON type than the field's
 	opUnnamedField = "unnamed-field" // a field the spec does not name
 )
+
+// hasMissingCode reports whether 7.3 names a code for the field not
+// provided: its row decides the answer to a body without it.
+func hasMissingCode(f bodyField) bool {
+	_, ok := f.codes[condMissing]
+	return ok
+}
+
+// opMemberOtherCase leaves a field out and sends its value under its name
+// in other letter case.
+const opMemberOtherCase = "member-other-case"
+
+// otherCase is a member name in other letter case than name: its first
+// letter's case turned, all small, or all capitals, whichever the draw
+// picks of those that differ from it.
+func otherCase(r *rand.Rand, name string) string {
+	first := strings.ToUpper(name[:1])
+	if first == name[:1] {
+		first = strings.ToLower(name[:1])
+	}
+	var forms []string
+	for _, f := range []string{first + name[1:], strings.ToLower(name), strings.ToUpper(name)} {
+		if f != name && !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	return forms[r.IntN(len(forms))]
+}
 
 var recordedOps = []BodyOp{
 	{Name: opWrongType, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 3 (types): a recorded value of another type than the field's"},

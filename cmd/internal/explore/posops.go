@@ -87,6 +87,7 @@ var loginOps = map[string][]posOp{
 		{Name: "login-email-before-change", Decided: citeSession, Kind: NearMiss, Source: "4.1 (the old address no longer logs in after a change)"},
 		{Name: "login-email-after-change", Decided: citeSession, Kind: LegalVariety, Source: "4.1 (the new address logs in)"},
 		{Name: "login-email-empty", Decided: citeSession, Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
+		{Name: "login-email-absent", Decided: citeSession, Kind: PlainlyWrong, Source: "WSTG-ATHN-04 (a parameter removed)"},
 	},
 	"password": {
 		{Name: "login-password-extended", Decided: citeSession, Kind: NearMiss, Source: "WSTG-ATHN-04 (a prefix comparison)"},
@@ -97,6 +98,8 @@ var loginOps = map[string][]posOp{
 		{Name: "login-password-72-byte-prefix", Decided: citeSession, Kind: NearMiss, Source: "bcrypt reads 72 bytes; WSTG-ATHN-07"},
 		{Name: "login-password-sql", Decided: citeSession, Kind: PlainlyWrong, Source: "WSTG-INPV-05 (a tautology for a password); BLNS SQL Injection"},
 		{Name: "login-password-empty", Decided: citeSession, Kind: PlainlyWrong, Source: "WSTG-ATHN-04"},
+		{Name: "login-password-absent", Decided: citeSession, Kind: PlainlyWrong, Source: "WSTG-ATHN-04 (a parameter removed: a check made only when it is there)"},
+		{Name: "login-password-null", Decided: citeSession, Kind: PlainlyWrong, Source: "RFC 8259 3 (null); WSTG-ATHN-04 (a check made only when a value is there)"},
 		{Name: "login-password-new", Decided: citeSession, Kind: LegalVariety, Source: "4.1 (a new password logs in)"},
 		{Name: "login-password-before-change", Decided: citeSession, Kind: NearMiss, Source: "4.1 (the password replaced no longer logs in); WSTG-ATHN-09 (weak password change)"},
 	},
@@ -170,6 +173,7 @@ var wireOps = []posOp{
 	{Name: WireNotJSON, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2; BLNS"},
 	{Name: WireArray, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 5 (an array is JSON, not the object 4 asks for)"},
 	{Name: WireScalar, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2 (a scalar is a JSON text)"},
+	{Name: WireNull, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 8259 2 (null is a JSON text, no object); WSTG-INPV (a nil body dereferenced)"},
 	{Name: WireEmpty, Decided: citeBodyJSON, Kind: PlainlyWrong, Reading: openRefusal, Source: "RFC 9110 8.6 (an empty content)"},
 	{Name: WireDeep, Kind: NearMiss, Reading: openRefusal, Source: "RFC 8259 9 (limits on nesting); WSTG-INPV (resource exhaustion)"},
 	{Name: WireLarge, Kind: PlainlyWrong, Reading: mayRefuse, Freedom: &policy.SizeLimitFreedom, Source: "RFC 9110 15.5.14 (413); freedom size-limit"},
@@ -179,7 +183,7 @@ var wireOps = []posOp{
 func wireFits(op Op, w string, loginForm bool) bool {
 	if op == OpLogin {
 		switch w {
-		case WirePretty, WireReordered, WireEscapes, WireNotJSON, WireArray, WireEmpty:
+		case WirePretty, WireReordered, WireEscapes, WireNotJSON, WireArray, WireNull, WireEmpty:
 			return !loginForm
 		}
 		return false

@@ -137,7 +137,7 @@ func (w *script) credLine(c credPlace, account string, tok Var) string {
 // naming the recorded request it replays, if it replays one.
 func (w *script) stepLines(st Step) {
 	w.lines = append(w.lines, w.requestLines(st)...)
-	if st.Op == OpLogin && st.Wire == "" {
+	if st.Op == OpLogin && plainLogin(st) {
 		w.say(pLogInWith(st.Login[0], st.Login[1]))
 		return
 	}
@@ -190,10 +190,10 @@ func (w *script) requestLines(st Step) []line {
 		l = append(l, say(pChunked())...)
 	}
 	if st.Op == OpLogin {
-		if st.Wire == "" {
+		if plainLogin(st) {
 			return l
 		}
-		text := Step{Base: map[string]any{"email": st.Login[0], "password": st.Login[1]}, Wire: st.Wire}.Encode()
+		text := Step{Base: loginMembers(st.Login, nil), Wire: st.Wire}.Encode()
 		return append(l, rawBody(text)...)
 	}
 	switch {

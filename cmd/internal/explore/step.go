@@ -249,6 +249,7 @@ const (
 	WireNotJSON   = "not-json"
 	WireArray     = "array"
 	WireScalar    = "scalar"
+	WireNull      = "null-body" // the JSON text null: no object, and nothing to read fields from
 	WireEmpty     = "empty-body"
 	WireDeep      = "deep-nesting" // 5000 nested arrays, under 64 KiB
 	WireLarge     = "large-body"   // a member the spec does not name, of 1 MiB
@@ -261,7 +262,7 @@ const LargePad = 1 << 20
 // is no JSON object.
 func RawWire(w string) bool {
 	switch w {
-	case WireNotJSON, WireArray, WireScalar, WireEmpty, WireDeep:
+	case WireNotJSON, WireArray, WireScalar, WireNull, WireEmpty, WireDeep:
 		return true
 	}
 	return false
@@ -277,6 +278,8 @@ func (s Step) Encode() string {
 		return `["not", "an", "object"]`
 	case WireScalar:
 		return `"an object was expected"`
+	case WireNull:
+		return "null"
 	case WireEmpty:
 		return ""
 	case WireDeep:

@@ -75,6 +75,7 @@ func TestWireForms(t *testing.T) {
 		{WireNotJSON, []string{`{"firstName": `}, false},
 		{WireArray, []string{`["not", "an", "object"]`}, false},
 		{WireScalar, []string{`"an object was expected"`}, false},
+		{WireNull, []string{`null`}, false},
 		{WireDeep, []string{`{"firstName": [[[[`}, true},
 	} {
 		sent := Step{Base: body, Wire: c.wire}.Encode()

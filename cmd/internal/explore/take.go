@@ -42,10 +42,10 @@ func (p *pair) materialize(s *seqState, st *Step) (wireRequest, string) {
 	switch {
 	case st.Op == OpLogin && st.Wire == "":
 		var lh http.Header
-		lh, body = p.w.loginBody(map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)})
+		lh, body = p.w.loginBody(loginMembers(st.Login, wd.acct))
 		h.Set("Content-Type", lh.Get("Content-Type"))
 	case st.Op == OpLogin:
-		body = Step{Base: map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)}, Wire: st.Wire}.Encode()
+		body = Step{Base: loginMembers(st.Login, wd.acct), Wire: st.Wire}.Encode()
 		h.Set("Content-Type", "application/json")
 	case st.Op.HasBody():
 		body = st.Encode()

@@ -37,7 +37,7 @@ func (wd *world) refRequest(s *seqState, st Step, sent string) api.Request {
 	switch {
 	case st.Op == OpLogin && st.Wire == "":
 		var lh http.Header
-		lh, sent = loginBody(wd.form, map[string]any{"email": expandLogin(st.Login[0], wd.acct), "password": expandLogin(st.Login[1], wd.acct)})
+		lh, sent = loginBody(wd.form, loginMembers(st.Login, wd.acct))
 		header.Set("Content-Type", lh.Get("Content-Type"))
 		body = []byte(sent)
 	case st.Op == OpLogin:
