@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 )
 
 // TestBench runs the whole benchmark on the versioning scenarios (@s9) with
@@ -18,9 +20,7 @@ import (
 // 1, and leaves no mock running. The timing itself is not judged here: the
 // benchmark is the judge of timings.
 func TestBench(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binaries and runs the suite four times")
-	}
+	testenv.SkipShort(t, "builds the binaries and runs the suite four times")
 	var stdout, stderr bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -62,9 +62,7 @@ func actionScript(t *testing.T, marker string) string {
 // defective one the gate still ends 0 (so that the reports are uploaded)
 // with the status 1, and the judge fails the job.
 func TestActionScripts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the suite twice through bash")
-	}
+	testenv.SkipShort(t, "runs the suite twice through bash")
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}

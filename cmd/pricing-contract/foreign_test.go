@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 )
@@ -45,9 +46,7 @@ func readmeBlock(t *testing.T, start, end string) []string {
 // for one the examples do not give would fail scenarios there; what cannot
 // run must be skipped with the key to set.
 func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole suite through the command; -short runs it once, in steps' TestContract")
-	}
+	testenv.SkipShort(t, "runs the whole suite through the command; -short runs it once, in steps' TestContract")
 	// A mock each: the two runs change the same accounts.
 	foreign := func(t *testing.T) *mocktest.Mock {
 		return mocktest.MustStart(t, mocktest.Options{Fixtures: fixtures.Foreign()})

@@ -89,9 +89,7 @@ type hostileCase struct {
 // and checks its exit status, its line and the heap's growth.
 func runHostile(t *testing.T, hc hostileCase) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs every command against a hostile target, some until their timeout")
-	}
+	testenv.SkipShort(t, "runs every command against a hostile target, some until their timeout")
 	stop := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The request, read whole, as a target would; then the answer.

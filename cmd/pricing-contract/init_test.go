@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/discover"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/fixtures"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 )
@@ -19,9 +20,7 @@ import (
 // mock and against a foreign one writes a profile with which the suite
 // passes, every scenario run, and no secret in clear.
 func TestInitWritesAProfileTheSuitePasses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole suite through the command; -short runs it once, in steps' TestContract")
-	}
+	testenv.SkipShort(t, "runs the whole suite through the command; -short runs it once, in steps' TestContract")
 	for _, tc := range []struct {
 		name string
 		opts mocktest.Options

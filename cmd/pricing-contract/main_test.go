@@ -79,9 +79,7 @@ var specEndpoints = map[string][]string{
 }
 
 func TestRunAgainstMock(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole suite through the command; -short runs it once, in steps' TestContract")
-	}
+	testenv.SkipShort(t, "runs the whole suite through the command; -short runs it once, in steps' TestContract")
 	tmp := t.TempDir()
 	profile := filepath.Join(tmp, "mock.profile")
 	if err := os.WriteFile(profile, []byte("# the in-process mock\nbase_url = ${MOCK_URL}\ntags = @s2.4\n"), 0o600); err != nil {
@@ -369,9 +367,7 @@ func verifyCoverage(t *testing.T, path string) {
 // clone of this checkout's branch: the binary it builds must run and name
 // the clone's commit.
 func TestREADMEInstallLine(t *testing.T) {
-	if testing.Short() {
-		t.Skip("clones and builds")
-	}
+	testenv.SkipShort(t, "clones and builds")
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

@@ -90,9 +90,7 @@ func TestOutputsRefuseLinksAndOtherFiles(t *testing.T) {
 // profile: TestInitWritesAProfileTheSuitePasses; replay's outputs:
 // cmd/internal/replay's tests.)
 func TestOutputsHoldNoSecret(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the suite and the explorer against a wrong server")
-	}
+	testenv.SkipShort(t, "runs the suite and the explorer against a wrong server")
 	ds := testenv.Variants(t, "forbidden-as-404", "unauthorized-as-403")
 	var mu sync.Mutex
 	var tokens []string

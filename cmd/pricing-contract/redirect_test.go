@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 )
 
@@ -29,9 +30,7 @@ func redirecting(t *testing.T, rec *mocktest.Recorder) string {
 // The secrets are the accounts' of hostileEnv, a HAR's recorded ones for
 // replay.
 func TestRedirectingTargetGetsNoSecret(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every command against a redirecting target")
-	}
+	testenv.SkipShort(t, "runs every command against a redirecting target")
 	secrets := []string{"qa-password", "qa-api-key", "other-password", "other-api-key", "recorded-password-1", "recorded-key-1"}
 	commands := append(hostileCommands[:len(hostileCommands):len(hostileCommands)],
 		hostileCommand{"suite without the preflight", func(base, dir string) []string {
@@ -94,9 +93,7 @@ func writeHAR(dir string) string {
 // still receives 0 bytes, from the explorer's and the replay's own
 // requests and the scenarios' alike.
 func TestTargetRedirectingMidRunGetsNoSecret(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs commands against a mock that starts redirecting")
-	}
+	testenv.SkipShort(t, "runs commands against a mock that starts redirecting")
 	for _, c := range []hostileCommand{
 		{"suite", func(base, dir string) []string {
 			return []string{"--base-url", base, "--godog.tags", "@s5", "--godog.format", "progress", "--godog.concurrency", "4"}

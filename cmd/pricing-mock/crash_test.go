@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 )
 
 // crashRounds is how many times each crash test kills a mock under load;
@@ -142,9 +144,7 @@ func seqOf(name string) int64 {
 // With a log folded every 16 KiB, kills land in compactions too: between
 // the log moved aside, the snapshot written and the old log removed.
 func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the crash test builds and kills a mock")
-	}
+	testenv.SkipShort(t, "-short: the crash test builds and kills a mock")
 	for _, tc := range []struct {
 		name string
 		sig  syscall.Signal
@@ -245,9 +245,7 @@ func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
 // answered 200 and not on disk. Now a write that ends before the grace is
 // answered once on disk, and one that ends after it is not answered 200.
 func TestTermAtTheEndOfTheGrace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the test builds and stops a mock")
-	}
+	testenv.SkipShort(t, "-short: the test builds and stops a mock")
 	t.Parallel()
 	const writers = 30
 	state := filepath.Join(t.TempDir(), "state.json")
@@ -328,9 +326,7 @@ func statusOf(client *http.Client, req *http.Request) (int, error) {
 // it were lost to a SIGKILL. Now the second exits 2 before it touches the
 // files, and every write the first answered survives.
 func TestSecondMockKeepsTheFirstsWrites(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the test builds and kills mocks")
-	}
+	testenv.SkipShort(t, "-short: the test builds and kills mocks")
 	t.Parallel()
 	state := filepath.Join(t.TempDir(), "state.json")
 	first := startChild(t, state)
@@ -439,9 +435,7 @@ func (c *child) stateStep() (opStep, error) {
 // while the mock is killed at random; every restart must hold one state
 // the client went through, never a mix, and none before the last answered.
 func TestCrashDuringImports(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the crash test builds and kills a mock")
-	}
+	testenv.SkipShort(t, "-short: the crash test builds and kills a mock")
 	t.Parallel()
 	state := filepath.Join(t.TempDir(), "state.json")
 	rng := rand.New(rand.NewPCG(28, 1))

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 )
 
 // residentLimit is the resident size a mock under the worst load below must
@@ -88,9 +90,7 @@ func (c *child) sendBody(client *http.Client, body string, authenticated bool) (
 // five journal reads of the largest entries, the mock stays within
 // residentLimit and keeps answering.
 func TestWorkInFlightIsBounded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the memory test builds and loads a mock")
-	}
+	testenv.SkipShort(t, "-short: the memory test builds and loads a mock")
 	c := startChild(t, t.TempDir()+"/state.json")
 	defer func() {
 		c.cmd.Process.Kill()
@@ -232,9 +232,7 @@ const importLimit = 384 << 20
 // so that each is kept) stay within importLimit, and the mock keeps
 // answering meanwhile.
 func TestImportsAreBounded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the memory test builds and loads a mock")
-	}
+	testenv.SkipShort(t, "-short: the memory test builds and loads a mock")
 	t.Parallel()
 	doc := bigState()
 	c := startChild(t, t.TempDir()+"/state.json")
@@ -282,9 +280,7 @@ const importShapeLimit = 512 << 20
 // answered within 10 s, and the mock stays within importShapeLimit; so is
 // a document within the bounds whose one string is 30 MB.
 func TestImportsOfManySmallObjects(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the memory test builds and loads a mock")
-	}
+	testenv.SkipShort(t, "-short: the memory test builds and loads a mock")
 	t.Parallel()
 	c := startChild(t, t.TempDir()+"/state.json")
 	defer func() {

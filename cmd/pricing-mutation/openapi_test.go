@@ -9,6 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/mockserver"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/openapitest"
@@ -50,9 +51,7 @@ func documentFor(t *testing.T, mock *mockserver.Server, variant string) *openapi
 // passes here describes what the mock really answers. (It runs the suite,
 // so it lives here rather than in mockserver, which knows nothing of it.)
 func TestContractAgainstOpenAPI(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole contract suite")
-	}
+	testenv.SkipShort(t, "runs the whole contract suite")
 	mock, err := mockserver.New(mockserver.Options{})
 	if err != nil {
 		t.Fatal(err)

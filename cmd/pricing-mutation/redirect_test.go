@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/mockserver/mocktest"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 )
@@ -14,9 +15,7 @@ import (
 // gets its 3xx as the answer, the run fails, and the other listener
 // receives 0 bytes of the accounts' passwords, keys or anything else.
 func TestRedirectingServerGetsNoSecret(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the spec scenarios against a redirecting server")
-	}
+	testenv.SkipShort(t, "runs the spec scenarios against a redirecting server")
 	for _, host := range []string{"127.0.0.2", "127.0.0.1"} {
 		t.Run(host, func(t *testing.T) {
 			rec := mocktest.StartRecorder(t, host)

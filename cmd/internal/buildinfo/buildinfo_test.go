@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 )
 
 func TestFormat(t *testing.T) {
@@ -79,9 +81,7 @@ func TestRequested(t *testing.T) {
 // The toolchain does not stamp a build in a git worktree, whose .git is a
 // file, nor without git: there "unknown" is the answer.
 func TestBinariesPrintVersion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds three binaries")
-	}
+	testenv.SkipShort(t, "builds three binaries")
 	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)

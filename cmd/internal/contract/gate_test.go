@@ -53,9 +53,7 @@ type junitDoc struct {
 // its reproducer is kept in --reproducers DIR, which the next run of the
 // gate runs with the scenarios.
 func TestGateReportsDivergencesAndKeepsReproducers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the gate twice with an exploration")
-	}
+	testenv.SkipShort(t, "runs the gate twice with an exploration")
 	ds := testenv.Variants(t, "unauthorized-as-403")
 	bad := mocktest.MustStart(t, mocktest.Options{Servers: ds})
 	dir := t.TempDir()
@@ -119,9 +117,7 @@ func TestGateReportsDivergencesAndKeepsReproducers(t *testing.T) {
 // Against a correct server the gate with an exploration passes, and its
 // reports hold no case of the explorer.
 func TestGatePassesACorrectServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the gate with an exploration")
-	}
+	testenv.SkipShort(t, "runs the gate with an exploration")
 	m := mocktest.MustStart(t, mocktest.Options{})
 	junit := filepath.Join(t.TempDir(), "report.xml")
 	code, out, errs := gateRun(t, m.URL, "--godog.tags", "@s9 && ~@reference", "--explore", "3s", "--explore-seed", "1",

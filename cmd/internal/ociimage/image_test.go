@@ -19,6 +19,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 )
 
 // TestMockImageServesPlatforms builds the mock's image for this machine
@@ -31,9 +33,7 @@ import (
 // 0.0.0.0:8080. GET /v1/platforms must answer 200, and the admin API must
 // need the token the mock requires beyond loopback.
 func TestMockImageServesPlatforms(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the mock's image (a static go build): not under -short")
-	}
+	testenv.SkipShort(t, "builds the mock's image (a static go build): not under -short")
 	if raceEnabled {
 		t.Skip("not under -race: .ci/run runs it without")
 	}

@@ -100,9 +100,7 @@ func apiEntry(i int) []string {
 // each case measured by the growth of the heap in use while it is read
 // (the bound of each is stated beside it).
 func TestLargeRecordingsAreReadWithinBounds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("streams recordings of a GiB and of a million entries")
-	}
+	testenv.SkipShort(t, "streams recordings of a GiB and of a million entries")
 	image := strings.Repeat("iVBORw0KGgoAAAANSUhEUgAA", (8<<20)/24) // an 8 MiB base64 image
 	for _, tc := range []struct {
 		name    string

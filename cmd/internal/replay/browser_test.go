@@ -255,9 +255,7 @@ func jsonText(v any) string {
 // reports a divergence whose reproducer fails there and passes against the
 // mock. No credential of the recording is in anything either run writes.
 func TestBrowserHARReplay(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts Chromium")
-	}
+	testenv.SkipShort(t, "starts Chromium")
 	rec := recordInBrowser(t)
 	recording := writeFile(t, "browser.har", rec.har)
 	before := len(rec.others.seen())

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/mocktarget"
+	"github.com/pricing-contract/pricing-contract/cmd/internal/testenv"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
 	"github.com/pricing-contract/pricing-contract/mockserver/variants/catalogue"
 )
@@ -72,9 +73,7 @@ func TestReplayAgainstOtherLineages(t *testing.T) {
 // is what these two recordings found on 2026-11-26 (22 of 59; the
 // browser's HAR adds none), so that a change that loses one fails here.
 func TestReplayFindsLineageFaults(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a replay per fault of the other lineages, twice")
-	}
+	testenv.SkipShort(t, "a replay per fault of the other lineages, twice")
 	const floor = 22
 	recs := lineageRecordings(t)
 	found, faults := 0, 0

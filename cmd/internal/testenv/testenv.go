@@ -15,6 +15,16 @@ import (
 	"github.com/pricing-contract/pricing-contract/steps"
 )
 
+// SkipShort skips t under -short, saying why: the tests that build
+// binaries, run the whole suite or explore at length, which -short (the
+// quick loop) leaves to the full run.
+func SkipShort(t testing.TB, why string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(why)
+	}
+}
+
 // PeakHeap runs f and returns how far the heap in use grew above what it
 // was before, at most, sampled every 2 ms.
 func PeakHeap(f func()) uint64 {

@@ -14,9 +14,7 @@ import (
 // explorer's sequences, one request after the other, never see it; its
 // batches of requests at once do, by the linearizability check.
 func TestOnlyHistoriesFindARace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("explores a server twice, 400 sequences each")
-	}
+	testenv.SkipShort(t, "explores a server twice, 400 sequences each")
 	found := testenv.Variants(t, "update-answered-with-the-latest-record")
 	srv := Of(found[0], 1)
 	run := func(noConcurrent bool) *explore.Result {
