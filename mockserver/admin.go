@@ -13,6 +13,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/api"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
@@ -296,7 +297,7 @@ func (s *Server) adminListRequests(c *gin.Context) {
 		before = n
 	}
 	recs, next := s.journal.list(s.nsFor(c).id, before)
-	entries := make([]journalEntry, len(recs))
+	entries := make([]api.JournalEntry, len(recs))
 	for i, r := range recs {
 		entries[i] = r.entry()
 	}

@@ -2,13 +2,14 @@ package mockserver
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"io"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/pricing-contract/pricing-contract/mockserver/api"
 )
 
 // The journal records API requests for GET /__admin/requests. Recording is
@@ -381,27 +382,11 @@ func cut(s string, max int, already bool) (string, bool) {
 	return s[:max], true
 }
 
-// journalEntry is one API request as GET /__admin/requests shows it. Bodies
-// are JSON values when they parse as JSON, strings otherwise, null when
-// empty; secrets are masked (mask.go).
-type journalEntry struct {
-	ID           int64             `json:"id"`
-	Time         time.Time         `json:"time"`
-	Method       string            `json:"method"`
-	Path         string            `json:"path"`
-	Query        string            `json:"query"`
-	Headers      map[string]string `json:"headers"`
-	Status       int               `json:"status"`
-	DurationMs   float64           `json:"durationMs"`
-	RequestBody  json.RawMessage   `json:"requestBody"`
-	ResponseBody json.RawMessage   `json:"responseBody"`
-	Truncated    bool              `json:"truncated,omitempty"`
-}
 
 // entry unpacks, masks and shapes a record for the admin API.
-func (r journalRecord) entry() journalEntry {
+func (r journalRecord) entry() api.JournalEntry {
 	f := unpack(r.data)
-	return journalEntry{
+	return api.JournalEntry{
 		ID:           r.id,
 		Time:         f.time.UTC(),
 		Method:       f.method,

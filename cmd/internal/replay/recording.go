@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/api"
 	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
@@ -277,7 +278,7 @@ func (rd *reader) journalEntries() error {
 		if err := rd.count(); err != nil {
 			return err
 		}
-		var e journalEntry
+		var e api.JournalEntry
 		if err := rd.dec.Decode(&e); err != nil {
 			var syn *json.SyntaxError
 			if errors.As(err, &syn) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
@@ -332,19 +333,6 @@ func (rd *reader) journalRecording() *Recording {
 	return rec
 }
 
-// journalEntry is one entry of GET /__admin/requests (mockserver/journal.go).
-type journalEntry struct {
-	ID           int64             `json:"id"`
-	Time         time.Time         `json:"time"`
-	Method       string            `json:"method"`
-	Path         string            `json:"path"`
-	Query        string            `json:"query"`
-	Headers      map[string]string `json:"headers"`
-	Status       int               `json:"status"`
-	RequestBody  json.RawMessage   `json:"requestBody"`
-	ResponseBody json.RawMessage   `json:"responseBody"`
-	Truncated    bool              `json:"truncated"`
-}
 
 // journalBody is a body as the journal shows it: a JSON value when it was
 // JSON, a string when it was not, null when empty.
