@@ -382,7 +382,6 @@ func cut(s string, max int, already bool) (string, bool) {
 	return s[:max], true
 }
 
-
 // entry unpacks, masks and shapes a record for the admin API.
 func (r journalRecord) entry() api.JournalEntry {
 	f := unpack(r.data)

@@ -333,7 +333,6 @@ func (rd *reader) journalRecording() *Recording {
 	return rec
 }
 
-
 // journalBody is a body as the journal shows it: a JSON value when it was
 // JSON, a string when it was not, null when empty.
 func journalBody(raw json.RawMessage) []byte {
