@@ -4,30 +4,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/tidwall/gjson"
 )
-
-func TestGetAppSeed(t *testing.T) {
-	t.Parallel()
-	for _, tc := range seedAccounts {
-		onOwnServer(t, "app of "+tc.letter, func(t *testing.T, srv http.Handler) {
-			id := strconv.FormatInt(tc.id, 10)
-			r := send(t, srv, "GET", "/v1/apps/"+id, tc.as, nil)
-			mustStatus(t, r, http.StatusOK, "GET app")
-			checkApp(t, r.json)
-			wantEq(t, "id", r.json.Get("id").Int(), tc.id)
-
-			_, list := do(t, srv, "GET", "/v1/clients/"+id+"/apps", tc.as, nil)
-			wantKeys(t, "apps wrapper", list, "apps")
-			wantEq(t, "apps of the client", list.Get("apps").Raw, "["+r.json.Raw+"]")
-		})
-	}
-}
 
 // POST /apps: with a hash the marketplace app's name and platform win; without
 // one, name and platform.id make the app and marketapp.hash is null (README).

@@ -2,28 +2,8 @@ package mockserver_test
 
 import (
 	"net/http"
-	"strconv"
 	"testing"
 )
-
-func TestGetClientSeed(t *testing.T) {
-	t.Parallel()
-	for _, tc := range seedAccounts {
-		onOwnServer(t, "client of "+tc.letter, func(t *testing.T, srv http.Handler) {
-			path := "/v1/clients/" + strconv.FormatInt(tc.id, 10)
-			r := send(t, srv, "GET", path, tc.as, nil)
-			mustStatus(t, r, http.StatusOK, "GET "+path)
-			checkClient(t, r.json)
-			wantEq(t, "id", r.json.Get("id").Int(), tc.id)
-			wantEq(t, "name", r.json.Get("name").String(), tc.client)
-			wantEq(t, "currency", r.json.Get("currency").Raw, tc.currency)
-
-			_, list := do(t, srv, "GET", "/v1/users/"+r.json.Get("id").String()+"/clients", tc.as, nil)
-			wantKeys(t, "clients wrapper", list, "clients")
-			wantEq(t, "the user's clients", list.Get("clients").Raw, "["+r.json.Raw+"]")
-		})
-	}
-}
 
 // POST /clients creates a client the caller is a member of; the optional
 // fields are echoed when given and absent when omitted or null (README).

@@ -55,6 +55,15 @@ var seedAccounts = []seedAccount{
 	{"B", asB, 2, emailB, "Olive", "Other", "America/New_York", "Other Client Inc", `{"id":3,"code":"USD"}`},
 }
 
+// wantListedAlone checks that the collection at path, wrapped in member,
+// lists item and nothing else.
+func wantListedAlone(t testing.TB, srv http.Handler, a auth, path, member, what string, item gjson.Result) {
+	t.Helper()
+	_, list := do(t, srv, "GET", path, a, nil)
+	wantKeys(t, member+" wrapper", list, member)
+	wantEq(t, what, list.Get(member).Raw, "["+item.Raw+"]")
+}
+
 // seedValues is the default seed's profile and its marketplace apps.
 type seedValues struct {
 	pricing.Profile

@@ -10,15 +10,17 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-func TestGetUserSeed(t *testing.T) {
+// GET of each account's user, client and app (each shares the user's id)
+// answers the seed's, and the collections list the client and the app
+// alone.
+func TestGetSeedResources(t *testing.T) {
 	t.Parallel()
-	for _, tc := range seedAccounts {
-		onOwnServer(t, "account "+tc.letter, func(t *testing.T, srv http.Handler) {
-			r := send(t, srv, "GET", "/v1/users/"+strconv.FormatInt(tc.id, 10), tc.as, nil)
-			mustStatus(t, r, http.StatusOK, "GET user")
-			u := r.json
-			checkUser(t, u)
-			wantEq(t, "id", u.Get("id").Int(), tc.id)
+	cases := []struct {
+		name, resource string
+		check          func(testing.TB, gjson.Result)
+		more           func(t *testing.T, srv http.Handler, tc seedAccount, got gjson.Result)
+	}{
+		{"account ", "users", checkUser, func(t *testing.T, _ http.Handler, tc seedAccount, u gjson.Result) {
 			wantEq(t, "email", u.Get("email").String(), tc.email)
 			wantEq(t, "firstName", u.Get("firstName").String(), tc.first)
 			wantEq(t, "lastName", u.Get("lastName").String(), tc.last)
@@ -33,7 +35,27 @@ func TestGetUserSeed(t *testing.T) {
 				wantEq(t, "phoneNumber", u.Get("phoneNumber").String(), "7700900123")
 				wantEq(t, "phoneExtension type", u.Get("phoneExtension").Type, gjson.Null)
 			}
-		})
+		}},
+		{"client of ", "clients", checkClient, func(t *testing.T, srv http.Handler, tc seedAccount, c gjson.Result) {
+			wantEq(t, "name", c.Get("name").String(), tc.client)
+			wantEq(t, "currency", c.Get("currency").Raw, tc.currency)
+			wantListedAlone(t, srv, tc.as, "/v1/users/"+c.Get("id").String()+"/clients", "clients", "the user's clients", c)
+		}},
+		{"app of ", "apps", checkApp, func(t *testing.T, srv http.Handler, tc seedAccount, a gjson.Result) {
+			wantListedAlone(t, srv, tc.as, "/v1/clients/"+strconv.FormatInt(tc.id, 10)+"/apps", "apps", "apps of the client", a)
+		}},
+	}
+	for _, c := range cases {
+		for _, tc := range seedAccounts {
+			onOwnServer(t, c.name+tc.letter, func(t *testing.T, srv http.Handler) {
+				path := "/v1/" + c.resource + "/" + strconv.FormatInt(tc.id, 10)
+				r := send(t, srv, "GET", path, tc.as, nil)
+				mustStatus(t, r, http.StatusOK, "GET "+path)
+				c.check(t, r.json)
+				wantEq(t, "id", r.json.Get("id").Int(), tc.id)
+				c.more(t, srv, tc, r.json)
+			})
+		}
 	}
 }
 

@@ -64,29 +64,17 @@ func (ids valueIDs) has(kind string, n int64) bool { return ids[kind][n] }
 // addCatalogues adds the platforms, currencies, plans, phone countries and
 // marketplace apps of v to d.
 func (d *Seed) addCatalogues(v SeedValues, ids valueIDs) error {
-	for _, p := range v.Platforms {
-		if err := ids.add("platform", p.ID); err != nil {
-			return err
-		}
-		d.platforms = append(d.platforms, seedPlatform(p))
+	if err := addEntries(ids, "platform", v.Platforms, &d.platforms, func(p Platform) (int64, seedPlatform) { return p.ID, seedPlatform(p) }); err != nil {
+		return err
 	}
-	for _, c := range v.Currencies {
-		if err := ids.add("currency", c.ID); err != nil {
-			return err
-		}
-		d.currencies = append(d.currencies, seedCurrency(c))
+	if err := addEntries(ids, "currency", v.Currencies, &d.currencies, func(c Currency) (int64, seedCurrency) { return c.ID, seedCurrency(c) }); err != nil {
+		return err
 	}
-	for _, p := range v.Plans {
-		if err := ids.add("plan", p.ID); err != nil {
-			return err
-		}
-		d.plans = append(d.plans, seedPlan(p))
+	if err := addEntries(ids, "plan", v.Plans, &d.plans, func(p Plan) (int64, seedPlan) { return p.ID, seedPlan(p) }); err != nil {
+		return err
 	}
-	for _, p := range v.PhoneCountries {
-		if err := ids.add("phone country", p.ID); err != nil {
-			return err
-		}
-		d.phoneCountries = append(d.phoneCountries, seedPhoneCountry(p))
+	if err := addEntries(ids, "phone country", v.PhoneCountries, &d.phoneCountries, func(p PhoneCountry) (int64, seedPhoneCountry) { return p.ID, seedPhoneCountry(p) }); err != nil {
+		return err
 	}
 	hashes := map[string]bool{}
 	for _, m := range v.Marketapps {
@@ -100,6 +88,19 @@ func (d *Seed) addCatalogues(v SeedValues, ids valueIDs) error {
 		hashes[h] = true
 		m.Hash = h
 		d.marketapps = append(d.marketapps, seedMarketapp(m))
+	}
+	return nil
+}
+
+// addEntries appends vs to *to, each as the id and seed entry that entry
+// makes of it, once ids has taken the id as one of kind.
+func addEntries[V, E any](ids valueIDs, kind string, vs []V, to *[]E, entry func(V) (int64, E)) error {
+	for _, v := range vs {
+		id, e := entry(v)
+		if err := ids.add(kind, id); err != nil {
+			return err
+		}
+		*to = append(*to, e)
 	}
 	return nil
 }

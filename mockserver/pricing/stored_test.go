@@ -118,70 +118,50 @@ func invalid(errs []FieldError) error {
 	return fmt.Errorf("refused: %v", codes(errs))
 }
 
-func storedUser(s *Store, u User, err error) (map[string]any, error) {
-	if err != nil {
-		return nil, err
+// applied is a case's apply: body validated by validate and, when valid,
+// written by write; read is the state's member of what write made.
+func applied[In, R any](validate func(Validator, Body) (In, []FieldError), write func(*Store, In) (R, error), read func(*Store, R) (map[string]any, error)) func(*Store, Body) (map[string]any, error) {
+	return func(s *Store, b Body) (map[string]any, error) {
+		in, errs := validate(s.Validator(), b)
+		if errs != nil {
+			return nil, invalid(errs)
+		}
+		r, err := write(s, in)
+		if err != nil {
+			return nil, err
+		}
+		return read(s, r)
 	}
+}
+
+func storedUser(s *Store, u User) (map[string]any, error) {
 	return stateOf(s.Export().Users, func(u StateUser) int64 { return u.ID }, u.ID)
 }
 
-func storedClient(s *Store, c Client, err error) (map[string]any, error) {
-	if err != nil {
-		return nil, err
-	}
+func storedClient(s *Store, c Client) (map[string]any, error) {
 	return stateOf(s.Export().Clients, func(c StateClient) int64 { return c.ID }, c.ID)
 }
 
-var storedCases = []storedCase{
-	{"PUT /users/:userId", UserBody, nil, func(s *Store, b Body) (map[string]any, error) {
-		in, errs := s.Validator().UserUpdate(b, 1)
-		if errs != nil {
-			return nil, invalid(errs)
-		}
-		u, err := s.UpdateUser(1, in)
-		return storedUser(s, u, err)
-	}},
-	{"POST /users", UserBody, nil, func(s *Store, b Body) (map[string]any, error) {
-		in, errs := s.Validator().UserCreate(b)
-		if errs != nil {
-			return nil, invalid(errs)
-		}
-		u, err := s.CreateUser(in)
-		return storedUser(s, u, err)
-	}},
-	{"POST /clients", ClientBody, nil, func(s *Store, b Body) (map[string]any, error) {
-		in, errs := s.Validator().ClientCreate(b)
-		if errs != nil {
-			return nil, invalid(errs)
-		}
-		c, err := s.CreateClient(1, in)
-		return storedClient(s, c, err)
-	}},
-	{"PUT /clients/:clientId", ClientBody, nil, func(s *Store, b Body) (map[string]any, error) {
-		in, errs := s.Validator().ClientUpdate(b)
-		if errs != nil {
-			return nil, invalid(errs)
-		}
-		c, err := s.UpdateClient(1, in)
-		return storedClient(s, c, err)
-	}},
-	// 4.2: with a marketplace app's hash the app takes the marketplace
-	// app's name and platform, so that each way is a body of its own.
-	{"POST /apps (a hash)", AppBody, []string{"name", "platform"}, storedApp},
-	{"POST /apps (a name and a platform)", AppBody, []string{"marketapp"}, storedApp},
-}
-
-func storedApp(s *Store, b Body) (map[string]any, error) {
-	in, errs := s.Validator().App(b)
-	if errs != nil {
-		return nil, invalid(errs)
-	}
-	a, err := s.CreateApp(1, in)
-	if err != nil {
-		return nil, err
-	}
+func storedApp(s *Store, a App) (map[string]any, error) {
 	return stateOf(s.Export().Apps, func(a StateApp) int64 { return a.ID }, a.ID)
 }
+
+var storedCases = []storedCase{
+	{"PUT /users/:userId", UserBody, nil, applied(
+		func(v Validator, b Body) (UserInput, []FieldError) { return v.UserUpdate(b, 1) },
+		func(s *Store, in UserInput) (User, error) { return s.UpdateUser(1, in) }, storedUser)},
+	{"POST /users", UserBody, nil, applied(Validator.UserCreate, (*Store).CreateUser, storedUser)},
+	{"POST /clients", ClientBody, nil, applied(Validator.ClientCreate,
+		func(s *Store, in ClientInput) (Client, error) { return s.CreateClient(1, in) }, storedClient)},
+	{"PUT /clients/:clientId", ClientBody, nil, applied(Validator.ClientUpdate,
+		func(s *Store, in ClientInput) (Client, error) { return s.UpdateClient(1, in) }, storedClient)},
+	// 4.2: with a marketplace app's hash the app takes the marketplace
+	// app's name and platform, so that each way is a body of its own.
+	{"POST /apps (a hash)", AppBody, []string{"name", "platform"}, applyApp},
+	{"POST /apps (a name and a platform)", AppBody, []string{"marketapp"}, applyApp},
+}
+
+var applyApp = applied(Validator.App, func(s *Store, in AppInput) (App, error) { return s.CreateApp(1, in) }, storedApp)
 
 // leftOut reports whether the case leaves the field out.
 func (c storedCase) leftOut(f Field) bool {
