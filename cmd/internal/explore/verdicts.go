@@ -167,6 +167,12 @@ func (wd *world) verdictOf(s *seqState, st Step, sent string) verdict {
 		v.grant(policy.NestingLimit)
 		v.noField, v.anyNames = true, true
 	}
+	if st.Chunked && !slices.Contains(v.statuses, 411) {
+		// A body in chunks may be refused for wanting a length, at any
+		// point of the order of the checks (RFC 9112 6.3).
+		v.statuses = append(v.statuses, policy.LengthRequired.Statuses...)
+		v.grant(policy.LengthRequired)
+	}
 	if big {
 		// A body over the size limit may be refused for its size, at any
 		// point of the order of the checks, as a whole: 413, or a 400 that

@@ -168,6 +168,12 @@ var (
 		Accepted: "a body over 64 KiB may be answered 413, or 400 naming no field (the body refused as a whole), at any point of the order of the checks, before authentication too; a smaller body is never refused for its size",
 		Statuses: []int{400, 413},
 	}
+	LengthRequired = Freedom{
+		ID: "length-required", Section: "4", Question: "a body sent in chunks, without `Content-Length`",
+		Mock:     "read as the same body (RFC 9112 7.1)",
+		Accepted: "the answer the body gets with a `Content-Length`, or 411 (Length Required: RFC 9112 6.3 lets a server refuse a body without one) at any point of the order of the checks; never read as another body",
+		Statuses: []int{411},
+	}
 	NestingLimit = Freedom{
 		ID: "nesting-limit", Section: "7.1, 8", Question: "a body nested deeper than the server's limit",
 		Mock:     "400 `InvalidBody` past 32 levels, after authentication",
@@ -264,7 +270,7 @@ func All() []Freedom {
 	return []Freedom{
 		CheckOrder, UnknownID, MalformedID, UnknownVersion, PlatformsAuth, LoginRefused, LoginEmailCase, LoginSession,
 		SessionClient, SecretForms, SchemeWord, ContentType, UnnamedField, UnstatedRefusal, UnstatedValidity, OmittedFields,
-		AppByName, OneAppPerMarketapp, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, NestingLimit, PutClientTerms, StringLength, OptionalFields, OmittedOptional, EmptyHash, MalformedHash, PlanFlags, CurrencyCode,
+		AppByName, OneAppPerMarketapp, PlatformBesideHash, Email255, NumberForms, DuplicateKeys, SizeLimitFreedom, LengthRequired, NestingLimit, PutClientTerms, StringLength, OptionalFields, OmittedOptional, EmptyHash, MalformedHash, PlanFlags, CurrencyCode,
 		Identity, Dates, Bounds, SessionEnd, CredentialsTogether, CredentialAtLogin, Silent, ReadExtensions,
 	}
 }
