@@ -284,6 +284,29 @@ Feature: valid but unusual input is accepted
       | method | path                    | body   | field |
       | PUT    | /clients/{{A.clientId}} | client | name  |
 
+  Scenario Outline: <method> <path> with whitespace around its body is answered as without it
+    RFC 8259 2: a JSON text is a value with insignificant whitespace (space, horizontal tab, line
+    feed, carriage return) allowed before and after it; the body is the JSON object 4 asks for.
+
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:name}}" as "value"
+    And the request body is the template "<body>"
+    And the request body field "<field>" is "{{value}}"
+    And the request body is sent with whitespace around it
+    When I send "<method>" to "<path>"
+    Then the response status is 200
+    And the JSON at "<field>" is "{{value}}"
+
+    @put-users @s4.1 @s4 @mutates-A
+    Examples: PUT /users/:userId
+      | method | path                | body | field     |
+      | PUT    | /users/{{A.userId}} | user | firstName |
+
+    @put-clients @s4.4 @s4 @mutates-A
+    Examples: PUT /clients/:clientId
+      | method | path                    | body   | field |
+      | PUT    | /clients/{{A.clientId}} | client | name  |
+
   @put-users @s4.1 @s4 @s1 @mutates-A
   Scenario Outline: a body labelled <type> is read as JSON
     RFC 9110 8.3.1: the type and subtype of a media type are case-insensitive; RFC 8259 11 defines

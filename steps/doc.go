@@ -117,6 +117,7 @@
 //	  """
 //	Given the request content type is "<type>"
 //	Given the request body is sent in chunks
+//	Given the request body is sent with whitespace around it
 //
 // Account is A or B. The session schemes log in with POST /sessions once per
 // account and scenario. The scheme applies to every later request of the

@@ -125,6 +125,7 @@ var vocabulary = []struct{ text, handler string }{
 	{`I send "GET" to "/echo?q=\"1\"" under the version "v\"1"`, "iSendToUnderTheVersion"},
 	{`I log in with email "a\"b@example.com" and password "p\"w"`, "iLogInWithEmailAndPassword"},
 	{`the request body is sent in chunks`, "theRequestBodyIsSentInChunks"},
+	{`the request body is sent with whitespace around it`, "theRequestBodyIsSentWithWhitespaceAroundIt"},
 	{`I prepare "POST" to "/clients" as "first"`, "iPrepare"},
 	{`I prepare "PUT" to "/users/{{A.userId}}" as "A\"s claim"`, "iPrepare"},
 	{`I send the prepared requests at once`, "iSendThePreparedRequestsAtOnce"},

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,6 +41,8 @@ type requestSteps struct{}
 //	Given the request body field "<path>" is <json>
 //	Given the raw request body is:        (doc string)
 //	Given the request content type is "<type>"
+//	Given the request body is sent in chunks
+//	Given the request body is sent with whitespace around it
 //	When I send "<METHOD>" to "<path>"
 //	When I send "<METHOD>" to "<path>" under the version "<v>"
 //	When I send "GET" to "<path>" if the target has that read extension
@@ -67,6 +70,7 @@ func (r requestSteps) steps() []stepDef {
 		{`^the raw request body is:$`, r.theRawRequestBodyIs},
 		{`^the request content type is ` + match.Quoted + `$`, r.theRequestContentTypeIs},
 		{`^the request body is sent in chunks$`, r.theRequestBodyIsSentInChunks},
+		{`^the request body is sent with whitespace around it$`, r.theRequestBodyIsSentWithWhitespaceAroundIt},
 		{`^I send "([A-Za-z]+)" to ` + match.Quoted + `$`, r.iSendTo},
 		{`^I send "([A-Za-z]+)" to ` + match.Quoted + ` under the version ` + match.Quoted + `$`, r.iSendToUnderTheVersion},
 		{`^I send "GET" to ` + match.Quoted + ` if the target has that read extension$`, r.iSendGETIfTheTargetHasThatReadExtension},
@@ -80,6 +84,7 @@ type pendingRequest struct {
 	body        pendingBody
 	contentType *string
 	chunked     bool // the body sent with no Content-Length (RFC 9112 7.1)
+	padded      bool // the body sent with whitespace around it (RFC 8259 2)
 }
 
 type bodyKind int
@@ -334,6 +339,18 @@ func (requestSteps) theRequestBodyIsSentInChunks(ctx context.Context) error {
 	return nil
 }
 
+// theRequestBodyIsSentWithWhitespaceAroundIt sends the next body with
+// whitespace before and after its value (RFC 8259 2: a JSON text is ws
+// value ws): the same JSON.
+func (requestSteps) theRequestBodyIsSentWithWhitespaceAroundIt(ctx context.Context) error {
+	st, err := stateFromContext(ctx)
+	if err != nil {
+		return err
+	}
+	st.pending.padded = true
+	return nil
+}
+
 func (r requestSteps) iSendTo(ctx context.Context, method, p string) error {
 	return r.send(ctx, method, match.UnescapeArg(p), "")
 }
@@ -543,6 +560,9 @@ func (p pendingRequest) apply(out *outgoing) error {
 		}
 	case bodyRaw:
 		out.body = p.body.text
+	}
+	if p.padded && out.body != nil {
+		out.body = slices.Concat([]byte(" \r\n\t"), out.body, []byte("\n\t "))
 	}
 	switch {
 	case p.contentType != nil:

@@ -240,7 +240,7 @@ type Escaped string
 
 // The wire operators of a whole body.
 const (
-	WirePretty    = "pretty"          // whitespace between every token (RFC 8259 2)
+	WirePretty    = "pretty"          // whitespace between every token and around the value (RFC 8259 2)
 	WireReordered = "reordered"       // the members in another order (RFC 8259 4)
 	WireEscapes   = "escaped-unicode" // non-ASCII characters and some letters as \u escapes (RFC 8259 7)
 	WireSolidus   = "escaped-solidus" // every / as \/ (RFC 8259 7)
@@ -295,6 +295,10 @@ func (s Step) Encode() string {
 	e.value(b, 0)
 	out := e.String()
 	switch s.Wire {
+	case WirePretty:
+		// Before and after the value too (RFC 8259 2: ws value ws): a
+		// reader that wants the first byte to be { takes no JSON text.
+		out = "\n" + out + "\n"
 	case WireUnnamed:
 		out = strings.TrimSuffix(out, "}") + `,"contractExtra":"x"}`
 	case WireLarge:

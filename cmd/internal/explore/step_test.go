@@ -65,7 +65,7 @@ func TestWireForms(t *testing.T) {
 		json bool // a JSON object
 	}{
 		{"", []string{`"firstName":"Zoë"`, `"timezone":"Europe/London"`}, true},
-		{WirePretty, []string{"{\n\t\"firstName\": \"Zoë\",\n\t", "\n\t\t\"a\": 1"}, true},
+		{WirePretty, []string{"\n{\n\t\"firstName\": \"Zoë\",\n\t", "\n\t\t\"a\": 1", "}\n"}, true},
 		{WireReordered, []string{`{"timezone":"Europe/London","nested":{"b":true,"a":1},"firstName"`}, true},
 		{WireEscapes, []string{`"firstN\u0061m\u0065":"Zo\u00eb"`}, true},
 		{WireSolidus, []string{`"Europe\/London"`}, true},
