@@ -137,6 +137,30 @@ Feature: a client's mistake is answered with a client error, never a server erro
       | PUT /clients/:clientId | PUT    | /clients/{{A.clientId}} | client | currency.id     | true  |
       | PUT /clients/:clientId | PUT    | /clients/{{A.clientId}} | client | terms           | true  |
 
+  Scenario Outline: <endpoint> answers <field>, an id with a fraction, with a client error
+    An id names an entry of its catalogue (2.2, 2.3: "ID of the billing currency", "ID of the
+    subscription plan"); no entry has an id with a fraction, so <field> at the profile's id plus
+    .5 names none. Read as the integer below it, it would store an entry that was never sent.
+    Given the request body is the template "<body>"
+    And the request body field "<field>" is {{<id>}}.5
+    When I send "<method>" to "<path>"
+    Then the response status is 4xx
+
+    @post-clients @s4.3 @s2.2
+    Examples: POST /clients
+      | endpoint      | method | path     | body   | field       | id         |
+      | POST /clients | POST   | /clients | client | currency.id | currencyId |
+
+    @put-clients @s4.4 @s2.2 @mutates-A
+    Examples: PUT /clients/:clientId
+      | endpoint               | method | path                    | body   | field       | id         |
+      | PUT /clients/:clientId | PUT    | /clients/{{A.clientId}} | client | currency.id | currencyId |
+
+    @post-apps @s4.2 @s2.3
+    Examples: POST /apps
+      | endpoint   | method | path  | body | field       | id     |
+      | POST /apps | POST   | /apps | app  | nextplan.id | planId |
+
   @post-sessions @s5
   Scenario Outline: POST /sessions answers credentials of the wrong JSON type (<case>) with a client error
     Given I am not authenticated

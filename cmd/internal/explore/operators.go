@@ -386,6 +386,14 @@ var bodyOps = []BodyOp{
 		On: kinds(kID), Make: set(json.Number("-1"))},
 	{Name: "id-past-int64", Decided: citeTyped, Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "RFC 8259 6 (numbers beyond what an implementation holds)",
 		On: kinds(kID), Make: set(json.Number("9223372036854775808"))},
+	{Name: "id-fraction", Decided: citeTyped, Kind: NearMiss, Reading: openRefusal, Cond: condUnknown, Source: "RFC 8259 6 (a number with a fraction); WSTG-INPV (a float truncated to an integer names another entry)",
+		On: kinds(kID), Make: func(d draw) (Mutation, bool) {
+			n, ok := PlainValue(d.current).(json.Number)
+			if !ok {
+				return Mutation{}, false
+			}
+			return Mutation{Value: json.Number(string(n) + ".5")}, true
+		}},
 	{Name: "id-decimal-form", Kind: LegalVariety, Reading: mayReadAs, Freedom: &policy.NumberForms, Source: "RFC 8259 6 (1.0 and 1e0 are numbers)",
 		On: kinds(kID), Make: func(d draw) (Mutation, bool) {
 			n, ok := PlainValue(d.current).(json.Number)
