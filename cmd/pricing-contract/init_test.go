@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -79,6 +82,21 @@ func TestInitRefusesWhatItCannotUse(t *testing.T) {
 	}
 	env := map[string]string{"PRICING_EMAIL": "qa@example.com", "PRICING_PASSWORD": "qa-password", "PRICING_API_KEY": "qa-api-key",
 		"PRICING_OTHER_EMAIL": "other@example.com", "PRICING_OTHER_PASSWORD": "wrong", "PRICING_OTHER_API_KEY": "other-api-key"}
+	// The mock, but for a login answered 503: a server error, which says
+	// nothing of the credentials.
+	mu, err := url.Parse(m.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: mu.Scheme, Host: mu.Host})
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sessions") {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(failing.Close)
 	for _, tc := range []struct {
 		name string
 		env  map[string]string
@@ -87,7 +105,9 @@ func TestInitRefusesWhatItCannotUse(t *testing.T) {
 		say  string
 	}{
 		{"no accounts", nil, []string{"--base-url", m.URL, "--output", filepath.Join(dir, "a")}, 2, "no email: give --email or set PRICING_EMAIL"},
-		{"a wrong password", env, []string{"--base-url", m.URL, "--output", filepath.Join(dir, "b")}, 3, "other@example.com cannot log in"},
+		{"a wrong password", env, []string{"--base-url", m.URL, "--output", filepath.Join(dir, "b")}, 3, "other@example.com cannot log in with a JSON or a form body (POST /sessions answered 401 to the json body and 4"},
+		{"a login answered 503", env, []string{"--base-url", failing.URL + mu.Path, "--other-password", "other-password", "--output", filepath.Join(dir, "d")},
+			3, "qa@example.com's credentials was answered 503 to the json body and 503 to the form body: a server error is the target's failure, not the profile's"},
 		{"a wrong api key", env, []string{"--base-url", m.URL, "--other-password", "other-password", "--api-key", "not-the-key", "--output", filepath.Join(dir, "c")},
 			3, "the api key of qa@example.com is refused"},
 		{"an existing file", env, []string{"--base-url", m.URL, "--other-password", "other-password", "--output", existing}, 2, "--force replaces it"},

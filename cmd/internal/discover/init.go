@@ -280,6 +280,8 @@ func (d *discovery) checkKey(ctx context.Context, email, key, userID string) err
 
 // login opens a session with a JSON body, then a form, and records which.
 func (d *discovery) login(ctx context.Context, email, password string) (gjson.Result, error) {
+	var answered []string
+	serverError := false
 	for _, enc := range []string{"json", "form"} {
 		h := http.Header{}
 		var body string
@@ -304,8 +306,15 @@ func (d *discovery) login(ctx context.Context, email, password string) (gjson.Re
 			return gjson.Result{}, fmt.Errorf("POST /sessions answered 200 to %s's %s body, but its userId is %s, not a number (spec 2.4): the target breaks the contract",
 				email, enc, cmp.Or(gjson.GetBytes(b, "userId").Raw, "absent"))
 		}
+		answered = append(answered, fmt.Sprintf("%d to the %s body", status, enc))
+		serverError = serverError || status >= 500
 	}
-	return gjson.Result{}, fmt.Errorf("%s cannot log in with a JSON or a form body: check the email and the password", email)
+	if serverError {
+		// A server error says nothing of the credentials: asking the user
+		// to check them would send them looking in the wrong place.
+		return gjson.Result{}, fmt.Errorf("POST /sessions with %s's credentials was answered %s: a server error is the target's failure, not the profile's", email, strings.Join(answered, " and "))
+	}
+	return gjson.Result{}, fmt.Errorf("%s cannot log in with a JSON or a form body (POST /sessions answered %s): check the email and the password", email, strings.Join(answered, " and "))
 }
 
 // catalogues reads the collections the target has (the spec's platforms,
