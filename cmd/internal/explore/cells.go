@@ -19,13 +19,7 @@ func (wd *world) cells() []Cell {
 				continue
 			}
 			if op == OpLogin {
-				for _, o := range loginOps[f.path] {
-					// A member left out or null is a JSON body's: a form's
-					// is written otherwise (the reproducer writes JSON).
-					if !wd.form || !strings.HasSuffix(o.Name, "-absent") && !strings.HasSuffix(o.Name, "-null") {
-						out = append(out, Cell{op, posLogin + f.path, o.Name})
-					}
-				}
+				out = append(out, loginCells(f, wd.form)...)
 				continue
 			}
 			for _, o := range bodyOps {
@@ -86,6 +80,19 @@ func (wd *world) cells() []Cell {
 					out = append(out, Cell{op, posBody, o.Name})
 				}
 			}
+		}
+	}
+	return out
+}
+
+// loginCells are the cells of a login's field f, its body a form or JSON.
+// A member left out or null is a JSON body's: a form's is written
+// otherwise (the reproducer writes JSON).
+func loginCells(f bodyField, form bool) []Cell {
+	var out []Cell
+	for _, o := range loginOps[f.path] {
+		if !form || !strings.HasSuffix(o.Name, "-absent") && !strings.HasSuffix(o.Name, "-null") {
+			out = append(out, Cell{OpLogin, posLogin + f.path, o.Name})
 		}
 	}
 	return out
