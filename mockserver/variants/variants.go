@@ -243,6 +243,12 @@ var BlindAudit6 = judged("blind-6", "2026-11-29", Blind)
 // it before the fixes the audit led to.
 var BlindAudit7 = judged("blind-7", "2026-11-29", Blind)
 
+// BlindAudit8 is the Origin of a server of the eighth blind audit
+// (2026-11-29, a whole implementation written by a helper with the spec
+// alone: the actor lineage), with what the suite and the explorer made of
+// it before the fixes the audit led to.
+var BlindAudit8 = judged("blind-8", "2026-11-29", Blind)
+
 // BlindAudit3 is the Origin of a server of the third blind audit
 // (2026-11-28, a whole implementation written by a helper with the spec
 // alone, its faults switchable: the documents lineage), with what the
