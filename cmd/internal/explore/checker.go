@@ -494,7 +494,8 @@ func (c *checker) app(a pricing.App) {
 }
 
 // planFlags: the flags an app answers are those of a plan of the catalogue
-// (policy.PlanFlags: a next plan may apply later).
+// (policy.PlanFlags: a next plan may apply later); needBilling only a
+// Boolean, which 2.3 ties to billing details, not to a plan.
 func (c *checker) planFlags() {
 	var got [4]bool
 	for i, k := range []string{"isLite", "isPro", "isDynamic", "needBilling"} {
@@ -506,11 +507,11 @@ func (c *checker) planFlags() {
 		got[i] = v.Bool()
 	}
 	for _, name := range c.wd.cat.plans {
-		lite, pro, dyn, billing, ok := planFlags(name)
+		lite, pro, dyn, _, ok := planFlags(name)
 		if !ok {
 			return // a plan whose flags the explorer cannot know
 		}
-		if got == [4]bool{lite, pro, dyn, billing} {
+		if [3]bool(got[:3]) == [3]bool{lite, pro, dyn} {
 			return
 		}
 	}

@@ -213,7 +213,7 @@ var (
 	PlanFlags = Freedom{
 		ID: "plan-flags", Section: "4.2, 2.3", Question: "the plan flags of an app created with `nextplan.id` N",
 		Mock:     "the mock: plan N's flags at once (1 lite, 2 pro, 3 dynamic)",
-		Accepted: "the flags of any plan of the catalogue (a next plan may apply later)",
+		Accepted: "`isLite`, `isPro` and `isDynamic` of any plan of the catalogue (a next plan may apply later); `needBilling` a Boolean, whatever the plan (2.3 ties it to billing details, not to a plan)",
 	}
 	CurrencyCode = Freedom{
 		ID: "currency-code", Section: "2.2", Question: "`currency.code` is typed Number but shown as three letters",
