@@ -226,7 +226,7 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 		// server does not serve (a router with typed parameters), before
 		// or after the credentials are read (freedom malformed-id); never
 		// by a credential's 403.
-		unauthenticated.also(verdict{statuses: []int{400, 404}, anyNames: true, noField: true})
+		unauthenticated.also(verdict{statuses: policy.MalformedIDWithoutCredentials, anyNames: true, noField: true})
 		unauthenticated.grant(policy.MalformedID)
 	}
 	if !authentic && !lenient {
@@ -315,7 +315,8 @@ func (wd *world) resourceVerdict(s *seqState, st Step, req api.Request, plan api
 		v.also(wd.bodyVerdict(s, st, decimal, refAPI.Explain(s.ref, decimal)))
 		return v
 	case plan.Refused(api.RuleMalformedID):
-		path = verdict{statuses: policy.MalformedID.Statuses, anyNames: true, noField: true, rule: "7.2: an id that is no id"}
+		// Any client error: a typed route refuses it 400, 404, 405 or 422.
+		path = verdict{statuses: policy.MalformedID.Statuses, any4xx: true, anyNames: true, noField: true, rule: "7.2: an id that is no id"}
 		path.grant(policy.MalformedID)
 	default:
 		return wd.bodyVerdict(s, st, req, plan)
@@ -420,6 +421,14 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 		return v
 	}
 	v.statuses = []int{400}
+	for _, m := range mays.refuse {
+		if m.f.ID == policy.AppByName.ID {
+			// An app by name a server refuses as of no store, with any
+			// 4xx but 401, whatever else the body holds: it may look the
+			// app up before it reads the rest.
+			v.any4xx = true
+		}
+	}
 	v.readErrors(errs, mays)
 	// Another reading of the body is sent where this one is (a leading
 	// zero's path read as its decimal).
@@ -459,6 +468,11 @@ func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 			v.any4xx = true
 			v.mayName = append(v.mayName, r.field)
 			v.grant(policy.UnstatedRefusal)
+			if r.whole {
+				// A decoder of typed bodies refuses the body whole.
+				v.noField = true
+				v.alone = append(v.alone, "")
+			}
 		case r.reading == silent:
 			// Refused by the reference where the spec is silent: any 4xx,
 			// or taken (below).

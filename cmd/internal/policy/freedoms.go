@@ -54,10 +54,14 @@ var (
 	MalformedID = Freedom{
 		ID: "malformed-id", Section: "4", Question: "path ids",
 		Mock:     "plain positive decimals only; `01`, `+1`, `abc` and anything past int64 are 404",
-		Accepted: "400, 403 or 404 for an id that is no plain positive decimal; without correct credentials, 401, or 400 or 404 as a path the server does not serve (an id that is no id tells nothing of which ids exist), never 403; an id with leading zeros (`01`) may also be read as the decimal",
+		Accepted: "any 4xx but 401 for an id that is no plain positive decimal (a typed route answers 400, 404, 405 or 422); without correct credentials, 401, or 400, 404, 405 or 422 as a path the server does not serve (an id that is no id tells nothing of which ids exist), never 403; an id with leading zeros (`01`) may also be read as the decimal",
 		Statuses: []int{400, 403, 404},
 	}
-	UnknownVersion = Freedom{
+	// MalformedIDWithoutCredentials are the statuses beside 401 that refuse
+	// a path whose id is no id, without correct credentials: a path the
+	// server does not serve, never 403.
+	MalformedIDWithoutCredentials = []int{400, 404, 405, 422}
+	UnknownVersion                = Freedom{
 		ID: "unknown-version", Section: "5, 9", Question: "an unknown version segment without correct credentials: 401 or 404?",
 		Mock:     "the mock: 404 (the path names nothing)",
 		Accepted: "401 or 404: a server may authenticate before routing; with correct credentials, 404",
@@ -117,7 +121,7 @@ var (
 		ID: "unstated-refusal", Section: "7.3", Question: "a refusal whose status, field or code the spec does not state",
 		Mock: "400 with the field's code (a wrong JSON type, an unknown catalogue id, terms other than `I agree`, a taken email, a hash of no " +
 			"marketplace app, an `app` on PUT /clients)",
-		Accepted: "any 4xx but 401; a 400 names the field or the object above it, with a code of the server's",
+		Accepted: "any 4xx but 401; a 400 names the field or the object above it, with a code of the server's, or, for a value of another JSON type, no field (a typed decoder refuses the body whole)",
 	}
 	UnstatedValidity = Freedom{
 		ID: "unstated-validity", Section: "7.3", Question: "a value whose validity the spec does not state",
