@@ -175,7 +175,9 @@ func addOne(id string) string {
 // version is the version segment a version operator sends.
 func (g *generator) version(op string) string {
 	if op == "unknown-version" {
-		return []string{"v2", "v1.1", "v0"}[g.r.IntN(3)]
+		// Another major version: a later minor one (v1.1) is backwards
+		// compatible with v1 (9), and a server may serve it as v1.
+		return []string{"v2", "v3", "v0"}[g.r.IntN(3)]
 	}
 	own := g.wd.p.BaseURL[strings.LastIndexByte(g.wd.p.BaseURL, '/')+1:]
 	for _, f := range g.wd.forms {
