@@ -55,7 +55,11 @@ type bodyField struct {
 	// "Further validation codes for ... the address ... fields of the
 	// client endpoints: not shown"): a server may check it by the
 	// country's form, the country with it (freedom unstated-validity).
-	form     bool
+	form bool
+	// unstated: a line of the address, which the spec judges by its
+	// length alone (7.3: its further codes are not shown): a server may
+	// refuse a value it takes for no address (freedom unstated-validity).
+	unstated bool
 	children []bodyField
 }
 
@@ -91,6 +95,7 @@ type extra struct {
 	codes     map[string]pricing.Code
 	catalogue string
 	form      bool
+	unstated  bool
 }
 
 // extras are the extras of the rows of each body table, by the row's path.
@@ -109,6 +114,9 @@ var extras = map[*pricing.Table]map[string]extra{
 	},
 	pricing.ClientBody: {
 		"name":            {codes: codeOn(condMissing, pricing.CodeInvalidName)},
+		"addressLine1":    {unstated: true},
+		"addressLine2":    {unstated: true},
+		"addressCity":     {unstated: true},
 		"addressPostcode": {form: true},
 		"addressCountry":  {form: true},
 		"vat":             {form: true},
@@ -154,7 +162,7 @@ func kindOf(row pricing.Field) fieldKind {
 func position(tb *pricing.Table, row pricing.Field, nested bool) bodyField {
 	x := extras[tb][row.Path]
 	f := bodyField{path: row.Path, kind: kindOf(row), required: row.Required, table: !row.Unlisted,
-		catalogue: x.catalogue, form: x.form}
+		catalogue: x.catalogue, form: x.form, unstated: x.unstated}
 	if x.kind != kText {
 		f.kind = x.kind
 	}

@@ -72,6 +72,9 @@ type fieldReading struct {
 	field   string
 	reading reading
 	f       policy.Freedom
+	// whole: a value of another JSON type than the field's, which a typed
+	// decoder refuses with the body as a whole, naming no field.
+	whole bool
 }
 
 type readingSet struct {
@@ -198,6 +201,14 @@ func (rs *readingSet) mutationReading(st Step, body map[string]any, errs []prici
 	}
 	if f.form && !m.Remove && m.Value != nil {
 		rs.formReading(st, m, coded, refused, &r)
+	}
+	if r.reading == openRefusal && (o.Decided == citeTyped && o.Kind == PlainlyWrong || m.Op == opWrongType) {
+		r.whole = true
+	}
+	if f.unstated && o.Kind == LegalVariety && o.Decided != citeLimit && r.reading == strict && !refused {
+		// A line of the address the reference takes: within its length,
+		// a server may still refuse it as no address.
+		r.reading, r.f = mayRefuse, policy.UnstatedValidity
 	}
 	if strings.HasSuffix("."+m.Field, ".marketapp.hash") && (m.Remove || m.Value == nil || m.Value == "") {
 		emptyHash = rs.hashReading(m, &r)
