@@ -125,6 +125,7 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 	if v.anyNames {
 		return nil
 	}
+	fields = v.qualify(fields)
 	if len(v.alone) > 0 {
 		alone := true
 		for _, f := range fields {
@@ -149,6 +150,28 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 		return v.namesDiverge(fields, missing, wrong)
 	}
 	return v.codesDiverge(codes)
+}
+
+// qualify reads each name of a 400 that is no field the verdict knows as
+// the nested field it ends: a server that checks a nested client or app
+// with the validator of its own endpoint names client.terms "terms" (the
+// spec gives fieldName as the field's name, and a nested field's name is
+// the server's to write).
+func (v verdict) qualify(fields []string) []string {
+	known := slices.Concat(v.required, v.mayName)
+	out := slices.Clone(fields)
+	for i, f := range fields {
+		if f == "" || slices.ContainsFunc(known, func(k string) bool { return related(k, f) }) {
+			continue
+		}
+		for _, k := range known {
+			if strings.HasSuffix(k, "."+f) {
+				out[i] = k
+				break
+			}
+		}
+	}
+	return out
 }
 
 // namedAmong reports whether a field is named among names: by its name, or

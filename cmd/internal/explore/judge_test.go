@@ -50,6 +50,17 @@ func TestJudge(t *testing.T) {
 			jsonAnswer(400, errs(el("firstName", "InvalidFirstName"), el("lastName", "InvalidLastName"))), "errors-names"},
 		{"a 400 with another code than 7.3's", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
 			jsonAnswer(400, errs(el("firstName", "Required"))), "errors-code firstName=InvalidFirstName"},
+		{"a value of another JSON type refused with the body whole, naming no field", func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "firstName", Op: "number-for-string", Value: json.Number("7")})
+		}, jsonAnswer(400, errs(el("", "InvalidBody"))), ""},
+		{"an empty name refused naming no field", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
+			jsonAnswer(400, errs(el("", "InvalidBody"))), "errors-shape"},
+		{"an address line refused as no address (unstated-validity)", func(s *seqState) Step {
+			return clientStep(s, Mutation{Field: "addressCity", Op: "one-character", Value: "Q"})
+		}, jsonAnswer(400, errs(el("addressCity", "InvalidAddressCity"))), ""},
+		{"a first name of one character refused", func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "firstName", Op: "one-character", Value: "Q"})
+		}, jsonAnswer(400, errs(el("firstName", "InvalidFirstName"))), "status 400"},
 		{"a 400 naming the field in brackets", func(s *seqState) Step {
 			return userStep(s, Mutation{Field: "phoneCountry.id", Op: "id-unknown", Value: "x"})
 		}, jsonAnswer(400, errs(el("phoneCountry[id]", "InvalidPhoneCountryId"))), ""},
@@ -367,6 +378,30 @@ func TestStaleEventDate(t *testing.T) {
 		}
 		if reason := c.staleEvent("passwordLastChanged", tc.date, got, tc.ref); (reason != "") != tc.stale {
 			t.Errorf("%s: %s sent at %s: stale %v, want %v (%s)", tc.name, tc.date, sent.Format(time.RFC3339Nano), reason != "", tc.stale, reason)
+		}
+	}
+}
+
+// A nested field may be named by its own name within its object: a server
+// that checks the client of PUT /users with the validator of POST /clients
+// names client.terms "terms". A name that ends no field the verdict knows
+// is still a valid field named.
+func TestNestedFieldNamedWithinItsObject(t *testing.T) {
+	v := verdict{statuses: []int{400}, required: []string{"client.terms"}}
+	for _, c := range []struct {
+		body string
+		key  string
+	}{
+		{`[{"fieldName":"client.terms","error":"InvalidTerms","message":"No."}]`, ""},
+		{`[{"fieldName":"terms","error":"InvalidTerms","message":"No."}]`, ""},
+		{`[{"fieldName":"vat","error":"InvalidVat","message":"No."}]`, "errors-names"},
+	} {
+		d := v.errorsDiverge([]byte(c.body))
+		switch {
+		case c.key == "" && d != nil:
+			t.Errorf("%s: %s", c.body, d.reason)
+		case c.key != "" && (d == nil || d.key != c.key):
+			t.Errorf("%s: %+v, want %s", c.body, d, c.key)
 		}
 	}
 }
