@@ -37,6 +37,11 @@ func TestVerdicts(t *testing.T) {
 				return st
 			},
 			statuses: []int{400, 401, 413}, freedoms: []string{"size-limit"}},
+		{name: "an id with a leading zero without credentials: 401, or refused as no plain decimal", step: func(s *seqState) Step {
+			st := userStep(s)
+			st.Cred, st.Path, st.PathID = Cred{Scheme: "none"}, "leading-zero", "0"+st.PathID
+			return st
+		}, statuses: []int{401, 400, 404, 405, 422}, freedoms: []string{"malformed-id"}},
 		{name: "an unknown version without credentials", step: func(s *seqState) Step {
 			st := userStep(s)
 			st.Cred, st.Version = Cred{Scheme: "none"}, "v2"

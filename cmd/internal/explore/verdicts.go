@@ -221,11 +221,12 @@ func (wd *world) verdictOfSized(s *seqState, st Step, sent string) verdict {
 	if st.Cred.Op == credBesideOther {
 		return wd.eitherAccount(s, st, sent, unauthenticated)
 	}
-	if plan.Refused(api.RuleMalformedID) && st.Path != "leading-zero" {
+	if plan.Refused(api.RuleMalformedID) {
 		// An id that is no id names no resource: refused as a path the
 		// server does not serve (a router with typed parameters), before
 		// or after the credentials are read (freedom malformed-id); never
-		// by a credential's 403.
+		// by a credential's 403. An id with leading zeros too: a server
+		// may read it as no plain decimal (or as the decimal: 401).
 		unauthenticated.also(verdict{statuses: policy.MalformedIDWithoutCredentials, anyNames: true, noField: true})
 		unauthenticated.grant(policy.MalformedID)
 	}
