@@ -19,6 +19,10 @@ type Catalogues struct {
 	Platforms, Currencies, Plans, PhoneCountries []Entry
 	// Paths are where each was read, by its profile key.
 	Paths map[string]string
+	// PlansByName: the plans showed no flags, and their words are their
+	// names (Lite, Pro, Dynamic: the flags 2.3 names), which a profile's
+	// author confirms.
+	PlansByName bool
 }
 
 // collectionPaths are the paths a catalogue is looked for at besides the
@@ -62,7 +66,7 @@ func ReadCatalogues(get func(path string) (gjson.Result, bool), platformsPath st
 // add takes the items of one array of a collection at path p, by their
 // shape, where no other path gave that catalogue.
 func (c *Catalogues) add(p string, list []gjson.Result) {
-	var platforms, currencies, plans, phones []Entry
+	var platforms, currencies, plans, named, phones []Entry
 	for _, it := range list {
 		id := it.Get("id")
 		if id.Type != gjson.Number {
@@ -77,7 +81,14 @@ func (c *Catalogues) add(p string, list []gjson.Result) {
 			currencies = append(currencies, Entry{ID: id.Raw, Word: it.Get("code").String()})
 		case platformWord(name) == nil:
 			platforms = append(platforms, Entry{ID: id.Raw, Word: name})
+		case planNamed(name) != "":
+			named = append(named, Entry{ID: id.Raw, Word: planNamed(name)})
 		}
+	}
+	if len(plans) == 0 && len(named) > 0 && len(c.Plans) == 0 {
+		// A catalogue of plans shown by name alone (2.5: its fields are
+		// not shown beyond the ids).
+		plans, c.PlansByName = named, true
 	}
 	for _, l := range []struct {
 		key     string
@@ -88,6 +99,17 @@ func (c *Catalogues) add(p string, list []gjson.Result) {
 			*l.into, c.Paths[l.key] = l.entries, p
 		}
 	}
+}
+
+// planNamed is the word of a plan named as one of the flags 2.3 gives
+// (Lite, Pro, Dynamic, in any letter case), "" for any other name.
+func planNamed(name string) string {
+	for _, w := range planWords {
+		if strings.EqualFold(name, w.word) {
+			return w.word
+		}
+	}
+	return ""
 }
 
 // listedPaths are the strings of an index's answer that are paths (start

@@ -31,6 +31,13 @@ func TestReadCatalogues(t *testing.T) {
 			t.Errorf("%s %q is no value of the profile: %v", tc.name, tc.got, err)
 		}
 	}
+	// Plans shown by their names alone: the word of the flag each names.
+	named := ReadCatalogues(answering(map[string]string{
+		"/plans": `{"plans":[{"id":1,"name":"Lite"},{"id":2,"name":"PRO"},{"id":3,"name":"Dynamic"},{"id":4,"name":"Gold"}]}`,
+	}), "/platforms")
+	if got := CatalogueValue(named.Plans); got != "1:lite,2:pro,3:dynamic" || !named.PlansByName {
+		t.Errorf("plans by name: %q (by name %v), want 1:lite,2:pro,3:dynamic by name", got, named.PlansByName)
+	}
 	if c := ReadCatalogues(func(string) (gjson.Result, bool) { return gjson.Result{}, false }, "/platforms"); c.Platforms != nil || c.Plans != nil {
 		t.Errorf("a target without collections: %+v", c)
 	}

@@ -329,7 +329,11 @@ func (d *discovery) catalogues(ctx context.Context, key, clientA string) {
 	}{{"platforms", "GET " + cat.Paths["platforms"], cat.Platforms}, {"currencies", "GET " + cat.Paths["currencies"], cat.Currencies},
 		{"plans", "GET " + cat.Paths["plans"], cat.Plans}} {
 		if len(c.entries) >= target.MinCatalogue {
-			d.set(c.key, target.CatalogueValue(c.entries), c.how)
+			how := c.how
+			if c.key == "plans" && cat.PlansByName {
+				how += ", each plan's word from its name (it shows no flags): check them against the target's documentation"
+			}
+			d.set(c.key, target.CatalogueValue(c.entries), how)
 		}
 	}
 	if len(cat.Plans) >= target.MinCatalogue {
