@@ -137,7 +137,7 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 	}
 	var missing, wrong []string
 	for _, f := range v.required {
-		if !namedAmong(f, fields) && !v.excusedAmong(f, fields) {
+		if !namedAmong(f, fields) && !v.excusedAmong(f, fields) && !v.lookedUpLater(f, fields) {
 			missing = append(missing, f)
 		}
 	}
@@ -149,7 +149,7 @@ func (v verdict) errorsDiverge(body []byte) *divergence {
 	if len(missing) > 0 || len(wrong) > 0 {
 		return v.namesDiverge(fields, missing, wrong)
 	}
-	return v.codesDiverge(codes)
+	return v.codesDiverge(codes, fields)
 }
 
 // qualify reads each name of a 400 that is no field the verdict knows as
@@ -172,6 +172,21 @@ func (v verdict) qualify(fields []string) []string {
 		}
 	}
 	return out
+}
+
+// lookedUpLater reports whether f is an id of a catalogue a 400 may leave
+// unnamed because it names another offending field: ids looked up once
+// the values are valid.
+func (v verdict) lookedUpLater(f string, fields []string) bool {
+	if !slices.Contains(v.later, f) {
+		return false
+	}
+	for _, g := range fields {
+		if g != "" && !related(g, f) && (slices.Contains(v.required, g) || v.mayNameField(g)) {
+			return true
+		}
+	}
+	return false
 }
 
 // namedAmong reports whether a field is named among names: by its name, or
@@ -230,9 +245,12 @@ func (v verdict) namesDiverge(fields, missing, wrong []string) *divergence {
 
 // codesDiverge is the divergence of a 400 whose field=code pairs do not
 // give a field the code 7.3 names for it (nil: each does).
-func (v verdict) codesDiverge(codes []string) *divergence {
+func (v verdict) codesDiverge(codes, fields []string) *divergence {
 	for _, c := range v.codes {
 		f, code, _ := strings.Cut(c, "=")
+		if !namedAmong(f, fields) {
+			continue // left unnamed where the names allow it (excused, looked up later)
+		}
 		var with []string
 		for _, fc := range codes {
 			if g, gc, _ := strings.Cut(fc, "="); gc == code {

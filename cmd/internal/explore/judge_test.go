@@ -53,6 +53,15 @@ func TestJudge(t *testing.T) {
 		{"a value of another JSON type refused with the body whole, naming no field", func(s *seqState) Step {
 			return userStep(s, Mutation{Field: "firstName", Op: "number-for-string", Value: json.Number("7")})
 		}, jsonAnswer(400, errs(el("", "InvalidBody"))), ""},
+		{"an empty name and an unknown phone country refused for the name alone: ids looked up once the values are valid", func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "lastName", Op: "empty", Value: ""}, Mutation{Field: "phoneCountry.id", Op: "id-unknown", Value: json.Number("999999999")})
+		}, jsonAnswer(400, errs(el("lastName", "InvalidLastName"))), ""},
+		{"an empty name and an unknown phone country refused for the country alone", func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "lastName", Op: "empty", Value: ""}, Mutation{Field: "phoneCountry.id", Op: "id-unknown", Value: json.Number("999999999")})
+		}, jsonAnswer(400, errs(el("phoneCountry.id", "InvalidPhoneCountryId"))), "errors-names"},
+		{"a password of another type and an unknown phone country refused for the password alone", func(s *seqState) Step {
+			return userStep(s, Mutation{Field: "password", Op: "number-for-string", Value: json.Number("7")}, Mutation{Field: "phoneCountry.id", Op: "id-unknown", Value: json.Number("999999999")})
+		}, jsonAnswer(400, errs(el("password", "InvalidType"))), ""},
 		{"an empty name refused naming no field", func(s *seqState) Step { return userStep(s, Mutation{Field: "firstName", Op: "empty", Value: ""}) },
 			jsonAnswer(400, errs(el("", "InvalidBody"))), "errors-shape"},
 		{"an address line refused as no address (unstated-validity)", func(s *seqState) Step {

@@ -75,6 +75,9 @@ type fieldReading struct {
 	// whole: a value of another JSON type than the field's, which a typed
 	// decoder refuses with the body as a whole, naming no field.
 	whole bool
+	// later: an id that names no entry of its catalogue, which a server
+	// may look up only once the body's values are valid.
+	later bool
 }
 
 type readingSet struct {
@@ -204,6 +207,9 @@ func (rs *readingSet) mutationReading(st Step, body map[string]any, errs []prici
 	}
 	if r.reading == openRefusal && (o.Decided == citeTyped && o.Kind == PlainlyWrong || m.Op == opWrongType) {
 		r.whole = true
+	}
+	if o.Cond == condUnknown && f.kind == kID {
+		r.later = true
 	}
 	if f.unstated && o.Kind == LegalVariety && o.Decided != citeLimit && r.reading == strict && !refused {
 		// A line of the address the reference takes: within its length,

@@ -181,6 +181,10 @@ type verdict struct {
 	// unless are a field a 400 may leave unnamed where it names the
 	// other of the pair: what the spec decides beside what it leaves open.
 	unless [][2]string
+	// later are ids that name no entry of a catalogue, which a 400 may
+	// leave unnamed where it names another offending field: a server may
+	// look ids up only once the values are valid (freedom check-order).
+	later []string
 	// adopt are the fields whose value in a 200 is the target's to choose
 	// (readingSet.adopt): the reference takes what it answers.
 	adopt []string
@@ -288,6 +292,7 @@ func (v *verdict) also(o verdict) {
 	v.alone = append(v.alone, o.alone...)
 	v.together = append(v.together, o.together...)
 	v.unless = append(v.unless, o.unless...)
+	v.later = append(v.later, o.later...)
 	v.adopt = append(v.adopt, o.adopt...)
 	v.noField = v.noField || o.noField
 	if v.accept == nil {

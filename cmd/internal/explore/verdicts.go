@@ -456,6 +456,9 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 	for _, fe := range errs {
 		r, covered := mays.of(fe.FieldName)
+		if covered && r.later {
+			v.later = append(v.later, fe.FieldName)
+		}
 		if mays.ignorable(fe.FieldName) {
 			// Beside a hash a server may ignore it whatever it is
 			// (freedom platform-beside-hash): named or not.
@@ -470,9 +473,10 @@ func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 			v.mayName = append(v.mayName, r.field)
 			v.grant(policy.UnstatedRefusal)
 			if r.whole {
-				// A decoder of typed bodies refuses the body whole.
+				// A decoder of typed bodies refuses the body whole, or
+				// names the field it stopped at alone.
 				v.noField = true
-				v.alone = append(v.alone, "")
+				v.alone = append(v.alone, "", r.field)
 			}
 		case r.reading == silent:
 			// Refused by the reference where the spec is silent: any 4xx,
