@@ -325,6 +325,20 @@ func (rs *readingSet) lenientReadings(st Step, body map[string]any, emptyHashes 
 			rs.alts = append(rs.alts, altReading{n.f, none})
 		}
 	}
+	if len(nones) > 1 {
+		// And all of them at once: an empty hash read as none beside a
+		// null phone number read as left out.
+		for _, b := range []map[string]any{body, lenient} {
+			if b == nil {
+				continue
+			}
+			none := DeepCopy(b).(map[string]any)
+			for _, n := range nones {
+				SetPath(none, n.at, nil, true)
+			}
+			rs.alts = append(rs.alts, altReading{nones[0].f, none})
+		}
+	}
 }
 
 // appReadings reads the app a body makes: a platform beside a hash, an app

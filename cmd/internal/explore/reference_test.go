@@ -342,3 +342,35 @@ func TestNullMayBeLeftOut(t *testing.T) {
 		t.Errorf("null may be left out for %v, want %v", seen, want)
 	}
 }
+
+// Two members a server may each read as not given, in one body: an empty
+// hash read as none and a null phone number read as left out are one
+// reading together, as each is alone, so the 200 that takes both is
+// correct.
+func TestMembersReadAsNotGivenTogether(t *testing.T) {
+	wd := testWorld(t)
+	s := testSequence(t, wd)
+	st := userStep(s)
+	st.Base["client"] = map[string]any{
+		"addressCity": "London", "addressCountry": "United Kingdom", "addressLine1": "1 Market Street",
+		"addressPostcode": "EC1A 1AA", "currency": map[string]any{"id": json.Number("1")}, "name": "contract-x", "terms": "I agree",
+		"app": map[string]any{"marketapp": map[string]any{"hash": wd.cat.hash}, "name": "contract-app-x",
+			"nextplan": map[string]any{"id": json.Number("2")}, "platform": map[string]any{"id": json.Number("1")}},
+	}
+	hash := Mutation{Field: "client.app.marketapp.hash", Op: "empty", Value: ""}
+	phone := Mutation{Field: "phoneNumber", Op: "null", Value: nil}
+	for _, muts := range [][]Mutation{{hash}, {phone}, {hash, phone}} {
+		st.Muts = muts
+		if v := wd.verdictOf(s, st, st.Encode()); !v.allows(200) {
+			t.Errorf("%s: statuses %v, no 200", describeMuts(muts), v.statuses)
+		}
+	}
+}
+
+func describeMuts(muts []Mutation) string {
+	var s []string
+	for _, m := range muts {
+		s = append(s, m.Field+" "+m.Op)
+	}
+	return strings.Join(s, ", ")
+}
