@@ -108,6 +108,19 @@ Feature: POST /clients creates a client, PUT /clients/:clientId updates one
     Then the response status is 400
     And the response matches the shape "errors"
 
+  @s4.4 @s1 @put-clients @mutates-A
+  Scenario: PUT /clients/:clientId with an app whose member name is written with an escape is answered 400
+    RFC 8259 7 and 8.3: "\u0061pp" is the member name app once the JSON is parsed, so the body
+    gives the app property, which 4.4 says must not be given; a search of the raw text for "app"
+    does not see it.
+    Given the raw request body is:
+      """
+      {"name": "{{gen:name}}", "addressLine1": "{{addressLine1}}", "addressCity": "{{addressCity}}", "addressPostcode": "{{addressPostcode}}", "addressCountry": "{{addressCountry}}", "currency": {"id": {{currencyId}}}, "terms": "I agree", "\u0061pp": {"marketapp": {"hash": "{{marketappHash}}"}, "nextplan": {"id": {{planId}}}}}
+      """
+    When I send "PUT" to "/clients/{{A.clientId}}"
+    Then the response status is 400
+    And the response matches the shape "errors"
+
   @s7.3 @s4.3 @post-clients
   Scenario Outline: POST /clients with <case> is answered InvalidName
     Given the profile value "clients_per_user" is "several"

@@ -79,20 +79,26 @@ Feature: PUT /users/:userId updates a user
     When I log in with email "{{A.email}}" and password "{{A.password}}"
     Then the response status is 401 or 400
 
-  @s4.1 @s5 @mutates-A
-  Scenario: an email address with capital letters logs in as it was set
+  @s4.1 @s5 @s2.1 @get-extensions @mutates-A
+  Scenario: an email address with capital letters logs in as it was set, and is kept as it was set
     5: a session is obtained with the credentials of the account, and the email address the user
     set, typed as it was set, is one of them; the local part of an address may hold capitals (RFC
     5321 2.4, 4.1.2). A server that keeps addresses in one letter case must find this one too.
+    The local part is case-sensitive (RFC 5321 2.4), so the address is answered and stored as it
+    was set, as a later read shows where the target has the read extension GET /users/:userId.
 
     Given I remember "Mixed.{{gen:name}}@{{emailDomain}}" as "email"
     And the request body is the template "user"
     And the request body field "email" is "{{email}}"
     When I send "PUT" to "/users/{{A.userId}}"
     Then the response status is 200
+    And the JSON at "email" is "{{email}}"
     When I log in with email "{{email}}" and password "{{A.password}}"
     Then the response status is 200
     And the JSON at "userId" is {{A.userId}}
+    When I send "GET" to "/users/{{A.userId}}" if the target has that read extension
+    Then the response status is 200
+    And the JSON at "email" is "{{email}}"
 
   @s4.1 @s8 @mutates-A
   Scenario: a new password works for the next login and the old one no longer does
