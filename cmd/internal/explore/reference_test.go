@@ -374,3 +374,16 @@ func describeMuts(muts []Mutation) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// A secret in capitals that a server may read as the account's own, beside
+// a member it may read as not given: the account's answer to the reading
+// is judged with the account's credentials, so its 200 is correct.
+func TestLenientReadingWithASecretInCapitals(t *testing.T) {
+	wd := testWorld(t)
+	s := testSequence(t, wd)
+	st := userStep(s, Mutation{Field: "phoneNumber", Op: "null", Value: nil})
+	st.Cred.Op = "secret-upper-case"
+	if v := wd.verdictOf(s, st, st.Encode()); !v.allows(200) || !v.allows(401) {
+		t.Errorf("statuses %v: want 401 and the account's 200", v.statuses)
+	}
+}

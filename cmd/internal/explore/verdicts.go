@@ -434,8 +434,10 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 	// Another reading of the body is sent where this one is (a leading
 	// zero's path read as its decimal).
 	at := func(body string) api.Request {
+		// At the step's path, with the credentials the step was read
+		// with (a secret in capitals read as the account's own).
 		r := wd.refRequest(s, st, body)
-		r.Path = req.Path
+		r.Path, r.Header, r.Query = req.Path, req.Header, req.Query
 		return r
 	}
 	wd.lenientAccept(s, st, &v, mays, own, at)
