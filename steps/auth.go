@@ -126,18 +126,20 @@ func nearMiss(secret, change string, taken func(string) bool) string {
 		return "x"
 	}
 	// Each change tries the replacement characters in turn until the
-	// result is nobody's.
+	// result is nobody's. A character replaced by itself in the other
+	// letter case is no change a server must refuse (a secret compared in
+	// any case is a reading the README allows: secret-forms).
 	for _, c := range "abcdefgh" {
 		var got string
 		other := string(c)
 		switch change {
 		case "its last character changed":
-			if secret[len(secret)-1] == byte(c) {
+			if strings.EqualFold(secret[len(secret)-1:], other) {
 				continue
 			}
 			got = secret[:len(secret)-1] + other
 		case "its first character changed":
-			if secret[0] == byte(c) {
+			if strings.EqualFold(secret[:1], other) {
 				continue
 			}
 			got = other + secret[1:]

@@ -398,11 +398,14 @@ Scenarios per endpoint and status the spec names. 0 !: a condition the spec give
 // character off (or in the other case), whatever the secret's last or
 // first character, and never one that is taken (another account's).
 func TestNearMissIsNeverTheSecret(t *testing.T) {
-	for _, secret := range []string{"a", "b", "aa", "qa-api-key", "0123456789abcdef", "zzzza", "123456", "Heron-cobalt-1000!"} {
+	for _, secret := range []string{"a", "b", "aa", "qa-api-key", "0123456789abcdef", "zzzza", "123456", "Heron-cobalt-1000!", "A0B", "ABCDEF", "abcdefgH"} {
 		for _, change := range []string{"its last character changed", "its first character changed", "a character added", "its last character removed", "its letters in the other case"} {
 			got := nearMiss(secret, change, nil)
 			if got == secret {
 				t.Errorf("nearMiss(%q, %q) is the secret itself", secret, change)
+			}
+			if change != "its letters in the other case" && strings.EqualFold(got, secret) {
+				t.Errorf("nearMiss(%q, %q) = %q: the secret in another letter case, which a server may take (secret-forms)", secret, change, got)
 			}
 			if d := len(got) - len(secret); d < -1 || d > 1 {
 				t.Errorf("nearMiss(%q, %q) = %q: more than one character off", secret, change, got)
