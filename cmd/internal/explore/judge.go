@@ -174,15 +174,16 @@ func (v verdict) qualify(fields []string) []string {
 	return out
 }
 
-// lookedUpLater reports whether f is an id of a catalogue a 400 may leave
-// unnamed because it names another offending field: ids looked up once
-// the values are valid.
+// lookedUpLater reports whether f is a field a 400 may leave unnamed
+// because it names another field whose own value is refused: an id looked
+// up, or a member needed for want of another (an app's name without a
+// hash), once the values given are valid.
 func (v verdict) lookedUpLater(f string, fields []string) bool {
 	if !slices.Contains(v.later, f) {
 		return false
 	}
 	for _, g := range fields {
-		if g != "" && !related(g, f) && (slices.Contains(v.required, g) || v.mayNameField(g)) {
+		if g != "" && !related(g, f) && slices.Contains(v.offending, g) {
 			return true
 		}
 	}

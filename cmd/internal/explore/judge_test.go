@@ -101,6 +101,10 @@ func TestJudge(t *testing.T) {
 		{"neither a hash nor a name, the platform refused alone", func(s *seqState) Step {
 			return appStep(noHashNorNameBody())
 		}, jsonAnswer(400, errs(el("platform.id", "InvalidPlatform"))), "errors-names"},
+		{"no hash and a plan id written 1.0, refused for the plan alone: a name needed for want of a hash judged once the values are valid", func(s *seqState) Step {
+			return appStep(map[string]any{"marketapp": map[string]any{"hash": wd.cat.hash}, "name": nil, "platform": map[string]any{"id": nil}, "nextplan": map[string]any{"id": json.Number("1")}},
+				Mutation{Field: "marketapp", Op: "null", Value: nil}, Mutation{Field: "nextplan.id", Op: "id-decimal-form", Value: json.Number("1.0"), Alt: json.Number("1")})
+		}, jsonAnswer(400, errs(el("nextplan.id", "InvalidPlanId"))), ""},
 		{"neither a hash nor a name, the name refused with another code", func(s *seqState) Step {
 			return appStep(map[string]any{"marketapp": map[string]any{}, "name": "contract-app", "platform": map[string]any{"id": json.Number("1")}, "nextplan": map[string]any{"id": json.Number("1")}},
 				Mutation{Field: "name", Op: "null", Value: nil})

@@ -102,6 +102,10 @@ type readingSet struct {
 	// second are the marketapp.hash paths of an app a target that has one
 	// app of a marketplace app may refuse as a second one: 400 naming it.
 	second []string
+	// conditional are the fields the body needs because another member
+	// is not given (an app's name and platform.id without a hash, 4.2),
+	// which a server may judge once the values given are valid.
+	conditional []string
 }
 
 // altReading is the body as a lenient server reads it, and the freedom
@@ -375,6 +379,12 @@ func (rs *readingSet) appReadings(st Step, body map[string]any) {
 		}
 		if p, _ := app["platform"].(map[string]any); p["id"] == nil {
 			rs.alsoName = append(rs.alsoName, prefix+"platform.id")
+		}
+	}
+	if app, where := appOf(st.Op, body); app != nil {
+		if m, _ := app["marketapp"].(map[string]any); m["hash"] == nil || m["hash"] == "" {
+			prefix := strings.TrimPrefix(where+".", ".")
+			rs.conditional = append(rs.conditional, prefix+"name", prefix+"platform.id")
 		}
 	}
 	if app, where := appOf(st.Op, body); app != nil && neitherHashNorName(app) {

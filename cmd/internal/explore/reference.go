@@ -185,6 +185,9 @@ type verdict struct {
 	// leave unnamed where it names another offending field: a server may
 	// look ids up only once the values are valid (freedom check-order).
 	later []string
+	// offending are the fields whose own value, as the step changed it, is
+	// refused: naming one, a 400 may leave the later ones unnamed.
+	offending []string
 	// adopt are the fields whose value in a 200 is the target's to choose
 	// (readingSet.adopt): the reference takes what it answers.
 	adopt []string
@@ -293,6 +296,7 @@ func (v *verdict) also(o verdict) {
 	v.together = append(v.together, o.together...)
 	v.unless = append(v.unless, o.unless...)
 	v.later = append(v.later, o.later...)
+	v.offending = append(v.offending, o.offending...)
 	v.adopt = append(v.adopt, o.adopt...)
 	v.noField = v.noField || o.noField
 	if v.accept == nil {

@@ -458,8 +458,11 @@ func (wd *world) bodyVerdict(s *seqState, st Step, req api.Request, plan api.Pla
 func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 	for _, fe := range errs {
 		r, covered := mays.of(fe.FieldName)
-		if covered && r.later {
+		if covered && r.later || slices.Contains(mays.conditional, fe.FieldName) {
 			v.later = append(v.later, fe.FieldName)
+		}
+		if covered {
+			v.offending = append(v.offending, fe.FieldName)
 		}
 		if mays.ignorable(fe.FieldName) {
 			// Beside a hash a server may ignore it whatever it is
