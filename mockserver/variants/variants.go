@@ -249,6 +249,12 @@ var BlindAudit7 = judged("blind-7", "2026-11-29", Blind)
 // it before the fixes the audit led to.
 var BlindAudit8 = judged("blind-8", "2026-11-29", Blind)
 
+// BlindAudit9 is the Origin of a server of the ninth blind audit
+// (2026-11-29, a whole implementation written by a helper with the spec
+// alone: the layered lineage), with what the suite and the explorer made
+// of it before the fixes the audit led to.
+var BlindAudit9 = judged("blind-9", "2026-11-29", Blind)
+
 // BlindAudit3 is the Origin of a server of the third blind audit
 // (2026-11-28, a whole implementation written by a helper with the spec
 // alone, its faults switchable: the documents lineage), with what the

@@ -130,4 +130,18 @@ var areaOf = map[string]variants.Area{
 	"deadline-in-nanoseconds": variants.Representation, "collection-adds-count": variants.Representation,
 	"write-key-uppercase": variants.Apps, "dates-numeric-offset": variants.Representation,
 	"unknown-fields-rejected": variants.Representation,
+	// layered
+	"max-length-counted-in-bytes": variants.Clients, "subscribe-absent-defaults-false": variants.Users,
+	"marketapp-hash-regex-unanchored": variants.Apps, "auth-scheme-not-checked": variants.Auth,
+	"api-key-compared-case-insensitively": variants.Auth, "put-user-any-id": variants.Auth,
+	"put-client-no-membership-check": variants.Auth, "user-response-includes-password": variants.Users,
+	"put-client-shallow-copy-mutates-on-reject": variants.Clients, "app-id-allocation-racy": variants.Apps,
+	"email-unique-check-then-act": variants.Users, "accept-not-exact-json-406": variants.Representation,
+	"escaped-app-key-skips-check": variants.Clients, "integral-number-forms-rejected": variants.Representation,
+	"password-change-not-used-at-login": variants.Sessions, "email-change-login-stale-index": variants.Sessions,
+	"missing-auth-403": variants.Auth, "other-account-404": variants.Auth,
+	"fieldname-go-struct-name": variants.Representation, "lastname-row-wrong-code": variants.Users,
+	"base-path-v1-only": variants.Representation, "session-bad-credentials-400": variants.Sessions,
+	"collections-add-count": variants.Representation, "login-email-exact-case": variants.Sessions,
+	"post-clients-keeps-client-when-app-fails": variants.Clients,
 }
