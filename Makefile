@@ -18,7 +18,7 @@ race: ## what CI runs with the race detector (the catalogue skips itself there)
 	$(GO) test -race ./...
 
 catalogue: ## every server of the catalogue, wrong ones killed and legal ones passing, and the explorer's rate on a sample: CI's last step (the whole rate: make explore-rate)
-	$(GO) test -count=1 -timeout 30m ./cmd/pricing-mutation -run TestCatalogue -v -args -catalogue
+	$(GO) test -count=1 -timeout 30m ./cmd/pricing-mutation -run TestCatalogue -v -parallel 4 -args -catalogue
 	$(GO) test -count=1 -timeout 30m ./cmd/internal/explore/servers -run 'TestRateSample|TestNothingAgainstCorrectServers' -v
 
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
