@@ -81,16 +81,6 @@ func (r resp) firstError() string {
 	return fmt.Sprintf("%v/%v", e["fieldName"], e["error"])
 }
 
-func (r resp) hasError(code string) bool {
-	arr, _ := r.json().([]any)
-	for _, x := range arr {
-		if e, _ := x.(map[string]any); e["error"] == code {
-			return true
-		}
-	}
-	return false
-}
-
 // req sends a request. body: nil, string (raw) or anything JSON-encodable.
 // hdr are key/value pairs.
 func (h *harness) req(method, path string, body any, hdr ...string) resp {
