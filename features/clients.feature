@@ -115,7 +115,7 @@ Feature: POST /clients creates a client, PUT /clients/:clientId updates one
     does not see it.
     Given the raw request body is:
       """
-      {"name": "{{gen:name}}", "addressLine1": "{{addressLine1}}", "addressCity": "{{addressCity}}", "addressPostcode": "{{addressPostcode}}", "addressCountry": "{{addressCountry}}", "currency": {"id": {{currencyId}}}, "terms": "I agree", "\u0061pp": {"marketapp": {"hash": "{{marketappHash}}"}, "nextplan": {"id": {{planId}}}}}
+      {"name": "{{gen:name}}", "addressLine1": "{{addressLine1}}", "addressCity": "{{addressCity}}", "addressPostcode": "{{addressPostcode}}", "addressCountry": "{{addressCountry}}", "currency": {"id": {{currencyId}}}, "terms": "I agree", "\u0061pp": {"name": "contract-app"}}
       """
     When I send "PUT" to "/clients/{{A.clientId}}"
     Then the response status is 400
