@@ -331,23 +331,23 @@ func (requestSteps) theRequestContentTypeIs(ctx context.Context, ct string) erro
 // theRequestBodyIsSentInChunks sends the next body with chunked transfer
 // coding instead of a Content-Length (RFC 9112 6.1, 7.1): the same request.
 func (requestSteps) theRequestBodyIsSentInChunks(ctx context.Context) error {
-	st, err := stateFromContext(ctx)
-	if err != nil {
-		return err
-	}
-	st.pending.chunked = true
-	return nil
+	return setPending(ctx, func(p *pendingRequest) { p.chunked = true })
 }
 
 // theRequestBodyIsSentWithWhitespaceAroundIt sends the next body with
 // whitespace before and after its value (RFC 8259 2: a JSON text is ws
 // value ws): the same JSON.
 func (requestSteps) theRequestBodyIsSentWithWhitespaceAroundIt(ctx context.Context) error {
+	return setPending(ctx, func(p *pendingRequest) { p.padded = true })
+}
+
+// setPending sets a form of the next request: how its body is sent.
+func setPending(ctx context.Context, set func(*pendingRequest)) error {
 	st, err := stateFromContext(ctx)
 	if err != nil {
 		return err
 	}
-	st.pending.padded = true
+	set(&st.pending)
 	return nil
 }
 
