@@ -54,6 +54,22 @@ Feature: what a server answered stays true afterwards
     Then the response status is 200
     And the JSON at "createdDate" names an instant no earlier than "{{loggedIn}}"
 
+  @s4.2 @s7.2 @post-apps @get-extensions
+  Scenario: a POST /apps refused for an unknown plan creates no app, as the read extension GET /clients/:clientId/apps shows where the target has it
+    A refused request is refused (7.2: the error is the answer to it): an app stored before its plan
+    was looked up stays, an app the answer says was not made. An app by name, so that the one it
+    would have made is known by its name; a target that refuses apps by name makes none either.
+    Given I am account "A" using the api-key header
+    And I remember "contract-{{gen:hex:12}}" as "appName"
+    And the request body is the template "app-by-name"
+    And the request body field "name" is "{{appName}}"
+    And the request body field "nextplan.id" is 999999999
+    When I send "POST" to "/apps"
+    Then the response status is 4xx
+    When I send "GET" to "/clients/{{A.clientId}}/apps" if the target has that read extension
+    Then the response status is 200
+    And the JSON at "apps.#(name=="{{appName}}")" is absent
+
   @s2.3 @s4.2 @post-apps
   Scenario: a new app is dated when it is created
     Given the profile value "apps_per_marketapp" is "several"

@@ -52,8 +52,9 @@ type requestSteps struct{}
 // (it has no such endpoint) or 403 (it does not let the caller read that
 // resource), the rest of the scenario is skipped, since the rule it checks
 // cannot be observed there; any other answer is the response. A read of the
-// caller's own clients (GET /users/{{A.userId}}/clients as account A) that
-// the target does not have there is tried at GET /clients, the caller's
+// caller's own clients (GET /users/{{A.userId}}/clients as account A), or of
+// its client's apps (GET /clients/{{A.clientId}}/apps), that the target does
+// not have there is tried at GET /clients or GET /apps, the caller's
 // collection, where a target may have it instead.
 func (r requestSteps) steps() []stepDef {
 	return []stepDef{
@@ -372,9 +373,18 @@ var noExtension = map[int]string{
 	http.StatusForbidden:        "does not let this caller read it",
 }
 
-// ownClients is a read of the caller's own clients, which a target may
-// give at GET /clients (the caller's collection) instead of under its user.
-var ownClients = regexp.MustCompile(`^/users/\{\{([AB])\.userId\}\}/clients$`)
+// ownReads are reads of the caller's own resources that a target may give
+// at the caller's collection instead: its clients at GET /clients rather
+// than under its user, the apps of its client at GET /apps (the apps of
+// the caller's clients: each of the client's among them). The collection
+// must answer its array to stand for the other.
+var ownReads = []struct {
+	read       *regexp.Regexp
+	collection string
+}{
+	{regexp.MustCompile(`^/users/\{\{([AB])\.userId\}\}/clients$`), "clients"},
+	{regexp.MustCompile(`^/clients/\{\{([AB])\.clientId\}\}/apps$`), "apps"},
+}
 
 func (r requestSteps) iSendGETIfTheTargetHasThatReadExtension(ctx context.Context, p string) error {
 	p = match.UnescapeArg(p)
@@ -386,16 +396,18 @@ func (r requestSteps) iSendGETIfTheTargetHasThatReadExtension(ctx context.Contex
 	if err := r.send(ctx, http.MethodGet, p, ""); err != nil {
 		return err
 	}
-	if _, ok := noExtension[st.last.status]; ok {
-		if m := ownClients.FindStringSubmatch(p); m != nil && m[1] == st.account {
-			// The same read, where such a target has it; its answer must
-			// be the clients collection to stand for the other.
+	for _, own := range ownReads {
+		if _, ok := noExtension[st.last.status]; !ok {
+			break
+		}
+		if m := own.read.FindStringSubmatch(p); m != nil && m[1] == st.account {
+			// The same read, where such a target has it.
 			first := st.last
 			st.pending = pending
-			if err := r.send(ctx, http.MethodGet, "/clients", ""); err != nil {
+			if err := r.send(ctx, http.MethodGet, "/"+own.collection, ""); err != nil {
 				return err
 			}
-			if st.last.status != http.StatusOK || !gjson.GetBytes(st.last.respBody, "clients").IsArray() {
+			if st.last.status != http.StatusOK || !gjson.GetBytes(st.last.respBody, own.collection).IsArray() {
 				st.last = first
 			}
 		}
