@@ -94,9 +94,9 @@ func TestAuditsKeepTheirFigures(t *testing.T) {
 		// reach (init stopped the random 503s: caught); the explorer
 		// caught one more, and failed one legal reading, before the fixes.
 		"blind-8": {wrong: 35, caught: 32, legal: 8, passed: 7},
-		// The spec scenarios alone, without the four faults they do not
+		// The spec scenarios alone, without the three faults they do not
 		// reach; the explorer failed every correct server before the fixes.
-		"blind-9": {wrong: 28, caught: 26, legal: 9, passed: 0},
+		"blind-9": {wrong: 29, caught: 26, legal: 9, passed: 0},
 	}
 	got := map[string]figure{}
 	for _, s := range slices.Concat(catalogue.All(), catalogue.Lineages()) {

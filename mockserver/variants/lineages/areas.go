@@ -144,4 +144,5 @@ var areaOf = map[string]variants.Area{
 	"base-path-v1-only": variants.Representation, "session-bad-credentials-400": variants.Sessions,
 	"collections-add-count": variants.Representation, "login-email-exact-case": variants.Sessions,
 	"post-clients-keeps-client-when-app-fails": variants.Clients,
+	"post-apps-inserted-before-plan-check":     variants.Apps,
 }
