@@ -101,11 +101,27 @@ func (c *checker) adopts(path string, got gjson.Result, want any) bool {
 		return false
 	}
 	ws, isString := want.(string)
-	sameAddress := path == "email" && isString && strings.EqualFold(got.String(), ws)
+	sameAddress := path == "email" && isString && sameMailbox(got.String(), ws)
 	if !sameAddress && !slices.Contains(c.adopt, path) {
 		return false
 	}
 	return c.patch(path, plainJSON(got))
+}
+
+// sameMailbox reports whether an email answered is the address sent, as
+// a server may read it: its domain in any letter case (RFC 5321 2.4), and
+// the whole address in any case where the step sent one's own address in
+// capitals (a change of case only, which a server may keep as it was). A
+// new address's local part is case-sensitive: stored as sent.
+func sameMailbox(got, sent string) bool {
+	if !strings.EqualFold(got, sent) {
+		return false
+	}
+	if strings.ToUpper(sent) == sent {
+		return true
+	}
+	i, j := strings.LastIndexByte(got, '@'), strings.LastIndexByte(sent, '@')
+	return i >= 0 && j >= 0 && got[:i] == sent[:j]
 }
 
 // plainJSON is an answered value as a body carries it.

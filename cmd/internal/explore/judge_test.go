@@ -418,3 +418,24 @@ func TestNestedFieldNamedWithinItsObject(t *testing.T) {
 		}
 	}
 }
+
+// An email answered in another letter case is the address sent where only
+// its domain differs, or where the step sent one's own address in capitals
+// (a change of case a server may keep as it was); a new address lower-cased
+// is another mailbox (RFC 5321 2.4).
+func TestSameMailbox(t *testing.T) {
+	for _, c := range []struct {
+		got, sent string
+		same      bool
+	}{
+		{"Contract.Cap-x@example.com", "Contract.Cap-x@example.com", true},
+		{"Contract.Cap-x@example.com", "Contract.Cap-x@EXAMPLE.COM", true},
+		{"qa@example.com", "QA@EXAMPLE.COM", true},
+		{"contract.cap-x@example.com", "Contract.Cap-x@example.com", false},
+		{"other@example.com", "Contract.Cap-x@example.com", false},
+	} {
+		if got := sameMailbox(c.got, c.sent); got != c.same {
+			t.Errorf("sameMailbox(%q, %q) = %v, want %v", c.got, c.sent, got, c.same)
+		}
+	}
+}
