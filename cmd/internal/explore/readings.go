@@ -382,17 +382,19 @@ func (rs *readingSet) appReadings(st Step, body map[string]any) {
 		}
 	}
 	if app, where := appOf(st.Op, body); app != nil {
+		prefix := strings.TrimPrefix(where+".", ".")
 		if m, _ := app["marketapp"].(map[string]any); m["hash"] == nil || m["hash"] == "" {
-			prefix := strings.TrimPrefix(where+".", ".")
+			// Needed for want of a hash (4.2): judged, a server may say,
+			// once the values given are valid.
 			rs.conditional = append(rs.conditional, prefix+"name", prefix+"platform.id")
 		}
-	}
-	if app, where := appOf(st.Op, body); app != nil && neitherHashNorName(app) {
-		// Neither a hash nor a name: 7.3 decides the name's refusal; the
-		// platform is "used when marketapp.hash is not given" (4.2), and
-		// whether a server judges it without a name the spec leaves open.
-		prefix := strings.TrimPrefix(where+".", ".")
-		rs.unless = append(rs.unless, [2]string{prefix + "platform.id", prefix + "name"})
+		if neitherHashNorName(app) {
+			// Neither a hash nor a name: 7.3 decides the name's refusal;
+			// the platform is "used when marketapp.hash is not given"
+			// (4.2), and whether a server judges it without a name the
+			// spec leaves open.
+			rs.unless = append(rs.unless, [2]string{prefix + "platform.id", prefix + "name"})
+		}
 	}
 	if at := byName(st.Op, body); at != "" {
 		// An app of no store (1): a server may refuse it, naming the app
@@ -479,8 +481,6 @@ func byName(op Op, body map[string]any) string {
 	return where
 }
 
-// neitherHashNorName reports whether an app body gives neither a
-// marketplace hash nor a name.
 // nullMayBeLeftOut reports whether null for a field may be read as the
 // field left out: a top-level phone field of PUT /users that the body table
 // does not list (4.1), which a PUT may leave out and keep, and of which the
@@ -510,6 +510,8 @@ func malformedHash(app map[string]any) bool {
 	return !ok || !target.IsHash40(text)
 }
 
+// neitherHashNorName reports whether an app body gives neither a
+// marketplace hash nor a name.
 func neitherHashNorName(app map[string]any) bool {
 	m, _ := app["marketapp"].(map[string]any)
 	return m["hash"] == nil && app["name"] == nil

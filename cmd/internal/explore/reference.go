@@ -181,9 +181,11 @@ type verdict struct {
 	// unless are a field a 400 may leave unnamed where it names the
 	// other of the pair: what the spec decides beside what it leaves open.
 	unless [][2]string
-	// later are ids that name no entry of a catalogue, which a 400 may
-	// leave unnamed where it names another offending field: a server may
-	// look ids up only once the values are valid (freedom check-order).
+	// later are fields a 400 may leave unnamed where it names a field
+	// whose own value is refused (offending): an id that names no entry of
+	// a catalogue, a member needed for want of another (an app's name
+	// without a hash), which a server may judge once the values given are
+	// valid (freedom check-order).
 	later []string
 	// offending are the fields whose own value, as the step changed it, is
 	// refused: naming one, a 400 may leave the later ones unnamed.
