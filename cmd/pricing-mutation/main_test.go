@@ -97,3 +97,17 @@ func TestReport(t *testing.T) {
 		})
 	}
 }
+
+// A wrong server's run reads its area's feature first: each area but the
+// one about every answer has a feature of its name, so that renaming one
+// does not silently undo the order.
+func TestAreaFirst(t *testing.T) {
+	for _, a := range []variants.Area{variants.Auth, variants.Users, variants.Clients, variants.Apps, variants.Sessions} {
+		if got := areaFirst(a); len(got) != 2 || got[0] != string(a)+".feature" || got[1] != "." {
+			t.Errorf("areaFirst(%s) = %q, want its feature, then every feature", a, got)
+		}
+	}
+	if got := areaFirst(variants.Representation); len(got) != 1 || got[0] != "." {
+		t.Errorf("areaFirst(representation) = %q, want every feature", got)
+	}
+}
