@@ -162,5 +162,8 @@ func cellsOf(st Step, aim Cell, applied bool) []Cell {
 	if st.Path != "" {
 		add(Cell{st.Op, posPath, st.Path})
 	}
+	if st.Wire != "" {
+		add(Cell{st.Op, posBody, st.Wire})
+	}
 	return out
 }

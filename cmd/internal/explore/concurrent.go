@@ -61,14 +61,15 @@ type batchRead struct {
 	as         string
 }
 
-// drawBatch draws a batch the target's profile allows.
-func (p *pair) drawBatch(g *generator, s *seqState) batch {
-	for {
+// drawBatch draws a batch the target's profile allows: one with a request
+// of operation hint, when there is a hint and such a batch.
+func (p *pair) drawBatch(g *generator, s *seqState, hint Op) batch {
+	for tries := 0; ; tries++ {
 		kind := batchKinds[g.r.IntN(len(batchKinds))]
 		b := batch{kind: kind}
 		var allowed bool
 		b.steps, b.reads, allowed = batchMakers[kind](batchDraw{p: p, g: g, s: s})
-		if !allowed {
+		if !allowed || hint != "" && tries < 4*len(batchKinds) && !b.has(hint) {
 			continue
 		}
 		if !p.wd.hasRead {
@@ -82,6 +83,16 @@ func (p *pair) drawBatch(g *generator, s *seqState) batch {
 		}
 		return b
 	}
+}
+
+// has reports whether a batch sends a request of operation op.
+func (b batch) has(op Op) bool {
+	for _, st := range b.steps {
+		if st.Op == op {
+			return true
+		}
+	}
+	return false
 }
 
 // batchDraw is what a batch is drawn with: the pair, its generator and the
@@ -206,12 +217,12 @@ var batchMakers = map[string]func(d batchDraw) (steps []Step, reads []batchRead,
 // concurrent draws a batch, sends it and judges its history; it returns
 // the batch (its steps as sent) and the divergence, if any (nil: none, or
 // no verdict in time).
-func (p *pair) concurrent(ctx context.Context, g *generator) (batch, *divergence) {
+func (p *pair) concurrent(ctx context.Context, g *generator, hint Op) (batch, *divergence) {
 	s, err := p.wd.newSequence()
 	if err != nil {
 		return batch{}, nil
 	}
-	b := p.drawBatch(g, s)
+	b := p.drawBatch(g, s, hint)
 	return b, p.sendBatch(ctx, s, &b)
 }
 

@@ -53,6 +53,13 @@ func (g *generator) next(s *seqState) Step {
 		if (st.Op == OpPutUser || st.Op == OpPutClient) && g.r.IntN(3) == 0 {
 			g.crossed(s, &st, c)
 		}
+		if g.bodyCell(c) && st.Wire == "" && g.r.IntN(6) == 0 {
+			// The body's changes in another form of the same JSON text: a
+			// server that looks for a member in the raw bytes (an escaped
+			// "\u0061pp") or by its order reads them otherwise.
+			forms := equivalentWires(st.Op)
+			st.Wire = forms[g.r.IntN(len(forms))]
+		}
 	}
 	st.Cells = cellsOf(st, c, applied)
 	return st

@@ -179,6 +179,18 @@ var wireOps = []posOp{
 	{Name: WireLarge, Kind: PlainlyWrong, Reading: mayRefuse, Freedom: &policy.SizeLimitFreedom, Source: "RFC 9110 15.5.14 (413); freedom size-limit"},
 }
 
+// equivalentWires are the wire operators that write a body as the same
+// JSON text in another form (RFC 8259 2, 4, 7), which fit an operation's body.
+func equivalentWires(op Op) []string {
+	var out []string
+	for _, w := range []string{WirePretty, WireReordered, WireEscapes, WireSolidus} {
+		if wireFits(op, w, false) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // wireFits reports whether a wire operator applies to an operation's body.
 func wireFits(op Op, w string, loginForm bool) bool {
 	if op == OpLogin {

@@ -254,9 +254,13 @@ func (p *pair) next(ctx context.Context, lane, both *generator) (int, bool) {
 	if lane.r.IntN(4) == 0 {
 		g = both
 		p.gate.Lock()
-		if batchNow := both.r.IntN(concurrentEvery) == 0; batchNow && !run.cfg.Replay && !run.cfg.NoConcurrent {
+		hint, hinted := Op(""), false
+		if !run.cfg.Replay && !run.cfg.NoConcurrent {
+			hint, hinted = run.takeHint()
+		}
+		if batchNow := hinted || both.r.IntN(concurrentEvery) == 0; batchNow && !run.cfg.Replay && !run.cfg.NoConcurrent {
 			// A concurrent batch, alone on the pair.
-			b, d := p.concurrent(ctx, both)
+			b, d := p.concurrent(ctx, both, hint)
 			if d != nil {
 				p.foundBatch(ctx, b, d)
 			}

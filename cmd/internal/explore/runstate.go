@@ -3,6 +3,7 @@ package explore
 import (
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,7 +80,14 @@ type runState struct {
 	divergences []Divergence
 	dropped     []Divergence
 	again       int
+	// hints are the operations of divergences whose reproducer passed:
+	// one the target shows only while other pairs' requests overlap it
+	// (two accounts given one token) is tried next as a batch at once.
+	hints []Op
 }
+
+// maxHints bounds the batches that dropped divergences ask for.
+const maxHints = 8
 
 func (r *runState) cover(cells []Cell, v verdict, diverged bool) {
 	r.cov.record(cells, v.statusText(), diverged)
@@ -103,6 +111,9 @@ func (r *runState) report(d Divergence, reproduced bool) {
 	defer r.mu.Unlock()
 	if !reproduced {
 		r.dropped = append(r.dropped, d)
+		if op, _, ok := strings.Cut(d.Signature, " | "); ok && op != "batch" && len(r.hints) < maxHints {
+			r.hints = append(r.hints, Op(op))
+		}
 		return
 	}
 	r.claimed[d.Signature] = -1
@@ -110,4 +121,17 @@ func (r *runState) report(d Divergence, reproduced bool) {
 	if len(r.divergences) >= r.cfg.MaxDivergences {
 		r.stop.Store(true)
 	}
+}
+
+// takeHint is the operation the next batch is drawn for, if a dropped
+// divergence asked for one.
+func (r *runState) takeHint() (Op, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.hints) == 0 {
+		return "", false
+	}
+	op := r.hints[0]
+	r.hints = r.hints[1:]
+	return op, true
 }
