@@ -74,5 +74,5 @@ fuzz: ## each fuzz target for FUZZTIME (default 30s): the mock's bodies and path
 	$(GO) test ./mockserver -run '^$$' -fuzz '^FuzzJSONBodies$$' -fuzztime $(or $(FUZZTIME),30s)
 	$(GO) test ./mockserver -run '^$$' -fuzz '^FuzzPathAndQuery$$' -fuzztime $(or $(FUZZTIME),30s)
 	$(GO) test ./cmd/internal/replay -run '^$$' -fuzz '^FuzzRecording$$' -fuzztime $(or $(FUZZTIME),30s)
-	$(GO) test ./mockserver/variants/lineages/tables -run '^$$' -fuzz '^FuzzBodies$$' -fuzztime $(or $(FUZZTIME),30s)
-	$(GO) test ./mockserver/variants/lineages/events -run '^$$' -fuzz '^FuzzEndpoints$$' -fuzztime $(or $(FUZZTIME),30s)
+	$(GO) test ./mockserver/variants/lineages/third_party/tables -run '^$$' -fuzz '^FuzzBodies$$' -fuzztime $(or $(FUZZTIME),30s)
+	$(GO) test ./mockserver/variants/lineages/third_party/events -run '^$$' -fuzz '^FuzzEndpoints$$' -fuzztime $(or $(FUZZTIME),30s)

@@ -11,16 +11,16 @@ import (
 	"net/http"
 
 	"github.com/pricing-contract/pricing-contract/mockserver/variants"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/actor"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/documents"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/events"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/layered"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/ledger"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/shards"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/snapshots"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/tables"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/tags"
-	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/typed"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/third_party/actor"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/third_party/documents"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/third_party/events"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/third_party/layered"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/third_party/ledger"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/third_party/shards"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/third_party/snapshots"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/third_party/tables"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/third_party/tags"
+	"github.com/pricing-contract/pricing-contract/mockserver/variants/lineages/third_party/typed"
 )
 
 // Servers are the lineages, each correct server first, then its faults.
