@@ -53,7 +53,7 @@ func (j judgement) pastBound(actor, kind string) bool {
 }
 
 // bounded widens the verdict of a create past the bound: a refusal with
-// any 4xx but 401 is correct too. A create the reference answers with 401
+// any 4xx but 401 that names no field of the body is correct too. A create the reference answers with 401
 // alone (no correct credentials) is judged as it is: 5's 401 comes before
 // any bound of an account the server does not know. One it may answer 401
 // or otherwise (a session its user's new password may have ended) is
@@ -63,7 +63,9 @@ func (j judgement) bounded(st Step, v *verdict) {
 		return
 	}
 	if j.pastBound(st.Actor, creates(st)) {
-		v.any4xx, v.anyNames, v.noField = true, true, true
+		v.bound = !v.any4xx && !v.anyNames
+		v.any4xx, v.noField = true, true
+		v.alone = append(v.alone, "")
 		v.grant(policy.Bounds)
 	}
 }

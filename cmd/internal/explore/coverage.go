@@ -27,7 +27,10 @@ type coverage struct {
 }
 
 type cellStat struct {
-	sent     int
+	sent int
+	// alone counts the steps that sent the cell's operator as their only
+	// change of the body, in its plain form: where its verdict is its own.
+	alone    int
 	verdicts map[string]int // the reference's verdict (its statuses) -> steps
 	diverged int
 }
@@ -42,10 +45,10 @@ func newCoverage(cells []Cell) *coverage {
 
 // record counts a step's cells with the reference's verdict (the statuses
 // it allows, in words) and whether the target diverged.
-func (c *coverage) record(cells []Cell, verdict string, diverged bool) {
+func (c *coverage) record(cells []Cell, verdict string, diverged, alone bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, cell := range cells {
+	for i, cell := range cells {
 		st, ok := c.stats[cell]
 		if !ok {
 			continue // a cell of a setup step the catalogue does not list
@@ -57,6 +60,9 @@ func (c *coverage) record(cells []Cell, verdict string, diverged bool) {
 			}
 		}
 		st.sent++
+		if alone && i == 0 {
+			st.alone++
+		}
 		st.verdicts[verdict]++
 		if diverged {
 			st.diverged++
@@ -65,6 +71,14 @@ func (c *coverage) record(cells []Cell, verdict string, diverged bool) {
 }
 
 // leastExercised is a cell among those exercised least, drawn uniformly.
+// sentAlone reports whether a step sent a cell's operator alone.
+func (c *coverage) sentAlone(cell Cell) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st, ok := c.stats[cell]
+	return !ok || st.alone > 0
+}
+
 func (c *coverage) leastExercised(cells []Cell, r *rand.Rand) Cell {
 	c.mu.Lock()
 	defer c.mu.Unlock()

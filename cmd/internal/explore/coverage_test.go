@@ -15,8 +15,8 @@ func TestCoverage(t *testing.T) {
 	cells := []Cell{{OpPutUser, "firstName", "empty"}, {OpPutUser, "firstName", "max-length"}, {OpPutUser, "path", "other"}}
 	c := newCoverage(cells)
 	r := rand.New(rand.NewPCG(1, 2))
-	c.record(cells[:1], "400", false)
-	c.record(cells[:2], "200 or a 4xx", true)
+	c.record(cells[:1], "400", false, false)
+	c.record(cells[:2], "200 or a 4xx", true, false)
 	if got := c.leastExercised(cells, r); got != cells[2] {
 		t.Errorf("the least exercised cell is %s, want %s", got, cells[2])
 	}
@@ -27,7 +27,7 @@ func TestCoverage(t *testing.T) {
 	if v := rep.Table[0].Verdicts; v["400"] != 1 || v["200 or a 4xx"] != 1 || rep.Table[0].Sent != 2 || rep.Table[0].Diverged != 1 {
 		t.Errorf("the first cell: %+v", rep.Table[0])
 	}
-	c.record(cells[2:], "403", false)
+	c.record(cells[2:], "403", false, false)
 	if c.report().FullAfter == "" {
 		t.Error("every cell exercised, but no time says so")
 	}
@@ -41,7 +41,7 @@ func TestCoverage(t *testing.T) {
 		t.Errorf("the summary's table:\n%s", b.String())
 	}
 	// A cell of no catalogue (a setup step's) is not counted.
-	c.record([]Cell{{OpLogin, "login email", "nothing"}}, "200", false)
+	c.record([]Cell{{OpLogin, "login email", "nothing"}}, "200", false, false)
 	if c.report().Cells != 3 {
 		t.Error("a cell outside the catalogue was added")
 	}

@@ -47,13 +47,15 @@ func (g *generator) next(s *seqState) Step {
 			// A request that must change nothing carries changes: a server
 			// that applies it before refusing it shows so.
 			g.extras(s, &st, c, true)
-		case g.bodyCell(c) && k > 1:
+		case g.bodyCell(c) && k > 1 && g.coverage.sentAlone(c):
+			// Once the operator was judged alone (its verdict its own,
+			// not widened by another's freedom), others ride along.
 			g.extras(s, &st, c, false)
 		}
 		if (st.Op == OpPutUser || st.Op == OpPutClient) && g.r.IntN(3) == 0 {
 			g.crossed(s, &st, c)
 		}
-		if g.bodyCell(c) && st.Wire == "" && g.r.IntN(6) == 0 {
+		if g.bodyCell(c) && st.Wire == "" && g.r.IntN(6) == 0 && g.coverage.sentAlone(c) {
 			// The body's changes in another form of the same JSON text: a
 			// server that looks for a member in the raw bytes (an escaped
 			// "\u0061pp") or by its order reads them otherwise.

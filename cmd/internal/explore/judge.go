@@ -38,6 +38,10 @@ func (j judgement) judge(st Step, v verdict, got wireAnswer) *divergence {
 		return d
 	}
 	if got.status != 200 && got.status != 400 {
+		if v.bound && !slices.Contains(v.statuses, got.status) && !target.NamesNoField(got.body) {
+			// Allowed only as the bound, which names no field.
+			return v.errorsDiverge(got.body)
+		}
 		return nil
 	}
 	if !gjson.ValidBytes(got.body) {

@@ -198,6 +198,11 @@ type verdict struct {
 	// answer is held there for the run (judgement.hold); heldField is the
 	// field.
 	heldKey, heldField string
+	// bound: the verdict takes a refusal of the create for the target's
+	// bound on what an account keeps (freedom bounds), which names no
+	// field of the body, as the suite's does (target.CreateBound); a
+	// refusal that names one is judged as the reference reads the body.
+	bound bool
 }
 
 // want is what a 200 answer must show.

@@ -89,8 +89,8 @@ type runState struct {
 // maxHints bounds the batches that dropped divergences ask for.
 const maxHints = 8
 
-func (r *runState) cover(cells []Cell, v verdict, diverged bool) {
-	r.cov.record(cells, v.statusText(), diverged)
+func (r *runState) cover(cells []Cell, v verdict, diverged, alone bool) {
+	r.cov.record(cells, v.statusText(), diverged, alone)
 }
 
 // claim reserves a signature for a pair to shrink and verify; false when

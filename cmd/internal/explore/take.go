@@ -127,6 +127,6 @@ func (p *pair) judged(ctx context.Context, s *seqState, i int, st *Step) (verdic
 	if d == nil {
 		d = p.probeOther(ctx, j, *st, got)
 	}
-	p.run.cover(st.Cells, v, d != nil)
+	p.run.cover(st.Cells, v, d != nil, len(st.Muts) <= 1 && plainForm(*st))
 	return v, got, d
 }
