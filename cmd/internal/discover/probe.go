@@ -235,13 +235,16 @@ func (d *discovery) probe(ctx context.Context, key string, p catalogueProbe, can
 // requests with a blank first name (refused by every correct target, 7.3:
 // "No first name was provided", so nothing is written) carry the phone
 // country in each form: the form whose refusal names the phone country
-// (as missing, or as a field it does not take) is not the target's.
+// (as missing, or as a field it does not take) is not the target's. A
+// target whose phone fields are optional names neither: then an unknown
+// id in each form tells, where the target judges it beside the blank name
+// (the form it reads names the phone country; the one it ignores does not).
 func (d *discovery) phoneCountryField(ctx context.Context, acct map[string]string) {
-	id, ok := d.found["phone_country_id"]
+	known, ok := d.found["phone_country_id"]
 	if !ok || d.userA == "" {
 		return
 	}
-	names := func(form string) (phone bool, ok bool) {
+	names := func(form, id string) (phone bool, ok bool) {
 		body := map[string]any{"email": acct["email"], "firstName": "", "lastName": "Probe", "subscribeWelcome": false,
 			"subscribeBlog": false, "subscribeHowto": false, "subscribeOnboarding": false, "timezone": "Europe/London",
 			"password": nil, "phoneNumber": "7700900123", "phoneExtension": nil}
@@ -263,12 +266,21 @@ func (d *discovery) phoneCountryField(ctx context.Context, acct map[string]strin
 		}
 		return phone, true
 	}
-	objectNamed, ok1 := names(target.PhoneCountryObject)
-	flatNamed, ok2 := names(target.PhoneCountryFlat)
+	objectNamed, ok1 := names(target.PhoneCountryObject, known)
+	flatNamed, ok2 := names(target.PhoneCountryFlat, known)
 	switch {
 	case ok1 && ok2 && objectNamed && !flatNamed:
 		d.set("phone_country_field", target.PhoneCountryFlat, "PUT /users with a blank first name was refused for the phone country as phoneCountry {id}, and not as phoneCountryId")
-	case ok1 && !objectNamed:
-		d.set("phone_country_field", target.PhoneCountryObject, "PUT /users with a blank first name was refused for the first name alone with phoneCountry {id}")
+		return
+	case !ok1 || objectNamed:
+		return
 	}
+	const unknown = "999999999"
+	objectUnknown, ok1 := names(target.PhoneCountryObject, unknown)
+	flatUnknown, ok2 := names(target.PhoneCountryFlat, unknown)
+	if ok1 && ok2 && flatUnknown && !objectUnknown {
+		d.set("phone_country_field", target.PhoneCountryFlat, "PUT /users with a blank first name was refused for an unknown phone country as phoneCountryId, and not as phoneCountry {id}")
+		return
+	}
+	d.set("phone_country_field", target.PhoneCountryObject, "PUT /users with a blank first name was refused for the first name alone with phoneCountry {id}")
 }
