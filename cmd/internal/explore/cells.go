@@ -3,7 +3,11 @@ package explore
 // The cells of the catalogue: every (operation, input position, operator)
 // that the target's profile makes meaningful.
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pricing-contract/pricing-contract/steps/target"
+)
 
 // cells are every cell of the catalogue that the target's profile makes
 // meaningful (no POST /clients where a user holds one client, no hash where
@@ -104,6 +108,11 @@ func (wd *world) fieldFits(op Op, f bodyField) bool {
 		return false
 	}
 	if strings.HasPrefix(f.path, "client") && !wd.several {
+		return false
+	}
+	if f.path == "phoneCountry" && wd.p.PhoneCountryField == target.PhoneCountryFlat {
+		// The target takes phoneCountryId: there is no object to change,
+		// only its id.
 		return false
 	}
 	return true

@@ -183,11 +183,21 @@ func (v verdict) qualify(fields []string) []string {
 // up, or a member needed for want of another (an app's name without a
 // hash), once the values given are valid.
 func (v verdict) lookedUpLater(f string, fields []string) bool {
-	if !slices.Contains(v.later, f) {
+	later, nested := slices.Contains(v.later, f), slices.Contains(v.nested, f)
+	if nested && !later && slices.ContainsFunc(fields, func(g string) bool { return strings.HasPrefix(g, objectOf(f)) }) {
+		// The object was judged: each of its offending fields is named.
+		return false
+	}
+	if !later && !nested {
 		return false
 	}
 	for _, g := range fields {
-		if g != "" && !related(g, f) && slices.Contains(v.offending, g) {
+		if g == "" || related(g, f) || !slices.Contains(v.offending, g) {
+			continue
+		}
+		// A field of a nested object waits for the fields around the
+		// object, not for those beside it.
+		if later || !strings.HasPrefix(g, objectOf(f)) {
 			return true
 		}
 	}

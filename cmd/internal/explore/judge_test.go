@@ -439,3 +439,32 @@ func TestSameMailbox(t *testing.T) {
 		}
 	}
 }
+
+// A field of the client in a user's body may wait for the user's own
+// fields (freedom check-order), not for the client's other fields.
+func TestNestedObjectJudgedAfterTheFieldsAroundIt(t *testing.T) {
+	wd := testWorld(t)
+	el := func(field, code string) string {
+		return `{"fieldName":"` + field + `","error":"` + code + `","message":"It is wrong."}`
+	}
+	step := func(s *seqState) Step {
+		st := userStep(s, Mutation{Field: "lastName", Op: "empty", Value: ""},
+			Mutation{Field: "client.name", Op: "over-length", Value: strings.Repeat("x", 256)}, Mutation{Field: "client.addressLine2", Op: "over-length", Value: strings.Repeat("x", 256)})
+		st.Base["client"] = testGenerator(wd, 1).newClientBody(false)
+		return st
+	}
+	for _, c := range []struct {
+		name, body string
+		diverges   bool
+	}{
+		{"the user's field alone", "[" + el("lastName", "InvalidLastName") + "]", false},
+		{"every offending field", "[" + el("lastName", "InvalidLastName") + "," + el("client.name", "InvalidName") + "," + el("client.addressLine2", "InvalidAddressLine2") + "]", false},
+		{"one of the client's fields beside the user's", "[" + el("lastName", "InvalidLastName") + "," + el("client.name", "InvalidName") + "]", true},
+	} {
+		s := testSequence(t, wd)
+		_, key, reason := judgeFirst(wd, s, step(s), jsonAnswer(400, c.body))
+		if (key != "") != c.diverges {
+			t.Errorf("%s: diverged %q (%s), want a divergence %v", c.name, key, reason, c.diverges)
+		}
+	}
+}

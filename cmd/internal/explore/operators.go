@@ -181,6 +181,7 @@ var (
 	citeSession        = policy.Cite{Section: "5", Words: "A client obtains a session by POST /sessions with the credentials of the account to use."}
 	citeVersion        = policy.Cite{Section: "9", Words: "One version is currently available."}
 	citeAccept         = policy.Cite{Section: "1", Words: "Request and response bodies are JSON.", Also: "RFC 9110 12.5.1 (an Accept header that admits JSON asks for what a request without one gets)"}
+	citePathID         = policy.Cite{Section: "4.1", Words: "Path parameter: `:userId` (Number), the ID of the user.", Also: "RFC 3986 2.3 (a percent-encoded unreserved character is that character)"}
 	citeVersionForms   = policy.Cite{Section: "9", Words: "The endpoint pages show the form `v1.0`, and the overview describes the form `v1`."}
 )
 
@@ -244,6 +245,8 @@ var bodyOps = []BodyOp{
 			}
 			return "contract-" + d.unique()
 		})},
+	{Name: "spaces-around", Decided: citeString, Kind: LegalVariety, Source: "8 (any String, stored as sent); WSTG-INPV (whitespace trimmed on store)",
+		On: kinds(kText), Make: setf(func(d draw) any { return "  contract-" + d.unique() + "  " })},
 	{Name: "one-character", Decided: citeString, Kind: LegalVariety, Source: "WSTG-INPV (boundary values)",
 		On: kinds(kText, kValue), Make: set("Q")},
 	{Name: "markup-and-quotes", Decided: citeString, Kind: LegalVariety, Source: `BLNS Script Injection and Quotation Marks; WSTG-INPV-01 (reflected markup); RFC 8259 7 (escapes)`,

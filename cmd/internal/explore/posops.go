@@ -116,6 +116,7 @@ var pathOps = []posOp{
 	{Name: "decimal", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "RFC 3986 3.3; WSTG-INPV"},
 	{Name: "letters", Kind: PlainlyWrong, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "WSTG-INPV; BLNS"},
 	{Name: "past-int64", Kind: NearMiss, Reading: openRefusal, Freedom: &policy.MalformedID, Source: "RFC 8259 6; WSTG-INPV (integer overflow)"},
+	{Name: "percent-encoded", Decided: citePathID, Kind: LegalVariety, Source: "RFC 3986 2.3, 6.2.2.2 (a percent-encoded digit is that digit); RFC 9110 4.2.3"},
 	{Name: "leading-zero", Kind: LegalVariety, Reading: mayReadAs, Freedom: &policy.MalformedID, Source: "RFC 3986 (a path segment is text); WSTG-INPV"},
 	{Name: "created", Decided: citeClientUpdate, Kind: LegalVariety, Source: "4.3, 4.4 (a client made by the caller is the caller's)"},
 }

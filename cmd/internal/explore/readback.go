@@ -82,7 +82,7 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 	userTid := s.ids["user"][refID(who)]
 	switch st.Op {
 	case OpPutUser:
-		if st.Path != "own" && st.Path != "other" && st.Path != "leading-zero" {
+		if !samePathAsOwn(st.Path) && st.Path != "other" {
 			break
 		}
 		u := s.user(who)
@@ -97,7 +97,7 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 			if last, ok := s.createdFor(st); ok {
 				id, gc.Var = last.ref, AnswerVar(last.at, "id")
 			}
-		} else if st.Path != "own" && st.Path != "other" && st.Path != "leading-zero" {
+		} else if !samePathAsOwn(st.Path) && st.Path != "other" {
 			break
 		}
 		cl, err := s.ref.Client(id)
@@ -306,4 +306,10 @@ func (c *checker) listed(list, kind, tid string) Text {
 	id := c.idRef(kind, tid)
 	id.Before, id.After = list+".#(id=="+id.Before, id.After+")"
 	return id
+}
+
+// samePathAsOwn reports whether a path operator names the account's own
+// resource, in another form or not.
+func samePathAsOwn(path string) bool {
+	return path == "own" || path == "leading-zero" || path == "percent-encoded"
 }

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -81,6 +82,13 @@ func (p *pair) idPath(s *seqState, st *Step) (sent string, gherkin Text) {
 		}
 	case "leading-zero":
 		return "/" + res + "/0" + s.ids[kind][refID(who)], Text{Before: "/" + res + "/0", Var: AccountVar(who, word)}
+	case "percent-encoded":
+		// Its first character percent-encoded: the reproducer writes the
+		// path as sent, since a variable cannot.
+		if id := s.ids[kind][refID(who)]; id != "" {
+			path := "/" + res + "/" + fmt.Sprintf("%%%02X", id[0]) + id[1:]
+			return path, Lit(path)
+		}
 	case "own", "":
 	default:
 		return "/" + res + "/" + url.PathEscape(st.PathID), Lit("/" + res + "/" + url.PathEscape(st.PathID))

@@ -82,7 +82,7 @@ func (wd *world) refPath(s *seqState, st Step) string {
 func (wd *world) refPathID(s *seqState, st Step, kind string) string {
 	who := st.Actor
 	switch st.Path {
-	case "", "own":
+	case "", "own", "percent-encoded":
 	case "other":
 		who = wd.other(st.Actor)
 	case "created":
@@ -460,6 +460,8 @@ func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 		r, covered := mays.of(fe.FieldName)
 		if covered && r.later || slices.Contains(mays.conditional, fe.FieldName) {
 			v.later = append(v.later, fe.FieldName)
+		} else if objectOf(fe.FieldName) != "" {
+			v.nested = append(v.nested, fe.FieldName)
 		}
 		if covered {
 			v.offending = append(v.offending, fe.FieldName)
@@ -508,6 +510,18 @@ func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 			v.codes = append(v.codes, c)
 		}
 	}
+}
+
+// objectOf is the nested object a field is one of ("client.", "app.",
+// "client.app."), or "": a server may judge the object's fields once the
+// fields around it are valid (freedom check-order).
+func objectOf(field string) string {
+	for _, p := range []string{"client.app.", "client.", "app."} {
+		if strings.HasPrefix(field, p) {
+			return p
+		}
+	}
+	return ""
 }
 
 // lenientAccept adds the 200 of a lenient reading of the body (1.0 read as

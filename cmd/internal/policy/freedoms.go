@@ -44,8 +44,9 @@ var (
 		Mock: "401, then 404, then 403, then 400: authentication, the path's resource exists, the caller may touch it, the body is valid",
 		Accepted: "401 first, whatever else is wrong (5), but for a body over the size limit (below); after it, for a request refused both " +
 			"for its path (403, 404) and for its body (4xx), the refusal of either; a 400 that names an offending value may leave unnamed an id " +
-			"that names no entry of its catalogue, or a member needed for want of another (an app's name and platform without a hash): a server " +
-			"judges them once the values given are valid",
+			"that names no entry of its catalogue, a member needed for want of another (an app's name and platform without a hash), or a field " +
+			"of a nested object (the client of PUT /users, the app of POST /clients): a server judges them once the values given, and the " +
+			"fields of the object around them, are valid",
 	}
 	UnknownID = Freedom{
 		ID: "unknown-id", Section: "7.2", Question: "an id in the path that names nothing, sent by an authenticated caller",
