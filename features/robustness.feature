@@ -177,6 +177,41 @@ Feature: a client's mistake is answered with a client error, never a server erro
       | an object for the email      | {"address": "{{A.email}}"} | "{{A.password}}" |
       | a boolean for the password   | "{{A.email}}"              | true             |
       | an array for the password    | "{{A.email}}"              | ["{{A.password}}"] |
+      | null for the password        | "{{A.email}}"              | null             |
+
+  @post-sessions @s5
+  Scenario Outline: POST /sessions with <case> opens no session
+    A session is obtained "with the credentials of the account to use" (5): an email alone is not
+    the account's credentials, whatever else the body holds.
+    Given I am not authenticated
+    And the request body is:
+      """json
+      <body>
+      """
+    When I send "POST" to "/sessions"
+    Then the response status is 4xx
+
+    Examples:
+      | case                                | body                                         |
+      | an email and no password            | {"email": "{{A.email}}"}                     |
+      | an email and another member         | {"email": "{{A.email}}", "pass": "{{A.password}}"} |
+
+  Scenario Outline: PUT <resource>/<id>, the caller's own id with its first digit percent-encoded, names the same <what> (RFC 3986 2.3)
+    Given I am account "A" using the api-key header
+    And the request body is the template "<body>"
+    When I send "PUT" to "<resource>/{{pct-first:A.<id>}}"
+    Then the response status is 200
+    And the JSON at "id" is {{A.<id>}}
+
+    @put-users @s4.1 @mutates-A
+    Examples: PUT /users/:userId
+      | resource | what   | body   | id       |
+      | /users   | user   | user   | userId   |
+
+    @put-clients @s4.4 @mutates-A
+    Examples: PUT /clients/:clientId
+      | resource | what   | body   | id       |
+      | /clients | client | client | clientId |
 
   Scenario Outline: PUT <resource>/<id>, a path id that is no <what> number, is answered with a client error
     Given the request body is the template "<body>"

@@ -154,6 +154,7 @@ Feature: valid but unusual input is accepted
       | with an apostrophe and a hyphen   | "contract-O'Brien-Smith"            |
       | with quotes and a backslash       | "contract-\"Q\" \\\\ the 2nd"       |
       | with markup                       | "contract-<b>Q</b> & co"            |
+      | with spaces around it             | "  contract-Q  "                    |
 
   @put-users @s4.1 @s2.1 @mutates-A
   Scenario Outline: the timezone <timezone>, a name of the form Area/City, is accepted and answered as sent

@@ -170,7 +170,7 @@ func (st *scenarioState) lookup(ctx context.Context, name string) (value, error)
 		}
 		return value{text: s}, nil
 	}
-	if kind, inner, ok := strings.Cut(name, ":"); ok && (kind == "quote" || kind == "upper" || nearMisses[kind] != "") {
+	if kind, inner, ok := strings.Cut(name, ":"); ok && (kind == "quote" || kind == "upper" || kind == "pct-first" || nearMisses[kind] != "") {
 		v, err := st.lookup(ctx, inner)
 		if err != nil {
 			return value{}, err
@@ -245,7 +245,8 @@ func (st *scenarioState) accountVar(ctx context.Context, name string) (v value, 
 }
 
 // changed is a value under a prefix that changes it: quote: escapes it for
-// a pattern, upper: writes its letters in upper case, and each of
+// a pattern, upper: writes its letters in upper case, pct-first:
+// percent-encodes its first character, and each of
 // nearMisses changes it as nearMiss does a credential.
 func (st *scenarioState) changed(kind, s string) string {
 	switch kind {
@@ -253,6 +254,12 @@ func (st *scenarioState) changed(kind, s string) string {
 		return regexp.QuoteMeta(s)
 	case "upper":
 		return strings.ToUpper(s)
+	case "pct-first":
+		// The same text in another form of a URI (RFC 3986 2.3).
+		if s == "" {
+			return s
+		}
+		return fmt.Sprintf("%%%02X", s[0]) + s[1:]
 	}
 	changed := nearMiss(s, nearMisses[kind], st.takenSecret)
 	st.addSecret(changed) // one character off a secret, masked like it
