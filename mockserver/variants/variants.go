@@ -255,6 +255,12 @@ var BlindAudit8 = judged("blind-8", "2026-11-29", Blind)
 // of it before the fixes the audit led to.
 var BlindAudit9 = judged("blind-9", "2026-11-29", Blind)
 
+// BlindAudit10 is the Origin of a server of the tenth blind audit
+// (2026-11-29, a whole implementation written by a helper with the spec
+// alone: the undolog lineage), with what the suite and the explorer made
+// of it before the fixes the audit led to.
+var BlindAudit10 = judged("blind-10", "2026-11-29", Blind)
+
 // BlindAudit3 is the Origin of a server of the third blind audit
 // (2026-11-28, a whole implementation written by a helper with the spec
 // alone, its faults switchable: the documents lineage), with what the
