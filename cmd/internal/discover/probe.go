@@ -13,6 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 	"github.com/pricing-contract/pricing-contract/steps/target"
 )
 
@@ -244,7 +245,10 @@ func (d *discovery) phoneCountryField(ctx context.Context, acct map[string]strin
 	if !ok || d.userA == "" {
 		return
 	}
-	names := func(form, id string) (phone bool, ok bool) {
+	// names reports whether the refusal names the phone country; with
+	// code, only for that code (an unknown id's, not a member the target
+	// does not take).
+	names := func(form, id, code string) (phone bool, ok bool) {
 		body := map[string]any{"email": acct["email"], "firstName": "", "lastName": "Probe", "subscribeWelcome": false,
 			"subscribeBlog": false, "subscribeHowto": false, "subscribeOnboarding": false, "timezone": "Europe/London",
 			"password": nil, "phoneNumber": "7700900123", "phoneExtension": nil}
@@ -260,14 +264,14 @@ func (d *discovery) phoneCountryField(ctx context.Context, acct map[string]strin
 			return false, false
 		}
 		for _, e := range gjson.ParseBytes(ans).Array() {
-			if strings.HasPrefix(e.Get("fieldName").String(), "phoneCountry") {
+			if strings.HasPrefix(e.Get("fieldName").String(), "phoneCountry") && (code == "" || e.Get("error").String() == code) {
 				phone = true
 			}
 		}
 		return phone, true
 	}
-	objectNamed, ok1 := names(target.PhoneCountryObject, known)
-	flatNamed, ok2 := names(target.PhoneCountryFlat, known)
+	objectNamed, ok1 := names(target.PhoneCountryObject, known, "")
+	flatNamed, ok2 := names(target.PhoneCountryFlat, known, "")
 	switch {
 	case ok1 && ok2 && objectNamed && !flatNamed:
 		d.set("phone_country_field", target.PhoneCountryFlat, "PUT /users with a blank first name was refused for the phone country as phoneCountry {id}, and not as phoneCountryId")
@@ -276,8 +280,8 @@ func (d *discovery) phoneCountryField(ctx context.Context, acct map[string]strin
 		return
 	}
 	const unknown = "999999999"
-	objectUnknown, ok1 := names(target.PhoneCountryObject, unknown)
-	flatUnknown, ok2 := names(target.PhoneCountryFlat, unknown)
+	objectUnknown, ok1 := names(target.PhoneCountryObject, unknown, pricing.CodeInvalidPhoneCountryID.String())
+	flatUnknown, ok2 := names(target.PhoneCountryFlat, unknown, pricing.CodeInvalidPhoneCountryID.String())
 	if ok1 && ok2 && flatUnknown && !objectUnknown {
 		d.set("phone_country_field", target.PhoneCountryFlat, "PUT /users with a blank first name was refused for an unknown phone country as phoneCountryId, and not as phoneCountry {id}")
 		return
