@@ -389,7 +389,7 @@ const batchTries = 8
 // foundBatch writes a batch's reproducer and runs it with the suite
 // against the target until it fails (reported) or batchTries pass.
 func (p *pair) foundBatch(ctx context.Context, b batch, d *divergence) {
-	sig := "batch | " + d.key
+	sig := atOnce + " | " + d.key
 	if !p.run.claim(sig) {
 		return
 	}

@@ -82,12 +82,15 @@ type runState struct {
 	again       int
 	// hints are the operations of divergences whose reproducer passed:
 	// one the target shows only while other pairs' requests overlap it
-	// (two accounts given one token) is tried next as a batch at once.
+	// (two accounts given one token) is sent next with requests at once.
 	hints []Op
 }
 
-// maxHints bounds the batches that dropped divergences ask for.
+// maxHints bounds the requests at once that dropped divergences ask for.
 const maxHints = 8
+
+// atOnce begins the signature of a divergence of requests sent at once.
+const atOnce = "at once"
 
 func (r *runState) cover(cells []Cell, v verdict, diverged, alone bool) {
 	r.cov.record(cells, v.statusText(), diverged, alone)
@@ -111,7 +114,7 @@ func (r *runState) report(d Divergence, reproduced bool) {
 	defer r.mu.Unlock()
 	if !reproduced {
 		r.dropped = append(r.dropped, d)
-		if op, _, ok := strings.Cut(d.Signature, " | "); ok && op != "batch" && len(r.hints) < maxHints {
+		if op, _, ok := strings.Cut(d.Signature, " | "); ok && op != atOnce && len(r.hints) < maxHints {
 			r.hints = append(r.hints, Op(op))
 		}
 		return
@@ -123,8 +126,8 @@ func (r *runState) report(d Divergence, reproduced bool) {
 	}
 }
 
-// takeHint is the operation the next batch is drawn for, if a dropped
-// divergence asked for one.
+// takeHint is the operation the next requests at once are drawn for, if
+// a dropped divergence asked for one.
 func (r *runState) takeHint() (Op, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
