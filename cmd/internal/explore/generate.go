@@ -283,6 +283,12 @@ func (g *generator) extras(s *seqState, st *Step, aim Cell, legal bool) {
 		}
 		var fits []BodyOp
 		for _, o := range bodyOps {
+			if st.Cred.Op == credBesideOther && o.Name == opOwnEmailInCapitals {
+				// Whose own email it is, two accounts' credentials leave
+				// open: the other's in capitals is a new mailbox or a
+				// taken one, as the server compares local parts.
+				continue
+			}
 			if o.On(f) && (o.Kind == LegalVariety) == (i%2 == 0 || legal) && (!legal || o.Reading == strict) && (g.only == "" || !crossCell(Cell{Operator: o.Name})) {
 				fits = append(fits, o)
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"mime"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -29,6 +30,12 @@ func (j judgement) judge(st Step, v verdict, got wireAnswer) *divergence {
 	}
 	if got.status >= 500 {
 		return diverged(policy.CheckServerError, "5xx", fmt.Sprintf("answered %d: no request earns a 5xx; the spec's answer is %s", got.status, v.statusText()), expectStatuses(v.statuses, v.any4xx))
+	}
+	if v.bound && !slices.Contains(v.statuses, got.status) && (got.status == http.StatusNotFound || got.status == http.StatusRequestEntityTooLarge) {
+		// A bound refuses what the account would keep, not a path or a
+		// size (as the suite's bound reads it).
+		return diverged(policy.CheckStatus, fmt.Sprintf("status %d", got.status),
+			fmt.Sprintf("answered %d, the spec's answer is %s (%s%s)", got.status, v.statusText(), v.rule, v.freedomsText()), expectStatuses(v.statuses, false))
 	}
 	if !v.allows(got.status) {
 		return diverged(policy.CheckStatus, fmt.Sprintf("status %d", got.status),
@@ -173,6 +180,12 @@ func (v verdict) qualify(fields []string) []string {
 				out[i] = k
 				break
 			}
+			// Below a known field, named within its object: app.nextplan
+			// (a string where the object was) named "nextplan.id".
+			if head, _, ok := strings.Cut(f, "."); ok && strings.HasSuffix(k, "."+head) {
+				out[i] = k + f[len(head):]
+				break
+			}
 		}
 	}
 	return out
@@ -184,20 +197,26 @@ func (v verdict) qualify(fields []string) []string {
 // hash), once the values given are valid.
 func (v verdict) lookedUpLater(f string, fields []string) bool {
 	later, nested := slices.Contains(v.later, f), slices.Contains(v.nested, f)
-	if nested && !later && slices.ContainsFunc(fields, func(g string) bool { return strings.HasPrefix(g, objectOf(f)) }) {
-		// The object was judged: each of its offending fields is named.
-		return false
-	}
 	if !later && !nested {
 		return false
 	}
+	if objectJudged := nested && slices.ContainsFunc(fields, func(g string) bool { return strings.HasPrefix(g, objectOf(f)) }); objectJudged {
+		// The object was judged: each of its offending fields is named,
+		// but for one judged later within it.
+		nested = false
+	}
 	for _, g := range fields {
-		if g == "" || related(g, f) || !slices.Contains(v.offending, g) {
+		if g == "" || related(g, f) {
 			continue
 		}
+		if later && slices.Contains(v.offending, g) {
+			return true
+		}
 		// A field of a nested object waits for the fields around the
-		// object, not for those beside it.
-		if later || !strings.HasPrefix(g, objectOf(f)) {
+		// object that the server refused (a value the spec refuses, or
+		// one a freedom lets it refuse), not for those beside it.
+		refused := slices.Contains(v.offending, g) || slices.Contains(v.required, g) || v.mayNameField(g)
+		if nested && refused && !strings.HasPrefix(g, objectOf(f)) {
 			return true
 		}
 	}

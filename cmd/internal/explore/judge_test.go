@@ -417,6 +417,24 @@ func TestNestedFieldNamedWithinItsObject(t *testing.T) {
 			t.Errorf("%s: %+v, want %s", c.body, d, c.key)
 		}
 	}
+	// Below a field the verdict knows, named within its object: an app's
+	// nextplan that is no object, its id named.
+	below := verdict{statuses: []int{400}, mayName: []string{"app.nextplan"}}
+	for _, c := range []struct {
+		body string
+		key  string
+	}{
+		{`[{"fieldName":"nextplan.id","error":"InvalidPlanId","message":"No."}]`, ""},
+		{`[{"fieldName":"platform.id","error":"InvalidPlatformId","message":"No."}]`, "errors-names"},
+	} {
+		d := below.errorsDiverge([]byte(c.body))
+		switch {
+		case c.key == "" && d != nil:
+			t.Errorf("%s: %s", c.body, d.reason)
+		case c.key != "" && (d == nil || d.key != c.key):
+			t.Errorf("%s: %+v, want %s", c.body, d, c.key)
+		}
+	}
 }
 
 // An email answered in another letter case is the address sent where only
@@ -465,6 +483,39 @@ func TestNestedObjectJudgedAfterTheFieldsAroundIt(t *testing.T) {
 		_, key, reason := judgeFirst(wd, s, step(s), jsonAnswer(400, c.body))
 		if (key != "") != c.diverges {
 			t.Errorf("%s: diverged %q (%s), want a divergence %v", c.name, key, reason, c.diverges)
+		}
+	}
+}
+
+// A create refused past the bound names no field, and is no 404 or 413
+// (a path, a size): the suite's bound (target.CreateBound), so that a
+// refusal of a valid value is not taken for the bound.
+func TestBoundRefusalNamesNoField(t *testing.T) {
+	wd := testWorld(t)
+	el := func(field string) string {
+		return `[{"fieldName":"` + field + `","error":"LimitReached","message":"Too many."}]`
+	}
+	for _, c := range []struct {
+		name     string
+		got      wireAnswer
+		diverges bool
+	}{
+		{"a refusal naming no field", jsonAnswer(409, el("")), false},
+		{"a 400 naming no field", jsonAnswer(400, el("")), false},
+		{"a 400 naming the hash", jsonAnswer(400, el("marketapp.hash")), true},
+		{"a 422 naming the hash", jsonAnswer(422, el("marketapp.hash")), true},
+		{"a 404", jsonAnswer(404, el("")), true},
+	} {
+		k := newKnowledge()
+		s := testSequence(t, wd)
+		j := judgement{wd: wd, k: k, s: s, label: "1"}
+		k.created[j.owner("A")+" app"] = createBound
+		st := appStep(map[string]any{"marketapp": map[string]any{"hash": wd.cat.hash}, "nextplan": map[string]any{"id": json.Number("1")}})
+		v := wd.verdictOf(s, st, st.Encode())
+		j.bounded(st, &v)
+		s.steps = append(s.steps, st)
+		if d := j.judge(st, v, c.got); (d != nil) != c.diverges {
+			t.Errorf("%s: divergence %v, want one %v", c.name, d, c.diverges)
 		}
 	}
 }

@@ -286,7 +286,7 @@ var bodyOps = []BodyOp{
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "contract-" + d.unique() + "@contract-sub." + d.domain })},
 	{Name: "email-capitals", Decided: citeEmail, Kind: LegalVariety, Source: "RFC 5321 2.4 (the local part is case-sensitive: the address is stored and answered as sent)",
 		On: kinds(kEmail), Make: setf(func(d draw) any { return "Contract.Cap-" + d.unique() + "@" + d.domain })},
-	{Name: "email-own-in-capitals", Decided: citeEmail, Kind: LegalVariety, Source: "RFC 5321 2.4 (domains are case-insensitive); 7.3 (an address is invalid, not taken, when it is one's own)",
+	{Name: opOwnEmailInCapitals, Decided: citeEmail, Kind: LegalVariety, Source: "RFC 5321 2.4 (domains are case-insensitive); 7.3 (an address is invalid, not taken, when it is one's own)",
 		On: kinds(kEmail), Make: func(d draw) (Mutation, bool) {
 			if d.ownEmail == "" || strings.ToUpper(d.ownEmail) == d.ownEmail {
 				return Mutation{}, false

@@ -11,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/pricing-contract/pricing-contract/cmd/internal/policy"
+	"github.com/pricing-contract/pricing-contract/mockserver/pricing"
 )
 
 // Reading the state back after a step: the target's lists of clients and
@@ -89,6 +90,10 @@ func (p *pair) readBack(ctx context.Context, j judgement, st Step) *divergence {
 		reads = append(reads, listRead{"/users/" + userTid, Text{Before: "/users/", Var: AccountVar(who, "userId")}, who, func(c *checker, b gjson.Result) { c.b = b; c.user(u) }})
 		if _, hasClient := st.Body()["client"]; hasClient && wd.clientsList != "" {
 			reads = append(reads, p.clientsRead(s, who))
+		}
+		if cl, _ := st.Body()["client"].(map[string]any); cl != nil && cl["app"] != nil && wd.appsOfCaller {
+			// The caller's apps, which the client's app joins.
+			reads = append(reads, p.appsReads(s, who)...)
 		}
 	case OpPutClient:
 		id := refID(who)
@@ -248,6 +253,9 @@ func sortIDs(ids []string) {
 // it made under another, none that no request made.
 func (p *pair) appsReads(s *seqState, who string) []listRead {
 	held, _ := s.ref.ClientsOfUser(refID(who))
+	if p.wd.appsOfCaller {
+		return []listRead{p.callerAppsRead(s, who, held)}
+	}
 	var out []listRead
 	for _, cl := range held {
 		ctid, bound := s.ids["client"][cl.ID]
@@ -298,6 +306,70 @@ func (p *pair) appsReads(s *seqState, who string) []listRead {
 		}})
 	}
 	return out
+}
+
+// callerAppsRead compares GET /apps, the caller's apps, with the
+// reference where the target lists no client's: every app of the user's
+// clients listed, none of another's, none that no request made.
+func (p *pair) callerAppsRead(s *seqState, who string, held []pricing.Client) listRead {
+	mineOf := map[int64]bool{}
+	for _, cl := range held {
+		mineOf[cl.ID] = true
+	}
+	return listRead{"/apps", Lit("/apps"), who, func(c *checker, b gjson.Result) {
+		listed, ok := idsListed(b, "apps")
+		if !ok {
+			return
+		}
+		made := map[string]bool{}
+		for ref, tid := range s.ids["app"] {
+			a, err := s.ref.App(ref)
+			if err != nil {
+				continue
+			}
+			mine := mineOf[a.ClientID]
+			made[tid] = made[tid] || mine
+			if mine != listed[tid] {
+				verb, line := "is not among the caller's apps", expect{kind: expectPresent, path: c.listed("apps", "app", tid)}
+				if !mine {
+					verb, line = "of another account, is among the caller's apps", expect{kind: expectAbsent, path: c.listed("apps", "app", tid)}
+				}
+				c.fail(policy.CheckState, "apps of the caller", fmt.Sprintf("app %s %s", tid, verb), line)
+				return
+			}
+		}
+		var unbound []int64 // made with their client: no answer showed their ids
+		for _, cl := range held {
+			apps, _ := s.ref.AppsOfClient(cl.ID)
+			for _, a := range apps {
+				if _, bound := s.ids["app"][a.ID]; !bound && !s.unboundApps[a.ID] {
+					unbound = append(unbound, a.ID)
+				}
+			}
+		}
+		before, known := p.lists.swap(func(l *readLists) map[string]map[string]bool { return l.apps }, "caller "+who, listed)
+		var fresh []string
+		for id := range listed {
+			if known && !before[id] && !made[id] {
+				fresh = append(fresh, id)
+			}
+		}
+		sortIDs(fresh)
+		switch {
+		case len(fresh) > len(unbound):
+			c.fail(policy.CheckState, "apps grew", fmt.Sprintf("apps lists the app %s, which no request of the sequence made (%d listed before)", fresh[len(unbound)], len(before)),
+				expectValue(expectIs, "apps.#", Of(NamedVar("listedBefore"))))
+			c.d.remember(remembered{"apps.#", "listedBefore"})
+		case len(fresh) == 1 && len(unbound) == 1:
+			s.bind("app", unbound[0], fresh[0], c.i)
+		default:
+			// No list to compare with, or several new apps: which is
+			// which, ids do not tell.
+			for _, id := range unbound {
+				s.unboundApps[id] = true
+			}
+		}
+	}}
 }
 
 // listed is the path of an entity of kind in a list of the answer (clients,

@@ -46,9 +46,13 @@ type seqState struct {
 	// whose answer shows no id) before the explorer could read the list
 	// they joined: their ids are not known.
 	unbindable map[int64]bool
-	steps      []Step
-	status     []int
-	cur        int // the step being judged
+	// unboundApps are the apps the reference made whose answer showed no
+	// id (an app with its client), which a list of the caller's apps
+	// cannot tell apart: no list may show more new apps than these.
+	unboundApps map[int64]bool
+	steps       []Step
+	status      []int
+	cur         int // the step being judged
 	// broken: the reference could not take a step the target accepted,
 	// and no longer holds what the target holds (policy.CheckReference).
 	broken bool
@@ -135,7 +139,7 @@ func (wd *world) newSequence() (*seqState, error) {
 		ref:    pricing.NewStore(seed, pricing.NewSource(nil), pricing.Deviations{}),
 		refTok: map[string]string{}, tok: map[string]string{}, tokStep: map[string]int{}, password: map[string]string{},
 		ids: map[string]map[int64]string{}, rids: map[string]map[string]int64{}, idStep: map[string]int{}, dateStep: map[string]int{},
-		posted: map[string][]posted{}, unbindable: map[int64]bool{}, pwEpoch: map[int64]int{}, apiKeys: map[string]string{},
+		posted: map[string][]posted{}, unbindable: map[int64]bool{}, unboundApps: map[int64]bool{}, pwEpoch: map[int64]int{}, apiKeys: map[string]string{},
 		uid: sequenceUID.Add(1),
 	}
 	for name, a := range wd.acct {

@@ -165,7 +165,7 @@ func (s Step) formOnly(path string) bool {
 		case Escaped:
 			return ok && isText && text == string(v)
 		case string:
-			return ok && isText && m.Op == "email-own-in-capitals" && strings.EqualFold(text, v)
+			return ok && isText && m.Op == opOwnEmailInCapitals && strings.EqualFold(text, v)
 		}
 		return false
 	}
@@ -233,6 +233,10 @@ func GetPath(b map[string]any, path string) (any, bool) {
 	}
 	return GetPath(next, rest)
 }
+
+// opOwnEmailInCapitals is the operator of the caller's own email in
+// capital letters.
+const opOwnEmailInCapitals = "email-own-in-capitals"
 
 // Escaped is a string a body writes with every character as a \u escape
 // (RFC 8259 7): the same value on the wire in another form.

@@ -460,7 +460,8 @@ func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 		r, covered := mays.of(fe.FieldName)
 		if covered && r.later || slices.Contains(mays.conditional, fe.FieldName) {
 			v.later = append(v.later, fe.FieldName)
-		} else if objectOf(fe.FieldName) != "" {
+		}
+		if objectOf(fe.FieldName) != "" {
 			v.nested = append(v.nested, fe.FieldName)
 		}
 		if covered {

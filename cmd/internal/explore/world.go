@@ -43,6 +43,9 @@ type world struct {
 	// after a step that may make one: "/users/:userId/clients", "/clients"
 	// (the caller's), or "" nowhere.
 	clientsList string
+	// appsOfCaller: the target lists apps only as the caller's (GET
+	// /apps), not a client's (GET /clients/:clientId/apps).
+	appsOfCaller bool
 }
 
 // accountState is what the explorer knows of one account. Its user and client
@@ -174,6 +177,7 @@ func newWorld(ctx context.Context, p steps.Profile, w *wire) (*world, error) {
 		}
 	}
 	wd.clientsList = wd.listOfClients(ctx, w)
+	wd.appsOfCaller = wd.listsAppsOfCaller(ctx, w)
 	if _, err := wd.seed(); err != nil {
 		return nil, err
 	}
@@ -197,6 +201,18 @@ func (wd *world) listOfClients(ctx context.Context, w *wire) string {
 		}
 	}
 	return ""
+}
+
+// listsAppsOfCaller reports whether the target lists the caller's apps at
+// GET /apps where it has no GET /clients/:clientId/apps.
+func (wd *world) listsAppsOfCaller(ctx context.Context, w *wire) bool {
+	a := wd.acct["A"]
+	h := http.Header{"Authorization": {"api-key " + a.apiKey}}
+	if status, body, err := w.get(ctx, "/clients/"+a.clientID+"/apps", h); err == nil && status == http.StatusOK && gjson.GetBytes(body, "apps").IsArray() {
+		return false
+	}
+	status, body, err := w.get(ctx, "/apps", h)
+	return err == nil && status == http.StatusOK && gjson.GetBytes(body, "apps").IsArray()
 }
 
 // idText is an id as the target wrote it, exactly: a JSON integer of any

@@ -240,7 +240,7 @@ var (
 	Bounds = Freedom{
 		ID: "bounds", Section: "8", Question: "may a server bound what an account keeps?",
 		Mock:     "the mock keeps what a namespace's limits allow (README, \"Limits and security\"), 409 `LimitReached` past them",
-		Accepted: "past 10 clients or 10 apps that an account made in the run (a server may count what the account held before: the fifth blind audit's correct server keeps 20 clients a user, its first among them), a create with correct credentials refused with a 4xx but 401, naming no field (nothing in the spec deletes a client or an app); one without correct credentials is 401 still",
+		Accepted: "past 10 clients or 10 apps that an account made in the run (a server may count what the account held before: the fifth blind audit's correct server keeps 20 clients a user, its first among them), a create with correct credentials refused with a 4xx but 401, 404 or 413 (the credentials, a path, a size), naming no field (nothing in the spec deletes a client or an app); one without correct credentials is 401 still",
 	}
 	SessionEnd = Freedom{
 		ID: "session-end", Section: "5", Question: "may a session end when its user's password changes?",
