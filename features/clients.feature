@@ -101,6 +101,24 @@ Feature: POST /clients creates a client, PUT /clients/:clientId updates one
       }
       """
 
+  @s4.3 @s4.4 @s5 @post-clients @put-clients
+  Scenario: a client the caller made is the caller's to update
+    A user is a member of the client it creates (4.3), so it may modify it (5): a permission
+    check that holds only for the client the account began with refuses it.
+    Given the profile value "clients_per_user" is "several"
+    And the request body is the template "client"
+    When I send "POST" to "/clients"
+    Then the response status is 200
+    And I remember the JSON at "id" as "madeId"
+    Given I am account "A" using the api-key header
+    And I remember "{{gen:name}}" as "name"
+    And the request body is the template "client"
+    And the request body field "name" is "{{name}}"
+    When I send "PUT" to "/clients/{{madeId}}"
+    Then the response status is 200
+    And the JSON at "id" is {{madeId}}
+    And the JSON at "name" is "{{name}}"
+
   @s4.4 @put-clients @mutates-A
   Scenario: PUT /clients/:clientId with an app is answered 400
     Given the request body is the template "client-with-app"

@@ -255,6 +255,12 @@ var BlindAudit8 = judged("blind-8", "2026-11-29", Blind)
 // of it before the fixes the audit led to.
 var BlindAudit9 = judged("blind-9", "2026-11-29", Blind)
 
+// BlindAudit11 is the Origin of a server of the eleventh blind audit
+// (2026-11-29, a whole implementation written by a helper with the spec
+// alone: the reducer lineage), with what the suite and the explorer made
+// of it before the fixes the audit led to.
+var BlindAudit11 = judged("blind-11", "2026-11-29", Blind)
+
 // BlindAudit10 is the Origin of a server of the tenth blind audit
 // (2026-11-29, a whole implementation written by a helper with the spec
 // alone: the undolog lineage), with what the suite and the explorer made
