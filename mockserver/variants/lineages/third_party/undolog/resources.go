@@ -436,7 +436,7 @@ func renderClient(cl Client) clientJSON {
 		ID: cl.ID, CreatedDate: cl.Created.Format(dateFormat), Name: cl.Name,
 		AddressLine1: cl.Line1, AddressLine2: cl.Line2, AddressCity: cl.City,
 		AddressPostcode: cl.Postcode, AddressCountry: cl.Country, VAT: cl.VAT,
-		Currency: currencyJSON{ID: cur.ID, Code: cur.Code},
+		Currency: currencyJSON(cur),
 	}
 }
 
