@@ -152,6 +152,7 @@ func TestREADMEProfilesAgainstAForeignTarget(t *testing.T) {
 // credentials, an unknown version) runs with a stand-in. Before, the
 // preflight's probes needed the plan id and no scenario ran.
 func TestNoPlanIDSkipsOnlyWhatSendsAnApp(t *testing.T) {
+	testenv.SkipShort(t, "runs the whole suite through the command; -short runs it once, in steps' TestContract")
 	m := mocktest.MustStart(t, mocktest.Options{Fixtures: fixtures.Foreign()})
 	seed := m.Server.Profile()
 	dir := t.TempDir()
