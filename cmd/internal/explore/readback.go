@@ -272,24 +272,9 @@ func (p *pair) appsReads(s *seqState, who string) []listRead {
 			if !ok {
 				return
 			}
-			made := map[string]bool{}
-			for ref, tid := range s.ids["app"] {
-				a, err := s.ref.App(ref)
-				if err != nil {
-					continue
-				}
-				mine := a.ClientID == cref
-				if mine {
-					made[tid] = true
-				}
-				if mine != listed[tid] {
-					verb, line := "is not among its apps", expect{kind: expectPresent, path: c.listed("apps", "app", tid)}
-					if !mine {
-						verb, line = "made under another client, is among its apps", expect{kind: expectAbsent, path: c.listed("apps", "app", tid)}
-					}
-					c.fail(policy.CheckState, "apps of a client", fmt.Sprintf("app %s %s", tid, verb), line)
-					return
-				}
+			made, ok := appsAsHeld(c, s, listed, func(client int64) bool { return client == cref }, "a client")
+			if !ok {
+				return
 			}
 			before, known := p.lists.swap(func(l *readLists) map[string]map[string]bool { return l.apps }, ctid, listed)
 			if !known {
@@ -321,22 +306,9 @@ func (p *pair) callerAppsRead(s *seqState, who string, held []pricing.Client) li
 		if !ok {
 			return
 		}
-		made := map[string]bool{}
-		for ref, tid := range s.ids["app"] {
-			a, err := s.ref.App(ref)
-			if err != nil {
-				continue
-			}
-			mine := mineOf[a.ClientID]
-			made[tid] = made[tid] || mine
-			if mine != listed[tid] {
-				verb, line := "is not among the caller's apps", expect{kind: expectPresent, path: c.listed("apps", "app", tid)}
-				if !mine {
-					verb, line = "of another account, is among the caller's apps", expect{kind: expectAbsent, path: c.listed("apps", "app", tid)}
-				}
-				c.fail(policy.CheckState, "apps of the caller", fmt.Sprintf("app %s %s", tid, verb), line)
-				return
-			}
+		made, ok := appsAsHeld(c, s, listed, func(client int64) bool { return mineOf[client] }, "the caller")
+		if !ok {
+			return
 		}
 		var unbound []int64 // made with their client: no answer showed their ids
 		for _, cl := range held {
@@ -370,6 +342,30 @@ func (p *pair) callerAppsRead(s *seqState, who string, held []pricing.Client) li
 			}
 		}
 	}}
+}
+
+// appsAsHeld holds a list of apps (a client's, or the caller's: whose) to
+// the apps the reference holds: each of its own listed, none of another's.
+// made are the listed apps the sequence made; false where it failed c.
+func appsAsHeld(c *checker, s *seqState, listed map[string]bool, own func(client int64) bool, whose string) (made map[string]bool, ok bool) {
+	made = map[string]bool{}
+	for ref, tid := range s.ids["app"] {
+		a, err := s.ref.App(ref)
+		if err != nil {
+			continue
+		}
+		mine := own(a.ClientID)
+		made[tid] = made[tid] || mine
+		if mine != listed[tid] {
+			verb, line := "is not among the apps of "+whose, expect{kind: expectPresent, path: c.listed("apps", "app", tid)}
+			if !mine {
+				verb, line = "of another client, is among the apps of "+whose, expect{kind: expectAbsent, path: c.listed("apps", "app", tid)}
+			}
+			c.fail(policy.CheckState, "apps of "+whose, fmt.Sprintf("app %s %s", tid, verb), line)
+			return nil, false
+		}
+	}
+	return made, true
 }
 
 // listed is the path of an entity of kind in a list of the answer (clients,
