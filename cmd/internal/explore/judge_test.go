@@ -505,6 +505,7 @@ func TestBoundRefusalNamesNoField(t *testing.T) {
 		{"a 400 naming the hash", jsonAnswer(400, el("marketapp.hash")), true},
 		{"a 422 naming the hash", jsonAnswer(422, el("marketapp.hash")), true},
 		{"a 404", jsonAnswer(404, el("")), true},
+		{"a 422 naming no field", jsonAnswer(422, el("")), false},
 	} {
 		k := newKnowledge()
 		s := testSequence(t, wd)
