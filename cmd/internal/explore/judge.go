@@ -195,7 +195,9 @@ func (v verdict) qualify(fields []string) []string {
 // up, or a member needed for want of another (an app's name without a
 // hash), once the values given are valid.
 func (v verdict) lookedUpLater(f string, fields []string) bool {
-	later, nested := slices.Contains(v.later, f), slices.Contains(v.nested, f)
+	// A field of a nested object (a client in a user's body, an app in a
+	// client's) may wait for a refused field around the object.
+	later, nested := slices.Contains(v.later, f), objectOf(f) != ""
 	if !later && !nested {
 		return false
 	}

@@ -191,10 +191,6 @@ type verdict struct {
 	// without a hash), which a server may judge once the values given are
 	// valid (freedom check-order).
 	later []string
-	// nested are the fields of a nested object (a client in a user's
-	// body, an app in a client's) a 400 may leave unnamed where it names
-	// an offending field around the object: judged once those are valid.
-	nested []string
 	// offending are the fields whose own value, as the step changed it, is
 	// refused: naming one, a 400 may leave the later ones unnamed.
 	offending []string

@@ -461,9 +461,6 @@ func (v *verdict) readErrors(errs []pricing.FieldError, mays readingSet) {
 		if covered && r.later || slices.Contains(mays.conditional, fe.FieldName) {
 			v.later = append(v.later, fe.FieldName)
 		}
-		if objectOf(fe.FieldName) != "" {
-			v.nested = append(v.nested, fe.FieldName)
-		}
 		if covered {
 			v.offending = append(v.offending, fe.FieldName)
 		}
